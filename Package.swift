@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Cartograph: JSON and property lists mapped into Swift models at C speed.
+///
+/// Layers (see README.md): `CModules/` hold the system-library targets for
+/// yajl, jansson and libplist; `Sources/Cartograph` holds the thin C-facing
+/// layer, the Document and its views, values and the writer.
+let package = Package(
+    name: "Cartograph",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Cartograph", targets: ["Cartograph"]),
+        .executable(name: "cartograph", targets: ["CartographCLI"]),
+        .executable(name: "cartograph-bench", targets: ["CartographBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYajl",
+            path: "CModules/CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
+        ),
+        .systemLibrary(
+            name: "CJansson",
+            path: "CModules/CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"]), .brew(["jansson"])]
+        ),
+        .systemLibrary(
+            name: "CPlist",
+            path: "CModules/CPlist",
+            pkgConfig: "libplist-2.0",
+            providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
+        ),
+        .target(
+            name: "Cartograph",
+            dependencies: ["CYajl", "CJansson", "CPlist"]
+        ),
+        .executableTarget(
+            name: "CartographCLI",
+            dependencies: [
+                "Cartograph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "CartographBench",
+            dependencies: ["Cartograph", "CYajl", "CJansson"]
+        ),
+        .testTarget(
+            name: "CartographTests",
+            dependencies: ["Cartograph"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

@@ -1,0 +1,70 @@
+/// A parsed input: a compact tape of tokens plus the bytes of its strings and
+/// numbers, built once per input and read through cheap views.
+///
+/// A `Document` never builds Swift `String`s, `Array`s or `Dictionary`s
+/// unless a caller asks through a view ( ``Node/string()``,
+/// ``Node/jsonValue()`` …). Numbers keep their exact text and are converted
+/// on demand. Documents are immutable and safe to share across tasks.
+///
+/// ```swift
+/// let document = try Document(parsing: Array(#"{"user": {"id": 42}}"#.utf8))
+/// let id = try document.root.object()["user"]?.object()["id"]?.int()   // 42
+/// ```
+public final class Document: @unchecked Sendable {
+    // @unchecked: the tape is written only by DocumentBuilder before this
+    // object exists and is never mutated afterwards.
+    let tape: Tape
+    let roots: [Int]
+
+    init(tape: Tape, roots: [Int]) {
+        self.tape = tape
+        self.roots = roots
+    }
+
+    /// Parses JSON text held in memory.
+    ///
+    /// - Throws: ``CartographError`` with the offset, line, column and an
+    ///   excerpt of the input when it is not valid JSON or breaks a limit.
+    public convenience init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
+        let document: Document
+        if let parsed = try bytes.withContiguousStorageIfAvailable({ buffer in
+            try JSONParser.parseWhole(UnsafeRawBufferPointer(buffer), options: options)
+        }) {
+            document = parsed
+        } else {
+            let copy = Array(bytes)
+            document = try copy.withUnsafeBytes { try JSONParser.parseWhole($0, options: options) }
+        }
+        self.init(tape: document.tape, roots: document.roots)
+    }
+
+    /// Parses JSON text from a string.
+    public convenience init(parsing text: String, options: ParseOptions = ParseOptions()) throws {
+        try self.init(parsing: Array(text.utf8), options: options)
+    }
+
+    /// The first (usually the only) top-level value.
+    public var root: Node { Node(document: self, index: roots.first ?? 0) }
+
+    /// Every top-level value, in order: one, or several when
+    /// ``ParseOptions/allowMultipleValues`` is on (NDJSON).
+    public var values: [Node] { roots.map { Node(document: self, index: $0) } }
+
+    /// Number of tokens on the tape (keys included); a measure of the document's size.
+    public var tokenCount: Int { tape.count }
+
+    @inline(__always)
+    func entry(_ index: Int) -> TapeEntry { tape.entries[index] }
+
+    /// Index of the first entry after the value at `index`.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let entry = tape.entries[index]
+        return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
+    }
+
+    @inline(__always)
+    func bytes(of entry: TapeEntry) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// A read-only view of one value in a ``Document``.
+///
+/// Creating a node allocates nothing; accessors convert on demand and throw
+/// ``CartographError`` (kind ``CartographError/Kind/typeMismatch`` or
+/// ``CartographError/Kind/numberOutOfRange``) with the value's byte offset
+/// when the value is not what was asked for.
+public struct Node: Sendable {
+    /// The document this node reads.
+    public let document: Document
+    let index: Int
+
+    init(document: Document, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    @inline(__always)
+    var entry: TapeEntry { document.entry(index) }
+
+    /// The value's kind.
+    public var kind: JSONKind {
+        switch entry.kind {
+        case .null: return .null
+        case .true, .false: return .bool
+        case .number: return .number
+        case .string, .key: return .string
+        case .array: return .array
+        case .object: return .object
+        }
+    }
+
+    /// Byte offset of the value's first byte in the input.
+    public var sourceOffset: Int { entry.source }
+
+    /// Whether the value is `null`.
+    public var isNull: Bool { entry.kind == .null }
+
+    func mismatch(_ expected: String) -> CartographError {
+        CartographError(.typeMismatch, "expected \(expected), found \(kind)",
+            offset: entry.source, expected: expected, found: kind.description)
+    }
+
+    /// The value of a `true` or `false`.
+    public func bool() throws -> Bool {
+        switch entry.kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch("bool")
+        }
+    }
+
+    /// The string's bytes (UTF-8, unescaped), valid for the closure's duration.
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
+        let entry = entry
+        guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
+        return try body(document.bytes(of: entry))
+    }
+
+    /// The value of a string.
+    public func string() throws -> String {
+        try withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The exact text of a number, as it appeared in the input.
+    public func numberText() throws -> String {
+        let entry = entry
+        guard entry.kind == .number else { throw mismatch("number") }
+        return String(decoding: document.bytes(of: entry), as: UTF8.self)
+    }
+
+    /// Whether the number has neither a fraction nor an exponent.
+    public var isInteger: Bool { entry.kind == .number && entry.flags & TapeFlags.integer != 0 }
+
+    private func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
+        let entry = entry
+        guard entry.kind == .number else { throw mismatch("number") }
+        return (UnsafePointer(document.tape.bytes + entry.payload), Int(entry.length))
+    }
+
+    private func outOfRange(_ type: String) -> CartographError {
+        let text = (try? numberText()) ?? "?"
+        return CartographError(.numberOutOfRange, "number \(text) does not fit in \(type)",
+            offset: entry.source, expected: type, found: "number")
+    }
+
+    /// The value of an integer that fits in `Int64`; exponents and fractions
+    /// are accepted when the value is a whole number (`1e2`, `3.0`).
+    public func int64() throws -> Int64 {
+        let (bytes, count) = try numberBytes()
+        if let value = NumberText.int64(bytes, count: count) { return value }
+        if entry.flags & TapeFlags.integer == 0 {
+            let double = NumberText.double(bytes, count: count)
+            if let exact = Int64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
+                decimal == Decimal(exact)
+            {
+                return exact
+            }
+        }
+        throw outOfRange("Int64")
+    }
+
+    /// The value of an integer that fits in `UInt64`.
+    public func uint64() throws -> UInt64 {
+        let (bytes, count) = try numberBytes()
+        if let value = NumberText.uint64(bytes, count: count) { return value }
+        if entry.flags & TapeFlags.integer == 0 {
+            let double = NumberText.double(bytes, count: count)
+            if let exact = UInt64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
+                decimal == Decimal(exact)
+            {
+                return exact
+            }
+        }
+        throw outOfRange("UInt64")
+    }
+
+    /// The value of an integer that fits in `Int`.
+    public func int() throws -> Int {
+        guard let value = Int(exactly: try int64()) else { throw outOfRange("Int") }
+        return value
+    }
+
+    /// The nearest `Double`; throws when the number is beyond Double's range
+    /// (`1e400`). Underflow to zero (`1e-400`) is not an error.
+    public func double() throws -> Double {
+        let (bytes, count) = try numberBytes()
+        let value = NumberText.double(bytes, count: count)
+        guard value.isFinite else { throw outOfRange("Double") }
+        return value
+    }
+
+    /// The exact value as `Decimal`; throws when it has more than 38 significant digits.
+    public func decimal() throws -> Decimal {
+        let (bytes, count) = try numberBytes()
+        guard let value = NumberText.decimal(bytes, count: count) else { throw outOfRange("Decimal") }
+        return value
+    }
+
+    /// A view of the object; throws when the value is not an object.
+    public func object() throws -> ObjectView {
+        guard entry.kind == .object else { throw mismatch("object") }
+        return ObjectView(document: document, index: index)
+    }
+
+    /// A view of the array; throws when the value is not an array.
+    public func array() throws -> ArrayView {
+        guard entry.kind == .array else { throw mismatch("array") }
+        return ArrayView(document: document, index: index)
+    }
+}

@@ -1,0 +1,110 @@
+/// A read-only view of an object in a ``Document``: ordered keys, lookup by
+/// key bytes, iteration, and skipping of values that are never read.
+///
+/// Keys are compared as bytes against the stored UTF-8; no `String` or
+/// `Dictionary` is built. Lookup is a linear scan that skips whole values in
+/// O(1) each, which beats hashing for the object sizes JSON usually has. For
+/// repeated lookups in one large object, build a ``JSONValue`` or index once.
+public struct ObjectView: Sendable, Sequence {
+    /// The document this view reads.
+    public let document: Document
+    let index: Int
+
+    init(document: Document, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    /// The object as a node.
+    public var node: Node { Node(document: document, index: index) }
+
+    /// Number of keys (after the duplicate-key policy).
+    public var count: Int { Int(document.entry(index).length) }
+
+    /// Whether the object has no keys.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, in document order.
+    public var keys: [String] { map(\.key) }
+
+    /// The value for a key, or nil when the key is absent.
+    public subscript(key: String) -> Node? {
+        var key = key
+        return key.withUTF8 { value(forKeyBytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The value for a precomputed key, or nil when the key is absent.
+    public subscript(key: Key) -> Node? {
+        key.bytes.withUnsafeBytes { value(forKeyBytes: $0) }
+    }
+
+    /// Whether the object has the key.
+    public func contains(_ key: String) -> Bool { self[key] != nil }
+
+    /// The value for a key given as UTF-8 bytes, or nil.
+    public func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
+        let tape = document.tape
+        let end = tape.entries[index].payload
+        var position = index + 1
+        let length = UInt32(key.count)
+        while position < end {
+            let entry = tape.entries[position]
+            if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
+                key.count == 0 || memEqual(tape.bytes + entry.payload, key.baseAddress!, key.count)
+            {
+                return Node(document: document, index: position + 1)
+            }
+            position = document.next(after: position + 1)
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        let b = b.assumingMemoryBound(to: UInt8.self)
+        for offset in 0..<count where a[offset] != b[offset] { return false }
+        return true
+    }
+
+    /// Iterates `(key, value)` pairs in document order.
+    public func makeIterator() -> Iterator {
+        Iterator(document: document, position: index + 1, end: document.entry(index).payload)
+    }
+
+    /// Iterates the pairs of an ``ObjectView``.
+    public struct Iterator: IteratorProtocol {
+        let document: Document
+        var position: Int
+        let end: Int
+
+        /// The next pair: the key (a string node) and its value.
+        public mutating func next() -> (key: String, value: Node)? {
+            guard let (keyNode, value) = nextNodes() else { return nil }
+            return ((try? keyNode.string()) ?? "", value)
+        }
+
+        /// The next pair without building a `String` for the key.
+        public mutating func nextNodes() -> (key: Node, value: Node)? {
+            while position < end {
+                let keyIndex = position
+                position = document.next(after: keyIndex + 1)
+                if document.entry(keyIndex).flags & TapeFlags.shadowed == 0 {
+                    return (Node(document: document, index: keyIndex), Node(document: document, index: keyIndex + 1))
+                }
+            }
+            return nil
+        }
+    }
+
+    /// A key prepared once for fast repeated lookups.
+    public struct Key: Sendable, Hashable, ExpressibleByStringLiteral {
+        /// The key's UTF-8 bytes.
+        public let bytes: [UInt8]
+        /// The key as text.
+        public var string: String { String(decoding: bytes, as: UTF8.self) }
+        /// Prepares a key.
+        public init(_ string: String) { bytes = Array(string.utf8) }
+        /// Prepares a key from a literal.
+        public init(stringLiteral value: String) { self.init(value) }
+    }
+}

@@ -1,0 +1,48 @@
+/// One token of a ``Document``'s tape.
+///
+/// The tape is a flat array of these, in document order. A container entry
+/// records where its subtree ends, so a reader can skip any value in O(1):
+///
+/// ```
+/// {"a": [1, 2], "b": "x"}
+///
+/// index kind    payload            length   meaning
+///   0   object  end = 7            2        two keys; the subtree ends before index 7
+///   1   key     bytes @0           1        "a"
+///   2   array   end = 5            2        two elements
+///   3   number  bytes @1           1        "1" (raw text, converted on demand)
+///   4   number  bytes @3           1        "2"
+///   5   key     bytes @5           1        "b"
+///   6   string  bytes @6           1        "x"
+/// ```
+///
+/// Strings and number texts live in one byte buffer beside the tape; number
+/// texts are NUL-terminated there.
+struct TapeEntry {
+    /// The token's kind.
+    var kind: TokenKind
+    /// ``TapeFlags`` bits.
+    var flags: UInt8
+    /// Byte length of a string, key or number text; element or key count of a container.
+    var length: UInt32
+    /// Byte offset in the storage of a string, key or number; for a container,
+    /// the index of the first entry after its subtree.
+    var payload: Int
+    /// Byte offset of the token's first byte in the input (absolute, across chunks).
+    var source: Int
+}
+
+/// The kinds of tape entry.
+enum TokenKind: UInt8 {
+    case null, `false`, `true`, number, string, key, array, object
+}
+
+/// Bit flags on a tape entry.
+enum TapeFlags {
+    /// On a number: the text has no fraction and no exponent.
+    static let integer: UInt8 = 1
+    /// On a number: the text starts with a minus sign.
+    static let negative: UInt8 = 2
+    /// On a key: a duplicate that ``DuplicateKeyPolicy`` hides; its value is skipped.
+    static let shadowed: UInt8 = 4
+}

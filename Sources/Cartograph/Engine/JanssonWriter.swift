@@ -1,0 +1,276 @@
+internal import CJansson
+
+/// The C-facing layer over jansson's encoder: builds a jansson DOM from a
+/// ``JSONValue`` or a ``Document`` and dumps it through a callback into a
+/// byte buffer.
+///
+/// Numbers: jansson 2.14 prints reals with `%.17g` (`0.1` becomes
+/// `0.10000000000000001`) and has no big integers or exact decimals. So every
+/// number that is not a plain `Int64` goes into the DOM as a placeholder
+/// real `0.0` whose exact text is queued here; jansson dumps a real as one
+/// callback chunk `0.0` outside any string, in DOM order, and the callback
+/// writes the next queued text instead. String chunks are told apart by
+/// jansson's quote chunks (a lone `"` opens and closes every string; a quote
+/// inside a string is always the two-byte chunk `\"`). DOM order is dump
+/// order because keys are inserted already sorted when sorting is asked for,
+/// and jansson (since 2.8) keeps insertion order.
+///
+/// Ownership: every `json_*` constructor returns a new reference; the
+/// `*_new` insertion functions steal the child's reference (even when they
+/// fail); the root's reference is released with `json_decref` on every path.
+struct JanssonWriter {
+    let options: WriteOptions
+
+    /// Seeds jansson's hash function once per process, before any thread can
+    /// build an object (jansson's own lazy seeding is racy).
+    private static let seeded: Bool = {
+        json_object_seed(0)
+        return true
+    }()
+
+    /// Collects dump chunks and substitutes the queued number texts.
+    private final class Sink {
+        var output: [UInt8] = []
+        var numbers: [String] = []
+        var nextNumber = 0
+        var inString = false
+    }
+
+    init(options: WriteOptions) {
+        self.options = options
+        _ = Self.seeded
+    }
+
+    func write(_ value: JSONValue) throws -> [UInt8] {
+        let sink = Sink()
+        guard let root = try build(value, depth: 0, sink: sink, path: "$") else {
+            throw CartographError(.outOfMemory, "jansson could not allocate a value")
+        }
+        return try dump(root, sink: sink)
+    }
+
+    func write(_ document: Document, at index: Int) throws -> [UInt8] {
+        let sink = Sink()
+        guard let root = try build(document, at: index, depth: 0, sink: sink) else {
+            throw CartographError(.outOfMemory, "jansson could not allocate a value")
+        }
+        return try dump(root, sink: sink)
+    }
+
+    private var flags: Int {
+        var flags = 0
+        switch options.formatting {
+        case .compact: flags |= Int(JSON_COMPACT)
+        case .pretty(let indent): flags |= Int(cartograph_json_indent_flag(Int32(min(max(indent, 1), 31))))
+        }
+        if options.escapeSlashes { flags |= Int(JSON_ESCAPE_SLASH) }
+        if options.asciiOnly { flags |= Int(JSON_ENSURE_ASCII) }
+        return flags | Int(JSON_ENCODE_ANY)
+    }
+
+    private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink) throws -> [UInt8] {
+        defer { cartograph_json_release(root) }
+        let status = json_dump_callback(root, { buffer, size, context in
+            guard let buffer, let context else { return -1 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            let chunk = UnsafeRawBufferPointer(start: buffer, count: size)
+            if size == 1, chunk[0] == UInt8(ascii: "\"") {
+                sink.inString.toggle()
+            } else if !sink.inString, size == 3, chunk[0] == UInt8(ascii: "0"), chunk[1] == UInt8(ascii: "."),
+                chunk[2] == UInt8(ascii: "0")
+            {
+                guard sink.nextNumber < sink.numbers.count else { return -1 }
+                sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
+                sink.nextNumber += 1
+                return 0
+            }
+            sink.output.append(contentsOf: chunk)
+            return 0
+        }, Unmanaged.passUnretained(sink).toOpaque(), flags)
+        guard status == 0, sink.nextNumber == sink.numbers.count else {
+            throw CartographError(.encodingFailed, "jansson could not write the value")
+        }
+        if case .pretty = options.formatting { sink.output.append(UInt8(ascii: "\n")) }
+        return sink.output
+    }
+
+    // MARK: Building the DOM
+
+    private func depthError(_ path: String) -> CartographError {
+        CartographError(.depthLimitExceeded, "value nests deeper than the writer's maxDepth (\(options.maxDepth))", path: path)
+    }
+
+    private func placeholder(_ text: String, sink: Sink) -> UnsafeMutablePointer<json_t>? {
+        sink.numbers.append(text)
+        return json_real(0)
+    }
+
+    private func number(_ number: JSONNumber, sink: Sink, path: String) throws -> UnsafeMutablePointer<json_t>? {
+        switch number.storage {
+        case .int(let value):
+            return json_integer(json_int_t(value))
+        case .double(let value) where !value.isFinite:
+            switch options.nonConformingFloats {
+            case .throw:
+                throw CartographError(.nonFiniteNumber,
+                    "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
+                    path: path)
+            case .null:
+                return json_null()
+            case .strings(let positive, let negative, let nan):
+                let text = value.isNaN ? nan : (value > 0 ? positive : negative)
+                return string(text)
+            }
+        default:
+            return placeholder(number.text, sink: sink)
+        }
+    }
+
+    private func string(_ text: String) -> UnsafeMutablePointer<json_t>? {
+        var text = text
+        return text.withUTF8 { buffer in
+            withCText(buffer) { json_stringn_nocheck($0, $1) }
+        }
+    }
+
+    private func build(_ value: JSONValue, depth: Int, sink: Sink, path: @autoclosure () -> String) throws
+        -> UnsafeMutablePointer<json_t>?
+    {
+        switch value {
+        case .null: return json_null()
+        case .bool(let flag): return flag ? json_true() : json_false()
+        case .number(let number): return try self.number(number, sink: sink, path: path())
+        case .string(let text): return string(text)
+        case .array(let elements):
+            guard depth < options.maxDepth else { throw depthError(path()) }
+            guard let array = json_array() else { return nil }
+            for (position, element) in elements.enumerated() {
+                do {
+                    let child = try build(element, depth: depth + 1, sink: sink, path: "\(path())[\(position)]")
+                    guard json_array_append_new(array, child) == 0 else {
+                        cartograph_json_release(array)
+                        return nil
+                    }
+                } catch {
+                    cartograph_json_release(array)
+                    throw error
+                }
+            }
+            return array
+        case .object(let object):
+            guard depth < options.maxDepth else { throw depthError(path()) }
+            guard let target = json_object() else { return nil }
+            var order = Array(object.keys.indices)
+            if options.sortedKeys {
+                order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+            }
+            for position in order {
+                let key = object.keys[position]
+                do {
+                    let child = try build(object.values[position], depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
+                    guard insert(child, key: key, into: target) else {
+                        cartograph_json_release(target)
+                        return nil
+                    }
+                } catch {
+                    cartograph_json_release(target)
+                    throw error
+                }
+            }
+            return target
+        }
+    }
+
+    /// Inserts `child` (its reference is stolen) under `key`; false when jansson fails.
+    private func insert(_ child: UnsafeMutablePointer<json_t>?, key: String, into object: UnsafeMutablePointer<json_t>) -> Bool {
+        var key = key
+        return key.withUTF8 { buffer in
+            withCText(buffer) { insert(child, key: $0, count: $1, into: object) }
+        }
+    }
+
+    private func insert(_ child: UnsafeMutablePointer<json_t>?, key: UnsafePointer<CChar>, count: Int,
+        into object: UnsafeMutablePointer<json_t>) -> Bool
+    {
+        let before = json_object_size(object)
+        // A repeated key would replace a value and desynchronise the number queue.
+        return json_object_setn_new_nocheck(object, key, count, child) == 0 && json_object_size(object) == before + 1
+    }
+
+    private func build(_ document: Document, at index: Int, depth: Int, sink: Sink) throws -> UnsafeMutablePointer<json_t>? {
+        let tape = document.tape
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: return json_null()
+        case .true: return json_true()
+        case .false: return json_false()
+        case .number:
+            let bytes = UnsafePointer(tape.bytes + entry.payload)
+            let count = Int(entry.length)
+            if entry.flags & TapeFlags.integer != 0, !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
+                let value = NumberText.int64(bytes, count: count)
+            {
+                return json_integer(json_int_t(value))
+            }
+            return placeholder(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), sink: sink)
+        case .string, .key:
+            return withCText(document.bytes(of: entry)) { json_stringn_nocheck($0, $1) }
+        case .array:
+            guard depth < options.maxDepth else { throw depthError("$") }
+            guard let array = json_array() else { return nil }
+            var position = index + 1
+            while position < entry.payload {
+                do {
+                    let child = try build(document, at: position, depth: depth + 1, sink: sink)
+                    guard json_array_append_new(array, child) == 0 else {
+                        cartograph_json_release(array)
+                        return nil
+                    }
+                } catch {
+                    cartograph_json_release(array)
+                    throw error
+                }
+                position = document.next(after: position)
+            }
+            return array
+        case .object:
+            guard depth < options.maxDepth else { throw depthError("$") }
+            guard let target = json_object() else { return nil }
+            var members: [Int] = []
+            var position = index + 1
+            while position < entry.payload {
+                if tape.entries[position].flags & TapeFlags.shadowed == 0 { members.append(position) }
+                position = document.next(after: position + 1)
+            }
+            if options.sortedKeys {
+                members.sort { document.bytes(of: tape.entries[$0]).lexicographicallyPrecedes(document.bytes(of: tape.entries[$1])) }
+            }
+            for keyIndex in members {
+                do {
+                    let child = try build(document, at: keyIndex + 1, depth: depth + 1, sink: sink)
+                    let inserted = withCText(document.bytes(of: tape.entries[keyIndex])) {
+                        insert(child, key: $0, count: $1, into: target)
+                    }
+                    guard inserted else {
+                        cartograph_json_release(target)
+                        return nil
+                    }
+                } catch {
+                    cartograph_json_release(target)
+                    throw error
+                }
+            }
+            return target
+        }
+    }
+
+    /// Calls `body` with a non-null C pointer to the bytes (jansson rejects a
+    /// null pointer even for an empty string) and their count.
+    private func withCText<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+        if let base = bytes.baseAddress {
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { body($0, bytes.count) }
+        }
+        var empty: CChar = 0
+        return body(&empty, 0)
+    }
+}

@@ -1,0 +1,310 @@
+internal import CYajl
+import Foundation
+
+/// The C-facing layer over yajl's push parser: owns one `yajl_handle`, feeds
+/// it chunks, and turns its callbacks into ``DocumentBuilder`` events.
+///
+/// Ownership: the handle is created in `init` (`yajl_alloc`, a new handle)
+/// and released in `deinit` (`yajl_free`) on every path, errors included.
+/// yajl keeps a pointer to the callback table, so the table is a process-wide
+/// constant. The parser object reaches the callbacks as an unretained context
+/// pointer; it outlives every `yajl_parse` call it makes.
+///
+/// What yajl does not check is checked here or in the builder: strict UTF-8
+/// (yajl's own check is off), unpaired `\u` surrogates (yajl decodes a lone
+/// high surrogate to `?`), vertical tab and form feed (yajl takes them as
+/// whitespace), and all of ``ParseOptions``' limits.
+final class YajlParser {
+    let builder: DocumentBuilder
+    private var handle: OpaquePointer?
+    private var failure: CartographError?
+
+    /// Absolute offset of the current chunk's first byte.
+    private var chunkBase = 0
+    private var chunkStart: UnsafePointer<UInt8>?
+    private var chunkCount = 0
+    /// Input bytes since the end of the last token, from chunks already
+    /// parsed; lets a string that began in an earlier chunk be re-read raw.
+    private var carry: [UInt8] = []
+    private var carryBase = 0
+    private var lastTokenEnd = 0
+
+    /// Bytes handed to yajl so far (after a skipped byte order mark).
+    private(set) var totalBytes = 0
+    private var byteOrderMarkResolved = false
+    private var pendingPrefix: [UInt8] = []
+
+    init(options: ParseOptions, expectedInputBytes: Int) {
+        builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        handle = yajl_alloc(YajlParser.callbacks, nil, context)
+        if let handle {
+            _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
+            _ = cartograph_yajl_config(handle, yajl_allow_comments, options.allowComments ? 1 : 0)
+            _ = cartograph_yajl_config(handle, yajl_allow_multiple_values, options.allowMultipleValues ? 1 : 0)
+        } else {
+            failure = CartographError(.outOfMemory, "yajl could not allocate a parser")
+        }
+    }
+
+    deinit {
+        if let handle { yajl_free(handle) }
+    }
+
+    var options: ParseOptions { builder.options }
+
+    /// The error that stopped parsing, if any.
+    var error: CartographError? { failure }
+
+    // MARK: Feeding
+
+    /// Parses the next chunk. After an error, every call returns it again.
+    func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        if let failure { return failure }
+        guard chunk.count <= options.maxInputBytes - totalBytes - pendingPrefix.count else {
+            return record(CartographError(.inputTooLarge,
+                "input is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes))
+        }
+        guard byteOrderMarkResolved else { return feedPrefix(chunk) }
+        return feedRaw(chunk)
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Collects the first three bytes to decide whether they are a byte order mark.
+    private func feedPrefix(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        let taken = min(3 - pendingPrefix.count, chunk.count)
+        pendingPrefix.append(contentsOf: chunk.prefix(taken))
+        let rest = UnsafeRawBufferPointer(rebasing: chunk[taken...])
+        if pendingPrefix.count < 3, pendingPrefix == Array(Self.byteOrderMark.prefix(pendingPrefix.count)) {
+            return nil
+        }
+        return resolvePrefix() ?? (rest.isEmpty ? nil : feedRaw(rest))
+    }
+
+    private func resolvePrefix() -> CartographError? {
+        byteOrderMarkResolved = true
+        let prefix = pendingPrefix
+        pendingPrefix = []
+        if prefix == Self.byteOrderMark {
+            if options.byteOrderMark == .reject {
+                return record(CartographError(.syntax, "input starts with a UTF-8 byte order mark, which these options reject", offset: 0))
+            }
+            chunkBase = 3
+            carryBase = 3
+            lastTokenEnd = 3
+            totalBytes = 3
+            return nil
+        }
+        return prefix.withUnsafeBytes { feedRaw($0) }
+    }
+
+    private func feedRaw(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        guard !chunk.isEmpty, let base = chunk.baseAddress, let handle else { return failure }
+        // Vertical tab and form feed: yajl skips them as whitespace; JSON does not.
+        var limit = chunk.count
+        for forbidden: Int32 in [0x0B, 0x0C] {
+            if let found = memchr(base, forbidden, limit) {
+                limit = base.distance(to: UnsafeRawPointer(found))
+            }
+        }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        chunkBase = totalBytes
+        chunkStart = bytes
+        chunkCount = chunk.count
+        defer { chunkStart = nil }
+        if limit > 0 {
+            let status = yajl_parse(handle, bytes, limit)
+            if status != yajl_status_ok { return recordYajlFailure(status) }
+        }
+        if limit < chunk.count {
+            return record(CartographError(.invalidWhitespace,
+                "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
+                offset: chunkBase + limit))
+        }
+        keepCarry(UnsafeBufferPointer(start: bytes, count: chunk.count))
+        totalBytes += chunk.count
+        return nil
+    }
+
+    private func keepCarry(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if lastTokenEnd >= chunkBase {
+            carry.removeAll(keepingCapacity: true)
+            carry.append(contentsOf: chunk[(lastTokenEnd - chunkBase)...])
+            carryBase = lastTokenEnd
+        } else {
+            carry.append(contentsOf: chunk)
+        }
+    }
+
+    /// Ends the input: yajl checks that the value is complete.
+    func finish() -> CartographError? {
+        if let failure { return failure }
+        if !byteOrderMarkResolved, let error = resolvePrefix() { return error }
+        guard let handle else { return failure }
+        chunkBase = totalBytes
+        chunkStart = nil
+        chunkCount = 0
+        if options.allowMultipleValues, builder.roots.isEmpty, builder.depth == 0, onlyWhitespaceSeen {
+            return nil
+        }
+        let status = yajl_complete_parse(handle)
+        if status != yajl_status_ok { return recordYajlFailure(status) }
+        if !builder.isComplete {
+            return record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
+        }
+        return nil
+    }
+
+    /// True while no token has been seen (NDJSON input may be empty or blank).
+    private var onlyWhitespaceSeen: Bool {
+        builder.tape.count == 0 && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
+    private func record(_ error: CartographError) -> CartographError {
+        if failure == nil { failure = error }
+        return failure!
+    }
+
+    private func recordYajlFailure(_ status: yajl_status) -> CartographError {
+        if status == yajl_status_client_canceled, let error = builder.failure {
+            return record(error)
+        }
+        var message = "invalid JSON"
+        if let handle, let text = yajl_get_error(handle, 0, nil, 0) {
+            message = String(cString: text)
+            yajl_free_error(handle, text)
+        }
+        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        for prefix in ["lexical error: ", "parse error: "] where message.hasPrefix(prefix) {
+            message.removeFirst(prefix.count)
+        }
+        if message.hasSuffix(".") { message.removeLast() }
+        let consumed = handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0
+        let offset = min(chunkBase + consumed, totalBytes + chunkCount)
+        let kind: CartographError.Kind = message.contains("premature EOF") ? .unexpectedEnd : .syntax
+        if kind == .unexpectedEnd { message = "the input ended before the value was complete" }
+        return record(CartographError(kind, message, offset: offset))
+    }
+
+    // MARK: Offsets
+
+    /// Absolute offset just past the token yajl has read.
+    @inline(__always)
+    private func tokenEnd() -> Int {
+        let end = chunkBase + Int(yajl_get_bytes_consumed(handle))
+        lastTokenEnd = end
+        return end
+    }
+
+    private func rawByte(_ absolute: Int) -> UInt8? {
+        if let chunkStart, absolute >= chunkBase, absolute < chunkBase + chunkCount {
+            return chunkStart[absolute - chunkBase]
+        }
+        if absolute >= carryBase, absolute < carryBase + carry.count {
+            return carry[absolute - carryBase]
+        }
+        return nil
+    }
+
+    /// The absolute offset of the opening quote of a string token ending at `end`.
+    private func openingQuote(endingAt end: Int, decodedLength: Int) -> Int {
+        var position = end - 2
+        while let byte = rawByte(position) {
+            if byte == UInt8(ascii: "\"") {
+                var backslashes = 0
+                while rawByte(position - 1 - backslashes) == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { return position }
+            }
+            position -= 1
+        }
+        return max(0, end - decodedLength - 2)
+    }
+
+    /// Where a string or key token starts, checking its raw escapes when the
+    /// decoded text could hide an unpaired surrogate. Nil after a failure.
+    @inline(__always)
+    private func stringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
+        let end = tokenEnd()
+        if let pointer, let chunkStart, pointer >= chunkStart, pointer < chunkStart + chunkCount {
+            return chunkBase + (pointer - chunkStart) - 1
+        }
+        // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
+        let start = openingQuote(endingAt: end, decodedLength: count)
+        if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
+            var raw: [UInt8] = []
+            raw.reserveCapacity(end - start)
+            for position in (start + 1)..<(end - 1) {
+                guard let byte = rawByte(position) else { break }
+                raw.append(byte)
+            }
+            if let bad = SurrogateCheck.firstUnpaired(in: raw) {
+                builder.fail(CartographError(.invalidEscape,
+                    "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
+                    offset: start + 1 + bad))
+                return nil
+            }
+        }
+        return start
+    }
+
+    // MARK: Callbacks
+
+    private func onLiteral(_ kind: TokenKind, length: Int) -> Int32 {
+        builder.literal(kind, at: tokenEnd() - length) ? 1 : 0
+    }
+
+    private func onNumber(_ text: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
+        guard let text else { return 0 }
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        return builder.number(bytes, count: count, at: tokenEnd() - count) ? 1 : 0
+    }
+
+    private func onString(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+        guard let start = stringStart(bytes, count: count) else { return 0 }
+        return builder.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+    }
+
+    private func onKey(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+        guard let start = stringStart(bytes, count: count) else { return 0 }
+        return builder.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+    }
+
+    private func onBegin(object: Bool) -> Int32 {
+        builder.begin(object: object, at: tokenEnd() - 1) ? 1 : 0
+    }
+
+    private func onEnd() -> Int32 {
+        _ = tokenEnd()
+        return builder.end() ? 1 : 0
+    }
+
+    private static func parser(_ context: UnsafeMutableRawPointer?) -> Unmanaged<YajlParser> {
+        Unmanaged<YajlParser>.fromOpaque(context!)
+    }
+
+    /// The callback table: yajl keeps a pointer to it, so it lives for the process.
+    /// The typed integer and double callbacks stay nil so that yajl hands over
+    /// the raw number text.
+    nonisolated(unsafe) private static let callbacks: UnsafeMutablePointer<yajl_callbacks> = {
+        let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        table.initialize(to: yajl_callbacks(
+            yajl_null: { context in parser(context)._withUnsafeGuaranteedRef { $0.onLiteral(.null, length: 4) } },
+            yajl_boolean: { context, value in
+                parser(context)._withUnsafeGuaranteedRef {
+                    value != 0 ? $0.onLiteral(.true, length: 4) : $0.onLiteral(.false, length: 5)
+                }
+            },
+            yajl_integer: nil,
+            yajl_double: nil,
+            yajl_number: { context, text, count in parser(context)._withUnsafeGuaranteedRef { $0.onNumber(text, count) } },
+            yajl_string: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onString(bytes, count) } },
+            yajl_start_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: true) } },
+            yajl_map_key: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onKey(bytes, count) } },
+            yajl_end_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } },
+            yajl_start_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: false) } },
+            yajl_end_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } }
+        ))
+        return table
+    }()
+}

@@ -1,0 +1,71 @@
+/// Limits and leniencies for reading JSON, in one `Sendable` value.
+///
+/// The defaults are safe for untrusted input (request bodies from the
+/// internet): every limit is finite, and only standard JSON (RFC 8259) is
+/// accepted. Every limit turns into a ``CartographError`` with its own kind
+/// when exceeded; nothing is truncated silently.
+public struct ParseOptions: Sendable, Hashable {
+    /// Deepest nesting of arrays and objects. Default 512.
+    ///
+    /// Exceeding it throws ``CartographError/Kind/depthLimitExceeded``.
+    public var maxDepth: Int = 512
+    /// Largest input accepted, in bytes. Default 1 GiB.
+    ///
+    /// Exceeding it throws ``CartographError/Kind/inputTooLarge``.
+    public var maxInputBytes: Int = 1 << 30
+    /// Longest string or key after unescaping, in bytes. Default 64 MiB.
+    ///
+    /// Exceeding it throws ``CartographError/Kind/stringTooLong``.
+    public var maxStringBytes: Int = 64 << 20
+    /// Most characters in one number (sign, digits, point and exponent). Default 4,096.
+    ///
+    /// Exceeding it throws ``CartographError/Kind/numberTooLong``. Numbers
+    /// within it keep their exact text however many digits they have.
+    public var maxNumberDigits: Int = 4_096
+    /// Most keys in one object. Default 1,000,000.
+    ///
+    /// Exceeding it throws ``CartographError/Kind/tooManyKeys``.
+    public var maxKeysPerObject: Int = 1_000_000
+    /// What to do when an object repeats a key. Default ``DuplicateKeyPolicy/lastWins``.
+    public var duplicateKeys: DuplicateKeyPolicy = .lastWins
+    /// Accept `//` and `/* */` comments. Default `false` (they are not JSON).
+    public var allowComments: Bool = false
+    /// Accept several top-level values separated by whitespace (NDJSON,
+    /// concatenated JSON). Default `false`.
+    public var allowMultipleValues: Bool = false
+    /// What to do with a UTF-8 byte order mark at the very start. Default ``ByteOrderMarkPolicy/skip``.
+    public var byteOrderMark: ByteOrderMarkPolicy = .skip
+
+    /// The defaults described on each property.
+    public init() {}
+
+    /// The defaults, with some properties changed.
+    public init(_ configure: (inout ParseOptions) -> Void) {
+        configure(&self)
+    }
+}
+
+/// What the parser does when one object has the same key twice.
+///
+/// RFC 8259 says keys *should* be unique and leaves the rest to
+/// implementations; JSONTestSuite lists duplicates among the inputs a parser
+/// must accept.
+public enum DuplicateKeyPolicy: Sendable, Hashable {
+    /// Keep the last value, as JavaScript's `JSON.parse` and Foundation's
+    /// `JSONSerialization` do. The default, so that Cartograph reads a
+    /// document the way the rest of a service's stack reads it.
+    case lastWins
+    /// Keep the first value.
+    case firstWins
+    /// Throw ``CartographError/Kind/duplicateKey``: the safest choice when two
+    /// parsers in a chain might disagree about which value counts.
+    case reject
+}
+
+/// What the parser does with a UTF-8 byte order mark (`EF BB BF`) at the start.
+public enum ByteOrderMarkPolicy: Sendable, Hashable {
+    /// Skip it, as RFC 8259 allows; files saved by some Windows editors carry one. The default.
+    case skip
+    /// Reject the input with ``CartographError/Kind/syntax``.
+    case reject
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Conversions from JSON number text (already validated by the parser) to
+/// Swift numbers, locale-independent and exact-or-nil.
+///
+/// Integers are parsed digit by digit with overflow checks. Doubles take
+/// Clinger's fast path when the significand fits in 53 bits and the power of
+/// ten is exact (|e| ≤ 22), which is exact by construction; otherwise the
+/// standard library's correctly rounded parser (C locale) decides.
+enum NumberText {
+    /// Classifies number text: integer (no fraction or exponent) and sign flags.
+    @inline(__always)
+    static func flags(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt8 {
+        var flags = TapeFlags.integer
+        if count > 0, bytes[0] == UInt8(ascii: "-") { flags |= TapeFlags.negative }
+        for index in 0..<count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                return flags & ~TapeFlags.integer
+            }
+        }
+        return flags
+    }
+
+    /// The value of integer text if it fits in `Int64`.
+    static func int64(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int64? {
+        guard count > 0 else { return nil }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        guard index < count else { return nil }
+        var magnitude: UInt64 = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+            index += 1
+        }
+        if negative {
+            if magnitude == UInt64(Int64.max) + 1 { return Int64.min }
+            guard magnitude <= UInt64(Int64.max) else { return nil }
+            return -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    /// The value of integer text if it fits in `UInt64` (`-0` counts as 0).
+    static func uint64(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64? {
+        guard count > 0 else { return nil }
+        if bytes[0] == UInt8(ascii: "-") {
+            for index in 1..<count where bytes[index] != UInt8(ascii: "0") { return nil }
+            return count > 1 ? 0 : nil
+        }
+        var magnitude: UInt64 = 0
+        for index in 0..<count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+        }
+        return magnitude
+    }
+
+    private static let exactPowers: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The nearest `Double` to the text (±infinity when it overflows, ±0 when it underflows).
+    static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
+        if let fast = clingerFastPath(bytes, count: count) { return fast }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return Double(text) ?? .nan
+    }
+
+    private static func clingerFastPath(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double? {
+        var index = 0
+        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var significand: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var seenPoint = false
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                break
+            } else {
+                let digit = UInt64(byte &- UInt8(ascii: "0"))
+                if significand != 0 || digit != 0 {
+                    digits += 1
+                    if digits > 19 { return nil }
+                    significand = significand &* 10 &+ digit
+                }
+                if seenPoint { exponent -= 1 }
+            }
+            index += 1
+        }
+        if index < count {
+            index += 1
+            var exponentNegative = false
+            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var value = 0
+            while index < count {
+                value = value * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+                if value > 400 { return nil }
+                index += 1
+            }
+            exponent += exponentNegative ? -value : value
+        }
+        guard significand <= 1 << 53 else { return nil }
+        var result = Double(significand)
+        if significand == 0 {
+            result = 0
+        } else if exponent < 0 {
+            guard exponent >= -22 else { return nil }
+            result /= exactPowers[-exponent]
+        } else if exponent > 0 {
+            guard exponent <= 22 else { return nil }
+            result *= exactPowers[exponent]
+        }
+        return negative ? -result : result
+    }
+
+    /// The exact value as `Decimal`, or nil when the text has more
+    /// significant digits than `Decimal` holds (38) or is out of its range.
+    static func decimal(_ bytes: UnsafePointer<UInt8>, count: Int) -> Decimal? {
+        var significant = 0
+        var leading = true
+        for index in 0..<count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
+            if leading, byte == UInt8(ascii: "0") { continue }
+            leading = false
+            significant += 1
+        }
+        guard significant <= 38 else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}

@@ -1,0 +1,64 @@
+/// Checks the `\u` escapes of one raw JSON string for UTF-16 surrogates that
+/// do not pair up.
+///
+/// yajl turns a lone high surrogate into `?` and combines a high surrogate
+/// with whatever `\u` follows it, so the decoded text cannot tell; this check
+/// reads the raw text between the quotes. It runs only for strings whose
+/// decoded form could hide such a case (one holding `?` or a 4-byte sequence).
+enum SurrogateCheck {
+    /// The offset (within `raw`) of the first escape that breaks pairing, or nil.
+    static func firstUnpaired(in raw: [UInt8]) -> Int? {
+        var index = 0
+        var pendingHigh: Int?
+        while index < raw.count {
+            guard raw[index] == UInt8(ascii: "\\"), index + 1 < raw.count else {
+                if let pendingHigh { return pendingHigh }
+                index += 1
+                continue
+            }
+            guard raw[index + 1] == UInt8(ascii: "u"), index + 6 <= raw.count,
+                let unit = hexValue(raw[(index + 2)..<(index + 6)])
+            else {
+                if let pendingHigh { return pendingHigh }
+                index += 2
+                continue
+            }
+            switch unit {
+            case 0xD800...0xDBFF:
+                if let pendingHigh { return pendingHigh }
+                pendingHigh = index
+            case 0xDC00...0xDFFF:
+                if pendingHigh == nil { return index }
+                pendingHigh = nil
+            default:
+                if let pendingHigh { return pendingHigh }
+            }
+            index += 6
+        }
+        return pendingHigh
+    }
+
+    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
+        var value: UInt32 = 0
+        for digit in digits {
+            let nibble: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(nibble)
+        }
+        return value
+    }
+
+    /// Whether decoded string bytes could hide an unpaired surrogate.
+    static func needsRawCheck(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        for index in 0..<count where bytes[index] == UInt8(ascii: "?") || bytes[index] >= 0xF0 {
+            return true
+        }
+        return false
+    }
+}

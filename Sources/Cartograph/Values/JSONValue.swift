@@ -1,0 +1,144 @@
+/// An owned JSON value: null, bool, number (exact), string, array, or object
+/// with its key order kept.
+///
+/// Build one from a ``Document`` (``Node/jsonValue()``), from text
+/// (``JSONValue/init(parsing:options:)``), from literals, or from
+/// Foundation-style `[String: Any]` values (``JSONValue/init(any:)``).
+///
+/// ```swift
+/// let value: JSONValue = ["name": "Ada", "tags": ["math", 1815], "born": nil]
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, exact (see ``JSONNumber``).
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, keys in order.
+    case object(JSONObject)
+
+    /// The value's kind.
+    public var kind: JSONKind {
+        switch self {
+        case .null: return .null
+        case .bool: return .bool
+        case .number: return .number
+        case .string: return .string
+        case .array: return .array
+        case .object: return .object
+        }
+    }
+
+    /// Parses JSON text into a value.
+    public init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
+        self = try Document(parsing: bytes, options: options).root.jsonValue()
+    }
+
+    /// Parses JSON text from a string into a value.
+    public init(parsing text: String, options: ParseOptions = ParseOptions()) throws {
+        try self.init(parsing: Array(text.utf8), options: options)
+    }
+
+    /// The member for a key when this is an object, else nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    /// The element at a position when this is an array and it is in range, else nil.
+    public subscript(position: Int) -> JSONValue? {
+        guard case .array(let array) = self, array.indices.contains(position) else { return nil }
+        return array[position]
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The bool, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, when this is one.
+    public var numberValue: JSONNumber? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+    /// A bool.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer.
+    public init(integerLiteral value: Int64) { self = .number(JSONNumber(value)) }
+    /// A double.
+    public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object, keys in the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+}
+
+extension Node {
+    /// Builds an owned ``JSONValue`` of this node and everything under it.
+    public func jsonValue() -> JSONValue {
+        document.jsonValue(at: index)
+    }
+}
+
+extension Document {
+    func jsonValue(at index: Int) -> JSONValue {
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number:
+            return .number(JSONNumber(validText: UnsafePointer(tape.bytes + entry.payload), count: Int(entry.length)))
+        case .string, .key:
+            return .string(String(decoding: bytes(of: entry), as: UTF8.self))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(Int(entry.length))
+            var position = index + 1
+            while position < entry.payload {
+                elements.append(jsonValue(at: position))
+                position = next(after: position)
+            }
+            return .array(elements)
+        case .object:
+            var object = JSONObject()
+            var position = index + 1
+            while position < entry.payload {
+                let key = tape.entries[position]
+                if key.flags & TapeFlags.shadowed == 0 {
+                    object.appendUnchecked(String(decoding: bytes(of: key), as: UTF8.self), jsonValue(at: position + 1))
+                }
+                position = next(after: position + 1)
+            }
+            return .object(object)
+        }
+    }
+}

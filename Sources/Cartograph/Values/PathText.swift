@@ -1,0 +1,25 @@
+/// Spelling of value paths in errors: `$`, `$.name`, `$.list[3]`, `$["odd key"]`.
+enum PathText {
+    /// The path of a member `key` of the object at `path`.
+    static func appending(_ key: String, to path: String) -> String {
+        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        }
+        if plain { return path + "." + key }
+        var escaped = ""
+        for character in key.unicodeScalars {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return path + "[\"" + escaped + "\"]"
+    }
+
+    /// The path of element `position` of the array at `path`.
+    static func appending(_ position: Int, to path: String) -> String {
+        path + "[\(position)]"
+    }
+}

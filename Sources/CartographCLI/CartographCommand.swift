@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// The `cartograph` command-line tool.
+@main
+struct CartographCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cartograph",
+        abstract: "Validate, format and convert JSON with Cartograph.",
+        discussion: """
+            Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error \
+            or an unreadable file.
+            """,
+        subcommands: [Validate.self, Format.self]
+    )
+
+    /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitStatus {
+            Foundation.exit(exit.code)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// Thrown by a subcommand to end with a given status after printing its own messages.
+struct ExitStatus: Error {
+    let code: Int32
+    static let invalidInput = ExitStatus(code: 1)
+    static let usage = ExitStatus(code: 2)
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Cartograph
+import Foundation
+
+/// `cartograph format FILE`
+struct Format: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-write a JSON file, pretty (the default) or compact.",
+        discussion: "Numbers keep their exact text. Exit status: 0 on success, 1 for invalid JSON, 2 for a usage error."
+    )
+
+    @Argument(help: "The JSON file; - reads standard input.")
+    var file: String
+
+    @Option(help: "Indent by N spaces (1 to 31). The default is 2.")
+    var pretty: Int?
+
+    @Flag(help: "No whitespace at all.")
+    var compact = false
+
+    @Flag(help: "Sort object keys by code point.")
+    var sortKeys = false
+
+    @Flag(help: "Escape every non-ASCII character as \\uXXXX.")
+    var ascii = false
+
+    @Flag(help: "Escape / as \\/.")
+    var escapeSlashes = false
+
+    func validate() throws {
+        if compact, pretty != nil { throw ValidationError("--pretty and --compact exclude each other") }
+        if let pretty, !(1...31).contains(pretty) { throw ValidationError("--pretty takes 1 to 31 spaces") }
+    }
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(file)
+        } catch {
+            InputFile.warn("\(error)")
+            throw ExitStatus.usage
+        }
+        let name = file == "-" ? "<stdin>" : file
+        do {
+            let document = try Document(parsing: bytes)
+            let options = WriteOptions {
+                $0.formatting = compact ? .compact : .pretty(indent: pretty ?? 2)
+                $0.sortedKeys = sortKeys
+                $0.asciiOnly = ascii
+                $0.escapeSlashes = escapeSlashes
+            }
+            var output = try document.encoded(options: options)
+            if compact { output.append(UInt8(ascii: "\n")) }
+            FileHandle.standardOutput.write(Data(output))
+        } catch let error as CartographError {
+            InputFile.warn("\(name):\(error.line ?? 0):\(error.column ?? 0): \(error.message)")
+            if let excerpt = error.excerpt { InputFile.warn(excerpt) }
+            throw ExitStatus.invalidInput
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Reads a command's input: a file path, or `-` for standard input.
+enum InputFile {
+    /// The bytes of the file or of standard input.
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" {
+            return Array(FileHandle.standardInput.readDataToEndOfFile())
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw ReadError(path: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read")
+        }
+        return Array(data)
+    }
+
+    /// A file that could not be read.
+    struct ReadError: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "\(path): \(reason)" }
+    }
+
+    /// Writes to standard error.
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

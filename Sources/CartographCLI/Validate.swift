@@ -1,0 +1,52 @@
+import ArgumentParser
+import Cartograph
+
+/// `cartograph validate FILE...`
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that files are valid JSON.",
+        discussion: """
+            Prints "FILE: ok" for each valid file and "FILE:LINE:COLUMN: message" for each \
+            invalid one, with the offending line and a caret on standard error. \
+            Exit status: 0 when every file is valid, 1 when any is invalid, 2 for a usage \
+            error or an unreadable file.
+            """
+    )
+
+    @Argument(help: "JSON files to check; - reads standard input.")
+    var files: [String]
+
+    @Flag(help: "Accept // and /* */ comments.")
+    var allowComments = false
+
+    @Flag(help: "Accept several top-level values (NDJSON, concatenated JSON).")
+    var multipleValues = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file, or - for standard input") }
+    }
+
+    func run() throws {
+        var status: Int32 = 0
+        let options = ParseOptions {
+            $0.allowComments = allowComments
+            $0.allowMultipleValues = multipleValues
+        }
+        for file in files {
+            let name = file == "-" ? "<stdin>" : file
+            do {
+                let bytes = try InputFile.read(file)
+                _ = try Document(parsing: bytes, options: options)
+                print("\(name): ok")
+            } catch let error as CartographError {
+                print("\(name):\(error.line ?? 0):\(error.column ?? 0): \(error.message)")
+                if let excerpt = error.excerpt { InputFile.warn(excerpt) }
+                status = max(status, 1)
+            } catch {
+                print("\(error)")
+                status = 2
+            }
+        }
+        if status != 0 { throw ExitStatus(code: status) }
+    }
+}
