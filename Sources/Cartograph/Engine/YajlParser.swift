@@ -176,12 +176,24 @@ final class YajlParser {
             yajl_free_error(handle, text)
         }
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        let isParseError = message.hasPrefix("parse error: ") && !options.allowComments
         for prefix in ["lexical error: ", "parse error: "] where message.hasPrefix(prefix) {
             message.removeFirst(prefix.count)
         }
         if message.hasSuffix(".") { message.removeLast() }
         let consumed = handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0
-        let offset = min(chunkBase + consumed, totalBytes + chunkCount)
+        var offset = min(chunkBase + consumed, totalBytes + chunkCount)
+        if isParseError {
+            // yajl reports a grammar error after reading the offending token,
+            // and where that token began depends on how the input was chunked;
+            // the token starts at the first non-whitespace byte after the last
+            // accepted token.
+            var position = lastTokenEnd
+            while position < offset, let byte = rawByte(position), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                position += 1
+            }
+            offset = position
+        }
         let kind: CartographError.Kind = message.contains("premature EOF") ? .unexpectedEnd : .syntax
         if kind == .unexpectedEnd { message = "the input ended before the value was complete" }
         return record(CartographError(kind, message, offset: offset))

@@ -32,7 +32,7 @@ struct LineCounter {
         guard let absolute = error.offset, error.line == nil else { return error }
         var text = lineTail
         text.append(contentsOf: chunk.prefix(4096))
-        let relative = max(0, min(absolute - offset, chunk.count))
+        let relative = max(-lineTail.count, min(absolute - offset, chunk.count))
         return text.withUnsafeBytes { buffer in
             let location = SourceLocation(offset: lineTail.count + relative, in: buffer)
             var scalarsBefore = 0

@@ -4,7 +4,8 @@
 /// yajl turns a lone high surrogate into `?` and combines a high surrogate
 /// with whatever `\u` follows it, so the decoded text cannot tell; this check
 /// reads the raw text between the quotes. It runs only for strings whose
-/// decoded form could hide such a case (one holding `?` or a 4-byte sequence).
+/// decoded form could hide such a case (one holding `?`, a 4-byte sequence,
+/// or the `ED` lead byte of an encoded lone low surrogate).
 enum SurrogateCheck {
     /// The offset (within `raw`) of the first escape that breaks pairing, or nil.
     static func firstUnpaired(in raw: [UInt8]) -> Int? {
@@ -56,7 +57,7 @@ enum SurrogateCheck {
     /// Whether decoded string bytes could hide an unpaired surrogate.
     static func needsRawCheck(_ base: UnsafeRawPointer, count: Int) -> Bool {
         let bytes = base.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<count where bytes[index] == UInt8(ascii: "?") || bytes[index] >= 0xF0 {
+        for index in 0..<count where bytes[index] == UInt8(ascii: "?") || bytes[index] >= 0xF0 || bytes[index] == 0xED {
             return true
         }
         return false

@@ -1,0 +1,50 @@
+import Testing
+@testable import Cartograph
+
+/// Whole, byte-at-a-time and random-chunk feeding must build the same tape,
+/// and fail with the same error at the same place.
+@Suite struct ChunkedParsingTests {
+    static let validCases = Fixtures.testSuiteCases("y_") + Fixtures.testSuiteCases("i_")
+
+    private func expectSameOutcome(_ bytes: [UInt8], _ label: String) {
+        let whole = Result { try Document(parsing: bytes) }
+        for (mode, sizes) in [("one byte", [1]), ("random", randomChunkSizes(seed: UInt64(bytes.count)))] {
+            let chunked = Result { try parseInChunks(bytes, sizes: sizes) }
+            switch (whole, chunked) {
+            case (.success(let a), .success(let b)):
+                #expect(sameTape(a, b), "\(label) \(mode): tapes differ")
+            case (.failure(let a as CartographError), .failure(let b as CartographError)):
+                #expect(a.kind == b.kind, "\(label) \(mode): \(a.kind) vs \(b.kind)")
+                #expect(a.offset == b.offset, "\(label) \(mode): offset \(a.offset ?? -1) vs \(b.offset ?? -1)")
+                #expect(a.line == b.line && a.column == b.column, "\(label) \(mode): \(a.line ?? 0):\(a.column ?? 0) vs \(b.line ?? 0):\(b.column ?? 0)")
+            default:
+                Issue.record("\(label) \(mode): whole \(whole) vs chunked \(chunked)")
+            }
+        }
+    }
+
+    @Test(arguments: Fixtures.testSuiteCases("y_") + Fixtures.testSuiteCases("i_") + Fixtures.testSuiteCases("n_"))
+    func testSuiteCaseGivesTheSameOutcomeInAnyChunking(_ name: String) throws {
+        expectSameOutcome(try Fixtures.testSuiteBytes(name), name)
+    }
+
+    @Test(arguments: ["twitter.json", "canada.json"])
+    func largeFixtureGivesTheSameTapeInAnyChunking(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        let whole = try Document(parsing: bytes)
+        let random = try parseInChunks(bytes, sizes: randomChunkSizes(seed: 7))
+        #expect(sameTape(whole, random))
+        let oneByte = try parseInChunks(bytes, sizes: [1])
+        #expect(sameTape(whole, oneByte))
+    }
+
+    @Test func escapedStringSplitAcrossChunksKeepsItsSourceOffset() throws {
+        let bytes = Array(#"  ["ab\u00e9\n", {"k\"ey": "v"}]"#.utf8)
+        let whole = try Document(parsing: bytes)
+        let oneByte = try parseInChunks(bytes, sizes: [1])
+        #expect(sameTape(whole, oneByte))
+        let first = try #require(try whole.root.array()[0])
+        #expect(first.sourceOffset == 3)
+        #expect(try first.string() == "abé\n")
+    }
+}

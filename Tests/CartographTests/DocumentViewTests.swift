@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Node, ObjectView and ArrayView read the tape without building values.
+@Suite struct DocumentViewTests {
+    let document: Document
+
+    init() throws {
+        document = try Document(parsing: try Fixtures.bytes("twitter.json"))
+    }
+
+    @Test func objectLookupAndIteration() throws {
+        let root = try document.root.object()
+        #expect(root.keys == ["statuses", "search_metadata"])
+        let statuses = try #require(root["statuses"]).array()
+        #expect(statuses.count == 100)
+        let user = try #require(try statuses[3]?.object()["user"]).object()
+        #expect(try user["screen_name"]?.string() == "chibu4267")
+        let key: ObjectView.Key = "id"
+        #expect(try user[key]?.int64() == 392_585_658)
+        #expect(root["missing"] == nil)
+    }
+
+    @Test func skippingValuesVisitsEveryStatus() throws {
+        var ids: [Int64] = []
+        for status in try document.root.object()["statuses"]!.array() {
+            ids.append(try status.object()["id"]!.int64())
+        }
+        #expect(ids.count == 100)
+        #expect(ids.first == 505_874_924_095_815_681)
+    }
+
+    @Test func documentIsSendableAcrossTasks() async throws {
+        let document = self.document
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try document.root.object()["statuses"]!.array().count }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(counts == [100, 100, 100, 100])
+    }
+}

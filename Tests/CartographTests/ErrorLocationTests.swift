@@ -1,0 +1,41 @@
+import Testing
+@testable import Cartograph
+
+/// Errors say where: offset, line, column, and an excerpt with a caret.
+@Suite struct ErrorLocationTests {
+    @Test func syntaxErrorHasLineColumnAndExcerpt() throws {
+        let text = "{\n  \"a\": 1,\n  \"b\": tru\n}"
+        let error = try #require(throws: CartographError.self) { try Document(parsing: text) }
+        #expect(error.kind == .syntax)
+        #expect(error.line == 3)
+        let excerpt = try #require(error.excerpt)
+        #expect(excerpt.contains("\"b\": tru"))
+        #expect(excerpt.hasSuffix("^"))
+        #expect(error.description.hasPrefix("3:"))
+    }
+
+    @Test func columnsCountScalarsNotBytes() throws {
+        let error = try #require(throws: CartographError.self) { try Document(parsing: "[\"é€\", \u{0B}1]") }
+        #expect(error.kind == .invalidWhitespace)
+        #expect(error.line == 1)
+        #expect(error.column == 8)
+        #expect(error.offset == 10)
+    }
+
+    @Test func chunkedErrorsAreLocatedAcrossChunks() throws {
+        let text = Array("[1,\n2,\n3,\n\"é\", x]".utf8)
+        let whole = try #require(throws: CartographError.self) { try Document(parsing: text) }
+        let chunked = try #require(throws: CartographError.self) { try parseInChunks(text, sizes: [3]) }
+        #expect(whole.line == 4)
+        #expect(whole.line == chunked.line && whole.column == chunked.column && whole.offset == chunked.offset)
+    }
+
+    @Test func typeMismatchNamesBothKinds() throws {
+        let document = try Document(parsing: #"{"id": "42"}"#)
+        let error = try #require(throws: CartographError.self) { try document.root.object()["id"]?.int() }
+        #expect(error.kind == .typeMismatch)
+        #expect(error.expected == "number")
+        #expect(error.found == "string")
+        #expect(error.offset == 7)
+    }
+}

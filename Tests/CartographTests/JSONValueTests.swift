@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// The owned JSONValue: literals, Foundation conversions, Codable, equality.
+@Suite struct JSONValueTests {
+    @Test func literalsBuildValues() {
+        let value: JSONValue = ["name": "Ada", "tags": ["math", 1815, 1.5, true, nil]]
+        #expect(value["name"] == .string("Ada"))
+        #expect(value["tags"]?[1]?.numberValue?.int64Value == 1815)
+        #expect(value["tags"]?[4] == .null)
+    }
+
+    @Test func objectEqualityIgnoresKeyOrderAndHashingAgrees() throws {
+        let a = try JSONValue(parsing: #"{"a": 1, "b": [true]}"#)
+        let b = try JSONValue(parsing: #"{"b": [true], "a": 1.0}"#)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != (try JSONValue(parsing: #"{"a": 2, "b": [true]}"#)))
+    }
+
+    @Test func foundationValuesConvertBothWays() throws {
+        let object = try JSONSerialization.jsonObject(with: Data(#"{"a": [1, 2.5, true, null, "x"], "big": 18446744073709551615}"#.utf8))
+        let value = try JSONValue(any: object)
+        #expect(value == (try JSONValue(parsing: #"{"a": [1, 2.5, true, null, "x"], "big": 18446744073709551615}"#)))
+        let back = value.anyValue as? [String: Any]
+        #expect((back?["a"] as? [Any])?[0] as? Int == 1)
+        #expect((back?["a"] as? [Any])?[2] as? Bool == true)
+        #expect((back?["a"] as? [Any])?[3] is NSNull)
+        #expect(back?["big"] as? UInt64 == UInt64.max)
+        let error = try #require(throws: CartographError.self) { try JSONValue(any: ["when": Date()]) }
+        #expect(error.path == "$.when")
+    }
+
+    @Test func codableThroughFoundationCoders() throws {
+        let value: JSONValue = ["a": [1, "two", nil, false], "b": 2.5]
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
+    }
+
+    @Test func largeObjectsStayIndexed() throws {
+        var object = JSONObject()
+        for index in 0..<1_000 { object["k\(index)"] = .number(JSONNumber(index)) }
+        #expect(object["k999"] == .number(JSONNumber(999)))
+        object["k500"] = nil
+        #expect(object.count == 999)
+        #expect(object["k501"] == .number(JSONNumber(501)))
+        #expect(object.keys[500] == "k501")
+    }
+}

@@ -1,0 +1,143 @@
+import Testing
+@testable import Cartograph
+
+/// What yajl accepts and JSON does not, rejected on Cartograph's side.
+@Suite struct StrictnessTests {
+    private func kind(of bytes: [UInt8], _ options: ParseOptions = ParseOptions()) -> CartographError.Kind? {
+        do {
+            _ = try Document(parsing: bytes, options: options)
+            return nil
+        } catch let error as CartographError {
+            return error.kind
+        } catch {
+            return .syntax
+        }
+    }
+
+    private func quoted(_ inner: [UInt8]) -> [UInt8] { [UInt8(ascii: "["), UInt8(ascii: "\"")] + inner + [UInt8(ascii: "\""), UInt8(ascii: "]")] }
+
+    @Test func rejectsOverlongUTF8() {
+        #expect(kind(of: quoted([0xC0, 0x80])) == .invalidUTF8)
+        #expect(kind(of: quoted([0xE0, 0x80, 0xAF])) == .invalidUTF8)
+        #expect(kind(of: quoted([0xF0, 0x80, 0x80, 0xAF])) == .invalidUTF8)
+    }
+
+    @Test func rejectsEncodedSurrogates() {
+        #expect(kind(of: quoted([0xED, 0xA0, 0x80])) == .invalidUTF8)
+        #expect(kind(of: quoted([0xED, 0xBF, 0xBF])) == .invalidUTF8)
+    }
+
+    @Test func rejectsCodePointsAboveU10FFFF() {
+        #expect(kind(of: quoted([0xF4, 0x90, 0x80, 0x80])) == .invalidUTF8)
+        #expect(kind(of: quoted([0xF5, 0x80, 0x80, 0x80])) == .invalidUTF8)
+    }
+
+    @Test func rejectsTruncatedSequencesAndStrayContinuationBytes() {
+        #expect(kind(of: quoted([0xE2, 0x82])) == .invalidUTF8)
+        #expect(kind(of: quoted([0x80])) == .invalidUTF8)
+    }
+
+    @Test func rejectsInvalidUTF8InKeys() {
+        #expect(kind(of: Array("{\"".utf8) + [0xC0, 0x80] + Array("\":1}".utf8)) == .invalidUTF8)
+    }
+
+    @Test func acceptsValidMultibyteText() throws {
+        let document = try Document(parsing: quoted(Array("é€😀".utf8)))
+        #expect(try document.root.array()[0]?.string() == "é€😀")
+    }
+
+    @Test(arguments: [#"["\uD800"]"#, #"["\uDC00"]"#, #"["\uDC00\uD800"]"#, #"["\uD800\uD800"]"#, #"["\uD800\u0041"]"#, #"["\uD800x"]"#, #"{"\uD800":1}"#])
+    func rejectsUnpairedSurrogateEscapes(_ text: String) {
+        #expect(kind(of: Array(text.utf8)) == .invalidEscape || kind(of: Array(text.utf8)) == .invalidUTF8)
+    }
+
+    @Test func acceptsPairedSurrogatesAndALiteralQuestionMark() throws {
+        let document = try Document(parsing: #"["\uD83D\uDE00", "?", "a\\uD800"]"#)
+        let values = try document.root.array().map { try $0.string() }
+        #expect(values == ["😀", "?", "a\\uD800"])
+    }
+
+    @Test func surrogateCheckPointsAtTheEscape() throws {
+        let error = try #require(throws: CartographError.self) { try Document(parsing: #"["ab\uD800"]"#) }
+        #expect(error.kind == .invalidEscape)
+        #expect(error.offset == 4)
+    }
+
+    @Test func rejectsVerticalTabAndFormFeedAsWhitespace() {
+        #expect(kind(of: [0x5B, 0x0B, 0x31, 0x5D]) == .invalidWhitespace)
+        #expect(kind(of: [0x5B, 0x31, 0x0C, 0x5D]) == .invalidWhitespace)
+        #expect(kind(of: Array("[1]".utf8) + [0x0C]) == .invalidWhitespace)
+    }
+
+    @Test func keepsNulInStringsAndKeys() throws {
+        let document = try Document(parsing: #"{"a\u0000b": "x\u0000y"}"#)
+        var iterator = try document.root.object().makeIterator()
+        let pair = iterator.next()
+        let (key, value) = try #require(pair)
+        #expect(Array(key.utf8) == [0x61, 0, 0x62])
+        #expect(Array(try value.string().utf8) == [0x78, 0, 0x79])
+        #expect(try document.root.object()["a\u{0}b"]?.string() == "x\u{0}y")
+    }
+
+    @Test func alwaysCompletesTheParse() {
+        #expect(kind(of: Array("[1, 2".utf8)) == .unexpectedEnd)
+        #expect(kind(of: Array("{\"a\":".utf8)) == .unexpectedEnd)
+        #expect(kind(of: Array("".utf8)) == .unexpectedEnd)
+        #expect(kind(of: Array("   ".utf8)) == .unexpectedEnd)
+        #expect(kind(of: Array("12".utf8)) == nil)
+    }
+
+    @Test func rejectsTrailingGarbageAndSecondValuesByDefault() {
+        #expect(kind(of: Array("[1] x".utf8)) == .syntax)
+        #expect(kind(of: Array("[1] [2]".utf8)) == .syntax)
+    }
+
+    @Test func acceptsMultipleValuesWhenAsked() throws {
+        let options = ParseOptions { $0.allowMultipleValues = true }
+        let document = try Document(parsing: "{\"a\":1}\n\n[2]\n3", options: options)
+        #expect(document.values.map(\.kind) == [.object, .array, .number])
+        #expect(try Document(parsing: "  \n", options: options).values.isEmpty)
+    }
+
+    @Test func commentsAreRejectedByDefaultAndAcceptedWhenAsked() throws {
+        let text = "[1, // one\n /* two */ 2]"
+        #expect(kind(of: Array(text.utf8)) == .syntax)
+        let document = try Document(parsing: text, options: ParseOptions { $0.allowComments = true })
+        #expect(try document.root.array().map { try $0.int() } == [1, 2])
+    }
+
+    @Test func byteOrderMarkIsSkippedByDefaultAndRejectedWhenAsked() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1]".utf8)
+        let document = try Document(parsing: bytes)
+        #expect(try document.root.array()[0]?.int() == 1)
+        #expect(document.root.sourceOffset == 3)
+        #expect(kind(of: bytes, ParseOptions { $0.byteOrderMark = .reject }) == .syntax)
+        #expect(kind(of: [0xEF, 0xBB]) != nil)
+    }
+
+    @Test func duplicateKeysFollowThePolicy() throws {
+        let text = #"{"a": 1, "b": 2, "a": 3}"#
+        let last = try Document(parsing: text)
+        #expect(try last.root.object()["a"]?.int() == 3)
+        #expect(try last.root.object().keys == ["b", "a"])
+        #expect(try last.root.object().count == 2)
+        let first = try Document(parsing: text, options: ParseOptions { $0.duplicateKeys = .firstWins })
+        #expect(try first.root.object()["a"]?.int() == 1)
+        #expect(try first.root.object().keys == ["a", "b"])
+        let error = try #require(throws: CartographError.self) {
+            try Document(parsing: text, options: ParseOptions { $0.duplicateKeys = .reject })
+        }
+        #expect(error.kind == .duplicateKey)
+        #expect(error.offset == 17)
+    }
+
+    @Test func duplicateKeysInLargeObjectsAreFound() throws {
+        var text = "{"
+        for index in 0..<100 { text += "\"k\(index)\": \(index), " }
+        text += "\"k42\": \"again\"}"
+        let document = try Document(parsing: text)
+        #expect(try document.root.object().count == 100)
+        #expect(try document.root.object()["k42"]?.string() == "again")
+        #expect(try JSONValue(parsing: text)["k42"] == "again")
+    }
+}

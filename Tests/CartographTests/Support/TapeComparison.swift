@@ -1,0 +1,57 @@
+@testable import Cartograph
+
+/// Whether two Documents have the same tape: kinds, flags, counts, ends,
+/// source offsets and string/number bytes.
+func sameTape(_ a: Document, _ b: Document) -> Bool {
+    guard a.tape.count == b.tape.count, a.roots == b.roots else { return false }
+    for index in 0..<a.tape.count {
+        let left = a.tape.entries[index]
+        let right = b.tape.entries[index]
+        guard left.kind == right.kind, left.flags == right.flags, left.length == right.length,
+            left.source == right.source
+        else { return false }
+        switch left.kind {
+        case .array, .object:
+            guard left.payload == right.payload else { return false }
+        case .string, .key, .number:
+            guard Array(a.bytes(of: left)) == Array(b.bytes(of: right)) else { return false }
+        default:
+            break
+        }
+    }
+    return true
+}
+
+/// Parses by feeding the given chunk sizes in turn (the last one repeats).
+func parseInChunks(_ bytes: [UInt8], sizes: [Int], options: ParseOptions = ParseOptions()) throws -> Document {
+    let parser = JSONParser(options: options)
+    var offset = 0
+    var turn = 0
+    while offset < bytes.count {
+        let size = max(1, sizes[min(turn, sizes.count - 1)])
+        let end = min(bytes.count, offset + size)
+        try parser.feed(bytes[offset..<end])
+        offset = end
+        turn += 1
+    }
+    return try parser.finish()
+}
+
+/// A small deterministic generator (SplitMix64), so seeded tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random chunk sizes from 1 to 64, from a seed.
+func randomChunkSizes(seed: UInt64, count: Int = 4096) -> [Int] {
+    var generator = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in Int.random(in: 1...64, using: &generator) }
+}

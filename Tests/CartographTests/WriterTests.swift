@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// The jansson-backed writer: shortest doubles, exact numbers, formatting options.
+@Suite struct WriterTests {
+    private func written(_ value: JSONValue, _ options: WriteOptions = WriteOptions()) throws -> String {
+        try value.encodedString(options: options)
+    }
+
+    @Test func doublesPrintInShortestForm() throws {
+        #expect(try written([0.1, 1.5, -0.0, 1e-7, 1e300, 100.0, 0.30000000000000004]) == "[0.1,1.5,-0.0,1e-07,1e+300,100.0,0.30000000000000004]")
+    }
+
+    @Test func integersBigIntegersAndExactDecimalsSurvive() throws {
+        let text = #"[1,-0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,1E5,-0.0]"#
+        let document = try Document(parsing: text)
+        #expect(String(decoding: try document.encoded(), as: UTF8.self) == text)
+        let value = try JSONValue(parsing: text)
+        #expect(try written(value) == #"[1,0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000.0,-0.0]"#)
+    }
+
+    @Test func nonFiniteNumbersThrowUnlessAPolicySaysOtherwise() throws {
+        let value: JSONValue = ["x": .number(JSONNumber(Double.nan))]
+        let error = try #require(throws: CartographError.self) { try written(value) }
+        #expect(error.kind == .nonFiniteNumber)
+        #expect(error.path == "$.x")
+        let strings = WriteOptions { $0.nonConformingFloats = .strings(positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN") }
+        #expect(try written([.number(JSONNumber(Double.infinity)), .number(JSONNumber(-Double.infinity)), .number(JSONNumber(Double.nan))], strings) == #"["+Inf","-Inf","NaN"]"#)
+        #expect(try written([.number(JSONNumber(Double.nan))], WriteOptions { $0.nonConformingFloats = .null }) == "[null]")
+    }
+
+    @Test func keyOrderIsKeptAndSortingIsByCodePoint() throws {
+        let value: JSONValue = ["b": 1, "a": 2, "é": 3, "Z": 4]
+        #expect(try written(value) == #"{"b":1,"a":2,"é":3,"Z":4}"#)
+        #expect(try written(value, WriteOptions { $0.sortedKeys = true }) == #"{"Z":4,"a":2,"b":1,"é":3}"#)
+        let document = try Document(parsing: #"{"b": 1.5, "a": [2.5, {"d": 0.1, "c": 1e2}]}"#)
+        #expect(String(decoding: try document.encoded(options: WriteOptions { $0.sortedKeys = true }), as: UTF8.self) == #"{"a":[2.5,{"c":1e2,"d":0.1}],"b":1.5}"#)
+    }
+
+    @Test func escapingOptions() throws {
+        let value: JSONValue = ["path": "a/b", "text": "é😀\u{0}\"\\\n"]
+        #expect(try written(value) == "{\"path\":\"a/b\",\"text\":\"é😀\\u0000\\\"\\\\\\n\"}")
+        #expect(try written(value, WriteOptions { $0.escapeSlashes = true; $0.asciiOnly = true }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00E9\\uD83D\\uDE00\\u0000\\\"\\\\\\n\"}")
+    }
+
+    @Test func numberPlaceholdersAreNotConfusedByStringsThatLookLikeThem() throws {
+        let value: JSONValue = ["0.0": "0.0", "n": 0.5, "list": ["0.0", 0.0, 2.5, "\"", "x\"0.0"]]
+        let text = try written(value)
+        #expect(text == #"{"0.0":"0.0","n":0.5,"list":["0.0",0.0,2.5,"\"","x\"0.0"]}"#)
+        #expect(try JSONValue(parsing: text) == value)
+    }
+
+    @Test func prettyOutputIndents() throws {
+        let value: JSONValue = ["a": [1, 2], "b": [:], "c": []]
+        #expect(try written(value, .pretty) == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {},\n  \"c\": []\n}\n")
+    }
+
+    @Test func nulInKeysIsWritten() throws {
+        let value: JSONValue = ["a\u{0}b": "x"]
+        #expect(try written(value) == "{\"a\\u0000b\":\"x\"}")
+        #expect(try JSONValue(parsing: try written(value)) == value)
+    }
+}
