@@ -25,18 +25,28 @@ final class DocumentBuilder {
     let options: ParseOptions
     private(set) var failure: CartographError?
     private(set) var roots: [Int] = []
-    private var frames: [Frame] = []
-    private var keys: [KeyRecord] = []
-    private var probeTable: [Int32] = []
+    /// Open containers and the keys of open objects: pointer-backed for the
+    /// same reason as ``TapeStorage`` (no exclusivity checks per event).
+    private let frames = PointerStack<Frame>()
+    private let keys = PointerStack<KeyRecord>()
+    private let duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
     private let validatesUTF8: Bool
+    private let tapeStorage: UnsafeMutablePointer<TapeStorage>
+    private let maxDepth: Int
+    private let maxKeys: Int
+    private let maxString: Int
+    private let maxNumber: Int
 
     init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true) {
         self.options = options
         self.tape = Tape(expectedInputBytes: expectedInputBytes)
+        self.tapeStorage = tape.storage
         self.validatesUTF8 = validatesUTF8
-        frames.reserveCapacity(32)
-        keys.reserveCapacity(64)
+        maxDepth = options.maxDepth
+        maxKeys = options.maxKeysPerObject
+        maxString = min(options.maxStringBytes, Int(UInt32.max))
+        maxNumber = min(options.maxNumberDigits, Int(UInt32.max))
     }
 
     /// Whether every container opened has been closed and at least one value was read.
@@ -56,9 +66,9 @@ final class DocumentBuilder {
 
     @inline(__always)
     private func appendValue(_ entry: TapeEntry) -> Int {
-        let index = tape.append(entry)
-        if let last = frames.indices.last {
-            if !frames[last].isObject { frames[last].count += 1 }
+        let index = tapeStorage.pointee.append(entry)
+        if let top = frames.top {
+            if !top.pointee.isObject { top.pointee.count += 1 }
         } else {
             roots.append(index)
         }
@@ -75,14 +85,13 @@ final class DocumentBuilder {
     /// A number's validated JSON text.
     @inline(__always)
     func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int) -> Bool {
-        guard count <= options.maxNumberDigits else {
+        guard count <= maxNumber else {
             return fail(CartographError(.numberTooLong,
                 "number has \(count) characters, more than maxNumberDigits (\(options.maxNumberDigits))",
                 offset: source))
         }
-        let flags = NumberText.flags(text, count: count)
-        let offset = tape.appendBytes(text, count: count, terminate: true)
-        _ = appendValue(TapeEntry(kind: .number, flags: flags, length: UInt32(count), payload: offset, source: source))
+        let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
+        _ = appendValue(TapeEntry(kind: .number, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
@@ -97,23 +106,23 @@ final class DocumentBuilder {
     /// An object key's decoded bytes.
     @inline(__always)
     func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
-        guard let last = frames.indices.last, frames[last].isObject else {
+        guard let top = frames.top, top.pointee.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
-        guard frames[last].count < options.maxKeysPerObject else {
+        guard top.pointee.count < maxKeys else {
             return fail(CartographError(.tooManyKeys,
                 "object has more than maxKeysPerObject (\(options.maxKeysPerObject)) keys", offset: source))
         }
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
-        frames[last].count += 1
-        let index = tape.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
-        keys.append(KeyRecord(entry: index, hash: KeyHash.hash(bytes, count: count, seed: seed)))
+        top.pointee.count += 1
+        let index = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
+        keys.push(KeyRecord(entry: index, hash: KeyHash.hash(bytes, count: count, seed: seed)))
         return true
     }
 
     @inline(__always)
     private func storeText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Int? {
-        guard count <= options.maxStringBytes else {
+        guard count <= maxString else {
             fail(CartographError(.stringTooLong,
                 "string has \(count) bytes, more than maxStringBytes (\(options.maxStringBytes))", offset: source))
             return nil
@@ -124,25 +133,25 @@ final class DocumentBuilder {
                 offset: source))
             return nil
         }
-        return tape.appendBytes(bytes, count: count)
+        return tapeStorage.pointee.appendBytes(bytes, count: count)
     }
 
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
     @inline(__always)
     func begin(object isObject: Bool, at source: Int) -> Bool {
-        guard frames.count < options.maxDepth else {
+        guard frames.count < maxDepth else {
             return fail(CartographError(.depthLimitExceeded,
                 "nesting deeper than maxDepth (\(options.maxDepth))", offset: source))
         }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
-        frames.append(Frame(entry: index, count: 0, isObject: isObject, firstKey: keys.count))
+        frames.push(Frame(entry: index, count: 0, isObject: isObject, firstKey: keys.count))
         return true
     }
 
     /// Closes the innermost container.
     @inline(__always)
     func end() -> Bool {
-        guard let frame = frames.popLast() else {
+        guard let frame = frames.pop() else {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
         }
         var count = frame.count
@@ -151,10 +160,11 @@ final class DocumentBuilder {
                 guard let remaining = resolveDuplicates(from: frame.firstKey, count: count) else { return false }
                 count = remaining
             }
-            keys.removeSubrange(frame.firstKey...)
+            keys.truncate(to: frame.firstKey)
         }
-        tape.entries[frame.entry].length = UInt32(count)
-        tape.entries[frame.entry].payload = tape.count
+        let entries = tapeStorage.pointee.entries
+        entries[frame.entry].length = UInt32(count)
+        entries[frame.entry].payload = tapeStorage.pointee.count
         return true
     }
 
@@ -194,13 +204,14 @@ final class DocumentBuilder {
                 return earlier
             }
         }
-        if count <= 12 {
+        if count <= 8 {
             for later in (first + 1)..<(first + count) {
+                let laterKey = keys[later]
                 for earlier in first..<later {
                     let a = keys[earlier]
-                    guard a.hash == keys[later].hash,
+                    guard a.hash == laterKey.hash,
                         tape.entries[a.entry].flags & TapeFlags.shadowed == 0,
-                        sameKey(a.entry, keys[later].entry)
+                        sameKey(a.entry, laterKey.entry)
                     else { continue }
                     guard handle(earlier: earlier, later: later) != nil else { return nil }
                     break
@@ -208,26 +219,20 @@ final class DocumentBuilder {
             }
             return visible
         }
-        var size = 32
-        while size < count * 2 { size <<= 1 }
-        if probeTable.count < size { probeTable = [Int32](repeating: -1, count: size) }
-        let mask = size - 1
-        var used: [Int] = []
-        used.reserveCapacity(count)
-        defer { for slot in used { probeTable[slot] = -1 } }
+        let table = duplicateTable.prepare(for: count)
+        let mask = table.mask
         for position in first..<(first + count) {
-            var slot = Int(truncatingIfNeeded: keys[position].hash) & mask
+            let record = keys[position]
+            var slot = Int(truncatingIfNeeded: record.hash) & mask
             while true {
-                let occupant = Int(probeTable[slot])
-                if occupant < 0 {
-                    probeTable[slot] = Int32(position - first)
-                    used.append(slot)
+                guard let occupant = table.occupant(slot) else {
+                    table.set(slot, position - first)
                     break
                 }
                 let earlier = occupant + first
-                if keys[earlier].hash == keys[position].hash, sameKey(keys[earlier].entry, keys[position].entry) {
+                if keys[earlier].hash == record.hash, sameKey(keys[earlier].entry, record.entry) {
                     guard let kept = handle(earlier: earlier, later: position) else { return nil }
-                    probeTable[slot] = Int32(kept - first)
+                    table.set(slot, kept - first)
                     break
                 }
                 slot = (slot + 1) & mask

@@ -71,7 +71,10 @@ public struct Node: Sendable {
     }
 
     /// Whether the number has neither a fraction nor an exponent.
-    public var isInteger: Bool { entry.kind == .number && entry.flags & TapeFlags.integer != 0 }
+    public var isInteger: Bool {
+        let entry = entry
+        return entry.kind == .number && NumberText.isIntegerText(document.tape.bytes + entry.payload, count: Int(entry.length))
+    }
 
     private func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
         let entry = entry
@@ -90,7 +93,7 @@ public struct Node: Sendable {
     public func int64() throws -> Int64 {
         let (bytes, count) = try numberBytes()
         if let value = NumberText.int64(bytes, count: count) { return value }
-        if entry.flags & TapeFlags.integer == 0 {
+        if !NumberText.isIntegerText(bytes, count: count) {
             let double = NumberText.double(bytes, count: count)
             if let exact = Int64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
                 decimal == Decimal(exact)
@@ -105,7 +108,7 @@ public struct Node: Sendable {
     public func uint64() throws -> UInt64 {
         let (bytes, count) = try numberBytes()
         if let value = NumberText.uint64(bytes, count: count) { return value }
-        if entry.flags & TapeFlags.integer == 0 {
+        if !NumberText.isIntegerText(bytes, count: count) {
             let double = NumberText.double(bytes, count: count)
             if let exact = UInt64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
                 decimal == Decimal(exact)

@@ -39,10 +39,6 @@ enum TokenKind: UInt8 {
 
 /// Bit flags on a tape entry.
 enum TapeFlags {
-    /// On a number: the text has no fraction and no exponent.
-    static let integer: UInt8 = 1
-    /// On a number: the text starts with a minus sign.
-    static let negative: UInt8 = 2
     /// On a key: a duplicate that ``DuplicateKeyPolicy`` hides; its value is skipped.
     static let shadowed: UInt8 = 4
 }

@@ -207,7 +207,7 @@ struct JanssonWriter {
         case .number:
             let bytes = UnsafePointer(tape.bytes + entry.payload)
             let count = Int(entry.length)
-            if entry.flags & TapeFlags.integer != 0, !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
+            if !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
                 let value = NumberText.int64(bytes, count: count)
             {
                 return json_integer(json_int_t(value))

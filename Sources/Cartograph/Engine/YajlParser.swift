@@ -16,18 +16,42 @@ import Foundation
 /// whitespace), and all of ``ParseOptions``' limits.
 final class YajlParser {
     let builder: DocumentBuilder
-    private var handle: OpaquePointer?
     private var failure: CartographError?
 
-    /// Absolute offset of the current chunk's first byte.
-    private var chunkBase = 0
-    private var chunkStart: UnsafePointer<UInt8>?
-    private var chunkCount = 0
+    /// Where the parse is: read on every callback, so it sits behind a
+    /// pointer (class properties pay a runtime exclusivity check per access).
+    private struct Position {
+        var handle: OpaquePointer?
+        /// Absolute offset of the current chunk's first byte.
+        var chunkBase = 0
+        var chunkStart: UnsafePointer<UInt8>?
+        var chunkCount = 0
+        /// Absolute offset just past the last token a callback saw.
+        var lastTokenEnd = 0
+    }
+    private let position: UnsafeMutablePointer<Position>
+
+    private var handle: OpaquePointer? { position.pointee.handle }
+    private var chunkBase: Int {
+        get { position.pointee.chunkBase }
+        set { position.pointee.chunkBase = newValue }
+    }
+    private var chunkStart: UnsafePointer<UInt8>? {
+        get { position.pointee.chunkStart }
+        set { position.pointee.chunkStart = newValue }
+    }
+    private var chunkCount: Int {
+        get { position.pointee.chunkCount }
+        set { position.pointee.chunkCount = newValue }
+    }
+    private var lastTokenEnd: Int {
+        get { position.pointee.lastTokenEnd }
+        set { position.pointee.lastTokenEnd = newValue }
+    }
     /// Input bytes since the end of the last token, from chunks already
     /// parsed; lets a string that began in an earlier chunk be re-read raw.
     private var carry: [UInt8] = []
     private var carryBase = 0
-    private var lastTokenEnd = 0
 
     /// Bytes handed to yajl so far (after a skipped byte order mark).
     private(set) var totalBytes = 0
@@ -36,8 +60,10 @@ final class YajlParser {
 
     init(options: ParseOptions, expectedInputBytes: Int) {
         builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes)
+        position = .allocate(capacity: 1)
+        position.initialize(to: Position())
         let context = Unmanaged.passUnretained(self).toOpaque()
-        handle = yajl_alloc(YajlParser.callbacks, nil, context)
+        position.pointee.handle = yajl_alloc(YajlParser.callbacks, nil, context)
         if let handle {
             _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
             _ = cartograph_yajl_config(handle, yajl_allow_comments, options.allowComments ? 1 : 0)
@@ -49,6 +75,7 @@ final class YajlParser {
 
     deinit {
         if let handle { yajl_free(handle) }
+        position.deallocate()
     }
 
     var options: ParseOptions { builder.options }
@@ -204,8 +231,8 @@ final class YajlParser {
     /// Absolute offset just past the token yajl has read.
     @inline(__always)
     private func tokenEnd() -> Int {
-        let end = chunkBase + Int(yajl_get_bytes_consumed(handle))
-        lastTokenEnd = end
+        let end = position.pointee.chunkBase + Int(yajl_get_bytes_consumed(position.pointee.handle))
+        position.pointee.lastTokenEnd = end
         return end
     }
 
@@ -221,6 +248,21 @@ final class YajlParser {
 
     /// The absolute offset of the opening quote of a string token ending at `end`.
     private func openingQuote(endingAt end: Int, decodedLength: Int) -> Int {
+        if let chunkStart = position.pointee.chunkStart, end - 1 > chunkBase, end <= chunkBase + chunkCount {
+            // Fast path: the whole token is in this chunk.
+            let closing = end - 1 - chunkBase
+            var index = closing - 1
+            while index >= 0 {
+                if chunkStart[index] == UInt8(ascii: "\"") {
+                    var backslashes = 0
+                    while index - 1 - backslashes >= 0, chunkStart[index - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+                    // A run reaching the chunk start has unknown parity: use the slow path.
+                    if index - 1 - backslashes < 0 { break }
+                    if backslashes % 2 == 0 { return chunkBase + index }
+                }
+                index -= 1
+            }
+        }
         var position = end - 2
         while let byte = rawByte(position) {
             if byte == UInt8(ascii: "\"") {
@@ -238,8 +280,10 @@ final class YajlParser {
     @inline(__always)
     private func stringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
         let end = tokenEnd()
-        if let pointer, let chunkStart, pointer >= chunkStart, pointer < chunkStart + chunkCount {
-            return chunkBase + (pointer - chunkStart) - 1
+        if let pointer, let chunkStart = position.pointee.chunkStart, pointer >= chunkStart,
+            pointer < chunkStart + position.pointee.chunkCount
+        {
+            return position.pointee.chunkBase + (pointer - chunkStart) - 1
         }
         // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
         let start = openingQuote(endingAt: end, decodedLength: count)

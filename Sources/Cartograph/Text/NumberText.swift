@@ -8,18 +8,16 @@ import Foundation
 /// ten is exact (|e| ≤ 22), which is exact by construction; otherwise the
 /// standard library's correctly rounded parser (C locale) decides.
 enum NumberText {
-    /// Classifies number text: integer (no fraction or exponent) and sign flags.
+    /// Whether number text has neither a fraction nor an exponent. Computed
+    /// on demand rather than stored at parse time: the parser's per-number
+    /// work is the cost that matters on number-heavy input.
     @inline(__always)
-    static func flags(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt8 {
-        var flags = TapeFlags.integer
-        if count > 0, bytes[0] == UInt8(ascii: "-") { flags |= TapeFlags.negative }
+    static func isIntegerText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                return flags & ~TapeFlags.integer
-            }
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
         }
-        return flags
+        return true
     }
 
     /// The value of integer text if it fits in `Int64`.

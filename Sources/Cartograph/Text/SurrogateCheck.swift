@@ -54,11 +54,24 @@ enum SurrogateCheck {
         return value
     }
 
-    /// Whether decoded string bytes could hide an unpaired surrogate.
+    /// Whether decoded string bytes could hide an unpaired surrogate: they
+    /// hold `?` (yajl's stand-in for a lone high surrogate) or a byte of 0xED
+    /// and above (an encoded surrogate, or a 4-byte sequence yajl may have
+    /// combined from a mismatched pair). Eight bytes at a time.
     static func needsRawCheck(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let questionMarks = word ^ 0x3F3F_3F3F_3F3F_3F3F
+            let hasQuestionMark = (questionMarks &- 0x0101_0101_0101_0101) & ~questionMarks & 0x8080_8080_8080_8080
+            if hasQuestionMark != 0 || word & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<count where bytes[index] == UInt8(ascii: "?") || bytes[index] >= 0xF0 || bytes[index] == 0xED {
-            return true
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") || byte >= 0xED { return true }
+            index += 1
         }
         return false
     }

@@ -44,8 +44,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Chooses the storage for validated number text.
     init(validText bytes: UnsafePointer<UInt8>, count: Int) {
-        let flags = NumberText.flags(bytes, count: count)
-        if flags & TapeFlags.integer != 0 {
+        if NumberText.isIntegerText(bytes, count: count) {
             if let value = NumberText.int64(bytes, count: count) {
                 storage = .int(value)
                 return
