@@ -11,14 +11,6 @@ final class DocumentBuilder {
         var entry: Int
         var count: Int
         var isObject: Bool
-        /// Where this object's keys start in `keys`.
-        var firstKey: Int
-    }
-
-    /// A key of an open object: its tape index and hash.
-    private struct KeyRecord {
-        var entry: Int
-        var hash: UInt64
     }
 
     let tape: Tape
@@ -28,7 +20,8 @@ final class DocumentBuilder {
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
     private let frames = PointerStack<Frame>()
-    private let keys = PointerStack<KeyRecord>()
+    /// Tape indices of the keys of the object being closed (scratch).
+    private let keyIndices = PointerStack<Int>()
     private let duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
     private let validatesUTF8: Bool
@@ -62,6 +55,27 @@ final class DocumentBuilder {
         return false
     }
 
+    // MARK: Failures (out of line, to keep the event paths small)
+
+    @inline(never)
+    private func failLimit(_ kind: CartographError.Kind, _ value: Int, at source: Int) -> Bool {
+        let message: String
+        switch kind {
+        case .numberTooLong: message = "number has \(value) characters, more than maxNumberDigits (\(options.maxNumberDigits))"
+        case .tooManyKeys: message = "object has more than maxKeysPerObject (\(options.maxKeysPerObject)) keys"
+        case .stringTooLong: message = "string has \(value) bytes, more than maxStringBytes (\(options.maxStringBytes))"
+        default: message = "nesting deeper than maxDepth (\(options.maxDepth))"
+        }
+        return fail(CartographError(kind, message, offset: source))
+    }
+
+    @inline(never)
+    private func failInvalidUTF8(_ byte: UInt8, at position: Int, source: Int) {
+        fail(CartographError(.invalidUTF8,
+            "invalid UTF-8 in string (byte 0x\(String(byte, radix: 16, uppercase: true)) at string byte \(position))",
+            offset: source))
+    }
+
     // MARK: Events
 
     @inline(__always)
@@ -85,11 +99,7 @@ final class DocumentBuilder {
     /// A number's validated JSON text.
     @inline(__always)
     func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int) -> Bool {
-        guard count <= maxNumber else {
-            return fail(CartographError(.numberTooLong,
-                "number has \(count) characters, more than maxNumberDigits (\(options.maxNumberDigits))",
-                offset: source))
-        }
+        guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
         let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
         _ = appendValue(TapeEntry(kind: .number, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
@@ -109,28 +119,21 @@ final class DocumentBuilder {
         guard let top = frames.top, top.pointee.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
-        guard top.pointee.count < maxKeys else {
-            return fail(CartographError(.tooManyKeys,
-                "object has more than maxKeysPerObject (\(options.maxKeysPerObject)) keys", offset: source))
-        }
+        guard top.pointee.count < maxKeys else { return failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
         top.pointee.count += 1
-        let index = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
-        keys.push(KeyRecord(entry: index, hash: KeyHash.hash(bytes, count: count, seed: seed)))
+        _ = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
     @inline(__always)
     private func storeText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Int? {
         guard count <= maxString else {
-            fail(CartographError(.stringTooLong,
-                "string has \(count) bytes, more than maxStringBytes (\(options.maxStringBytes))", offset: source))
+            _ = failLimit(.stringTooLong, count, at: source)
             return nil
         }
         if validatesUTF8, let bytes, let bad = UTF8Validation.firstInvalid(bytes, count: count) {
-            fail(CartographError(.invalidUTF8,
-                "invalid UTF-8 in string (byte 0x\(String(bytes.load(fromByteOffset: bad, as: UInt8.self), radix: 16, uppercase: true)) at string byte \(bad))",
-                offset: source))
+            failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
             return nil
         }
         return tapeStorage.pointee.appendBytes(bytes, count: count)
@@ -139,12 +142,9 @@ final class DocumentBuilder {
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
     @inline(__always)
     func begin(object isObject: Bool, at source: Int) -> Bool {
-        guard frames.count < maxDepth else {
-            return fail(CartographError(.depthLimitExceeded,
-                "nesting deeper than maxDepth (\(options.maxDepth))", offset: source))
-        }
+        guard frames.count < maxDepth else { return failLimit(.depthLimitExceeded, frames.count + 1, at: source) }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
-        frames.push(Frame(entry: index, count: 0, isObject: isObject, firstKey: keys.count))
+        frames.push(Frame(entry: index, count: 0, isObject: isObject))
         return true
     }
 
@@ -157,10 +157,9 @@ final class DocumentBuilder {
         var count = frame.count
         if frame.isObject {
             if count > 1 {
-                guard let remaining = resolveDuplicates(from: frame.firstKey, count: count) else { return false }
+                guard let remaining = resolveDuplicates(inObjectAt: frame.entry, count: count) else { return false }
                 count = remaining
             }
-            keys.truncate(to: frame.firstKey)
         }
         let entries = tapeStorage.pointee.entries
         entries[frame.entry].length = UInt32(count)
@@ -170,11 +169,14 @@ final class DocumentBuilder {
 
     // MARK: Duplicate keys
 
+    @inline(__always)
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let first = tape.entries[a]
-        let second = tape.entries[b]
+        let entries = tapeStorage.pointee.entries
+        let first = entries[a]
+        let second = entries[b]
         guard first.length == second.length else { return false }
-        return memcmpEqual(tape.bytes + first.payload, tape.bytes + second.payload, Int(first.length))
+        let bytes = tapeStorage.pointee.bytes
+        return memcmpEqual(bytes + first.payload, bytes + second.payload, Int(first.length))
     }
 
     private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
@@ -182,57 +184,91 @@ final class DocumentBuilder {
         return true
     }
 
-    /// Applies the duplicate-key policy to the keys `keys[first..<first+count]`;
-    /// returns how many keys remain visible, or nil after a failure.
-    private func resolveDuplicates(from first: Int, count: Int) -> Int? {
+    /// Applies the duplicate-key policy to the keys of the object whose
+    /// entry is at `objectIndex` (its values are all closed); returns how many
+    /// keys remain visible, or nil after a failure.
+    ///
+    /// Nothing is recorded per key while parsing: keys are found again here by
+    /// skipping values. Small objects compare every pair (cheap: lengths
+    /// differ first); larger ones go through a seeded hash table, so the work
+    /// stays linear even for inputs built to collide.
+    private func resolveDuplicates(inObjectAt objectIndex: Int, count: Int) -> Int? {
+        let entries = tapeStorage.pointee.entries
+        let end = tapeStorage.pointee.count
+        keyIndices.truncate(to: 0)
+        var position = objectIndex + 1
+        while position < end {
+            keyIndices.push(position)
+            let value = entries[position + 1]
+            position = value.kind == .array || value.kind == .object ? value.payload : position + 2
+        }
         var visible = count
-        // Returns false to stop after a failure. `earlier` and `later` are key-record positions.
         func handle(earlier: Int, later: Int) -> Int? {
             switch options.duplicateKeys {
             case .reject:
-                let entry = tape.entries[keys[later].entry]
+                let entry = entries[later]
                 let name = String(decoding: UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
                 fail(CartographError(.duplicateKey, "duplicate key \"\(name)\" in object", offset: entry.source))
                 return nil
             case .lastWins:
-                tape.entries[keys[earlier].entry].flags |= TapeFlags.shadowed
+                entries[earlier].flags |= TapeFlags.shadowed
                 visible -= 1
                 return later
             case .firstWins:
-                tape.entries[keys[later].entry].flags |= TapeFlags.shadowed
+                entries[later].flags |= TapeFlags.shadowed
                 visible -= 1
                 return earlier
             }
         }
-        if count <= 8 {
-            for later in (first + 1)..<(first + count) {
-                let laterKey = keys[later]
-                for earlier in first..<later {
-                    let a = keys[earlier]
-                    guard a.hash == laterKey.hash,
-                        tape.entries[a.entry].flags & TapeFlags.shadowed == 0,
-                        sameKey(a.entry, laterKey.entry)
+        let keyCount = keyIndices.count
+        if keyCount <= 8 {
+            // A signature (length and first bytes) rules out almost every pair
+            // without touching the key bytes twice.
+            var signatures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            let bytes = tapeStorage.pointee.bytes
+            withUnsafeMutableBytes(of: &signatures) { raw in
+                let slots = raw.bindMemory(to: UInt64.self)
+                for ordinal in 0..<keyCount {
+                    let key = entries[keyIndices[ordinal]]
+                    var signature = UInt64(key.length) << 48
+                    let prefix = min(Int(key.length), 6)
+                    for offset in 0..<prefix { signature |= UInt64(bytes[key.payload + offset]) << (8 * offset) }
+                    slots[ordinal] = signature
+                }
+            }
+            let signature = { (ordinal: Int) -> UInt64 in
+                withUnsafeBytes(of: signatures) { $0.load(fromByteOffset: ordinal * 8, as: UInt64.self) }
+            }
+            for later in 1..<keyCount {
+                let laterIndex = keyIndices[later]
+                let laterSignature = signature(later)
+                for earlier in 0..<later {
+                    let earlierIndex = keyIndices[earlier]
+                    guard signature(earlier) == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
+                        sameKey(earlierIndex, laterIndex)
                     else { continue }
-                    guard handle(earlier: earlier, later: later) != nil else { return nil }
+                    guard handle(earlier: earlierIndex, later: laterIndex) != nil else { return nil }
                     break
                 }
             }
             return visible
         }
-        let table = duplicateTable.prepare(for: count)
+        let table = duplicateTable.prepare(for: keyCount)
         let mask = table.mask
-        for position in first..<(first + count) {
-            let record = keys[position]
-            var slot = Int(truncatingIfNeeded: record.hash) & mask
+        let bytes = tapeStorage.pointee.bytes
+        for ordinal in 0..<keyCount {
+            let keyIndex = keyIndices[ordinal]
+            let key = entries[keyIndex]
+            let hash = KeyHash.hash(bytes + key.payload, count: Int(key.length), seed: seed)
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
                 guard let occupant = table.occupant(slot) else {
-                    table.set(slot, position - first)
+                    table.set(slot, keyIndex)
                     break
                 }
-                let earlier = occupant + first
-                if keys[earlier].hash == record.hash, sameKey(keys[earlier].entry, record.entry) {
-                    guard let kept = handle(earlier: earlier, later: position) else { return nil }
-                    table.set(slot, kept - first)
+                if sameKey(occupant, keyIndex) {
+                    guard let kept = handle(earlier: occupant, later: keyIndex) else { return nil }
+                    table.set(slot, kept)
                     break
                 }
                 slot = (slot + 1) & mask

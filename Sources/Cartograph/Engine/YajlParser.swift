@@ -247,7 +247,19 @@ final class YajlParser {
     }
 
     /// The absolute offset of the opening quote of a string token ending at `end`.
-    private func openingQuote(endingAt end: Int, decodedLength: Int) -> Int {
+    ///
+    /// Without comments, only whitespace, `,` and `:` can stand between the
+    /// previous token and this one, so the first quote after the previous
+    /// token is the opening one. With comments, a comment may hold a quote:
+    /// scan back from the closing quote instead, counting backslashes.
+    private func openingQuote(endingAt end: Int, previousTokenEnd: Int, decodedLength: Int) -> Int {
+        if !options.allowComments {
+            var position = previousTokenEnd
+            while position < end - 1, let byte = rawByte(position) {
+                if byte == UInt8(ascii: "\"") { return position }
+                position += 1
+            }
+        }
         if let chunkStart = position.pointee.chunkStart, end - 1 > chunkBase, end <= chunkBase + chunkCount {
             // Fast path: the whole token is in this chunk.
             let closing = end - 1 - chunkBase
@@ -279,14 +291,23 @@ final class YajlParser {
     /// decoded text could hide an unpaired surrogate. Nil after a failure.
     @inline(__always)
     private func stringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
-        let end = tokenEnd()
         if let pointer, let chunkStart = position.pointee.chunkStart, pointer >= chunkStart,
             pointer < chunkStart + position.pointee.chunkCount
         {
-            return position.pointee.chunkBase + (pointer - chunkStart) - 1
+            // Raw text in the chunk: the quotes are right around it, no need to ask yajl.
+            let start = position.pointee.chunkBase + (pointer - chunkStart) - 1
+            position.pointee.lastTokenEnd = start + count + 2
+            return start
         }
+        return escapedStringStart(pointer, count: count)
+    }
+
+    @inline(never)
+    private func escapedStringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
+        let previousTokenEnd = lastTokenEnd
+        let end = tokenEnd()
         // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
-        let start = openingQuote(endingAt: end, decodedLength: count)
+        let start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
         if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
             var raw: [UInt8] = []
             raw.reserveCapacity(end - start)
@@ -313,7 +334,14 @@ final class YajlParser {
     private func onNumber(_ text: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
         guard let text else { return 0 }
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        return builder.number(bytes, count: count, at: tokenEnd() - count) ? 1 : 0
+        let start: Int
+        if let chunkStart = position.pointee.chunkStart, bytes >= chunkStart, bytes < chunkStart + position.pointee.chunkCount {
+            start = position.pointee.chunkBase + (bytes - chunkStart)
+            position.pointee.lastTokenEnd = start + count
+        } else {
+            start = tokenEnd() - count
+        }
+        return builder.number(bytes, count: count, at: start) ? 1 : 0
     }
 
     private func onString(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {

@@ -7,23 +7,27 @@ enum KeyHash {
     /// Random per process.
     static let seed = UInt64.random(in: 1...UInt64.max)
 
+    /// Hashes every byte: whole words, then one overlapping last word, so
+    /// there is no byte-by-byte tail.
     @inline(__always)
     static func hash(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
         var state = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base else { return mix(state) }
-        var index = 0
-        while index + 8 <= count {
-            state = mix(state ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            index += 8
+        guard let base, count > 0 else { return mix(state) }
+        if count >= 8 {
+            var index = 0
+            while index + 8 < count {
+                state = mix(state ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index += 8
+            }
+            return mix(state ^ base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < count {
-            tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
-            shift += 8
-            index += 1
+        if count >= 4 {
+            let low = UInt64(base.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+            let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return mix(state ^ (high << 32 | low))
         }
-        return mix(state ^ tail)
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        return mix(state ^ (UInt64(bytes[0]) << 16 | UInt64(bytes[count / 2]) << 8 | UInt64(bytes[count - 1])))
     }
 
     @inline(__always)

@@ -8,14 +8,32 @@ enum UTF8Validation {
     /// The offset of the first byte that starts an invalid sequence, or nil when all is valid.
     @inline(__always)
     static func firstInvalid(_ base: UnsafeRawPointer, count: Int) -> Int? {
-        var index = 0
-        while index + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 != 0 { break }
-            index += 8
+        if isASCII(base, count: count) { return nil }
+        return firstInvalidSlow(base.assumingMemoryBound(to: UInt8.self), from: 0, count: count)
+    }
+
+    /// Whether every byte is below 0x80: whole words, then one overlapping
+    /// word (or two overlapping half-words) for the tail, never byte by byte.
+    @inline(__always)
+    static func isASCII(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        if count >= 8 {
+            var index = 0
+            var combined: UInt64 = 0
+            while index + 8 < count {
+                combined |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            combined |= base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return combined & 0x8080_8080_8080_8080 == 0
         }
-        if index == count { return nil }
-        return firstInvalidSlow(base.assumingMemoryBound(to: UInt8.self), from: index, count: count)
+        if count >= 4 {
+            let combined = base.loadUnaligned(fromByteOffset: 0, as: UInt32.self) | base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return combined & 0x8080_8080 == 0
+        }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var combined: UInt8 = 0
+        for index in 0..<count { combined |= bytes[index] }
+        return combined & 0x80 == 0
     }
 
     private static func firstInvalidSlow(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
