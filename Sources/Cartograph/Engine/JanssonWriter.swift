@@ -160,14 +160,15 @@ struct JanssonWriter {
         case .object(let object):
             guard depth < options.maxDepth else { throw depthError(path()) }
             guard let target = json_object() else { return nil }
-            var order = Array(object.keys.indices)
+            let members = object.members
+            var order = Array(members.indices)
             if options.sortedKeys {
-                order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+                order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
             }
             for position in order {
-                let key = object.keys[position]
+                let key = members[position].key
                 do {
-                    let child = try build(object.values[position], depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
+                    let child = try build(members[position].value, depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
                     guard insert(child, key: key, into: target) else {
                         cartograph_json_release(target)
                         return nil

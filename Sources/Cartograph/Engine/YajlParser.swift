@@ -309,13 +309,19 @@ final class YajlParser {
         // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
         let start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
         if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
-            var raw: [UInt8] = []
-            raw.reserveCapacity(end - start)
-            for position in (start + 1)..<(end - 1) {
-                guard let byte = rawByte(position) else { break }
-                raw.append(byte)
+            let bad: Int?
+            if let chunkStart = position.pointee.chunkStart, start >= chunkBase, end <= chunkBase + chunkCount {
+                bad = SurrogateCheck.firstUnpaired(in: UnsafeBufferPointer(start: chunkStart + (start + 1 - chunkBase), count: end - start - 2))
+            } else {
+                var raw: [UInt8] = []
+                raw.reserveCapacity(end - start)
+                for position in (start + 1)..<(end - 1) {
+                    guard let byte = rawByte(position) else { break }
+                    raw.append(byte)
+                }
+                bad = SurrogateCheck.firstUnpaired(in: raw)
             }
-            if let bad = SurrogateCheck.firstUnpaired(in: raw) {
+            if let bad {
                 builder.fail(CartographError(.invalidEscape,
                     "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
                     offset: start + 1 + bad))

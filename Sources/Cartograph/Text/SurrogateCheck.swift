@@ -8,7 +8,7 @@
 /// or the `ED` lead byte of an encoded lone low surrogate).
 enum SurrogateCheck {
     /// The offset (within `raw`) of the first escape that breaks pairing, or nil.
-    static func firstUnpaired(in raw: [UInt8]) -> Int? {
+    static func firstUnpaired<Raw: RandomAccessCollection<UInt8>>(in raw: Raw) -> Int? where Raw.Index == Int {
         var index = 0
         var pendingHigh: Int?
         while index < raw.count {
@@ -39,7 +39,7 @@ enum SurrogateCheck {
         return pendingHigh
     }
 
-    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
+    private static func hexValue<Digits: Collection<UInt8>>(_ digits: Digits) -> UInt32? {
         var value: UInt32 = 0
         for digit in digits {
             let nibble: UInt8

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An owned JSON value: null, bool, number (exact), string, array, or object
 /// with its key order kept.
 ///
@@ -104,12 +106,34 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 extension Node {
     /// Builds an owned ``JSONValue`` of this node and everything under it.
     public func jsonValue() -> JSONValue {
-        document.jsonValue(at: index)
+        var keys = KeyStringCache()
+        return document.jsonValue(at: index, keys: &keys)
+    }
+}
+
+/// Reuses one `String` for each repeated long key while a tree is built
+/// (arrays of records repeat the same keys; strings over 15 bytes are heap
+/// allocated, shorter ones are stored inline and not worth caching).
+struct KeyStringCache {
+    private var slots = [String?](repeating: nil, count: 256)
+    private let seed = KeyHash.seed
+
+    mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        let slot = Int(truncatingIfNeeded: KeyHash.hash(base, count: bytes.count, seed: seed)) & 255
+        if let cached = slots[slot], cached.utf8.count == bytes.count,
+            cached.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) == true
+        {
+            return cached
+        }
+        let made = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = made
+        return made
     }
 }
 
 extension Document {
-    func jsonValue(at index: Int) -> JSONValue {
+    func jsonValue(at index: Int, keys: inout KeyStringCache) -> JSONValue {
         let entry = tape.entries[index]
         switch entry.kind {
         case .null: return .null
@@ -124,17 +148,18 @@ extension Document {
             elements.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
-                elements.append(jsonValue(at: position))
+                elements.append(jsonValue(at: position, keys: &keys))
                 position = next(after: position)
             }
             return .array(elements)
         case .object:
             var object = JSONObject()
+            object.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
                 let key = tape.entries[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    object.appendUnchecked(String(decoding: bytes(of: key), as: UTF8.self), jsonValue(at: position + 1))
+                    object.appendUnchecked(keys.string(for: bytes(of: key)), jsonValue(at: position + 1, keys: &keys))
                 }
                 position = next(after: position + 1)
             }
