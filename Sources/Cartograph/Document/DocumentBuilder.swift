@@ -6,11 +6,14 @@
 /// Each event method returns `false` after recording ``failure``; the caller
 /// then stops feeding (a yajl callback returns 0, which cancels the parse).
 final class DocumentBuilder {
-    /// An open container.
+    /// The innermost open container (or the top level, at depth 0). Kept
+    /// behind one pointer so each event reads it in one load; the containers
+    /// around it wait on `frames`.
     private struct Frame {
-        var entry: Int
-        var count: Int
-        var isObject: Bool
+        var entry = 0
+        var count = 0
+        var isObject = false
+        var depth = 0
     }
 
     let tape: Tape
@@ -20,6 +23,7 @@ final class DocumentBuilder {
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
     private let frames = PointerStack<Frame>()
+    private let current: UnsafeMutablePointer<Frame>
     /// Tape indices of the keys of the object being closed (scratch).
     private let keyIndices = PointerStack<Int>()
     private let duplicateTable = DuplicateKeyTable()
@@ -40,13 +44,19 @@ final class DocumentBuilder {
         maxKeys = options.maxKeysPerObject
         maxString = min(options.maxStringBytes, Int(UInt32.max))
         maxNumber = min(options.maxNumberDigits, Int(UInt32.max))
+        current = .allocate(capacity: 1)
+        current.initialize(to: Frame())
+    }
+
+    deinit {
+        current.deallocate()
     }
 
     /// Whether every container opened has been closed and at least one value was read.
-    var isComplete: Bool { frames.isEmpty && !roots.isEmpty }
+    var isComplete: Bool { current.pointee.depth == 0 && !roots.isEmpty }
 
     /// Nesting depth of the value being built.
-    var depth: Int { frames.count }
+    var depth: Int { current.pointee.depth }
 
     /// Records a failure; always returns false so callers can `return fail(...)`.
     @discardableResult
@@ -81,10 +91,10 @@ final class DocumentBuilder {
     @inline(__always)
     private func appendValue(_ entry: TapeEntry) -> Int {
         let index = tapeStorage.pointee.append(entry)
-        if let top = frames.top {
-            if !top.pointee.isObject { top.pointee.count += 1 }
-        } else {
+        if current.pointee.depth == 0 {
             roots.append(index)
+        } else if !current.pointee.isObject {
+            current.pointee.count += 1
         }
         return index
     }
@@ -116,7 +126,8 @@ final class DocumentBuilder {
     /// An object key's decoded bytes.
     @inline(__always)
     func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
-        guard let top = frames.top, top.pointee.isObject else {
+        let top = current
+        guard top.pointee.depth > 0, top.pointee.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
         guard top.pointee.count < maxKeys else { return failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
@@ -142,16 +153,19 @@ final class DocumentBuilder {
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
     @inline(__always)
     func begin(object isObject: Bool, at source: Int) -> Bool {
-        guard frames.count < maxDepth else { return failLimit(.depthLimitExceeded, frames.count + 1, at: source) }
+        let depth = current.pointee.depth
+        guard depth < maxDepth else { return failLimit(.depthLimitExceeded, depth + 1, at: source) }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
-        frames.push(Frame(entry: index, count: 0, isObject: isObject))
+        frames.push(current.pointee)
+        current.pointee = Frame(entry: index, count: 0, isObject: isObject, depth: depth + 1)
         return true
     }
 
     /// Closes the innermost container.
     @inline(__always)
     func end() -> Bool {
-        guard let frame = frames.pop() else {
+        let frame = current.pointee
+        guard frame.depth > 0, let parent = frames.pop() else {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
         }
         var count = frame.count
@@ -164,6 +178,7 @@ final class DocumentBuilder {
         let entries = tapeStorage.pointee.entries
         entries[frame.entry].length = UInt32(count)
         entries[frame.entry].payload = tapeStorage.pointee.count
+        current.pointee = parent
         return true
     }
 

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// The `cartograph` executable: output lines and exit statuses other tools rely on.
+@Suite struct CLITests {
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("cartograph")
+
+    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errors: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ contents: String, name: String = "sample.json") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cartograph-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func validatePrintsOkAndExitsZero() throws {
+        let file = try Self.temporaryFile(#"{"a": [1, 2]}"#)
+        let run = try Self.run(["validate", file])
+        #expect(run.status == 0)
+        #expect(run.output == "\(file): ok\n")
+    }
+
+    @Test func validateReportsLineAndColumnAndExitsOne() throws {
+        let good = try Self.temporaryFile("[1]")
+        let bad = try Self.temporaryFile("{\n  \"a\": 1,\n  \"b\": tru\n}")
+        let run = try Self.run(["validate", good, bad])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(good): ok")
+        #expect(lines.last?.hasPrefix("\(bad):3:") == true)
+    }
+
+    @Test func validateReadsStandardInput() throws {
+        #expect(try Self.run(["validate", "-"], input: "[true]").output == "<stdin>: ok\n")
+        #expect(try Self.run(["validate", "-"], input: "[tru").status == 1)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try Self.run(["validate"]).status == 2)
+        #expect(try Self.run(["validate", "--no-such-flag", "x"]).status == 2)
+        #expect(try Self.run(["no-such-command"]).status == 2)
+        #expect(try Self.run(["validate", "/nonexistent/file.json"]).status == 2)
+        #expect(try Self.run(["format", "--pretty", "40", "x"]).status == 2)
+    }
+
+    @Test func validateNeverCrashesOnTheInvalidCorpus() throws {
+        let directory = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/JSONTestSuite/test_parsing")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("n_") }.sorted()
+        let run = try Self.run(["validate"] + names.map { directory.appendingPathComponent($0).path })
+        #expect(run.status == 1)
+        let failures = run.output.split(separator: "\n").filter { !$0.hasSuffix(": ok") }
+        #expect(failures.count == names.count)
+    }
+
+    @Test func formatRewritesWithOptions() throws {
+        let file = try Self.temporaryFile(#"{"b": 1.50, "a": ["é/"]}"#)
+        let compact = try Self.run(["format", file, "--compact", "--sort-keys", "--ascii", "--escape-slashes"])
+        #expect(compact.status == 0)
+        #expect(compact.output == "{\"a\":[\"\\u00E9\\/\"],\"b\":1.50}\n")
+        let pretty = try Self.run(["format", file, "--pretty", "4"])
+        #expect(pretty.output == "{\n    \"b\": 1.50,\n    \"a\": [\n        \"é/\"\n    ]\n}\n")
+        let invalid = try Self.temporaryFile("[1,]")
+        #expect(try Self.run(["format", invalid]).status == 1)
+    }
+}
