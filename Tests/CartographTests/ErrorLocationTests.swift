@@ -8,6 +8,9 @@ import Testing
         let error = try #require(throws: CartographError.self) { try Document(parsing: text) }
         #expect(error.kind == .syntax)
         #expect(error.line == 3)
+        #expect(error.column == 8)
+        #expect(error.offset == 19)
+        #expect(error.message == "invalid literal (expected true, false or null)")
         let excerpt = try #require(error.excerpt)
         #expect(excerpt.contains("\"b\": tru"))
         #expect(excerpt.hasSuffix("^"))
@@ -28,6 +31,15 @@ import Testing
         let chunked = try #require(throws: CartographError.self) { try parseInChunks(text, sizes: [3]) }
         #expect(whole.line == 4)
         #expect(whole.line == chunked.line && whole.column == chunked.column && whole.offset == chunked.offset)
+    }
+
+    @Test func grammarErrorsPointAtTheOffendingToken() throws {
+        for (text, offset) in [("[1,,2]", 3), ("{\"a\":1,}", 8), ("[1 2]", 3), ("[1] x", 4)] {
+            let error = try #require(throws: CartographError.self) { try Document(parsing: text) }
+            #expect(error.offset == offset, "\(text)")
+            let chunked = try #require(throws: CartographError.self) { try parseInChunks(Array(text.utf8), sizes: [1]) }
+            #expect(chunked.offset == offset, "\(text) fed byte by byte")
+        }
     }
 
     @Test func typeMismatchNamesBothKinds() throws {

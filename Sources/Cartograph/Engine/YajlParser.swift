@@ -188,6 +188,14 @@ final class YajlParser {
         builder.tape.count == 0 && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
+    /// yajl's wording where it misleads, in terms of the JSON grammar.
+    private static let friendlierMessages: [String: String] = [
+        "invalid string in json text": "invalid literal (expected true, false or null)",
+        "invalid char in json text": "unexpected character",
+        "trailing garbage": "unexpected text after the value",
+        "invalid object key (must be a string)": "an object key must be a string",
+    ]
+
     private func record(_ error: CartographError) -> CartographError {
         if failure == nil { failure = error }
         return failure!
@@ -203,11 +211,17 @@ final class YajlParser {
             yajl_free_error(handle, text)
         }
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        let isParseError = message.hasPrefix("parse error: ") && !options.allowComments
+        // Where the offending token starts is reported for grammar errors and
+        // for bad literals or numbers (yajl stops somewhere inside or after
+        // them, depending on chunking); errors inside a string keep yajl's
+        // position, which points into the string.
+        let insideString = message.contains("string") && !message.contains("invalid string in json text")
+        let isParseError = !insideString && !options.allowComments
         for prefix in ["lexical error: ", "parse error: "] where message.hasPrefix(prefix) {
             message.removeFirst(prefix.count)
         }
         if message.hasSuffix(".") { message.removeLast() }
+        message = Self.friendlierMessages[message] ?? message
         let consumed = handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0
         var offset = min(chunkBase + consumed, totalBytes + chunkCount)
         if isParseError {
@@ -215,9 +229,13 @@ final class YajlParser {
             // and where that token began depends on how the input was chunked;
             // the token starts at the first non-whitespace byte after the last
             // accepted token.
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
             var position = lastTokenEnd
-            while position < offset, let byte = rawByte(position), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            while position < offset, let byte = rawByte(position), isSpace(byte) { position += 1 }
+            // One separator may stand between the last token and the bad one.
+            if position < offset, let byte = rawByte(position), byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {
                 position += 1
+                while position < offset, let byte = rawByte(position), isSpace(byte) { position += 1 }
             }
             offset = position
         }
