@@ -93,7 +93,7 @@ extension CartographError {
             case syntax, unexpectedEnd, invalidUTF8, invalidEscape, invalidWhitespace
             case depthLimitExceeded, inputTooLarge, stringTooLong, numberTooLong, tooManyKeys
             case duplicateKey, typeMismatch, keyNotFound, indexOutOfRange, numberOutOfRange
-            case nonFiniteNumber, encodingFailed, outOfMemory
+            case nonFiniteNumber, encodingFailed, outOfMemory, ambiguousKey, cycle
         }
         private let code: Code
 
@@ -133,6 +133,10 @@ extension CartographError {
         public static let encodingFailed = Kind(code: .encodingFailed)
         /// A C library could not allocate memory.
         public static let outOfMemory = Kind(code: .outOfMemory)
+        /// Under strict naming, two properties match one key (or one property several keys).
+        public static let ambiguousKey = Kind(code: .ambiguousKey)
+        /// Encoding met a class instance it is already inside.
+        public static let cycle = Kind(code: .cycle)
 
         /// The kind's name, such as `syntax` or `typeMismatch`.
         public var description: String { code.rawValue }

@@ -1,0 +1,183 @@
+/// A ``Mapping`` with its keys resolved for one naming strategy: what the
+/// registry runs for every object.
+struct CompiledMapping<Model>: Sendable {
+    struct Rule: Sendable {
+        let rule: MappingRule<Model>
+        /// Where to read; nil when a scanning naming strategy must find the key.
+        let decodeSpec: KeySpec?
+        /// Where to write.
+        let encodeSpec: KeySpec?
+    }
+
+    let mapping: Mapping<Model>
+    let rules: [Rule]
+    let naming: NamingStrategy
+    let options: MappingOptions
+    let isClass = Model.self is AnyClass
+
+    init(_ mapping: Mapping<Model>, options: MappingOptions) {
+        self.mapping = mapping
+        self.options = options
+        let naming = mapping.naming ?? options.naming
+        self.naming = naming
+        rules = mapping.rules.map { rule in
+            let derived = rule.property.map { KeySpec.key(naming.outputKey(for: $0)) }
+            let decodeSpec = rule.decodeKey ?? (naming.scans ? nil : derived)
+            return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived)
+        }
+    }
+
+    /// The keys that identify this model's objects.
+    var identifyingKeys: [String] {
+        if let keys = mapping.identifyingKeys { return keys }
+        return rules.compactMap { rule -> String? in
+            guard rule.rule.role == .property, rule.rule.decodes, case .key(let key)? = (rule.decodeSpec ?? rule.encodeSpec)?.components.first
+            else { return nil }
+            return key
+        }
+    }
+
+    func make(_ object: ObjectView, _ context: MappingContext) throws -> Model {
+        var model = try mapping.construct(object, context)
+        try apply(&model, object, context, .create)
+        return model
+    }
+
+    func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
+        let childContext = isClass ? context.with(parent: model as AnyObject) : context
+        let scanned = naming.scans ? try scan(object, context) : [:]
+        for (position, compiled) in rules.enumerated() where compiled.rule.decodes {
+            let rule = compiled.rule
+            switch rule.role {
+            case .parent:
+                try rule.read(&model, nil, context, mode)
+            case .ignore:
+                continue
+            case .property, .setter:
+                if let spec = compiled.decodeSpec {
+                    try rule.read(&model, spec.lookup(in: object), childContext.child(spec: spec), mode)
+                } else if let (key, node) = scanned[position] {
+                    try rule.read(&model, node, childContext.child(spec: .key(key)), mode)
+                } else {
+                    try rule.read(&model, nil, childContext.child(spec: .key(rule.property ?? "")), mode)
+                }
+            }
+        }
+    }
+
+    /// For scanning strategies: which input key each property rule takes,
+    /// by rank (see ``NamingStrategy``), each key going to one property.
+    private func scan(_ object: ObjectView, _ context: MappingContext) throws -> [Int: (String, Node)] {
+        var best: [Int: (rank: Int, key: String, node: Node)] = [:]
+        var iterator = object.makeIterator()
+        while let (keyNode, value) = iterator.nextNodes() {
+            let key = try keyNode.string()
+            for (position, compiled) in rules.enumerated() where compiled.decodeSpec == nil && compiled.rule.decodes {
+                guard let property = compiled.rule.property, let rank = naming.rank(key: key, property: property) else { continue }
+                if let current = best[position] {
+                    if rank > current.rank {
+                        best[position] = (rank, key, value)
+                    } else if rank == current.rank, options.strictNaming {
+                        throw CartographError(.ambiguousKey, "keys \"\(current.key)\" and \"\(key)\" both match property \(property)",
+                            offset: value.sourceOffset, path: context.path)
+                    }
+                } else {
+                    best[position] = (rank, key, value)
+                }
+            }
+        }
+        // One key feeds one property: the best rank, then the earlier rule.
+        var claimed: [String: (position: Int, rank: Int)] = [:]
+        for position in best.keys.sorted() {
+            let candidate = best[position]!
+            if let holder = claimed[candidate.key] {
+                if options.strictNaming {
+                    throw CartographError(.ambiguousKey,
+                        "key \"\(candidate.key)\" matches properties \(rules[holder.position].rule.property ?? "?") and \(rules[position].rule.property ?? "?")",
+                        offset: candidate.node.sourceOffset, path: context.path)
+                }
+                if candidate.rank > holder.rank {
+                    best[holder.position] = nil
+                    claimed[candidate.key] = (position, candidate.rank)
+                } else {
+                    best[position] = nil
+                }
+            } else {
+                claimed[candidate.key] = (position, candidate.rank)
+            }
+        }
+        return best.mapValues { ($0.key, $0.node) }
+    }
+
+    func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
+        var members: [(key: String, value: EncodedValue)] = []
+        for compiled in rules where compiled.rule.encodes {
+            guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
+            let value: EncodedValue
+            do {
+                guard let written = try write(model, context.child(spec: spec)) else {
+                    if options.nilEncoding == .null, context.profile != .propertyList { EncodedValue.insert(.null, at: spec.components, into: &members) }
+                    continue
+                }
+                value = written
+            } catch is CycleDetected where options.cycles == .skip {
+                continue
+            }
+            EncodedValue.insert(value, at: spec.components, into: &members)
+        }
+        return .object(members)
+    }
+}
+
+extension Mapping {
+    /// The registry entry for this mapping under the given options.
+    func compile(options: MappingOptions) -> ModelEntry {
+        let compiled = CompiledMapping(self, options: options)
+        return ModelEntry(
+            type: Model.self, keys: compiled.identifyingKeys,
+            make: { object, context in try compiled.make(object, context) },
+            encode: { model, context in try compiled.encode(model as! Model, context) },
+            update: { model, object, context in
+                var typed = model as! Model
+                try compiled.apply(&typed, object, context, .update)
+                model = typed
+            })
+    }
+}
+
+extension EncodedValue {
+    /// Puts a value at a key path inside object members, creating the
+    /// objects (and arrays, for index components) on the way.
+    static func insert(_ value: EncodedValue, at components: [KeySpec.Component], into members: inout [(key: String, value: EncodedValue)]) {
+        guard case .key(let key)? = components.first else { return }
+        let rest = Array(components.dropFirst())
+        let position = members.firstIndex { $0.key == key }
+        if rest.isEmpty {
+            if let position { members[position].value = value } else { members.append((key, value)) }
+            return
+        }
+        var child = position.map { members[$0].value } ?? .null
+        child.insert(value, at: rest)
+        if let position { members[position].value = child } else { members.append((key, child)) }
+    }
+
+    private mutating func insert(_ value: EncodedValue, at components: [KeySpec.Component]) {
+        guard let first = components.first else {
+            self = value
+            return
+        }
+        switch first {
+        case .key:
+            var members: [(key: String, value: EncodedValue)] = []
+            if case .object(let existing) = self { members = existing }
+            EncodedValue.insert(value, at: components, into: &members)
+            self = .object(members)
+        case .index(let index):
+            var elements: [EncodedValue] = []
+            if case .array(let existing) = self { elements = existing }
+            while elements.count <= index { elements.append(.null) }
+            elements[index].insert(value, at: Array(components.dropFirst()))
+            self = .array(elements)
+        }
+    }
+}

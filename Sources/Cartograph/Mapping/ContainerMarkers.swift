@@ -1,0 +1,50 @@
+/// Lets the mapping layer see through `Optional`, `Array`, `Set` and
+/// `Dictionary` generically (their element types are found once, when a
+/// rule is built, not per value).
+protocol OptionalMarker {
+    associatedtype Wrapped
+    static var nothing: Self { get }
+    static func wrapping(_ value: Wrapped) -> Self
+    var wrapped: Wrapped? { get }
+}
+
+extension Optional: OptionalMarker {
+    static var nothing: Optional { nil }
+    static func wrapping(_ value: Wrapped) -> Optional { Optional(value) }
+    var wrapped: Wrapped? { self }
+}
+
+protocol ArrayMarker {
+    associatedtype Element
+    static func make(_ elements: [Element]) -> Self
+    var elements: [Element] { get }
+}
+
+extension Array: ArrayMarker {
+    static func make(_ elements: [Element]) -> [Element] { elements }
+    var elements: [Element] { self }
+}
+
+protocol SetMarker {
+    associatedtype Element: Hashable
+    static func make(_ elements: [Element]) -> Self
+    var elements: [Element] { get }
+}
+
+extension Set: SetMarker {
+    static func make(_ elements: [Element]) -> Set<Element> { Set(elements) }
+    var elements: [Element] { Array(self) }
+}
+
+protocol StringDictionaryMarker {
+    associatedtype Value
+    static func make(_ pairs: [(String, Value)]) -> Self
+    var pairs: [(String, Value)] { get }
+}
+
+extension Dictionary: StringDictionaryMarker where Key == String {
+    static func make(_ pairs: [(String, Value)]) -> [String: Value] {
+        Dictionary(pairs, uniquingKeysWith: { _, last in last })
+    }
+    var pairs: [(String, Value)] { sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) } }
+}

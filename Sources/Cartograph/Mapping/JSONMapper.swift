@@ -1,0 +1,215 @@
+import Foundation
+
+/// Decodes models from JSON (and in-memory values) and encodes them back,
+/// through a ``ModelRegistry``.
+///
+/// A mapper is an immutable `Sendable` value: configure it once and share
+/// it between any number of concurrent requests.
+///
+/// ```swift
+/// let mapper = JSONMapper(registry: registry)
+/// let users = try mapper.decode([User].self, from: body)
+/// let found = try mapper.collect(User.self, from: body)      // at any depth
+/// try mapper.update(&user, from: patch)                      // absent keys untouched
+/// let json = try mapper.encode(user)
+/// ```
+public struct JSONMapper: Sendable {
+    /// The models this mapper may create.
+    public let registry: ModelRegistry
+    /// Limits and leniencies for reading JSON.
+    public var parseOptions: ParseOptions
+    /// Formatting for ``encode(_:)``.
+    public var writeOptions: WriteOptions
+
+    /// A mapper over a registry.
+    public init(registry: ModelRegistry = ModelRegistry(), parseOptions: ParseOptions = ParseOptions(), writeOptions: WriteOptions = WriteOptions()) {
+        self.registry = registry
+        self.parseOptions = parseOptions
+        self.writeOptions = writeOptions
+    }
+
+    // MARK: Sources
+
+    /// Runs `body` on the document of JSON bytes, locating any error in them.
+    func withDocument<R>(_ bytes: some Collection<UInt8>, _ body: (Document) throws -> R) throws -> R {
+        let input = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
+        let document = try Document(parsing: input, options: parseOptions)
+        do {
+            return try body(document)
+        } catch let error as CartographError {
+            throw input.withUnsafeBytes { error.locating(in: $0) }
+        }
+    }
+
+    private func context(_ issues: IssueCollector? = nil) -> MappingContext {
+        MappingContext(registry: registry, trail: nil, key: nil, parent: nil, issues: issues)
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a value of any supported type: a registered model, an array,
+    /// set, optional or string-keyed dictionary of them, a scalar, or a
+    /// `Decodable` type.
+    public func decode<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> Model {
+        try withDocument(bytes) { try decode(type, from: $0.root) }
+    }
+
+    /// Decodes from a node of a parsed ``Document``.
+    public func decode<Model>(_ type: Model.Type, from node: Node) throws -> Model {
+        try ValueCodec<Model>.resolve().decode(node, context(), .standard)
+    }
+
+    /// Decodes from an in-memory JSON value.
+    public func decode<Model>(_ type: Model.Type, from value: JSONValue) throws -> Model {
+        try decode(type, from: try Document(value: value).root)
+    }
+
+    /// Decodes from a Foundation-style value (`[String: Any]`, `[Any]` …).
+    public func decode<Model>(_ type: Model.Type, fromAny value: Any) throws -> Model {
+        try decode(type, from: try JSONValue(any: value))
+    }
+
+    /// One model per element when the top level is an array, or one model
+    /// when it is an object.
+    public func decodeModels<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> [Model] {
+        try withDocument(bytes) { document in
+            document.root.kind == .array
+                ? try decode([Model].self, from: document.root)
+                : [try decode(Model.self, from: document.root)]
+        }
+    }
+
+    /// Like ``decode(_:from:)``, but an element of an array that fails is
+    /// skipped and its error kept, so one pass reports every problem.
+    public func decodeLossy<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> LossyResult<Model> {
+        let issues = IssueCollector()
+        return try withDocument(bytes) { document in
+            let value = try ValueCodec<Model>.resolve().decode(document.root, context(issues), .standard)
+            return LossyResult(value: value, issues: issues.issues.map { issue in
+                Array(bytes).withUnsafeBytes { issue.locating(in: $0) }
+            })
+        }
+    }
+
+    /// Every object anywhere in the input (inside wrappers, envelopes, arrays
+    /// of arrays, other models) that class inference identifies as `Model`,
+    /// decoded, in document order.
+    public func collect<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> [Model] {
+        try withDocument(bytes) { try collect(type, in: $0.root) }
+    }
+
+    /// ``collect(_:from:)`` over a node.
+    public func collect<Model>(_ type: Model.Type, in node: Node) throws -> [Model] {
+        var found: [Model] = []
+        try collect(node, key: nil, trail: nil, into: &found)
+        return found
+    }
+
+    private func collect<Model>(_ node: Node, key: String?, trail: PathTrail?, into found: inout [Model]) throws {
+        switch node.kind {
+        case .object:
+            let object = try node.object()
+            let context = MappingContext(registry: registry, trail: trail, key: key, parent: nil, issues: nil)
+            if let entry = try registry.candidates(for: object, key: key).first, entry.type == Model.self {
+                found.append(try entry.decode(node, context, as: Model.self))
+            }
+            var iterator = object.makeIterator()
+            while let (keyNode, value) = iterator.nextNodes() {
+                guard value.kind == .object || value.kind == .array else { continue }
+                let name = try keyNode.string()
+                try collect(value, key: name, trail: PathTrail(parent: trail, component: .key(name)), into: &found)
+            }
+        case .array:
+            for (index, element) in try node.array().enumerated() where element.kind == .object || element.kind == .array {
+                try collect(element, key: key, trail: PathTrail(parent: trail, component: .index(index)), into: &found)
+            }
+        default:
+            return
+        }
+    }
+
+    /// The whole input as a tree in which every identified object is a model
+    /// and everything else stays a plain value.
+    public func decodeAny(from bytes: some Collection<UInt8>) throws -> MappedValue {
+        try withDocument(bytes) { try decodeAny($0.root, key: nil, trail: nil) }
+    }
+
+    private func decodeAny(_ node: Node, key: String?, trail: PathTrail?) throws -> MappedValue {
+        switch node.kind {
+        case .object:
+            let object = try node.object()
+            if let entry = try registry.candidates(for: object, key: key).first {
+                let context = MappingContext(registry: registry, trail: trail, key: key, parent: nil, issues: nil)
+                return .model(try entry.decode(node, context, as: Any.self))
+            }
+            var members: [(key: String, value: MappedValue)] = []
+            var iterator = object.makeIterator()
+            while let (keyNode, value) = iterator.nextNodes() {
+                let name = try keyNode.string()
+                members.append((name, try decodeAny(value, key: name, trail: PathTrail(parent: trail, component: .key(name)))))
+            }
+            return .object(members)
+        case .array:
+            return .array(try node.array().enumerated().map { index, element in
+                try decodeAny(element, key: key, trail: PathTrail(parent: trail, component: .index(index)))
+            })
+        default:
+            return .value(node.jsonValue())
+        }
+    }
+
+    // MARK: Updating
+
+    /// Applies an object to an existing model: keys absent from the input
+    /// leave properties untouched, an explicit `null` clears an optional
+    /// property (unless ignore-nulls applies), values replace.
+    public func update<Model>(_ model: inout Model, from bytes: some Collection<UInt8>) throws {
+        try withDocument(bytes) { document in try update(&model, from: document.root) }
+    }
+
+    /// Updates a class instance in place (see ``update(_:from:)-(Model,_)``).
+    public func update<Model: AnyObject>(_ model: Model, from bytes: some Collection<UInt8>) throws {
+        var reference = model
+        try update(&reference, from: bytes)
+    }
+
+    /// Applies an object node to an existing model.
+    public func update<Model>(_ model: inout Model, from node: Node) throws {
+        guard let entry = registry.entry(for: Model.self), let update = entry.update else {
+            throw CartographError(.typeMismatch, "\(Model.self) has no registered mapping to update it with", path: "$")
+        }
+        guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: "$") }
+        var erased: Any = model
+        try update(&erased, try node.object(), context())
+        model = erased as! Model
+    }
+
+    // MARK: Encoding
+
+    /// The model (or array, optional … of models) as JSON bytes.
+    public func encode<Model>(_ model: Model) throws -> [UInt8] {
+        try encodeValue(model).encoded(options: writeOptions)
+    }
+
+    /// The model as a ``JSONValue``.
+    public func encodeValue<Model>(_ model: Model) throws -> JSONValue {
+        try encodeTree(model, profile: .json).jsonValue()
+    }
+
+    /// The model as Foundation-style values (`[String: Any]` for a model),
+    /// with dates, data and URLs kept as they are (`.full`) or as a property
+    /// list allows (`.propertyList`).
+    public func encodeAny<Model>(_ model: Model, profile: OutputProfile = .full) throws -> Any {
+        try encodeTree(model, profile: profile).anyValue()
+    }
+
+    /// The encoded tree before it becomes bytes or values.
+    public func encodeTree<Model>(_ model: Model, profile: OutputProfile) throws -> EncodedValue {
+        do {
+            return try ValueCodec<Model>.resolve().encode(model, EncodingContext(registry: registry, profile: profile))
+        } catch let cycle as CycleDetected {
+            throw CartographError(.cycle, "a class instance contains itself (set MappingOptions.cycles to .skip to leave such references out)",
+                path: cycle.path)
+        }
+    }
+}

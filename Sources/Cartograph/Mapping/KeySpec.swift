@@ -1,0 +1,107 @@
+/// Where a property's value sits in an object: a key, or a path of keys and
+/// array indexes.
+///
+/// As a string literal, dots separate components and a component made only
+/// of digits is an array index: `"personInfo.firstName"`, `"items.0.name"`.
+/// Write `\.` for a dot inside a key (`"version\.major"` is the one key
+/// `version.major`), or build the path from components with
+/// ``KeySpec/path(_:)`` to avoid any parsing.
+public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// One step of a path.
+    public enum Component: Sendable, Hashable {
+        /// An object key.
+        case key(String)
+        /// An array position.
+        case index(Int)
+    }
+
+    /// The steps, outermost first.
+    public let components: [Component]
+    /// The UTF-8 bytes of each key component (empty for indexes), precomputed for byte comparison.
+    let keyBytes: [[UInt8]]
+
+    /// A path from explicit components.
+    public static func path(_ components: [Component]) -> KeySpec { KeySpec(components: components) }
+
+    /// One key, taken literally (dots included).
+    public static func key(_ key: String) -> KeySpec { KeySpec(components: [.key(key)]) }
+
+    init(components: [Component]) {
+        self.components = components
+        keyBytes = components.map {
+            if case .key(let key) = $0 { return Array(key.utf8) }
+            return []
+        }
+    }
+
+    /// Parses dotted text (see the type's documentation).
+    public init(_ text: String) {
+        var components: [Component] = []
+        var current = ""
+        var escaped = false
+        func finish() {
+            if !current.isEmpty, current.allSatisfy(\.isASCII), current.allSatisfy(\.isNumber), let index = Int(current) {
+                components.append(.index(index))
+            } else {
+                components.append(.key(current))
+            }
+            current = ""
+        }
+        for character in text {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "." {
+                finish()
+            } else {
+                current.append(character)
+            }
+        }
+        finish()
+        self.init(components: components)
+    }
+
+    /// Parses dotted text.
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// The components as a path suffix for errors.
+    var trailComponents: [PathTrail.Component] {
+        components.map {
+            switch $0 {
+            case .key(let key): return .key(key)
+            case .index(let index): return .index(index)
+            }
+        }
+    }
+
+    /// The path, dots escaped where a key holds one.
+    public var description: String {
+        components.map {
+            switch $0 {
+            case .key(let key): return key.replacingOccurrences(of: ".", with: "\\.")
+            case .index(let index): return String(index)
+            }
+        }.joined(separator: ".")
+    }
+
+    /// The value at this path under `object`, or nil when any step is absent.
+    func lookup(in object: ObjectView) -> Node? {
+        var node = object.node
+        for (position, component) in components.enumerated() {
+            switch component {
+            case .key:
+                guard node.kind == .object else { return nil }
+                let view = ObjectView(document: node.document, index: node.index)
+                guard let next = keyBytes[position].withUnsafeBytes({ view.value(forKeyBytes: $0) }) else { return nil }
+                node = next
+            case .index(let index):
+                guard node.kind == .array else { return nil }
+                guard let next = ArrayView(document: node.document, index: node.index)[index] else { return nil }
+                node = next
+            }
+        }
+        return node
+    }
+}

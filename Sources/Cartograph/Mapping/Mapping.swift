@@ -1,0 +1,128 @@
+/// A type whose JSON form is described by a ``Mapping``.
+///
+/// ```swift
+/// extension Place: Mappable {
+///     static let mapping = Mapping<Place>({ Place() }) {
+///         Map(\.name, "title")
+///         Map(\.lat, "geometry.lat", required: true)
+///         Map(\.opened, "opened_at", transform: .iso8601)
+///         Ignore(\.cache, on: .encode)
+///     }
+/// }
+/// ```
+public protocol Mappable {
+    /// How the type is read from and written to objects.
+    static var mapping: Mapping<Self> { get }
+}
+
+/// Which way a rule applies.
+public enum MappingDirection: Sendable, Hashable {
+    /// Reading models from input.
+    case decode
+    /// Writing models out.
+    case encode
+    /// Both.
+    case both
+
+    func includes(_ other: MappingDirection) -> Bool { self == .both || self == other }
+}
+
+/// A declarative description of a model's wire form, built from key paths,
+/// used both to read models and to write them back.
+///
+/// Decoding starts from the value `make` returns (a new instance each time,
+/// for classes) and applies every rule: a key that is absent leaves the
+/// property as it is, unless the rule is `required`; an explicit `null`
+/// clears an optional property; a value that cannot be converted throws,
+/// naming the path (never a silent nil).
+public struct Mapping<Model>: @unchecked Sendable {
+    // @unchecked: `construct` is a @Sendable user closure (or wraps one);
+    // rules are immutable.
+    let construct: (ObjectView, MappingContext) throws -> Model
+    let rules: [MappingRule<Model>]
+    let naming: NamingStrategy?
+    let identifyingKeys: [String]?
+    let allowed: Set<String>?
+
+    /// A mapping that starts each model from `make()`.
+    /// - Parameters:
+    ///   - naming: how property names become keys for rules without one (the registry's by default).
+    ///   - keys: the keys that identify this model's objects for class inference (default: every rule's decode key).
+    public init(
+        _ make: @escaping @Sendable () -> Model, naming: NamingStrategy? = nil, keys: [String]? = nil,
+        @MappingBuilder<Model> _ rules: () -> [MappingRule<Model>]
+    ) {
+        self.init(construct: { _, _ in make() }, naming: naming, keys: keys, rules: rules())
+    }
+
+    /// A mapping whose models are made by a whole-object setter (which
+    /// replaces construction); the rules then apply to what it returns.
+    public init(
+        construct: @escaping @Sendable (ObjectView, MappingContext) throws -> Model, naming: NamingStrategy? = nil,
+        keys: [String]? = nil, @MappingBuilder<Model> _ rules: () -> [MappingRule<Model>] = { [] }
+    ) {
+        self.init(construct: construct, naming: naming, keys: keys, rules: rules())
+    }
+
+    /// A subclass's mapping: the superclass mapping's rules, then these.
+    /// `Model` must be a subclass of `Base` (checked when the mapping is built).
+    public init<Base>(
+        inheriting base: Mapping<Base>, _ make: @escaping @Sendable () -> Model, naming: NamingStrategy? = nil,
+        keys: [String]? = nil, @MappingBuilder<Model> _ rules: () -> [MappingRule<Model>]
+    ) {
+        precondition(Model.self is Base.Type, "\(Model.self) does not inherit from \(Base.self)")
+        let inherited = base.rules.map { $0.lifted(to: Model.self) }
+        self.init(construct: { _, _ in make() }, naming: naming ?? base.naming, keys: keys ?? base.identifyingKeys,
+            rules: inherited + rules())
+    }
+
+    init(construct: @escaping (ObjectView, MappingContext) throws -> Model, naming: NamingStrategy?, keys: [String]?,
+        rules: [MappingRule<Model>], allowed: Set<String>? = nil)
+    {
+        self.construct = construct
+        self.naming = naming
+        self.identifyingKeys = keys
+        self.allowed = allowed
+        var ignoredDecode = Set<String>()
+        var ignoredEncode = Set<String>()
+        for rule in rules {
+            if case .ignore(let direction) = rule.role, let property = rule.property {
+                if direction.includes(.decode) { ignoredDecode.insert(property) }
+                if direction.includes(.encode) { ignoredEncode.insert(property) }
+            }
+        }
+        self.rules = rules.compactMap { rule in
+            if case .ignore = rule.role { return nil }
+            guard let property = rule.property else { return rule }
+            if let allowed, !allowed.contains(property) { return nil }
+            var rule = rule
+            if ignoredDecode.contains(property) { rule.decodes = false }
+            if ignoredEncode.contains(property) { rule.encodes = false }
+            return rule
+        }
+    }
+
+    /// The same mapping restricted to these properties (an allow list, by property name).
+    public func only(_ properties: [String]) -> Mapping<Model> {
+        Mapping(construct: construct, naming: naming, keys: identifyingKeys, rules: rules, allowed: Set(properties))
+    }
+}
+
+/// Builds the rule list of a ``Mapping``.
+@resultBuilder
+public enum MappingBuilder<Model> {
+    /// One rule.
+    public static func buildExpression(_ rule: MappingRule<Model>) -> [MappingRule<Model>] { [rule] }
+    /// Several rules (from a loop or a helper).
+    public static func buildExpression(_ rules: [MappingRule<Model>]) -> [MappingRule<Model>] { rules }
+    /// A block.
+    public static func buildBlock(_ parts: [MappingRule<Model>]...) -> [MappingRule<Model>] { parts.flatMap { $0 } }
+    /// `if` without `else`.
+    public static func buildOptional(_ part: [MappingRule<Model>]?) -> [MappingRule<Model>] { part ?? [] }
+    /// `if`/`else`, first branch.
+    public static func buildEither(first: [MappingRule<Model>]) -> [MappingRule<Model>] { first }
+    /// `if`/`else`, second branch.
+    public static func buildEither(second: [MappingRule<Model>]) -> [MappingRule<Model>] { second }
+    /// `for` loops.
+    public static func buildArray(_ parts: [[MappingRule<Model>]]) -> [MappingRule<Model>] { parts.flatMap { $0 } }
+}

@@ -1,0 +1,199 @@
+/// How a rule reads: a new model, or an update of an existing one.
+enum ReadMode {
+    case create
+    case update
+}
+
+/// One rule of a ``Mapping``: a property and where its value sits, a setter
+/// for a key, an ignore entry, or a parent reference. Made by ``Map(_:_:required:lenient:coerceArray:ignoreNull:)``
+/// and its siblings inside a mapping's rule block.
+public struct MappingRule<Model>: @unchecked Sendable {
+    // @unchecked: the closures capture key paths, codecs and @Sendable user
+    // closures, none of which change after the rule is built.
+    let role: RuleRole
+    /// The property's name, from its key path (`firstName`).
+    let property: String?
+    let decodeKey: KeySpec?
+    let encodeKey: KeySpec?
+    var decodes = true
+    var encodes = true
+    let required: Bool
+    let ignoreNull: Bool?
+    /// Applies the node found for the rule (nil when absent).
+    let read: (inout Model, Node?, MappingContext, ReadMode) throws -> Void
+    /// The value to write, or nil when an optional property is nil.
+    let write: ((Model, EncodingContext) throws -> EncodedValue?)?
+
+    init(
+        role: RuleRole, property: String?, decodeKey: KeySpec?, encodeKey: KeySpec?, required: Bool = false, ignoreNull: Bool? = nil,
+        read: @escaping (inout Model, Node?, MappingContext, ReadMode) throws -> Void,
+        write: ((Model, EncodingContext) throws -> EncodedValue?)?
+    ) {
+        self.role = role
+        self.property = property
+        self.decodeKey = decodeKey
+        self.encodeKey = encodeKey
+        self.required = required
+        self.ignoreNull = ignoreNull
+        self.read = read
+        self.write = write
+    }
+
+    /// The same rule for a subclass (the model is upcast to run it).
+    func lifted<Sub>(to _: Sub.Type) -> MappingRule<Sub> {
+        let read = self.read
+        let write = self.write
+        var lifted = MappingRule<Sub>(
+            role: role, property: property, decodeKey: decodeKey, encodeKey: encodeKey,
+            required: required, ignoreNull: ignoreNull,
+            read: { sub, node, context, mode in
+                var base = sub as! Model
+                try read(&base, node, context, mode)
+                sub = base as! Sub
+            },
+            write: write.map { write in { sub, context in try write(sub as! Model, context) } })
+        lifted.decodes = decodes
+        lifted.encodes = encodes
+        return lifted
+    }
+
+}
+
+/// What a rule does.
+enum RuleRole: Sendable, Equatable {
+    case property
+    case ignore(MappingDirection)
+    case setter
+    case parent
+}
+
+/// The name of the last property in a key path (`\Place.geo.lat` → `lat`).
+func propertyName<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> String {
+    let text = "\(keyPath)"
+    if let dot = text.lastIndex(of: ".") { return String(text[text.index(after: dot)...]) }
+    return text
+}
+
+/// A property rule through a codec.
+func propertyRule<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, decodeKey: KeySpec?, encodeKey: KeySpec?, codec: ValueCodec<Value>,
+    options: ValueOptions, required: Bool, ignoreNull: Bool?
+) -> MappingRule<Model> {
+    let name = propertyName(keyPath)
+    return MappingRule(
+        role: .property, property: name, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
+        read: { model, node, context, mode in
+            guard let node else {
+                if required, mode == .create {
+                    throw CartographError(.keyNotFound, "required key \"\(decodeKey?.description ?? name)\" is missing", path: context.path,
+                        expected: "a value", found: "nothing")
+                }
+                return
+            }
+            if node.isNull {
+                if required {
+                    throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: context.path,
+                        expected: "a value", found: "null")
+                }
+                guard let none = codec.none else { return }
+                if mode == .update, ignoreNull ?? context.options.ignoreNulls { return }
+                model[keyPath: keyPath] = none()
+                return
+            }
+            model[keyPath: keyPath] = try codec.decode(node, context, options)
+        },
+        write: { model, context in
+            let value = model[keyPath: keyPath]
+            if codec.isNone(value) { return nil }
+            return try codec.encode(value, context)
+        })
+}
+
+/// Maps a property to a key (or a dotted key path) for both directions; the
+/// key defaults to the property's name under the naming strategy.
+/// - Parameters:
+///   - required: a missing or null value fails the model instead of keeping the default.
+///   - lenient: convert scalars between kinds (`"42"` → 42) for this property.
+///   - coerceArray: accept one value where an array is expected (and the first element of an array where one value is).
+///   - ignoreNull: in updates, keep the old value when the input has `null` (overrides the registry option).
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, required: Bool = false, lenient: Bool = false,
+    coerceArray: Bool = false, ignoreNull: Bool? = nil
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull)
+}
+
+/// Maps a property to different keys for reading and for writing (nil: the
+/// property's name under the naming strategy).
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, required: Bool = false,
+    lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull)
+}
+
+/// Maps a property through a value transform (both directions).
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.codec(), options: .standard, required: required, ignoreNull: nil)
+}
+
+/// Maps an optional property through a value transform; `null` clears it.
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value?>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false,
+    ignoreNull: Bool? = nil
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.optionalCodec(), options: .standard, required: required,
+        ignoreNull: ignoreNull)
+}
+
+/// Maps a property whose objects are made by a specific factory (a
+/// sub-mapper) rather than the registry: the property may be the model, an
+/// optional, an array or a set of it.
+public func Map<Model, Value, Factory: ModelFactory>(
+    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using factory: Factory, required: Bool = false,
+    coerceArray: Bool = false
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(coerceArrays: coerceArray, model: ModelEntry(factory: factory)), required: required, ignoreNull: nil)
+}
+
+/// Maps a property whose objects are read with a specific mapping (a sub-mapper).
+public func Map<Model, Value, Element>(
+    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using mapping: Mapping<Element>, required: Bool = false,
+    coerceArray: Bool = false
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(coerceArrays: coerceArray, model: mapping.compile(options: MappingOptions())), required: required,
+        ignoreNull: nil)
+}
+
+/// Leaves a property out of reading, writing, or both.
+public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
+    MappingRule(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+        read: { _, _, _, _ in }, write: nil)
+}
+
+/// Runs a setter when the key is present: it receives the value and the
+/// model being built, for keys that are not properties or need custom code.
+public func Setter<Model>(
+    _ key: KeySpec, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
+) -> MappingRule<Model> {
+    MappingRule(role: .setter, property: nil, decodeKey: key, encodeKey: nil,
+        read: { model, node, context, _ in
+            if let node { try body(&model, node, context) }
+        }, write: nil)
+}
+
+/// Gives a child class model a reference to the class model that contains it
+/// (make the property `weak` to avoid a retain cycle); works for single
+/// children and for array elements. Never encoded.
+public func ParentReference<Model: AnyObject, Parent: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Model, Parent?>) -> MappingRule<Model> {
+    MappingRule(role: .parent, property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+        read: { model, _, context, _ in
+            if let parent = context.parent as? Parent { model[keyPath: keyPath] = parent }
+        }, write: nil)
+}

@@ -1,0 +1,152 @@
+import Synchronization
+
+/// The models Cartograph may create, and how: factories and mappings
+/// registered per model type, plus the class-inference rules.
+///
+/// Configure a registry once at start-up; it is then an immutable `Sendable`
+/// value that any number of concurrent decodes share. Only registered types
+/// (and ``Mappable`` types asked for by name) are ever created: no type name
+/// from the input is trusted.
+///
+/// ```swift
+/// var registry = ModelRegistry()
+/// registry.register(UserFactory())
+/// registry.register(Place.self)                     // a Mappable type
+/// registry.discriminator(key: "type", ["circle": Circle.self, "square": Square.self])
+/// let mapper = JSONMapper(registry: registry)
+/// ```
+public struct ModelRegistry: Sendable {
+    /// Options shared by every mapping in the registry, fixed when it is
+    /// created so that every mapping is compiled with the same ones.
+    public let options: MappingOptions
+    private var entries: [ObjectIdentifier: ModelEntry] = [:]
+    private var order: [ObjectIdentifier] = []
+    private var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
+    private var discriminators: [(key: String, types: [String: Any.Type])] = []
+    private let compiled = CompiledMappings()
+
+    /// An empty registry.
+    public init(options: MappingOptions = MappingOptions()) {
+        self.options = options
+    }
+
+    /// Registers a factory for its model type (replacing an earlier one).
+    public mutating func register<F: ModelFactory>(_ factory: F) {
+        add(ModelEntry(factory: factory))
+    }
+
+    /// Registers closures for a one-off model type.
+    public mutating func register<Model>(
+        _ type: Model.Type, keys: [String], make: @escaping @Sendable (ObjectView, MappingContext) throws -> Model,
+        encode: (@Sendable (Model, EncodingContext) throws -> EncodedValue)? = nil
+    ) {
+        register(ClosureFactory(keys: keys, make: make, encode: encode))
+    }
+
+    /// Registers a ``Mappable`` type through its ``Mappable/mapping``.
+    public mutating func register<Model: Mappable>(_ type: Model.Type) {
+        register(Model.mapping)
+    }
+
+    /// Registers a mapping for its model type.
+    public mutating func register<Model>(_ mapping: Mapping<Model>) {
+        add(mapping.compile(options: options))
+    }
+
+    private mutating func add(_ entry: ModelEntry) {
+        let id = ObjectIdentifier(entry.type)
+        if entries[id] == nil { order.append(id) }
+        entries[id] = entry
+    }
+
+    /// Adds an identify rule: it sees an object and the key it sits under
+    /// (nil at the top level; the array's key for elements) and returns the
+    /// registered model type it is, or nil to leave it to the next rule.
+    /// Rules run in the order they were added, before discriminators and key matching.
+    public mutating func identify(_ rule: @escaping @Sendable (ObjectView, String?) -> Any.Type?) {
+        identifyRules.append(rule)
+    }
+
+    /// Adds a discriminator: the string value of `key` picks the model type.
+    public mutating func discriminator(key: String, _ types: [String: Any.Type]) {
+        discriminators.append((key, types))
+    }
+
+    /// Whether a type is registered.
+    public func isRegistered(_ type: Any.Type) -> Bool { entries[ObjectIdentifier(type)] != nil }
+
+    func entry(for type: Any.Type) -> ModelEntry? {
+        if let entry = entries[ObjectIdentifier(type)] { return entry }
+        guard let mappable = type as? any Mappable.Type else { return nil }
+        return compiled.entry(for: mappable, options: options)
+    }
+
+    /// The model type class inference picks for an object, or nil: the
+    /// identify rules, then the discriminators, then the best key match.
+    ///
+    /// Key matching: a model qualifies when at least one of its keys, and at
+    /// least half of them, are present; the most keys present wins, then the
+    /// largest share of the model's keys, then the model registered first.
+    public func model(for object: ObjectView, key: String?) throws -> Any.Type? {
+        try candidates(for: object, key: key).first?.type
+    }
+
+    /// Models for an object, best first (one when a rule decides).
+    func candidates(for object: ObjectView, key: String?) throws -> [ModelEntry] {
+        for rule in identifyRules {
+            if let type = rule(object, key) {
+                guard let entry = entry(for: type) else {
+                    throw CartographError(.typeMismatch, "an identify rule chose \(type), which is not registered",
+                        offset: object.node.sourceOffset, expected: "a registered model", found: "\(type)")
+                }
+                return [entry]
+            }
+        }
+        for discriminator in discriminators {
+            guard let value = object[discriminator.key], value.kind == .string else { continue }
+            let name = try value.string()
+            guard let type = discriminator.types[name], let entry = entry(for: type) else {
+                throw CartographError(.typeMismatch, "\"\(discriminator.key)\": \"\(name)\" names no registered model",
+                    offset: value.sourceOffset, expected: discriminator.types.keys.sorted().joined(separator: ", "), found: name)
+            }
+            return [entry]
+        }
+        var scored: [(entry: ModelEntry, present: Int, share: Double, rank: Int)] = []
+        for (rank, id) in order.enumerated() {
+            guard let entry = entries[id], !entry.keys.isEmpty else { continue }
+            let present = entry.keys.reduce(0) { $0 + (object.contains($1) ? 1 : 0) }
+            guard present > 0, present * 2 >= entry.keys.count else { continue }
+            scored.append((entry, present, Double(present) / Double(entry.keys.count), rank))
+        }
+        scored.sort { a, b in
+            if a.present != b.present { return a.present > b.present }
+            if a.share != b.share { return a.share > b.share }
+            return a.rank < b.rank
+        }
+        return scored.map(\.entry)
+    }
+
+    /// The first candidate whose model is a `T`, made from the object, or nil when none is.
+    func classify<T>(_ object: ObjectView, key: String?, as _: T.Type) throws -> ModelEntry? {
+        let candidates = try candidates(for: object, key: key)
+        if candidates.count <= 1 { return candidates.first }
+        return candidates.first { $0.type is T.Type } ?? candidates.first
+    }
+}
+
+/// Entries compiled on first use for `Mappable` types that were not registered.
+final class CompiledMappings: Sendable {
+    private let cache = Mutex<[ObjectIdentifier: ModelEntry]>([:])
+
+    func entry(for type: any Mappable.Type, options: MappingOptions) -> ModelEntry {
+        let id = ObjectIdentifier(type)
+        if let entry = cache.withLock({ $0[id] }) { return entry }
+        let entry = compile(type, options: options)
+        cache.withLock { $0[id] = entry }
+        return entry
+    }
+
+    private func compile<M: Mappable>(_: M.Type, options: MappingOptions) -> ModelEntry {
+        M.mapping.compile(options: options)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// Built-in leaf types: read from one node, written as one value.
+protocol ScalarValue {
+    /// Reads the value; `lenient` allows unambiguous conversions between kinds.
+    static func scalar(from node: Node, lenient: Bool) throws -> Self
+    /// Writes the value for a profile.
+    func encodedScalar(profile: OutputProfile) -> EncodedValue
+    /// The expected kind, for errors.
+    static var expectedKind: String { get }
+}
+
+extension Node {
+    /// A type mismatch at this node (the caller adds the path).
+    func mismatch(expected: String) -> CartographError {
+        CartographError(.typeMismatch, "expected \(expected), found \(kind)", offset: sourceOffset, expected: expected, found: kind.description)
+    }
+
+    /// The string of a string node, or with `lenient` the text of a number or bool.
+    func lenientString(_ lenient: Bool) throws -> String {
+        switch kind {
+        case .string: return try string()
+        case .number where lenient: return try numberText()
+        case .bool where lenient: return try bool() ? "true" : "false"
+        default: throw mismatch(expected: "string")
+        }
+    }
+}
+
+extension String: ScalarValue {
+    static var expectedKind: String { "string" }
+    static func scalar(from node: Node, lenient: Bool) throws -> String { try node.lenientString(lenient) }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
+}
+
+extension Bool: ScalarValue {
+    static var expectedKind: String { "bool" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Bool {
+        if node.kind == .bool { return try node.bool() }
+        guard lenient else { throw node.mismatch(expected: "bool") }
+        switch node.kind {
+        case .number:
+            switch try node.numberText() {
+            case "0": return false
+            case "1": return true
+            default: break
+            }
+        case .string:
+            switch try node.string().lowercased() {
+            case "true", "yes", "1": return true
+            case "false", "no", "0": return false
+            default: break
+            }
+        default: break
+        }
+        throw node.mismatch(expected: "bool")
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { .bool(self) }
+}
+
+/// Integers: exact or throw, never wrapped or rounded.
+protocol IntegerScalar: ScalarValue, FixedWidthInteger {}
+
+extension IntegerScalar {
+    static var expectedKind: String { "integer" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Self {
+        var source = node
+        if node.kind == .string, lenient {
+            let text = try node.string().trimmingCharacters(in: .whitespaces)
+            guard let parsed = try? Document(parsing: text).root, parsed.kind == .number else { throw node.mismatch(expected: "integer") }
+            source = parsed
+        }
+        guard source.kind == .number else { throw node.mismatch(expected: "integer") }
+        do {
+            if Self.isSigned {
+                if let value = Self(exactly: try source.int64()) { return value }
+            } else if let value = Self(exactly: try source.uint64()) {
+                return value
+            }
+        } catch let error as CartographError where error.kind == .numberOutOfRange {}
+        throw CartographError(.numberOutOfRange, "number \((try? source.numberText()) ?? "?") does not fit in \(Self.self)",
+            offset: node.sourceOffset, expected: "\(Self.self)", found: "number")
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue {
+        Self.isSigned ? .number(JSONNumber(Int64(self))) : .number(JSONNumber(UInt64(self)))
+    }
+}
+
+extension Int: IntegerScalar {}
+extension Int8: IntegerScalar {}
+extension Int16: IntegerScalar {}
+extension Int32: IntegerScalar {}
+extension Int64: IntegerScalar {}
+extension UInt: IntegerScalar {}
+extension UInt8: IntegerScalar {}
+extension UInt16: IntegerScalar {}
+extension UInt32: IntegerScalar {}
+extension UInt64: IntegerScalar {}
+
+extension Double: ScalarValue {
+    static var expectedKind: String { "number" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Double {
+        if node.kind == .number { return try node.double() }
+        if lenient, node.kind == .string, let value = Double(try node.string().trimmingCharacters(in: .whitespaces)), value.isFinite {
+            return value
+        }
+        throw node.mismatch(expected: "number")
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { .number(JSONNumber(self)) }
+}
+
+extension Float: ScalarValue {
+    static var expectedKind: String { "number" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Float {
+        let value = Float(try Double.scalar(from: node, lenient: lenient))
+        guard value.isFinite else {
+            throw CartographError(.numberOutOfRange, "number does not fit in Float", offset: node.sourceOffset, expected: "Float", found: "number")
+        }
+        return value
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue {
+        // The shortest text that reads back as this Float, so 0.1 stays 0.1.
+        .number(JSONNumber(text: description) ?? JSONNumber(Double(self)))
+    }
+}
+
+extension Decimal: ScalarValue {
+    static var expectedKind: String { "number" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Decimal {
+        if node.kind == .number { return try node.decimal() }
+        if lenient, node.kind == .string, let value = Decimal(string: try node.string(), locale: Locale(identifier: "en_US_POSIX")) {
+            return value
+        }
+        throw node.mismatch(expected: "number")
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { .number(JSONNumber(self)) }
+}
+
+extension JSONValue: ScalarValue {
+    static var expectedKind: String { "any JSON value" }
+    static func scalar(from node: Node, lenient: Bool) throws -> JSONValue { node.jsonValue() }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { EncodedValue(self) }
+}
+
+extension Date: ScalarValue {
+    static var expectedKind: String { "ISO 8601 date string or seconds since 1970" }
+    /// Without a transform: an ISO 8601 string (fractional seconds optional) or seconds since 1970.
+    static func scalar(from node: Node, lenient: Bool) throws -> Date {
+        switch node.kind {
+        case .number: return Date(timeIntervalSince1970: try node.double())
+        case .string:
+            if let date = DateFormats.parseISO8601(try node.string()) { return date }
+            throw CartographError(.typeMismatch, "\"\(try node.string())\" is not an ISO 8601 date", offset: node.sourceOffset,
+                expected: "ISO 8601 date", found: "string")
+        default: throw node.mismatch(expected: expectedKind)
+        }
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue {
+        profile == .json ? .string(DateFormats.iso8601String(self, fractional: true)) : .date(self)
+    }
+}
+
+extension URL: ScalarValue {
+    static var expectedKind: String { "URL string" }
+    static func scalar(from node: Node, lenient: Bool) throws -> URL {
+        guard node.kind == .string else { throw node.mismatch(expected: "URL string") }
+        guard let url = URL(string: try node.string()) else {
+            throw CartographError(.typeMismatch, "\"\(try node.string())\" is not a URL", offset: node.sourceOffset, expected: "URL", found: "string")
+        }
+        return url
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { profile == .full ? .native(self) : .string(absoluteString) }
+}
+
+extension UUID: ScalarValue {
+    static var expectedKind: String { "UUID string" }
+    static func scalar(from node: Node, lenient: Bool) throws -> UUID {
+        guard node.kind == .string else { throw node.mismatch(expected: "UUID string") }
+        guard let uuid = UUID(uuidString: try node.string()) else {
+            throw CartographError(.typeMismatch, "\"\(try node.string())\" is not a UUID", offset: node.sourceOffset, expected: "UUID", found: "string")
+        }
+        return uuid
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue { profile == .full ? .native(self) : .string(uuidString) }
+}
+
+extension Data: ScalarValue {
+    static var expectedKind: String { "base64 string" }
+    static func scalar(from node: Node, lenient: Bool) throws -> Data {
+        guard node.kind == .string else { throw node.mismatch(expected: "base64 string") }
+        guard let data = Data(base64Encoded: try node.string()) else {
+            throw CartographError(.typeMismatch, "string is not valid base64", offset: node.sourceOffset, expected: "base64", found: "string")
+        }
+        return data
+    }
+    func encodedScalar(profile: OutputProfile) -> EncodedValue {
+        profile == .json ? .string(base64EncodedString()) : .data(self)
+    }
+}

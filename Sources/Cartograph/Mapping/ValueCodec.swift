@@ -1,0 +1,221 @@
+import Foundation
+
+/// Per-property choices that change how a value is read.
+struct ValueOptions: Sendable {
+    /// Convert scalars between kinds where unambiguous.
+    var lenient = false
+    /// A single value where an array is expected becomes a one-element
+    /// array; an array where one value is expected gives its first element.
+    var coerceArrays = false
+    /// Decode the innermost model through this entry instead of the registry (a sub-mapper).
+    var model: ModelEntry?
+
+    static let standard = ValueOptions()
+}
+
+/// How one Swift type is read from a node and written back, resolved once
+/// per type when a rule is built: scalars, optionals, arrays, sets and
+/// string-keyed dictionaries are seen through here; anything else is a model,
+/// found in the registry (or through `Codable`) when a value is read.
+struct ValueCodec<Value>: @unchecked Sendable {
+    // @unchecked: the closures capture only immutable values (other codecs,
+    // metatypes, key paths) and user closures that were @Sendable when given.
+    let decode: (Node, MappingContext, ValueOptions) throws -> Value
+    let encode: (Value, EncodingContext) throws -> EncodedValue
+    /// For optional types: the nil value and a test for it.
+    let none: (() -> Value)?
+    let isNone: (Value) -> Bool
+    /// Arrays and sets (for array coercion).
+    let isCollection: Bool
+
+    init(
+        decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
+        encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
+        none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
+        isCollection: Bool = false
+    ) {
+        self.decode = decode
+        self.encode = encode
+        self.none = none
+        self.isNone = isNone
+        self.isCollection = isCollection
+    }
+
+    /// The codec for `Value`.
+    static func resolve() -> ValueCodec<Value> {
+        // Each helper returns its codec as Any so the existential can be opened.
+        if let scalar = Value.self as? any ScalarValue.Type {
+            return scalarCodec(scalar) as! ValueCodec<Value>
+        }
+        if let optional = Value.self as? any OptionalMarker.Type {
+            return optionalCodec(optional) as! ValueCodec<Value>
+        }
+        if let array = Value.self as? any ArrayMarker.Type {
+            return arrayCodec(array) as! ValueCodec<Value>
+        }
+        if let set = Value.self as? any SetMarker.Type {
+            return setCodec(set) as! ValueCodec<Value>
+        }
+        if let dictionary = Value.self as? any StringDictionaryMarker.Type {
+            return dictionaryCodec(dictionary) as! ValueCodec<Value>
+        }
+        if let raw = Value.self as? any RawRepresentable.Type, let codec = rawCodec(raw) {
+            return codec as! ValueCodec<Value>
+        }
+        return modelCodec()
+    }
+
+    private static func scalarCodec<S: ScalarValue>(_: S.Type) -> Any {
+        ValueCodec<S>(
+            decode: { node, context, options in
+                do {
+                    if options.coerceArrays, node.kind == .array {
+                        guard let first = try node.array()[0] else { throw node.mismatch(expected: S.expectedKind) }
+                        return try S.scalar(from: first, lenient: options.lenient || context.options.lenientScalars)
+                    }
+                    return try S.scalar(from: node, lenient: options.lenient || context.options.lenientScalars)
+                } catch let error as CartographError {
+                    throw error.at(path: context.path)
+                }
+            },
+            encode: { value, context in value.encodedScalar(profile: context.profile) })
+    }
+
+    private static func optionalCodec<O: OptionalMarker>(_: O.Type) -> Any {
+        let wrapped = ValueCodec<O.Wrapped>.resolve()
+        return ValueCodec<O>(
+            decode: { node, context, options in
+                node.isNull ? O.nothing : O.wrapping(try wrapped.decode(node, context, options))
+            },
+            encode: { value, context in
+                guard let inner = value.wrapped else { return .null }
+                return try wrapped.encode(inner, context)
+            },
+            none: { O.nothing },
+            isNone: { $0.wrapped == nil },
+            isCollection: wrapped.isCollection)
+    }
+
+    private static func elements<Element>(
+        _ node: Node, _ codec: ValueCodec<Element>, _ context: MappingContext, _ options: ValueOptions
+    ) throws -> [Element] {
+        guard node.kind == .array else {
+            if options.coerceArrays, !node.isNull { return [try codec.decode(node, context.element(0), options)] }
+            throw node.mismatch(expected: "array").at(path: context.path)
+        }
+        let array = try node.array()
+        var result: [Element] = []
+        result.reserveCapacity(array.count)
+        for (index, element) in array.enumerated() {
+            if let issues = context.issues {
+                do {
+                    result.append(try codec.decode(element, context.element(index), options))
+                } catch let error as CartographError {
+                    issues.record(error.at(path: PathTrail.render(context.trail, [.index(index)])))
+                }
+            } else {
+                result.append(try codec.decode(element, context.element(index), options))
+            }
+        }
+        return result
+    }
+
+    private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue {
+        .array(try values.enumerated().map { try codec.encode($1, context.child(.index($0))) })
+    }
+
+    private static func arrayCodec<A: ArrayMarker>(_: A.Type) -> Any {
+        let element = ValueCodec<A.Element>.resolve()
+        return ValueCodec<A>(
+            decode: { node, context, options in A.make(try elements(node, element, context, options)) },
+            encode: { value, context in try encodeElements(value.elements, element, context) },
+            isCollection: true)
+    }
+
+    private static func setCodec<S: SetMarker>(_: S.Type) -> Any {
+        let element = ValueCodec<S.Element>.resolve()
+        return ValueCodec<S>(
+            decode: { node, context, options in S.make(try elements(node, element, context, options)) },
+            encode: { value, context in try encodeElements(value.elements, element, context) },
+            isCollection: true)
+    }
+
+    private static func dictionaryCodec<D: StringDictionaryMarker>(_: D.Type) -> Any {
+        let value = ValueCodec<D.Value>.resolve()
+        return ValueCodec<D>(
+            decode: { node, context, options in
+                guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: context.path) }
+                var pairs: [(String, D.Value)] = []
+                for (key, member) in try node.object() {
+                    pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
+                }
+                return D.make(pairs)
+            },
+            encode: { dictionary, context in
+                .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
+            })
+    }
+
+    private static func rawCodec<R: RawRepresentable>(_: R.Type) -> Any? {
+        guard R.RawValue.self is any ScalarValue.Type else { return nil }
+        let raw = ValueCodec<R.RawValue>.resolve()
+        return ValueCodec<R>(
+            decode: { node, context, options in
+                let rawValue = try raw.decode(node, context, options)
+                guard let value = R(rawValue: rawValue) else {
+                    throw CartographError(.typeMismatch, "\(rawValue) is not a \(R.self)", offset: node.sourceOffset, path: context.path,
+                        expected: "\(R.self)", found: "\(rawValue)")
+                }
+                return value
+            },
+            encode: { value, context in try raw.encode(value.rawValue, context) })
+    }
+
+    /// A registered model, a polymorphic type resolved by class inference, or `Codable`.
+    private static func modelCodec() -> ValueCodec<Value> {
+        ValueCodec<Value>(
+            decode: { node, context, options in
+                if let entry = options.model ?? context.registry.entry(for: Value.self) {
+                    return try entry.decode(node, context, as: Value.self)
+                }
+                if node.kind == .object, let entry = try context.registry.classify(try node.object(), key: context.key, as: Value.self) {
+                    return try entry.decode(node, context, as: Value.self)
+                }
+                if let decodable = Value.self as? any Decodable.Type {
+                    return try CodableFallback.decode(decodable, from: node, context: context) as! Value
+                }
+                throw CartographError(.typeMismatch,
+                    "no factory or mapping is registered for \(Value.self), and no identify rule picked a model for this object",
+                    offset: node.sourceOffset, path: context.path, expected: "\(Value.self)", found: node.kind.description)
+            },
+            encode: { value, context in
+                if let entry = context.registry.entry(for: type(of: value as Any)) ?? context.registry.entry(for: Value.self) {
+                    return try entry.encodeValue(value, context)
+                }
+                if let encodable = value as? any Encodable {
+                    return try CodableFallback.encode(encodable, context: context)
+                }
+                throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
+            })
+    }
+}
+
+/// `Codable` types inside a mapped model, until a type is registered: they
+/// go through Foundation's coders on the node's JSON text.
+enum CodableFallback {
+    static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(try node.encoded()))
+        } catch let error as CartographError {
+            throw error.at(path: context.path)
+        } catch {
+            throw CartographError(.typeMismatch, "\(T.self) could not be decoded: \(error)", offset: node.sourceOffset, path: context.path,
+                expected: "\(T.self)", found: node.kind.description)
+        }
+    }
+
+    static func encode<T: Encodable>(_ value: T, context: EncodingContext) throws -> EncodedValue {
+        let data = try JSONEncoder().encode(value)
+        return EncodedValue(try JSONValue(parsing: Array(data)))
+    }
+}

@@ -1,0 +1,41 @@
+extension Document {
+    /// A Document holding an in-memory value, so that every mapping feature
+    /// reads `JSONValue` (and `[String: Any]`, through ``JSONValue/init(any:)``)
+    /// exactly as it reads parsed JSON. Source offsets are all 0.
+    public convenience init(value: JSONValue, options: ParseOptions = ParseOptions()) throws {
+        let builder = DocumentBuilder(options: options, expectedInputBytes: 256, validatesUTF8: false)
+        try Document.emit(value, into: builder)
+        let document = builder.makeDocument()
+        self.init(tape: document.tape, roots: document.roots)
+    }
+
+    private static func emit(_ value: JSONValue, into builder: DocumentBuilder) throws {
+        func check(_ accepted: Bool) throws {
+            if !accepted { throw builder.failure ?? CartographError(.syntax, "the value could not be stored") }
+        }
+        switch value {
+        case .null: try check(builder.literal(.null, at: 0))
+        case .bool(let flag): try check(builder.literal(flag ? .true : .false, at: 0))
+        case .number(let number):
+            guard number.isFinite else {
+                throw CartographError(.nonFiniteNumber, "\(number.doubleValue) has no JSON form")
+            }
+            var text = number.text
+            try text.withUTF8 { try check(builder.number($0.baseAddress!, count: $0.count, at: 0)) }
+        case .string(var text):
+            try text.withUTF8 { try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+        case .array(let elements):
+            try check(builder.begin(object: false, at: 0))
+            for element in elements { try emit(element, into: builder) }
+            try check(builder.end())
+        case .object(let object):
+            try check(builder.begin(object: true, at: 0))
+            for (key, member) in object {
+                var key = key
+                try key.withUTF8 { try check(builder.key(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+                try emit(member, into: builder)
+            }
+            try check(builder.end())
+        }
+    }
+}
