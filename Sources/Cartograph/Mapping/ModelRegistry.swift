@@ -81,12 +81,14 @@ public struct ModelRegistry: Sendable {
         return compiled.entry(for: mappable, options: options)
     }
 
-    /// The model type class inference picks for an object, or nil: the
-    /// identify rules, then the discriminators, then the best key match.
+    /// The model type class inference picks for an object, or nil.
     ///
-    /// Key matching: a model qualifies when at least one of its keys, and at
-    /// least half of them, are present; the most keys present wins, then the
-    /// largest share of the model's keys, then the model registered first.
+    /// With identify rules or discriminators, they decide: the rules in the
+    /// order added, then the discriminators; when none picks a model, the
+    /// object stays a plain value. With neither, the best key match decides:
+    /// a registered model qualifies when every one of its keys is present;
+    /// among those, the one with the most keys (the most specific) wins, then
+    /// the one registered first. Only registered types are ever chosen.
     public func model(for object: ObjectView, key: String?) throws -> Any.Type? {
         try candidates(for: object, key: key).first?.type
     }
@@ -95,7 +97,7 @@ public struct ModelRegistry: Sendable {
     func candidates(for object: ObjectView, key: String?) throws -> [ModelEntry] {
         for rule in identifyRules {
             if let type = rule(object, key) {
-                guard let entry = entry(for: type) else {
+                guard let entry = entries[ObjectIdentifier(type)] else {
                     throw CartographError(.typeMismatch, "an identify rule chose \(type), which is not registered",
                         offset: object.node.sourceOffset, expected: "a registered model", found: "\(type)")
                 }
@@ -105,25 +107,22 @@ public struct ModelRegistry: Sendable {
         for discriminator in discriminators {
             guard let value = object[discriminator.key], value.kind == .string else { continue }
             let name = try value.string()
-            guard let type = discriminator.types[name], let entry = entry(for: type) else {
+            guard let type = discriminator.types[name], let entry = entries[ObjectIdentifier(type)] else {
                 throw CartographError(.typeMismatch, "\"\(discriminator.key)\": \"\(name)\" names no registered model",
                     offset: value.sourceOffset, expected: discriminator.types.keys.sorted().joined(separator: ", "), found: name)
             }
             return [entry]
         }
-        var scored: [(entry: ModelEntry, present: Int, share: Double, rank: Int)] = []
+        if !identifyRules.isEmpty || !discriminators.isEmpty { return [] }
+        var qualified: [(entry: ModelEntry, rank: Int)] = []
         for (rank, id) in order.enumerated() {
-            guard let entry = entries[id], !entry.keys.isEmpty else { continue }
-            let present = entry.keys.reduce(0) { $0 + (object.contains($1) ? 1 : 0) }
-            guard present > 0, present * 2 >= entry.keys.count else { continue }
-            scored.append((entry, present, Double(present) / Double(entry.keys.count), rank))
+            guard let entry = entries[id], !entry.keys.isEmpty, entry.keys.allSatisfy({ object.contains($0) }) else { continue }
+            qualified.append((entry, rank))
         }
-        scored.sort { a, b in
-            if a.present != b.present { return a.present > b.present }
-            if a.share != b.share { return a.share > b.share }
-            return a.rank < b.rank
+        qualified.sort { a, b in
+            a.entry.keys.count != b.entry.keys.count ? a.entry.keys.count > b.entry.keys.count : a.rank < b.rank
         }
-        return scored.map(\.entry)
+        return qualified.map(\.entry)
     }
 
     /// The first candidate whose model is a `T`, made from the object, or nil when none is.

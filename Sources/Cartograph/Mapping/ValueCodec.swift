@@ -178,8 +178,14 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 if let entry = options.model ?? context.registry.entry(for: Value.self) {
                     return try entry.decode(node, context, as: Value.self)
                 }
-                if node.kind == .object, let entry = try context.registry.classify(try node.object(), key: context.key, as: Value.self) {
-                    return try entry.decode(node, context, as: Value.self)
+                if node.kind == .object {
+                    let entry: ModelEntry?
+                    do {
+                        entry = try context.registry.classify(try node.object(), key: context.key, as: Value.self)
+                    } catch let error as CartographError {
+                        throw error.at(path: context.path)
+                    }
+                    if let entry { return try entry.decode(node, context, as: Value.self) }
                 }
                 if let decodable = Value.self as? any Decodable.Type {
                     return try CodableFallback.decode(decodable, from: node, context: context) as! Value

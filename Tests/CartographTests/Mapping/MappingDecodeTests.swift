@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Reading models through Mappings: paths, required values, transforms, arrays, coercion.
+@Suite struct MappingDecodeTests {
+    let mapper = JSONMapper()
+
+    @Test func readsNestedPersonInfo() throws {
+        let person = try mapper.decode(Person.self, from: bytes(#"{"personInfo": {"firstName": "Ada", "lastName": "Lovelace", "age": 36}, "contact": {"email": "ada@example.com"}}"#))
+        #expect(person == Person(firstName: "Ada", lastName: "Lovelace", age: 36, email: "ada@example.com", nickname: nil))
+    }
+
+    @Test func nestedPersonInfoWritesBackToAnIdenticalDocument() throws {
+        let text = #"{"personInfo":{"firstName":"Ada","lastName":"Lovelace","age":36},"contact":{"email":"ada@example.com"},"nickname":"Countess"}"#
+        let person = try mapper.decode(Person.self, from: bytes(text))
+        #expect(String(decoding: try mapper.encode(person), as: UTF8.self) == text)
+    }
+
+    @Test func absentOptionalKeysKeepTheirDefault() throws {
+        let person = try mapper.decode(Person.self, from: bytes(#"{"personInfo": {"firstName": "Ada"}}"#))
+        #expect(person.age == 0 && person.email == nil && person.lastName == "")
+    }
+
+    @Test func missingRequiredValueFailsWithThePath() throws {
+        let error = try #require(throws: CartographError.self) {
+            try mapper.decode([Person].self, from: bytes(#"[{"personInfo": {"firstName": "A"}}, {"personInfo": {"lastName": "B"}}]"#))
+        }
+        #expect(error.kind == .keyNotFound)
+        #expect(error.path == "$[1].personInfo.firstName")
+        let null = try #require(throws: CartographError.self) {
+            try mapper.decode(Person.self, from: bytes(#"{"personInfo": {"firstName": null}}"#))
+        }
+        #expect(null.kind == .typeMismatch)
+        #expect(null.found == "null")
+    }
+
+    @Test func unconvertibleValueFailsWithPathKindsAndPosition() throws {
+        let error = try #require(throws: CartographError.self) {
+            try mapper.decode(Person.self, from: bytes("{\"personInfo\": {\"firstName\": \"A\",\n \"age\": \"old\"}}"))
+        }
+        #expect(error.kind == .typeMismatch)
+        #expect(error.path == "$.personInfo.age")
+        #expect(error.expected == "integer")
+        #expect(error.found == "string")
+        #expect(error.offset == 42)
+        #expect(error.line == 2 && error.column == 9)
+    }
+
+    @Test func integersNeverWrap() throws {
+        struct Small: Mappable {
+            var value: Int8 = 0
+            static let mapping = Mapping<Small>({ Small() }) { Map(\.value, "v") }
+        }
+        #expect(try mapper.decode(Small.self, from: bytes(#"{"v": 127}"#)).value == 127)
+        let error = try #require(throws: CartographError.self) { try mapper.decode(Small.self, from: bytes(#"{"v": 128}"#)) }
+        #expect(error.kind == .numberOutOfRange)
+        #expect(error.path == "$.v")
+    }
+
+    @Test func transformsOnSeveralKeys() throws {
+        let text = #"{"name": "launch", "starts": "2026-11-02T09:14:03Z", "ends": "2026-11-02T10:00:00.250Z", "created": 1700000000123, "link": "https://example.com/a?b=1", "id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "payload": "aGVsbG8=", "price": "19.99", "status": "suspended", "mode": "suspended", "tags": ["b", "a", "b"], "local": "2026-07-01 12:30"}"#
+        let event = try mapper.decode(Event.self, from: bytes(text))
+        #expect(event.starts == Date(timeIntervalSince1970: 1_793_610_843))
+        #expect(event.ends == Date(timeIntervalSince1970: 1_793_613_600.25))
+        #expect(event.created == Date(timeIntervalSince1970: 1_700_000_000.123))
+        #expect(event.link?.host == "example.com")
+        #expect(event.id.uuidString == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(event.payload == Data("hello".utf8))
+        #expect(event.price == Decimal(string: "19.99"))
+        #expect(event.status == .suspended && event.mode == .suspended)
+        #expect(event.tags == ["a", "b"])
+        #expect(event.local == Date(timeIntervalSince1970: 1_782_901_800))
+        let written = try mapper.encodeValue(event)
+        #expect(written["starts"] == "2026-11-02T09:14:03Z")
+        #expect(written["ends"] == "2026-11-02T10:00:00.250Z")
+        #expect(written["created"] == 1_700_000_000_123)
+        #expect(written["payload"] == "aGVsbG8=")
+        #expect(written["local"] == "2026-07-01 12:30")
+        #expect(written["status"] == "suspended")
+        #expect(try mapper.decode(Event.self, from: try mapper.encode(event)) == event)
+    }
+
+    @Test func badTransformInputNamesThePath() throws {
+        let error = try #require(throws: CartographError.self) { try mapper.decode(Event.self, from: bytes(#"{"starts": "yesterday"}"#)) }
+        #expect(error.path == "$.starts")
+        #expect(error.kind == .typeMismatch)
+    }
+
+    @Test func arraysOfModels() throws {
+        let people = try mapper.decode([Person].self, from: bytes(#"[{"personInfo": {"firstName": "A"}}, {"personInfo": {"firstName": "B"}}]"#))
+        #expect(people.map(\.firstName) == ["A", "B"])
+        let one = try mapper.decodeModels(Person.self, from: bytes(#"{"personInfo": {"firstName": "A"}}"#))
+        #expect(one.count == 1)
+        let many = try mapper.decodeModels(Person.self, from: bytes(#"[{"personInfo": {"firstName": "A"}}, {"personInfo": {"firstName": "B"}}]"#))
+        #expect(many.count == 2)
+    }
+
+    @Test func arrayCoercionIsOptIn() throws {
+        struct Tagged: Mappable {
+            var tags: [String] = []
+            var primary = ""
+            var strict: [String] = []
+            static let mapping = Mapping<Tagged>({ Tagged() }) {
+                Map(\.tags, "tags", coerceArray: true)
+                Map(\.primary, "primary", coerceArray: true)
+                Map(\.strict, "strict")
+            }
+        }
+        let tagged = try mapper.decode(Tagged.self, from: bytes(#"{"tags": "solo", "primary": ["first", "second"]}"#))
+        #expect(tagged.tags == ["solo"])
+        #expect(tagged.primary == "first")
+        let error = try #require(throws: CartographError.self) { try mapper.decode(Tagged.self, from: bytes(#"{"strict": "solo"}"#)) }
+        #expect(error.path == "$.strict")
+    }
+
+    @Test func lenientScalarsPerPropertyAndGlobally() throws {
+        struct Loose: Mappable {
+            var count = 0
+            var flag = false
+            var label = ""
+            static let mapping = Mapping<Loose>({ Loose() }) {
+                Map(\.count, "count", lenient: true)
+                Map(\.flag, "flag", lenient: true)
+                Map(\.label, "label")
+            }
+        }
+        let loose = try mapper.decode(Loose.self, from: bytes(#"{"count": "42", "flag": 1}"#))
+        #expect(loose.count == 42 && loose.flag)
+        #expect(throws: CartographError.self) { try mapper.decode(Loose.self, from: bytes(#"{"label": 3}"#)) }
+        let global = JSONMapper(registry: ModelRegistry(options: MappingOptions { $0.lenientScalars = true }))
+        #expect(try global.decode(Loose.self, from: bytes(#"{"label": 3, "flag": "true"}"#)).label == "3")
+    }
+
+    @Test func keysWithDotsAndArrayIndexesInPaths() throws {
+        struct Odd: Mappable {
+            var major = 0
+            var firstItem = ""
+            var literal = ""
+            static let mapping = Mapping<Odd>({ Odd() }) {
+                Map(\.major, #"version\.major"#)
+                Map(\.firstItem, "items.0.name")
+                Map(\.literal, .path([.key("a.b"), .key("c")]))
+            }
+        }
+        let odd = try mapper.decode(Odd.self, from: bytes(#"{"version.major": 3, "items": [{"name": "x"}, {"name": "y"}], "a.b": {"c": "deep"}}"#))
+        #expect(odd.major == 3 && odd.firstItem == "x" && odd.literal == "deep")
+        #expect(String(decoding: try mapper.encode(odd), as: UTF8.self) == #"{"version.major":3,"items":[{"name":"x"}],"a.b":{"c":"deep"}}"#)
+    }
+
+    @Test func setterRunsForKeysThatAreNotProperties() throws {
+        struct Box: Mappable {
+            var area = 0
+            static let mapping = Mapping<Box>({ Box() }) {
+                Setter("size") { box, node, _ in
+                    let size = try node.array().map { try $0.int() }
+                    box.area = size.reduce(1, *)
+                }
+            }
+        }
+        #expect(try mapper.decode(Box.self, from: bytes(#"{"size": [3, 4]}"#)).area == 12)
+    }
+
+    @Test func wholeObjectSetterReplacesConstruction() throws {
+        struct Pair: Mappable {
+            let left: Int
+            let right: Int
+            static let mapping = Mapping<Pair>(construct: { object, _ in
+                Pair(left: try object["l"]?.int() ?? 0, right: try object["r"]?.int() ?? 0)
+            })
+        }
+        let pair = try mapper.decode(Pair.self, from: bytes(#"{"l": 1, "r": 2}"#))
+        #expect(pair.left == 1 && pair.right == 2)
+    }
+
+    @Test func inMemoryValuesDecodeTheSameAsJSON() throws {
+        let value: JSONValue = ["personInfo": ["firstName": "Ada", "age": 36]]
+        #expect(try mapper.decode(Person.self, from: value).age == 36)
+        let any: [String: Any] = ["personInfo": ["firstName": "Ada", "age": 36]]
+        #expect(try mapper.decode(Person.self, fromAny: any).firstName == "Ada")
+    }
+
+    @Test func codablePropertyInsideAMappingDecodesThroughCodable() throws {
+        struct Point: Codable, Equatable { var x: Int; var y: Int }
+        struct Place: Mappable {
+            var at = Point(x: 0, y: 0)
+            static let mapping = Mapping<Place>({ Place() }) { Map(\.at, "at") }
+        }
+        let place = try mapper.decode(Place.self, from: bytes(#"{"at": {"x": 1, "y": 2}}"#))
+        #expect(place.at == Point(x: 1, y: 2))
+        #expect(try mapper.encodeValue(place) == ["at": ["x": 1, "y": 2]])
+    }
+}
