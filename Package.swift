@@ -47,13 +47,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "CorpusModels",
+            dependencies: ["Cartograph"],
+            path: "Sources/CorpusModels"
+        ),
         .executableTarget(
             name: "CartographBench",
-            dependencies: ["Cartograph", "CYajl", "CJansson"]
+            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson"]
         ),
         .testTarget(
             name: "CartographTests",
-            dependencies: ["Cartograph"],
+            dependencies: ["Cartograph", "CorpusModels"],
             resources: [.copy("Fixtures")]
         ),
     ]

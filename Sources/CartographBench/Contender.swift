@@ -7,7 +7,7 @@ struct Contender: Sendable {
     /// The id of the contender this one is compared with in the human table, if any.
     let peer: String?
     /// Prepares per-file state outside the timed region and returns the timed work.
-    let prepare: @Sendable ([UInt8]) throws -> () throws -> Int
+    let prepare: @Sendable (_ file: String, _ bytes: [UInt8]) throws -> () throws -> Int
 }
 
 /// Keeps results alive so the optimiser cannot drop the measured work.

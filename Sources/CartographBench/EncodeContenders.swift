@@ -6,13 +6,13 @@ import Foundation
 enum EncodeContenders {
     static let all: [Contender] = [jsonValue, janssonDump, foundationSerialization]
 
-    static let jsonValue = Contender(id: "cartograph-encode-jsonvalue", peer: "foundation-jsonserialization-encode") { bytes in
+    static let jsonValue = Contender(id: "cartograph-encode-jsonvalue", peer: "foundation-jsonserialization-encode") { _, bytes in
         let value = try JSONValue(parsing: bytes)
         return { try value.encoded().count }
     }
 
     /// jansson's own DOM (from `json_loadb`) dumped with `json_dumpb`.
-    static let janssonDump = Contender(id: "jansson-dump", peer: nil) { bytes in
+    static let janssonDump = Contender(id: "jansson-dump", peer: nil) { _, bytes in
         var error = json_error_t()
         let root = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, $0.count, 0, &error) }
@@ -42,7 +42,7 @@ enum EncodeContenders {
         }
     }
 
-    static let foundationSerialization = Contender(id: "foundation-jsonserialization-encode", peer: nil) { bytes in
+    static let foundationSerialization = Contender(id: "foundation-jsonserialization-encode", peer: nil) { _, bytes in
         let object = try JSONSerialization.jsonObject(with: Data(bytes))
         return { try JSONSerialization.data(withJSONObject: object).count }
     }

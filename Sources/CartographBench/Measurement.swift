@@ -31,7 +31,7 @@ struct Measurement {
             var work: [(Contender, () throws -> Int)] = []
             for contender in contenders {
                 do {
-                    work.append((contender, try contender.prepare(file.bytes)))
+                    work.append((contender, try contender.prepare(file.name, file.bytes)))
                 } catch {
                     progress("skipping \(contender.id) on \(file.name): \(error)")
                 }

@@ -8,7 +8,7 @@ enum ParseContenders {
 
     /// Raw yajl with callbacks that do nothing (the raw number callback, as
     /// Cartograph uses): the ceiling of Cartograph's parse path.
-    static let yajlNoop = Contender(id: "yajl-noop", peer: nil) { bytes in
+    static let yajlNoop = Contender(id: "yajl-noop", peer: nil) { _, bytes in
         return {
             let callbacks = noopCallbacks
             guard let handle = yajl_alloc(callbacks, nil, nil) else { return 0 }
@@ -40,18 +40,18 @@ enum ParseContenders {
         return table
     }()
 
-    static let document = Contender(id: "cartograph-document", peer: "yajl-noop") { bytes in
+    static let document = Contender(id: "cartograph-document", peer: "yajl-noop") { _, bytes in
         return { try Document(parsing: bytes).tokenCount }
     }
 
-    static let jsonValue = Contender(id: "cartograph-jsonvalue", peer: "foundation-jsonserialization") { bytes in
+    static let jsonValue = Contender(id: "cartograph-jsonvalue", peer: "foundation-jsonserialization") { _, bytes in
         return {
             if case .object(let object) = try JSONValue(parsing: bytes) { return object.count }
             return 1
         }
     }
 
-    static let foundationSerialization = Contender(id: "foundation-jsonserialization", peer: nil) { bytes in
+    static let foundationSerialization = Contender(id: "foundation-jsonserialization", peer: nil) { _, bytes in
         let data = Data(bytes)
         return {
             let object = try JSONSerialization.jsonObject(with: data)

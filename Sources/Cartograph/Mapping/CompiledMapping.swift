@@ -46,6 +46,7 @@ struct CompiledMapping<Model>: Sendable {
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
         let scanned = naming.scans ? try scan(object, context) : [:]
+        var cursor = object.cursor()
         for (position, compiled) in rules.enumerated() where compiled.rule.decodes {
             let rule = compiled.rule
             switch rule.role {
@@ -55,7 +56,7 @@ struct CompiledMapping<Model>: Sendable {
                 continue
             case .property, .setter:
                 if let spec = compiled.decodeSpec {
-                    try rule.read(&model, spec.lookup(in: object), childContext.child(spec: spec), mode)
+                    try rule.read(&model, spec.lookup(in: object, cursor: &cursor), childContext.child(spec: spec), mode)
                 } else if let (key, node) = scanned[position] {
                     try rule.read(&model, node, childContext.child(spec: .key(key)), mode)
                 } else {

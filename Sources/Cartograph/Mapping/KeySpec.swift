@@ -88,14 +88,27 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
 
     /// The value at this path under `object`, or nil when any step is absent.
     func lookup(in object: ObjectView) -> Node? {
+        var cursor = object.cursor()
+        return lookup(in: object, cursor: &cursor)
+    }
+
+    /// The value at this path, finding the first key through a cursor that
+    /// expects keys in document order.
+    func lookup(in object: ObjectView, cursor: inout ObjectView.Cursor) -> Node? {
         var node = object.node
         for (position, component) in components.enumerated() {
             switch component {
             case .key:
                 guard node.kind == .object else { return nil }
-                let view = ObjectView(document: node.document, index: node.index)
-                guard let next = keyBytes[position].withUnsafeBytes({ view.value(forKeyBytes: $0) }) else { return nil }
-                node = next
+                let found: Node?
+                if position == 0 {
+                    found = keyBytes[0].withUnsafeBytes { cursor.value(forKeyBytes: $0) }
+                } else {
+                    let view = ObjectView(document: node.document, index: node.index)
+                    found = keyBytes[position].withUnsafeBytes { view.value(forKeyBytes: $0) }
+                }
+                guard let found else { return nil }
+                node = found
             case .index(let index):
                 guard node.kind == .array else { return nil }
                 guard let next = ArrayView(document: node.document, index: node.index)[index] else { return nil }

@@ -1,0 +1,63 @@
+import Foundation
+
+extension ObjectView {
+    /// Looks keys up in an object expecting them in document order.
+    ///
+    /// Each lookup first tries the member after the last one found, so
+    /// reading the keys of an object in the order they appear costs one
+    /// byte comparison per key; a key out of order falls back to a scan
+    /// (which wraps around), so any order still works.
+    ///
+    /// ```swift
+    /// var cursor = object.cursor()
+    /// let id = try cursor[idKey]?.int64()
+    /// let name = try cursor[nameKey]?.string()
+    /// ```
+    public struct Cursor {
+        let document: Document
+        let start: Int
+        let end: Int
+        var position: Int
+
+        init(_ object: ObjectView) {
+            document = object.document
+            start = object.index + 1
+            end = document.entry(object.index).payload
+            position = start
+        }
+
+        /// The value for a prepared key, or nil when absent.
+        public mutating func callAsFunction(_ key: Key) -> Node? {
+            key.bytes.withUnsafeBytes { value(forKeyBytes: $0) }
+        }
+
+        /// The value for a prepared key, or nil when absent.
+        public subscript(key: Key) -> Node? {
+            mutating get { self(key) }
+        }
+
+        /// The value for a key given as UTF-8 bytes, or nil.
+        public mutating func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
+            guard start < end else { return nil }
+            let tape = document.tape
+            let length = UInt32(key.count)
+            var probe = position < end ? position : start
+            let first = probe
+            repeat {
+                let entry = tape.entries[probe]
+                let next = document.next(after: probe + 1)
+                if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
+                    key.count == 0 || memcmp(tape.bytes + entry.payload, key.baseAddress!, key.count) == 0
+                {
+                    position = next
+                    return Node(document: document, index: probe + 1)
+                }
+                probe = next < end ? next : start
+            } while probe != first
+            return nil
+        }
+    }
+
+    /// A cursor for looking keys up in document order.
+    public func cursor() -> Cursor { Cursor(self) }
+}
