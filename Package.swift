@@ -37,8 +37,12 @@ let package = Package(
             providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
         ),
         .target(
+            name: "CCartographShims",
+            path: "CModules/CCartographShims"
+        ),
+        .target(
             name: "Cartograph",
-            dependencies: ["CYajl", "CJansson", "CPlist"]
+            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims"]
         ),
         .executableTarget(
             name: "CartographCLI",

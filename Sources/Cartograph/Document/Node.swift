@@ -129,7 +129,7 @@ public struct Node: Sendable {
     /// (`1e400`). Underflow to zero (`1e-400`) is not an error.
     public func double() throws -> Double {
         let (bytes, count) = try numberBytes()
-        let value = NumberText.double(bytes, count: count)
+        let value = NumberText.double(terminated: bytes, count: count)
         guard value.isFinite else { throw outOfRange("Double") }
         return value
     }

@@ -15,15 +15,27 @@ extension ObjectView {
     /// ```
     public struct Cursor {
         let document: Document
+        /// The tape's buffers, read directly (the cursor keeps the document
+        /// alive), so a lookup touches no reference counts until it returns.
+        private let entries: UnsafeMutablePointer<TapeEntry>
+        private let bytes: UnsafeMutablePointer<UInt8>
         let start: Int
         let end: Int
         var position: Int
 
         init(_ object: ObjectView) {
             document = object.document
+            entries = document.tape.entries
+            bytes = document.tape.bytes
             start = object.index + 1
-            end = document.entry(object.index).payload
+            end = entries[object.index].payload
             position = start
+        }
+
+        @inline(__always)
+        private func next(after index: Int) -> Int {
+            let entry = entries[index]
+            return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
         }
 
         /// The value for a prepared key, or nil when absent.
@@ -39,15 +51,14 @@ extension ObjectView {
         /// The value for a key given as UTF-8 bytes, or nil.
         public mutating func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
             guard start < end else { return nil }
-            let tape = document.tape
             let length = UInt32(key.count)
             var probe = position < end ? position : start
             let first = probe
             repeat {
-                let entry = tape.entries[probe]
-                let next = document.next(after: probe + 1)
+                let entry = entries[probe]
+                let next = self.next(after: probe + 1)
                 if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                    key.count == 0 || memcmp(tape.bytes + entry.payload, key.baseAddress!, key.count) == 0
+                    key.count == 0 || memcmp(bytes + entry.payload, key.baseAddress!, key.count) == 0
                 {
                     position = next
                     return Node(document: document, index: probe + 1)

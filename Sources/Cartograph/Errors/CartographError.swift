@@ -60,6 +60,13 @@ public struct CartographError: Error, Sendable, Hashable {
             path: newPath, expected: expected, found: found, excerpt: excerpt)
     }
 
+    /// A copy with the given path, replacing any.
+    func replacingPath(_ newPath: String) -> CartographError {
+        CartographError(
+            kind, message, offset: offset, line: line, column: column,
+            path: newPath, expected: expected, found: found, excerpt: excerpt)
+    }
+
     /// A copy whose offset, line and column are moved by a known amount.
     func shifted(by delta: Int, lines: Int) -> CartographError {
         CartographError(

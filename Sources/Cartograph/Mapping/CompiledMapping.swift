@@ -1,12 +1,27 @@
 /// A ``Mapping`` with its keys resolved for one naming strategy: what the
 /// registry runs for every object.
 struct CompiledMapping<Model>: Sendable {
-    struct Rule: Sendable {
+    /// A class, so walking the rules for every object retains one reference
+    /// per rule instead of copying every field of the rule.
+    final class Rule: @unchecked Sendable {
+        // @unchecked: immutable.
         let rule: MappingRule<Model>
         /// Where to read; nil when a scanning naming strategy must find the key.
         let decodeSpec: KeySpec?
         /// Where to write.
         let encodeSpec: KeySpec?
+        let read: (inout Model, Node?, MappingContext, ReadMode) throws -> Void
+        let role: RuleRole
+        let decodes: Bool
+
+        init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?) {
+            self.rule = rule
+            self.decodeSpec = decodeSpec
+            self.encodeSpec = encodeSpec
+            read = rule.read
+            role = rule.role
+            decodes = rule.decodes
+        }
     }
 
     let mapping: Mapping<Model>
@@ -47,20 +62,21 @@ struct CompiledMapping<Model>: Sendable {
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
         let scanned = naming.scans ? try scan(object, context) : [:]
         var cursor = object.cursor()
-        for (position, compiled) in rules.enumerated() where compiled.rule.decodes {
-            let rule = compiled.rule
-            switch rule.role {
+        for position in rules.indices {
+            let compiled = rules[position]
+            guard compiled.decodes else { continue }
+            switch compiled.role {
             case .parent:
-                try rule.read(&model, nil, context, mode)
+                try compiled.read(&model, nil, context, mode)
             case .ignore:
                 continue
             case .property, .setter:
                 if let spec = compiled.decodeSpec {
-                    try rule.read(&model, spec.lookup(in: object, cursor: &cursor), childContext.child(spec: spec), mode)
+                    try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext.child(spec: spec), mode)
                 } else if let (key, node) = scanned[position] {
-                    try rule.read(&model, node, childContext.child(spec: .key(key)), mode)
+                    try compiled.read(&model, node, childContext.child(spec: .key(key)), mode)
                 } else {
-                    try rule.read(&model, nil, childContext.child(spec: .key(rule.property ?? "")), mode)
+                    try compiled.read(&model, nil, childContext.child(spec: .key(compiled.rule.property ?? "")), mode)
                 }
             }
         }
@@ -134,15 +150,11 @@ extension Mapping {
     /// The registry entry for this mapping under the given options.
     func compile(options: MappingOptions) -> ModelEntry {
         let compiled = CompiledMapping(self, options: options)
-        return ModelEntry(
-            type: Model.self, keys: compiled.identifyingKeys,
+        return TypedModelEntry<Model>(
+            keys: compiled.identifyingKeys,
             make: { object, context in try compiled.make(object, context) },
-            encode: { model, context in try compiled.encode(model as! Model, context) },
-            update: { model, object, context in
-                var typed = model as! Model
-                try compiled.apply(&typed, object, context, .update)
-                model = typed
-            })
+            encode: { model, context in try compiled.encode(model, context) },
+            update: { model, object, context in try compiled.apply(&model, object, context, .update) })
     }
 }
 

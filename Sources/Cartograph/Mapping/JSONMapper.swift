@@ -42,7 +42,7 @@ public struct JSONMapper: Sendable {
     }
 
     private func context(_ issues: IssueCollector? = nil) -> MappingContext {
-        MappingContext(registry: registry, trail: nil, key: nil, parent: nil, issues: issues)
+        MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
     }
 
     // MARK: Decoding
@@ -109,7 +109,7 @@ public struct JSONMapper: Sendable {
         switch node.kind {
         case .object:
             let object = try node.object()
-            let context = MappingContext(registry: registry, trail: trail, key: key, parent: nil, issues: nil)
+            let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
             if let entry = try registry.candidates(for: object, key: key).first, entry.type == Model.self {
                 found.append(try entry.decode(node, context, as: Model.self))
             }
@@ -139,7 +139,7 @@ public struct JSONMapper: Sendable {
         case .object:
             let object = try node.object()
             if let entry = try registry.candidates(for: object, key: key).first {
-                let context = MappingContext(registry: registry, trail: trail, key: key, parent: nil, issues: nil)
+                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
                 return .model(try entry.decode(node, context, as: Any.self))
             }
             var members: [(key: String, value: MappedValue)] = []
@@ -175,12 +175,16 @@ public struct JSONMapper: Sendable {
 
     /// Applies an object node to an existing model.
     public func update<Model>(_ model: inout Model, from node: Node) throws {
-        guard let entry = registry.entry(for: Model.self), let update = entry.update else {
+        guard let entry = registry.entry(for: Model.self), entry.canUpdate else {
             throw CartographError(.typeMismatch, "\(Model.self) has no registered mapping to update it with", path: "$")
         }
         guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: "$") }
+        if let typed = entry as? TypedModelEntry<Model>, let update = typed.update {
+            try update(&model, try node.object(), context())
+            return
+        }
         var erased: Any = model
-        try update(&erased, try node.object(), context())
+        try entry.updateAny(&erased, try node.object(), context())
         model = erased as! Model
     }
 

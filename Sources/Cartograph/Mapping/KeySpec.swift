@@ -15,10 +15,51 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
         case index(Int)
     }
 
+    /// Behind one reference, so copying a key spec (into every property's
+    /// decode context) costs one retain.
+    final class Storage: @unchecked Sendable {
+        // @unchecked: immutable after init; `singleKey` is read-only memory owned here.
+        let components: [Component]
+        let keyBytes: [[UInt8]]
+        let trailComponents: [PathTrail.Component]
+        /// The key bytes when the spec is one plain key (the common case).
+        let singleKey: UnsafeMutableRawBufferPointer?
+
+        deinit { singleKey?.deallocate() }
+
+        init(_ components: [Component]) {
+            self.components = components
+            keyBytes = components.map {
+                if case .key(let key) = $0 { return Array(key.utf8) }
+                return []
+            }
+            trailComponents = components.map {
+                switch $0 {
+                case .key(let key): return .key(key)
+                case .index(let index): return .index(index)
+                }
+            }
+            if components.count == 1, case .key(let key) = components[0] {
+                let bytes = Array(key.utf8)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+                buffer.copyBytes(from: bytes)
+                singleKey = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count])
+            } else {
+                singleKey = nil
+            }
+        }
+    }
+    let storage: Storage
+
     /// The steps, outermost first.
-    public let components: [Component]
+    public var components: [Component] { storage.components }
     /// The UTF-8 bytes of each key component (empty for indexes), precomputed for byte comparison.
-    let keyBytes: [[UInt8]]
+    var keyBytes: [[UInt8]] { storage.keyBytes }
+
+    /// Equal when the components are.
+    public static func == (lhs: KeySpec, rhs: KeySpec) -> Bool { lhs.components == rhs.components }
+    /// Hashes the components.
+    public func hash(into hasher: inout Hasher) { hasher.combine(components) }
 
     /// A path from explicit components.
     public static func path(_ components: [Component]) -> KeySpec { KeySpec(components: components) }
@@ -27,11 +68,7 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
     public static func key(_ key: String) -> KeySpec { KeySpec(components: [.key(key)]) }
 
     init(components: [Component]) {
-        self.components = components
-        keyBytes = components.map {
-            if case .key(let key) = $0 { return Array(key.utf8) }
-            return []
-        }
+        storage = Storage(components)
     }
 
     /// Parses dotted text (see the type's documentation).
@@ -67,14 +104,7 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The components as a path suffix for errors.
-    var trailComponents: [PathTrail.Component] {
-        components.map {
-            switch $0 {
-            case .key(let key): return .key(key)
-            case .index(let index): return .index(index)
-            }
-        }
-    }
+    var trailComponents: [PathTrail.Component] { storage.trailComponents }
 
     /// The path, dots escaped where a key holds one.
     public var description: String {
@@ -95,17 +125,19 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
     /// The value at this path, finding the first key through a cursor that
     /// expects keys in document order.
     func lookup(in object: ObjectView, cursor: inout ObjectView.Cursor) -> Node? {
+        if let key = storage.singleKey { return cursor.value(forKeyBytes: UnsafeRawBufferPointer(key)) }
         var node = object.node
-        for (position, component) in components.enumerated() {
+        for (position, component) in storage.components.enumerated() {
             switch component {
             case .key:
                 guard node.kind == .object else { return nil }
                 let found: Node?
+                let bytes = storage.keyBytes[position]
                 if position == 0 {
-                    found = keyBytes[0].withUnsafeBytes { cursor.value(forKeyBytes: $0) }
+                    found = bytes.withUnsafeBytes { cursor.value(forKeyBytes: $0) }
                 } else {
                     let view = ObjectView(document: node.document, index: node.index)
-                    found = keyBytes[position].withUnsafeBytes { view.value(forKeyBytes: $0) }
+                    found = bytes.withUnsafeBytes { view.value(forKeyBytes: $0) }
                 }
                 guard let found else { return nil }
                 node = found

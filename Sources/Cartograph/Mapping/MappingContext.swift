@@ -2,60 +2,98 @@
 /// (to decode nested models), the options, where in the input it is, the key
 /// the object sits under, and the model that contains it.
 public struct MappingContext {
-    /// The registry of the decode in progress.
-    public let registry: ModelRegistry
-    /// The registry's options.
-    public var options: MappingOptions { registry.options }
+    /// What every context of one decode shares.
+    final class Session {
+        let registry: ModelRegistry
+        let issues: IssueCollector?
+        init(registry: ModelRegistry, issues: IssueCollector?) {
+            self.registry = registry
+            self.issues = issues
+        }
+    }
+
+    let session: Session
     let trail: PathTrail?
-    /// Path components below `trail` not yet allocated (a property's key path):
-    /// most properties never need them, so they are only linked in when a
+    /// Path components below `trail` not yet linked in (a property's key
+    /// path): most properties never need them, so they are only linked when a
     /// nested model or an error asks.
     let pending: KeySpec?
-    /// The key the current object sits under (for array elements, the
-    /// array's key), or nil at the top level.
-    public let key: String?
-    /// The class instance that contains the value being decoded, if any.
-    public private(set) weak var parent: AnyObject?
-    let issues: IssueCollector?
+    /// An array position below `pending`, likewise linked in only when needed
+    /// (negative when there is none).
+    let pendingIndex: Int
+    /// The containing instance, unretained: it is the model being built by a
+    /// caller further up this decode, which outlives this context.
+    private let parentReference: Unmanaged<AnyObject>?
 
-    init(registry: ModelRegistry, trail: PathTrail?, pending: KeySpec? = nil, key: String?, parent: AnyObject?, issues: IssueCollector?) {
-        self.registry = registry
+    init(registry: ModelRegistry, trail: PathTrail?, parent: AnyObject?, issues: IssueCollector?) {
+        self.init(session: Session(registry: registry, issues: issues), trail: trail, pending: nil,
+            parent: parent.map { Unmanaged.passUnretained($0) })
+    }
+
+    private init(session: Session, trail: PathTrail?, pending: KeySpec?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
+        self.session = session
         self.trail = trail
         self.pending = pending
-        self.key = key
-        self.parent = parent
-        self.issues = issues
+        self.pendingIndex = pendingIndex
+        self.parentReference = parent
+    }
+
+    private var pendingComponents: [PathTrail.Component] {
+        var components = pending?.trailComponents ?? []
+        if pendingIndex >= 0 { components.append(.index(pendingIndex)) }
+        return components
+    }
+
+    /// The registry of the decode in progress.
+    public var registry: ModelRegistry { session.registry }
+    /// The registry's options.
+    public var options: MappingOptions { session.registry.options }
+    var issues: IssueCollector? { session.issues }
+
+    /// The class instance that contains the value being decoded, if any.
+    public var parent: AnyObject? { parentReference?.takeUnretainedValue() }
+
+    /// The key the current object sits under (for array elements, the
+    /// array's key), or nil at the top level.
+    public var key: String? {
+        if let pending {
+            for case .key(let name) in pending.components.reversed() { return name }
+        }
+        var node = trail
+        while let current = node {
+            if case .key(let name) = current.component { return name }
+            node = current.parent
+        }
+        return nil
     }
 
     /// The path of the current value, as `$.statuses[3].user`.
-    public var path: String { PathTrail.render(trail, pending?.trailComponents ?? []) }
+    public var path: String { PathTrail.render(trail, pendingComponents) }
 
     /// The same context with the pending components linked into the trail.
     func materialized() -> MappingContext {
-        guard let pending else { return self }
+        guard pending != nil || pendingIndex >= 0 else { return self }
         var trail = self.trail
-        for component in pending.trailComponents { trail = PathTrail(parent: trail, component: component) }
-        return MappingContext(registry: registry, trail: trail, key: key, parent: parent, issues: issues)
+        for component in pendingComponents { trail = PathTrail(parent: trail, component: component) }
+        return MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
     }
 
     /// The context of the value at a key path under the current object (no allocation).
     func child(spec: KeySpec) -> MappingContext {
-        let base = materialized()
-        var lastKey = key
-        for case .key(let name) in spec.components { lastKey = name }
-        return MappingContext(registry: registry, trail: base.trail, pending: spec, key: lastKey, parent: parent, issues: issues)
+        let base = pending == nil && pendingIndex < 0 ? self : materialized()
+        return MappingContext(session: session, trail: base.trail, pending: spec, parent: parentReference)
     }
 
-    /// The context of element `index` of the current array (its key stays the array's).
+    /// The context of element `index` of the current array (its key stays
+    /// the array's); no allocation unless the element needs a context of its own.
     func element(_ index: Int) -> MappingContext {
-        let base = materialized()
-        return MappingContext(registry: registry, trail: PathTrail(parent: base.trail, component: .index(index)), key: key,
-            parent: parent, issues: issues)
+        let base = pendingIndex < 0 ? self : materialized()
+        return MappingContext(session: session, trail: base.trail, pending: base.pending, pendingIndex: index, parent: parentReference)
     }
 
     /// The same context with a new containing instance.
     func with(parent newParent: AnyObject?) -> MappingContext {
-        MappingContext(registry: registry, trail: trail, pending: pending, key: key, parent: newParent, issues: issues)
+        MappingContext(session: session, trail: trail, pending: pending, parent: newParent.map { Unmanaged.passUnretained($0) })
     }
 
     /// Decodes a nested value of any supported type (registered model,

@@ -158,7 +158,7 @@ public func Map<Model, Value, Factory: ModelFactory>(
     coerceArray: Bool = false
 ) -> MappingRule<Model> {
     propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
-        options: ValueOptions(coerceArrays: coerceArray, model: ModelEntry(factory: factory)), required: required, ignoreNull: nil)
+        options: ValueOptions(coerceArrays: coerceArray, model: TypedModelEntry(factory: factory)), required: required, ignoreNull: nil)
 }
 
 /// Maps a property whose objects are read with a specific mapping (a sub-mapper).

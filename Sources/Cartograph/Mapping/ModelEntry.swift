@@ -1,64 +1,90 @@
-/// A registered model type with its type erased, as the registry stores it.
-struct ModelEntry: @unchecked Sendable {
-    // @unchecked: the closures capture a factory (Sendable) or a compiled
-    // mapping, which is immutable.
+/// A registered model type, as the registry stores it: the type erased for
+/// class inference and `decodeAny`, and a typed subclass
+/// (``TypedModelEntry``) so that decoding a known type needs no boxing in
+/// `Any` and no dynamic cast.
+class ModelEntry: @unchecked Sendable {
+    // @unchecked: immutable after registration; the closures in the typed
+    // subclass capture a factory (Sendable) or a compiled mapping (immutable).
     let type: Any.Type
     let keys: [String]
-    let make: (ObjectView, MappingContext) throws -> Any
-    let encode: (Any, EncodingContext) throws -> EncodedValue
-    /// Applies an object to an existing model (absent keys untouched), for mappings.
-    let update: ((inout Any, ObjectView, MappingContext) throws -> Void)?
+
+    init(type: Any.Type, keys: [String]) {
+        self.type = type
+        self.keys = keys
+    }
 
     var name: String { "\(type)" }
 
-    init<F: ModelFactory>(factory: F) {
-        type = F.Model.self
-        keys = factory.keys
-        make = { object, context in try factory.make(from: object, context: context) }
-        encode = { model, context in try factory.encode(model as! F.Model, context: context) }
-        update = nil
-    }
-
-    init(
-        type: Any.Type, keys: [String], make: @escaping (ObjectView, MappingContext) throws -> Any,
-        encode: @escaping (Any, EncodingContext) throws -> EncodedValue,
-        update: ((inout Any, ObjectView, MappingContext) throws -> Void)?
-    ) {
-        self.type = type
-        self.keys = keys
-        self.make = make
-        self.encode = encode
-        self.update = update
-    }
+    func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any { fatalError("abstract") }
+    func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue { fatalError("abstract") }
+    var canUpdate: Bool { false }
+    func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws {}
 
     /// Makes a model from a node that must be an object, as `T`.
-    func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
+    final func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
         guard node.kind == .object else {
             throw CartographError(.typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
                 path: context.path, expected: "object", found: node.kind.description)
         }
-        let made: Any
         let context = context.materialized()
         do {
-            made = try make(try node.object(), context)
+            if let typed = self as? TypedModelEntry<T> {
+                return try typed.make(try node.object(), context)
+            }
+            let made = try makeAny(try node.object(), context)
+            guard let model = made as? T else {
+                throw CartographError(.typeMismatch, "the object was identified as \(name), which is not a \(T.self)",
+                    offset: node.sourceOffset, path: context.path, expected: "\(T.self)", found: name)
+            }
+            return model
         } catch let error as CartographError {
             throw error.at(path: context.path)
         }
-        guard let model = made as? T else {
-            throw CartographError(.typeMismatch, "the object was identified as \(name), which is not a \(T.self)", offset: node.sourceOffset,
-                path: context.path, expected: "\(T.self)", found: name)
-        }
-        return model
     }
 
     /// Encodes a model, watching for cycles through class instances.
-    func encodeValue(_ model: Any, _ context: EncodingContext) throws -> EncodedValue {
-        guard Swift.type(of: model) is AnyClass else { return try encode(model, context) }
-        let object = model as AnyObject
-        if context.visiting.contains(ObjectIdentifier(object)) {
-            throw CycleDetected(path: context.path)
+    final func encodeValue<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
+        var context = context
+        if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
+            let object = model as AnyObject
+            if context.visiting.contains(ObjectIdentifier(object)) { throw CycleDetected(path: context.path) }
+            context = context.entering(object)
         }
-        return try encode(model, context.entering(object))
+        if let typed = self as? TypedModelEntry<T> { return try typed.encode(model, context) }
+        return try encodeAny(model, context)
+    }
+}
+
+/// A registry entry for one model type.
+final class TypedModelEntry<Model>: ModelEntry, @unchecked Sendable {
+    let make: (ObjectView, MappingContext) throws -> Model
+    let encode: (Model, EncodingContext) throws -> EncodedValue
+    let update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
+
+    init(
+        keys: [String], make: @escaping (ObjectView, MappingContext) throws -> Model,
+        encode: @escaping (Model, EncodingContext) throws -> EncodedValue,
+        update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
+    ) {
+        self.make = make
+        self.encode = encode
+        self.update = update
+        super.init(type: Model.self, keys: keys)
+    }
+
+    convenience init<F: ModelFactory>(factory: F) where F.Model == Model {
+        self.init(keys: factory.keys, make: { try factory.make(from: $0, context: $1) },
+            encode: { try factory.encode($0, context: $1) }, update: nil)
+    }
+
+    override func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any { try make(object, context) }
+    override func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue { try encode(model as! Model, context) }
+    override var canUpdate: Bool { update != nil }
+    override func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws {
+        guard let update else { return }
+        var typed = model as! Model
+        try update(&typed, object, context)
+        model = typed
     }
 }
 

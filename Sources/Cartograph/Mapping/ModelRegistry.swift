@@ -18,21 +18,51 @@ import Synchronization
 public struct ModelRegistry: Sendable {
     /// Options shared by every mapping in the registry, fixed when it is
     /// created so that every mapping is compiled with the same ones.
-    public let options: MappingOptions
-    private var entries: [ObjectIdentifier: ModelEntry] = [:]
-    private var order: [ObjectIdentifier] = []
-    private var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
-    private var discriminators: [(key: String, types: [String: Any.Type])] = []
-    private let compiled = CompiledMappings()
+    public var options: MappingOptions { storage.options }
+
+    /// Everything behind one reference, so that copying a registry (every
+    /// decode context holds one) costs one retain; copied on write.
+    private final class Storage: @unchecked Sendable {
+        // @unchecked: mutated only while uniquely referenced (before sharing).
+        let options: MappingOptions
+        var entries: [ObjectIdentifier: ModelEntry] = [:]
+        var order: [ObjectIdentifier] = []
+        var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
+        var discriminators: [(key: String, types: [String: Any.Type])] = []
+        let compiled = CompiledMappings()
+
+        init(options: MappingOptions) { self.options = options }
+
+        func copy() -> Storage {
+            let copy = Storage(options: options)
+            copy.entries = entries
+            copy.order = order
+            copy.identifyRules = identifyRules
+            copy.discriminators = discriminators
+            return copy
+        }
+    }
+    private var storage: Storage
+
+    private var entries: [ObjectIdentifier: ModelEntry] { storage.entries }
+    private var order: [ObjectIdentifier] { storage.order }
+    private var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] { storage.identifyRules }
+    private var discriminators: [(key: String, types: [String: Any.Type])] { storage.discriminators }
+    private var compiled: CompiledMappings { storage.compiled }
+
+    private mutating func writable() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// An empty registry.
     public init(options: MappingOptions = MappingOptions()) {
-        self.options = options
+        storage = Storage(options: options)
     }
 
     /// Registers a factory for its model type (replacing an earlier one).
     public mutating func register<F: ModelFactory>(_ factory: F) {
-        add(ModelEntry(factory: factory))
+        add(TypedModelEntry(factory: factory))
     }
 
     /// Registers closures for a one-off model type.
@@ -54,9 +84,10 @@ public struct ModelRegistry: Sendable {
     }
 
     private mutating func add(_ entry: ModelEntry) {
+        let storage = writable()
         let id = ObjectIdentifier(entry.type)
-        if entries[id] == nil { order.append(id) }
-        entries[id] = entry
+        if storage.entries[id] == nil { storage.order.append(id) }
+        storage.entries[id] = entry
     }
 
     /// Adds an identify rule: it sees an object and the key it sits under
@@ -64,12 +95,12 @@ public struct ModelRegistry: Sendable {
     /// registered model type it is, or nil to leave it to the next rule.
     /// Rules run in the order they were added, before discriminators and key matching.
     public mutating func identify(_ rule: @escaping @Sendable (ObjectView, String?) -> Any.Type?) {
-        identifyRules.append(rule)
+        writable().identifyRules.append(rule)
     }
 
     /// Adds a discriminator: the string value of `key` picks the model type.
     public mutating func discriminator(key: String, _ types: [String: Any.Type]) {
-        discriminators.append((key, types))
+        writable().discriminators.append((key, types))
     }
 
     /// Whether a type is registered.

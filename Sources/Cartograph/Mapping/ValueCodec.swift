@@ -27,13 +27,16 @@ struct ValueCodec<Value>: @unchecked Sendable {
     let isNone: (Value) -> Bool
     /// Arrays and sets (for array coercion).
     let isCollection: Bool
+    /// Leaves (scalars): they need their context only to name the path of an error.
+    let isLeaf: Bool
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
-        isCollection: Bool = false
+        isCollection: Bool = false, isLeaf: Bool = false
     ) {
+        self.isLeaf = isLeaf
         self.decode = decode
         self.encode = encode
         self.none = none
@@ -78,7 +81,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                     throw error.at(path: context.path)
                 }
             },
-            encode: { value, context in value.encodedScalar(profile: context.profile) })
+            encode: { value, context in value.encodedScalar(profile: context.profile) },
+            isLeaf: true)
     }
 
     private static func optionalCodec<O: OptionalMarker>(_: O.Type) -> Any {
@@ -107,11 +111,20 @@ struct ValueCodec<Value>: @unchecked Sendable {
         var result: [Element] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
+            if codec.isLeaf, context.issues == nil {
+                // No element context is made for leaves: the path is only spelled out on error.
+                do {
+                    result.append(try codec.decode(element, context, options))
+                } catch let error as CartographError {
+                    throw error.replacingPath(context.element(index).path)
+                }
+                continue
+            }
             if let issues = context.issues {
                 do {
                     result.append(try codec.decode(element, context.element(index), options))
                 } catch let error as CartographError {
-                    issues.record(error.at(path: PathTrail.render(context.trail, [.index(index)])))
+                    issues.record(error.at(path: context.element(index).path))
                 }
             } else {
                 result.append(try codec.decode(element, context.element(index), options))

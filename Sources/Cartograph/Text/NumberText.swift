@@ -1,4 +1,5 @@
 import Foundation
+internal import CCartographShims
 
 /// Conversions from JSON number text (already validated by the parser) to
 /// Swift numbers, locale-independent and exact-or-nil.
@@ -73,7 +74,14 @@ enum NumberText {
     static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = clingerFastPath(bytes, count: count) { return fast }
         let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return Double(text) ?? .nan
+        return text.withCString { cartograph_strtod_c_locale($0) }
+    }
+
+    /// The nearest `Double` to NUL-terminated number text (as the tape stores
+    /// it): no copy on the slow path.
+    static func double(terminated bytes: UnsafePointer<UInt8>, count: Int) -> Double {
+        if let fast = clingerFastPath(bytes, count: count) { return fast }
+        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { cartograph_strtod_c_locale($0) }
     }
 
     private static func clingerFastPath(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double? {

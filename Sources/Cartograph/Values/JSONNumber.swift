@@ -42,8 +42,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         self = number
     }
 
-    /// Chooses the storage for validated number text.
-    init(validText bytes: UnsafePointer<UInt8>, count: Int) {
+    /// Chooses the storage for validated number text (NUL-terminated when `terminated`).
+    init(validText bytes: UnsafePointer<UInt8>, count: Int, terminated: Bool = false) {
         if NumberText.isIntegerText(bytes, count: count) {
             if let value = NumberText.int64(bytes, count: count) {
                 storage = .int(value)
@@ -54,7 +54,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
                 return
             }
         } else if NumberGrammar.significantDigits(bytes, count: count) <= 17 {
-            let value = NumberText.double(bytes, count: count)
+            let value = terminated ? NumberText.double(terminated: bytes, count: count) : NumberText.double(bytes, count: count)
             if value.isFinite, value != 0 || !NumberGrammar.hasNonZeroDigit(bytes, count: count) {
                 storage = .double(value)
                 return
