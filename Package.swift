@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Cartograph", targets: ["Cartograph"]),
         .executable(name: "cartograph", targets: ["CartographCLI"]),
         .executable(name: "cartograph-bench", targets: ["CartographBench"]),
+        .executable(name: "cartograph-demo", targets: ["CartographDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -55,6 +56,10 @@ let package = Package(
             name: "CorpusModels",
             dependencies: ["Cartograph"],
             path: "Sources/CorpusModels"
+        ),
+        .executableTarget(
+            name: "CartographDemo",
+            dependencies: ["Cartograph"]
         ),
         .executableTarget(
             name: "CartographBench",
