@@ -20,6 +20,8 @@ public struct JSONMapper: Sendable {
     public var parseOptions: ParseOptions
     /// Formatting for ``encode(_:)``.
     public var writeOptions: WriteOptions
+    /// Strategies for `Codable` types (keys, dates, data, non-conforming floats, userInfo).
+    public var codableOptions = CodableOptions()
 
     /// A mapper over a registry.
     public init(registry: ModelRegistry = ModelRegistry(), parseOptions: ParseOptions = ParseOptions(), writeOptions: WriteOptions = WriteOptions()) {
@@ -31,14 +33,19 @@ public struct JSONMapper: Sendable {
     // MARK: Sources
 
     /// Runs `body` on the document of JSON bytes, locating any error in them.
-    func withDocument<R>(_ bytes: some Collection<UInt8>, _ body: (Document) throws -> R) throws -> R {
-        let input = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
-        let document = try Document(parsing: input, options: parseOptions)
-        do {
-            return try body(document)
-        } catch let error as CartographError {
-            throw input.withUnsafeBytes { error.locating(in: $0) }
+    func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document, UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try bytes.withUnsafeBytes { input in
+            let document = try JSONParser.parseWhole(input, options: parseOptions)
+            do {
+                return try body(document, input)
+            } catch let error as CartographError {
+                throw error.locating(in: input)
+            }
         }
+    }
+
+    func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document) throws -> R) throws -> R {
+        try withDocument(bytes) { document, _ in try body(document) }
     }
 
     private func context(_ issues: IssueCollector? = nil) -> MappingContext {
@@ -50,16 +57,19 @@ public struct JSONMapper: Sendable {
     /// Decodes a value of any supported type: a registered model, an array,
     /// set, optional or string-keyed dictionary of them, a scalar, or a
     /// `Decodable` type.
-    public func decode<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> Model {
+    @_disfavoredOverload
+    public func decode<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> Model {
         try withDocument(bytes) { try decode(type, from: $0.root) }
     }
 
     /// Decodes from a node of a parsed ``Document``.
+    @_disfavoredOverload
     public func decode<Model>(_ type: Model.Type, from node: Node) throws -> Model {
         try ValueCodec<Model>.resolve().decode(node, context(), .standard)
     }
 
     /// Decodes from an in-memory JSON value.
+    @_disfavoredOverload
     public func decode<Model>(_ type: Model.Type, from value: JSONValue) throws -> Model {
         try decode(type, from: try Document(value: value).root)
     }
@@ -71,7 +81,7 @@ public struct JSONMapper: Sendable {
 
     /// One model per element when the top level is an array, or one model
     /// when it is an object.
-    public func decodeModels<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> [Model] {
+    public func decodeModels<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> [Model] {
         try withDocument(bytes) { document in
             document.root.kind == .array
                 ? try decode([Model].self, from: document.root)
@@ -81,20 +91,19 @@ public struct JSONMapper: Sendable {
 
     /// Like ``decode(_:from:)``, but an element of an array that fails is
     /// skipped and its error kept, so one pass reports every problem.
-    public func decodeLossy<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> LossyResult<Model> {
+    public func decodeLossy<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> LossyResult<Model> {
         let issues = IssueCollector()
-        return try withDocument(bytes) { document in
+        return try withDocument(bytes) { document, input in
             let value = try ValueCodec<Model>.resolve().decode(document.root, context(issues), .standard)
-            return LossyResult(value: value, issues: issues.issues.map { issue in
-                Array(bytes).withUnsafeBytes { issue.locating(in: $0) }
-            })
+            issues.locate(in: input)
+            return LossyResult(value: value, issues: issues.issues)
         }
     }
 
     /// Every object anywhere in the input (inside wrappers, envelopes, arrays
     /// of arrays, other models) that class inference identifies as `Model`,
     /// decoded, in document order.
-    public func collect<Model>(_ type: Model.Type, from bytes: some Collection<UInt8>) throws -> [Model] {
+    public func collect<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> [Model] {
         try withDocument(bytes) { try collect(type, in: $0.root) }
     }
 
@@ -130,7 +139,7 @@ public struct JSONMapper: Sendable {
 
     /// The whole input as a tree in which every identified object is a model
     /// and everything else stays a plain value.
-    public func decodeAny(from bytes: some Collection<UInt8>) throws -> MappedValue {
+    public func decodeAny(from bytes: some ContiguousBytes) throws -> MappedValue {
         try withDocument(bytes) { try decodeAny($0.root, key: nil, trail: nil) }
     }
 
@@ -163,12 +172,12 @@ public struct JSONMapper: Sendable {
     /// Applies an object to an existing model: keys absent from the input
     /// leave properties untouched, an explicit `null` clears an optional
     /// property (unless ignore-nulls applies), values replace.
-    public func update<Model>(_ model: inout Model, from bytes: some Collection<UInt8>) throws {
+    public func update<Model>(_ model: inout Model, from bytes: some ContiguousBytes) throws {
         try withDocument(bytes) { document in try update(&model, from: document.root) }
     }
 
     /// Updates a class instance in place (see ``update(_:from:)-(Model,_)``).
-    public func update<Model: AnyObject>(_ model: Model, from bytes: some Collection<UInt8>) throws {
+    public func update<Model: AnyObject>(_ model: Model, from bytes: some ContiguousBytes) throws {
         var reference = model
         try update(&reference, from: bytes)
     }
@@ -191,6 +200,7 @@ public struct JSONMapper: Sendable {
     // MARK: Encoding
 
     /// The model (or array, optional … of models) as JSON bytes.
+    @_disfavoredOverload
     public func encode<Model>(_ model: Model) throws -> [UInt8] {
         try encodeValue(model).encoded(options: writeOptions)
     }

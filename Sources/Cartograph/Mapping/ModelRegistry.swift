@@ -103,6 +103,12 @@ public struct ModelRegistry: Sendable {
         writable().discriminators.append((key, types))
     }
 
+    /// Whether anything is registered.
+    var hasEntries: Bool { !storage.entries.isEmpty || !storage.identifyRules.isEmpty || !storage.discriminators.isEmpty }
+
+    /// The registered entry of a type (no `Mappable` fallback).
+    func registeredEntry(for type: Any.Type) -> ModelEntry? { storage.entries[ObjectIdentifier(type)] }
+
     /// Whether a type is registered.
     public func isRegistered(_ type: Any.Type) -> Bool { entries[ObjectIdentifier(type)] != nil }
 

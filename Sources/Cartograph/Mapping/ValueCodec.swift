@@ -219,22 +219,25 @@ struct ValueCodec<Value>: @unchecked Sendable {
     }
 }
 
-/// `Codable` types inside a mapped model, until a type is registered: they
-/// go through Foundation's coders on the node's JSON text.
+/// `Codable` types inside a mapped model that are not registered: they go
+/// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
+        let decoder = DocumentDecoder(document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
+            input: nil, issues: context.issues)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(try node.encoded()))
-        } catch let error as CartographError {
-            throw error.at(path: context.path)
-        } catch {
-            throw CartographError(.typeMismatch, "\(T.self) could not be decoded: \(error)", offset: node.sourceOffset, path: context.path,
-                expected: "\(T.self)", found: node.kind.description)
+            return try decoder.decodeRoot(T.self)
+        } catch let error as DecodingError {
+            let underlying = DecodingErrors.cartographError(error)
+            let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""
+            throw CartographError(underlying?.kind ?? .typeMismatch, underlying?.message ?? "\(T.self) could not be decoded: \(error)",
+                offset: underlying?.offset ?? node.sourceOffset, path: context.path + suffix,
+                expected: underlying?.expected ?? "\(T.self)", found: underlying?.found ?? node.kind.description)
         }
     }
 
     static func encode<T: Encodable>(_ value: T, context: EncodingContext) throws -> EncodedValue {
-        let data = try JSONEncoder().encode(value)
-        return EncodedValue(try JSONValue(parsing: Array(data)))
+        let encoder = TreeEncoder(options: CodableOptions(), registry: context.registry, trail: nil)
+        return EncodedValue(try encoder.encodeRoot(value))
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// How `Codable` values are read and written: a superset of the options of
+/// Foundation's `JSONDecoder` and `JSONEncoder`, in one `Sendable` value.
+public struct CodableOptions: @unchecked Sendable {
+    // @unchecked: custom strategies hold @Sendable closures; userInfo values
+    // are the caller's (as with Foundation's coders).
+
+    /// How coding keys find their JSON keys. Default ``KeyStrategy/useDefaultKeys``.
+    public var keys: KeyStrategy = .useDefaultKeys
+    /// How `Date` is read and written. Default ``DateStrategy/deferredToDate`` (seconds since 2001, as Foundation).
+    public var dates: DateStrategy = .deferredToDate
+    /// How `Data` is read and written. Default ``DataStrategy/base64``.
+    public var data: DataStrategy = .base64
+    /// What NaN and infinities become. Default ``NonConformingFloatStrategy/throw``.
+    public var nonConformingFloats: NonConformingFloatStrategy = .throw
+    /// Values handed to `init(from:)` and `encode(to:)` through `userInfo`.
+    public var userInfo: [CodingUserInfoKey: Any] = [:]
+
+    /// The defaults described on each property.
+    public init() {}
+
+    /// The defaults, with some properties changed.
+    public init(_ configure: (inout CodableOptions) -> Void) {
+        configure(&self)
+    }
+
+    /// How coding keys map to JSON keys.
+    public enum KeyStrategy: Sendable {
+        /// The coding key's `stringValue` is the JSON key.
+        case useDefaultKeys
+        /// `myURLProperty` reads and writes `my_url_property` (acronyms round-trip, unlike Foundation's).
+        case snakeCase
+        /// The mapping engine's fuzzy rules (case-insensitive, snake_case, first word); writes keys unchanged.
+        case fuzzy
+        /// A closure from a coding key's name to its JSON key, used both ways.
+        case custom(@Sendable (String) -> String)
+    }
+
+    /// How dates are read and written.
+    public enum DateStrategy: Sendable {
+        /// Seconds since 2001-01-01, as `Date`'s own Codable conformance.
+        case deferredToDate
+        /// Seconds since 1970 as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970 as a number.
+        case millisecondsSince1970
+        /// ISO 8601; fractional seconds are accepted on reading and written when `fractionalSeconds`.
+        case iso8601(fractionalSeconds: Bool)
+        /// A `DateFormatter` format string in a time zone (POSIX locale).
+        case formatted(String, timeZone: TimeZone)
+        /// Custom closures (a decoder's single value, an encoder).
+        case custom(decode: @Sendable (any Decoder) throws -> Date, encode: @Sendable (Date, any Encoder) throws -> Void)
+    }
+
+    /// How `Data` is read and written.
+    public enum DataStrategy: Sendable {
+        /// A base64 string.
+        case base64
+        /// `Data`'s own Codable conformance (an array of bytes).
+        case deferredToData
+        /// Custom closures.
+        case custom(decode: @Sendable (any Decoder) throws -> Data, encode: @Sendable (Data, any Encoder) throws -> Void)
+    }
+
+    /// What NaN and infinities become.
+    public enum NonConformingFloatStrategy: Sendable, Hashable {
+        /// Throw.
+        case `throw`
+        /// These strings, both ways.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+}

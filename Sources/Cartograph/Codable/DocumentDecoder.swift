@@ -1,0 +1,445 @@
+import Foundation
+import Synchronization
+
+/// The `Decoder` behind ``JSONMapper``'s `Codable` support: it reads a
+/// ``Document``'s tape directly.
+///
+/// One decoder serves a whole decode: nested values save and restore its
+/// position instead of creating new decoders. Keyed containers find keys by
+/// comparing bytes, starting where the previous key was found (synthesized
+/// `Codable` reads keys in declaration order, which is usually document
+/// order), so a key costs one comparison, with no hashing and no
+/// allocation. Scalars are converted straight from the tape.
+final class DocumentDecoder: Decoder {
+    let document: Document
+    let entries: UnsafeMutablePointer<TapeEntry>
+    let bytes: UnsafeMutablePointer<UInt8>
+    let options: CodableOptions
+    let registry: ModelRegistry
+    let registryIsEmpty: Bool
+    /// The input text, valid for the decode, to give errors a line and column.
+    let input: UnsafeRawBufferPointer?
+    let issues: IssueCollector?
+    /// The value being decoded.
+    var index: Int
+    var trail: CodingTrail?
+    /// Where each depth's keyed container last found a key (a hint only).
+    private let hints: UnsafeMutablePointer<Int>
+    private let hintCapacity = 1024
+    var depth = 0
+    private var convertedKeys: [String: [UInt8]] = [:]
+
+    init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?) {
+        self.document = document
+        entries = document.tape.entries
+        bytes = document.tape.bytes
+        self.options = options
+        self.registry = registry
+        registryIsEmpty = !registry.hasEntries
+        self.input = input
+        self.issues = issues
+        self.index = index
+        hints = .allocate(capacity: hintCapacity)
+        hints.initialize(repeating: 0, count: hintCapacity)
+    }
+
+    deinit {
+        hints.deallocate()
+    }
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard entries[index].kind == .object else { throw mismatch(expected: "object", type: [String: Any].self, at: index, key: nil) }
+        return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard entries[index].kind == .array else { throw mismatch(expected: "array", type: [Any].self, at: index, key: nil) }
+        return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        DocumentSingleValueContainer(decoder: self, index: index, trail: trail)
+    }
+
+    // MARK: Keys
+
+    /// The hint slot of a container depth.
+    func hint(_ depth: Int) -> UnsafeMutablePointer<Int>? {
+        depth < hintCapacity ? hints + depth : nil
+    }
+
+    /// The tape index of the value for `key` in the object at `object`, or nil.
+    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<Int>?) -> Int? {
+        switch options.keys {
+        case .useDefaultKeys:
+            let name = key.stringValue
+            if let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), in: object, hint: hint) }) {
+                return found
+            }
+            return Array(name.utf8).withUnsafeBytes { find($0, in: object, hint: hint) }
+        case .snakeCase, .custom:
+            let converted = convertedKey(key.stringValue)
+            return converted.withUnsafeBytes { find($0, in: object, hint: hint) }
+        case .fuzzy:
+            return fuzzyFind(key.stringValue, in: object)
+        }
+    }
+
+    private func convertedKey(_ name: String) -> [UInt8] {
+        if let cached = convertedKeys[name] { return cached }
+        let converted: String
+        switch options.keys {
+        case .snakeCase: converted = NamingStrategy.snakeCase.outputKey(for: name)
+        case .custom(let transform): converted = transform(name)
+        default: converted = name
+        }
+        let bytes = Array(converted.utf8)
+        convertedKeys[name] = bytes
+        return bytes
+    }
+
+    private func find(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<Int>?) -> Int? {
+        let end = entries[object].payload
+        let start = object + 1
+        guard start < end else { return nil }
+        let length = UInt32(key.count)
+        var probe = start
+        if let hint, hint.pointee > start, hint.pointee < end { probe = hint.pointee }
+        let first = probe
+        repeat {
+            let entry = entries[probe]
+            let valueEntry = entries[probe + 1]
+            let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : probe + 2
+            if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
+                key.count == 0 || memcmp(bytes + entry.payload, key.baseAddress!, key.count) == 0
+            {
+                hint?.pointee = next
+                return probe + 1
+            }
+            probe = next < end ? next : start
+        } while probe != first
+        return nil
+    }
+
+    private func fuzzyFind(_ name: String, in object: Int) -> Int? {
+        var best: (rank: Int, index: Int)?
+        var iterator = ObjectView(document: document, index: object).makeIterator()
+        while let (keyNode, value) = iterator.nextNodes() {
+            guard let key = try? keyNode.string(), let rank = NamingStrategy.fuzzy.rank(key: key, property: name) else { continue }
+            if best == nil || rank > best!.rank { best = (rank, value.index) }
+        }
+        return best?.index
+    }
+
+    /// The keys of an object as coding-key names (snake_case keys become camelCase).
+    func keyNames(in object: Int) -> [String] {
+        var names: [String] = []
+        var iterator = ObjectView(document: document, index: object).makeIterator()
+        while let (keyNode, _) = iterator.nextNodes() {
+            let name = (try? keyNode.string()) ?? ""
+            if case .snakeCase = options.keys { names.append(Self.camelCase(name)) } else { names.append(name) }
+        }
+        return names
+    }
+
+    static func camelCase(_ snake: String) -> String {
+        let parts = snake.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return snake }
+        return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
+    }
+
+    // MARK: Errors
+
+    func kindName(_ index: Int) -> String {
+        switch entries[index].kind {
+        case .null: return "null"
+        case .true, .false: return "bool"
+        case .number: return "number"
+        case .string, .key: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    func path(_ key: (any CodingKey)?) -> [any CodingKey] {
+        var keys = codingPath(trail)
+        if let key { keys.append(key) }
+        return keys
+    }
+
+    func codingPath(_ trail: CodingTrail?) -> [any CodingKey] { CodingTrail.keys(trail) }
+
+    /// A located Cartograph error for the value at `index`.
+    func located(_ kind: CartographError.Kind, _ message: String, at index: Int?, path keys: [any CodingKey],
+        expected: String? = nil, found: String? = nil) -> CartographError
+    {
+        let error = CartographError(kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
+            expected: expected, found: found)
+        guard let input else { return error }
+        return error.locating(in: input)
+    }
+
+    func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let found = kindName(index)
+        let error = located(.typeMismatch, "expected \(expected), found \(found)", at: index, path: keys, expected: expected, found: found)
+        return .typeMismatch(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)), as: UTF8.self)
+        let error = located(.numberOutOfRange, "number \(text) does not fit in \(type)", at: index, path: keys, expected: "\(type)", found: "number")
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func keyNotFound(_ key: any CodingKey, in object: Int, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: nil)
+        let error = located(.keyNotFound, "key \"\(key.stringValue)\" is missing", at: object, path: keys + [key],
+            expected: "a value", found: "nothing")
+        return .keyNotFound(key, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func valueNotFound(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = located(.typeMismatch, "expected \(type), found null", at: index, path: keys, expected: "\(type)", found: "null")
+        return .valueNotFound(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func dataCorrupted(_ message: String, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = located(.typeMismatch, message, at: index, path: keys)
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    private func pathFor(trail: CodingTrail?, key: (any CodingKey)?) -> [any CodingKey] {
+        var keys = CodingTrail.keys(trail ?? self.trail)
+        if let key { keys.append(key) }
+        return keys
+    }
+
+    // MARK: Scalars
+
+    @inline(__always)
+    func decodeBool(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Bool {
+        switch entries[index].kind {
+        case .true: return true
+        case .false: return false
+        case .null: throw valueNotFound(Bool.self, at: index, key: key, trail: trail)
+        default: throw mismatch(expected: "bool", type: Bool.self, at: index, key: key, trail: trail)
+        }
+    }
+
+    @inline(__always)
+    func decodeString(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> String {
+        let entry = entries[index]
+        guard entry.kind == .string else {
+            if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key, trail: trail) }
+            throw mismatch(expected: "string", type: String.self, at: index, key: key, trail: trail)
+        }
+        return String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+    }
+
+    @inline(__always)
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> T {
+        let entry = entries[index]
+        guard entry.kind == .number else {
+            if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key, trail: trail) }
+            throw mismatch(expected: "integer", type: T.self, at: index, key: key, trail: trail)
+        }
+        let text = UnsafePointer(bytes + entry.payload)
+        let count = Int(entry.length)
+        if T.isSigned {
+            if let value = NumberText.int64(text, count: count), let exact = T(exactly: value) { return exact }
+        } else if let value = NumberText.uint64(text, count: count), let exact = T(exactly: value) {
+            return exact
+        }
+        if !NumberText.isIntegerText(text, count: count) {
+            // A whole number written with a fraction or exponent (`3.0`, `1e2`) is accepted when exact.
+            let node = Node(document: document, index: index)
+            if T.isSigned, let value = try? node.int64(), let exact = T(exactly: value) { return exact }
+            if !T.isSigned, let value = try? node.uint64(), let exact = T(exactly: value) { return exact }
+        }
+        throw outOfRange(T.self, at: index, key: key, trail: trail)
+    }
+
+    @inline(__always)
+    func decodeDouble(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Double {
+        let entry = entries[index]
+        switch entry.kind {
+        case .number:
+            let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
+            guard value.isFinite else { throw outOfRange(Double.self, at: index, key: key, trail: trail) }
+            return value
+        case .string:
+            if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
+                let text = try decodeString(at: index, key: key, trail: trail)
+                if text == positive { return .infinity }
+                if text == negative { return -.infinity }
+                if text == nan { return .nan }
+            }
+            throw mismatch(expected: "number", type: Double.self, at: index, key: key, trail: trail)
+        case .null:
+            throw valueNotFound(Double.self, at: index, key: key, trail: trail)
+        default:
+            throw mismatch(expected: "number", type: Double.self, at: index, key: key, trail: trail)
+        }
+    }
+
+    func decodeFloat(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Float {
+        let value = try decodeDouble(at: index, key: key, trail: trail)
+        let narrowed = Float(value)
+        if value.isFinite, !narrowed.isFinite { throw outOfRange(Float.self, at: index, key: key, trail: trail) }
+        return narrowed
+    }
+
+    // MARK: Any Decodable
+
+    /// Decodes the value at `index` as `T` under `key` (nil for array
+    /// elements and single values, which pass their own key).
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
+        if let special = try decodeSpecial(type, at: index, key: key, trail: parent) { return special }
+        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            let context = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
+            do {
+                return try entry.decode(Node(document: document, index: index), context, as: T.self)
+            } catch let error as CartographError {
+                let keys = pathFor(trail: parent, key: key)
+                let located = error.line == nil ? self.located(error.kind, error.message, at: index, path: keys, expected: error.expected, found: error.found) : error
+                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+            }
+        }
+        let savedIndex = self.index
+        let savedTrail = trail
+        self.index = index
+        trail = CodingTrail(parent: parent, key: key)
+        depth += 1
+        defer {
+            self.index = savedIndex
+            trail = savedTrail
+            depth -= 1
+        }
+        return try T(from: self)
+    }
+
+    /// Decodes the current value as the root.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        if let special = try decodeSpecial(type, at: index, key: nil, trail: trail) { return special }
+        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            let context = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
+            return try entry.decode(Node(document: document, index: index), context, as: T.self)
+        }
+        return try T(from: self)
+    }
+
+    /// Types Foundation's coders treat specially, and JSONValue.
+    private func decodeSpecial<T>(_ type: T.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> T? {
+        if T.self == Date.self { return try decodeDate(at: index, key: key, trail: trail) as? T }
+        if T.self == Data.self { return try decodeData(at: index, key: key, trail: trail) as? T }
+        if T.self == Decimal.self { return try decodeDecimal(at: index, key: key, trail: trail) as? T }
+        if T.self == URL.self {
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let url = URL(string: text) else { throw dataCorrupted("\"\(text)\" is not a valid URL", at: index, key: key, trail: trail) }
+            return url as? T
+        }
+        if T.self == JSONValue.self {
+            var keys = KeyStringCache()
+            return document.jsonValue(at: index, keys: &keys) as? T
+        }
+        return nil
+    }
+
+    private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Decimal {
+        let entry = entries[index]
+        guard entry.kind == .number else {
+            if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
+            throw mismatch(expected: "number", type: Decimal.self, at: index, key: key, trail: trail)
+        }
+        guard let value = NumberText.decimal(UnsafePointer(bytes + entry.payload), count: Int(entry.length)) else {
+            throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
+        }
+        return value
+    }
+
+    private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
+        switch options.dates {
+        case .deferredToDate:
+            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, key: key, trail: trail))
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, key: key, trail: trail))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, key: key, trail: trail) / 1000)
+        case .iso8601:
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let date = DateFormats.parseISO8601(text) else {
+                throw dataCorrupted("\"\(text)\" is not an ISO 8601 date", at: index, key: key, trail: trail)
+            }
+            return date
+        case .formatted(let format, let timeZone):
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let date = LockedFormatter.shared(format: format, timeZone: timeZone).date(from: text) else {
+                throw dataCorrupted("\"\(text)\" does not match the date format \"\(format)\"", at: index, key: key, trail: trail)
+            }
+            return date
+        case .custom(let decode, _):
+            return try nested(at: index, key: key, trail: trail) { try decode(self) }
+        }
+    }
+
+    private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
+        switch options.data {
+        case .base64:
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let data = Data(base64Encoded: text) else {
+                throw dataCorrupted("the string is not valid base64", at: index, key: key, trail: trail)
+            }
+            return data
+        case .deferredToData:
+            return try nested(at: index, key: key, trail: trail) { try Data(from: self) }
+        case .custom(let decode, _):
+            return try nested(at: index, key: key, trail: trail) { try decode(self) }
+        }
+    }
+
+    /// Runs `body` with the decoder positioned on `index`.
+    private func nested<R>(at index: Int, key: (any CodingKey)?, trail parent: CodingTrail?, _ body: () throws -> R) throws -> R {
+        let savedIndex = self.index
+        let savedTrail = trail
+        self.index = index
+        if let key { trail = CodingTrail(parent: parent, key: key) }
+        defer {
+            self.index = savedIndex
+            trail = savedTrail
+        }
+        return try body()
+    }
+}
+
+extension LockedFormatter {
+    private static let cache = FormatterCache()
+
+    /// A shared formatter per format and time zone.
+    static func shared(format: String, timeZone: TimeZone) -> LockedFormatter {
+        cache.formatter(format: format, timeZone: timeZone)
+    }
+}
+
+/// Formatters for `DateStrategy.formatted`, made once per format.
+final class FormatterCache: Sendable {
+    private let formatters = Mutex<[String: LockedFormatter]>([:])
+
+    func formatter(format: String, timeZone: TimeZone) -> LockedFormatter {
+        let key = format + "\u{0}" + timeZone.identifier
+        return formatters.withLock { cache in
+            if let existing = cache[key] { return existing }
+            let made = LockedFormatter(format: format, timeZone: timeZone)
+            cache[key] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,221 @@
+/// A keyed container over an object on the tape (see ``DocumentDecoder``).
+struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: DocumentDecoder
+    let object: Int
+    let trail: CodingTrail?
+    let hint: UnsafeMutablePointer<Int>?
+
+    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int) {
+        self.decoder = decoder
+        self.object = object
+        self.trail = trail
+        hint = decoder.hint(depth)
+        hint?.pointee = object + 1
+    }
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+
+    var allKeys: [Key] { decoder.keyNames(in: object).compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { decoder.find(key, in: object, hint: hint) != nil }
+
+    @inline(__always)
+    private func required(_ key: Key) throws -> Int {
+        guard let index = decoder.find(key, in: object, hint: hint) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
+        return index
+    }
+
+    @inline(__always)
+    private func present(_ key: Key) -> Int? {
+        guard let index = decoder.find(key, in: object, hint: hint), decoder.entries[index].kind != .null else { return nil }
+        return index
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.entries[try required(key)].kind == .null }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(at: required(key), key: key, trail: trail) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.decodeString(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.decodeDouble(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.decodeFloat(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.decodeInteger(Int.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.decodeInteger(Int8.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.decodeInteger(Int16.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.decodeInteger(Int32.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.decodeInteger(Int64.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.decodeInteger(UInt.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.decodeInteger(UInt8.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.decodeValue(T.self, at: required(key), key: key, parent: trail)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decoder.decodeBool(at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decoder.decodeString(at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try decoder.decodeDouble(at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try decoder.decodeFloat(at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try decoder.decodeInteger(Int.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map { try decoder.decodeInteger(Int8.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map { try decoder.decodeInteger(Int16.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try decoder.decodeInteger(Int32.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try decoder.decodeInteger(Int64.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map { try decoder.decodeInteger(UInt.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map { try decoder.decodeInteger(UInt8.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key).map { try decoder.decodeValue(T.self, at: $0, key: key, parent: trail) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let index = try required(key)
+        guard decoder.entries[index].kind == .object else {
+            throw decoder.mismatch(expected: "object", type: [String: Any].self, at: index, key: key, trail: trail)
+        }
+        return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
+            trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let index = try required(key)
+        guard decoder.entries[index].kind == .array else {
+            throw decoder.mismatch(expected: "array", type: [Any].self, at: index, key: key, trail: trail)
+        }
+        return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        let index = decoder.find(key, in: object, hint: hint)
+        let child = DocumentDecoder(document: decoder.document, index: index ?? object, options: decoder.options,
+            registry: decoder.registry, input: decoder.input, issues: decoder.issues)
+        child.trail = CodingTrail(parent: trail, key: key)
+        return child
+    }
+}
+
+/// An unkeyed container over an array on the tape.
+struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: DocumentDecoder
+    let array: Int
+    let trail: CodingTrail?
+    private var position: Int
+    private let end: Int
+    private(set) var currentIndex = 0
+
+    init(decoder: DocumentDecoder, array: Int, trail: CodingTrail?) {
+        self.decoder = decoder
+        self.array = array
+        self.trail = trail
+        position = array + 1
+        end = decoder.entries[array].payload
+    }
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var count: Int? { Int(decoder.entries[array].length) }
+    var isAtEnd: Bool { position >= end }
+
+    /// The tape index of the next element, advancing past it.
+    @inline(__always)
+    private mutating func next<T>(_ type: T.Type) throws -> (index: Int, key: IndexKey) {
+        guard position < end else {
+            let keys = CodingTrail.keys(trail) + [IndexKey(currentIndex)]
+            let error = decoder.located(.indexOutOfRange, "the array has only \(currentIndex) elements", at: array, path: keys,
+                expected: "\(T.self)", found: "end of array")
+            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+        }
+        let index = position
+        let entry = decoder.entries[index]
+        position = entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
+        defer { currentIndex += 1 }
+        return (index, IndexKey(currentIndex))
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard position < end, decoder.entries[position].kind == .null else { return false }
+        position += 1
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { let (i, k) = try next(type); return try decoder.decodeBool(at: i, key: k, trail: trail) }
+    mutating func decode(_ type: String.Type) throws -> String { let (i, k) = try next(type); return try decoder.decodeString(at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Double.Type) throws -> Double { let (i, k) = try next(type); return try decoder.decodeDouble(at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Float.Type) throws -> Float { let (i, k) = try next(type); return try decoder.decodeFloat(at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Int.Type) throws -> Int { let (i, k) = try next(type); return try decoder.decodeInteger(Int.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { let (i, k) = try next(type); return try decoder.decodeInteger(Int8.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { let (i, k) = try next(type); return try decoder.decodeInteger(Int16.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { let (i, k) = try next(type); return try decoder.decodeInteger(Int32.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { let (i, k) = try next(type); return try decoder.decodeInteger(Int64.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { let (i, k) = try next(type); return try decoder.decodeInteger(UInt.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt8.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt16.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt32.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt64.self, at: i, key: k, trail: trail) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (index, key) = try next(type)
+        return try decoder.decodeValue(T.self, at: index, key: key, parent: trail)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let (index, key) = try next([String: Any].self)
+        guard decoder.entries[index].kind == .object else {
+            throw decoder.mismatch(expected: "object", type: [String: Any].self, at: index, key: key, trail: trail)
+        }
+        return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
+            trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (index, key) = try next([Any].self)
+        guard decoder.entries[index].kind == .array else {
+            throw decoder.mismatch(expected: "array", type: [Any].self, at: index, key: key, trail: trail)
+        }
+        return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let (index, key) = try next(Any.self)
+        let child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options, registry: decoder.registry,
+            input: decoder.input, issues: decoder.issues)
+        child.trail = CodingTrail(parent: trail, key: key)
+        return child
+    }
+}
+
+/// A single-value container: the decoder's current value.
+struct DocumentSingleValueContainer: SingleValueDecodingContainer {
+    let decoder: DocumentDecoder
+    let index: Int
+    let trail: CodingTrail?
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+
+    func decodeNil() -> Bool { decoder.entries[index].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(at: index, key: nil, trail: trail) }
+    func decode(_ type: String.Type) throws -> String { try decoder.decodeString(at: index, key: nil, trail: trail) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeDouble(at: index, key: nil, trail: trail) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloat(at: index, key: nil, trail: trail) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(Int.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(Int8.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(Int16.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(Int32.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(Int64.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(UInt.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(UInt8.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: index, key: nil, trail: trail) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // A single value's nested value shares its path: decode in place.
+        if let key = trail?.key {
+            return try decoder.decodeValue(T.self, at: index, key: key, parent: trail?.parent)
+        }
+        return try decoder.decodeRoot(T.self)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+extension JSONMapper {
+    /// A mapper for `Codable` types with these options (and no registered models).
+    public init(options: CodableOptions, parseOptions: ParseOptions = ParseOptions(), writeOptions: WriteOptions = WriteOptions()) {
+        self.init(registry: ModelRegistry(), parseOptions: parseOptions, writeOptions: writeOptions)
+        codableOptions = options
+    }
+
+    // MARK: Decoding
+
+    /// Decodes any `Decodable` type from JSON bytes (`[UInt8]`, `Data`,
+    /// `ArraySlice<UInt8>`, any `ContiguousBytes`), reading the Document
+    /// directly. Types registered in the registry decode through their
+    /// factory or mapping wherever they appear in the graph.
+    ///
+    /// - Throws: `DecodingError`, as Foundation's `JSONDecoder` does, whose
+    ///   debug description names the path (`$.statuses[3].user.id`), the
+    ///   expected and found kinds and the line and column; the underlying
+    ///   error is the ``CartographError``.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
+        try bytes.withUnsafeBytes { input in
+            let document: Document
+            do {
+                document = try JSONParser.parseWhole(input, options: parseOptions)
+            } catch let error as CartographError {
+                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not valid JSON: \(error)",
+                    underlyingError: error))
+            }
+            return try decode(type, document: document, index: document.root.index, input: input)
+        }
+    }
+
+    /// Decodes a `Decodable` type from JSON text.
+    public func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decode(type, from: Array(text.utf8))
+    }
+
+    /// Decodes a `Decodable` type from an in-memory JSON value.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let document = try Document(value: value)
+        return try decode(type, document: document, index: document.root.index, input: nil)
+    }
+
+    /// Decodes a `Decodable` type from a node of a parsed Document.
+    public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
+        try decode(type, document: node.document, index: node.index, input: nil)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil) throws -> T {
+        let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues)
+        do {
+            return try decoder.decodeRoot(T.self)
+        } catch let error as CartographError {
+            let located = input.map { error.locating(in: $0) } ?? error
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))
+        }
+    }
+
+    // MARK: Encoding
+
+    /// Encodes any `Encodable` value as JSON bytes. Registered types encode
+    /// through their factory or mapping.
+    /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
+    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let tree = try encodeJSONValue(value)
+        do {
+            return try tree.encoded(options: writeOptions)
+        } catch let error as CartographError {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+        }
+    }
+
+    /// Encodes an `Encodable` value as `Data`.
+    public func encodeData<T: Encodable>(_ value: T) throws -> Data { Data(try encode(value)) }
+
+    /// Encodes an `Encodable` value as a JSON string.
+    public func encodeString<T: Encodable>(_ value: T) throws -> String { String(decoding: try encode(value), as: UTF8.self) }
+
+    /// Encodes an `Encodable` value as a ``JSONValue``.
+    public func encodeJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
+        let encoder = TreeEncoder(options: codableOptions, registry: registry, trail: nil)
+        do {
+            return try encoder.encodeRoot(value)
+        } catch let error as CartographError {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+        }
+    }
+}

@@ -1,0 +1,378 @@
+import Foundation
+
+/// What an encoder's containers fill in: values, or objects and arrays that
+/// nested containers may still be adding to (hence references).
+enum EncodingSlot {
+    case value(JSONValue)
+    case object(ObjectSlot)
+    case array(ArraySlot)
+
+    /// The finished value.
+    var value: JSONValue {
+        switch self {
+        case .value(let value): return value
+        case .object(let object): return .object(object.finished())
+        case .array(let array): return .array(array.elements.map(\.value))
+        }
+    }
+}
+
+/// An object being encoded; encoding a key twice keeps the last value, in the first position.
+final class ObjectSlot {
+    private(set) var keys: [String] = []
+    private(set) var slots: [EncodingSlot] = []
+    private var positions: [String: Int]?
+
+    func set(_ key: String, _ slot: EncodingSlot) {
+        if let position = position(of: key) {
+            slots[position] = slot
+            return
+        }
+        keys.append(key)
+        slots.append(slot)
+        if positions != nil {
+            positions![key] = keys.count - 1
+        } else if keys.count > 16 {
+            positions = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func slot(_ key: String) -> EncodingSlot? { position(of: key).map { slots[$0] } }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    func finished() -> JSONObject {
+        var object = JSONObject()
+        object.reserveCapacity(keys.count)
+        for (key, slot) in zip(keys, slots) { object.appendUnchecked(key, slot.value) }
+        return object
+    }
+}
+
+/// An array being encoded.
+final class ArraySlot {
+    var elements: [EncodingSlot] = []
+}
+
+/// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
+/// ``JSONValue`` that the writer then turns into bytes.
+final class TreeEncoder: Encoder {
+    let options: CodableOptions
+    let registry: ModelRegistry
+    let registryIsEmpty: Bool
+    let trail: CodingTrail?
+    private(set) var result: EncodingSlot?
+    private var convertedKeys: [String: String]
+
+    init(options: CodableOptions, registry: ModelRegistry, trail: CodingTrail?, convertedKeys: [String: String] = [:]) {
+        self.options = options
+        self.registry = registry
+        registryIsEmpty = !registry.hasEntries
+        self.trail = trail
+        self.convertedKeys = convertedKeys
+    }
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: ObjectSlot
+        if case .object(let existing)? = result {
+            object = existing
+        } else {
+            object = ObjectSlot()
+            result = .object(object)
+        }
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object, trail: trail))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array: ArraySlot
+        if case .array(let existing)? = result {
+            array = existing
+        } else {
+            array = ArraySlot()
+            result = .array(array)
+        }
+        return TreeUnkeyedContainer(encoder: self, array: array, trail: trail)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        TreeSingleValueContainer(encoder: self)
+    }
+
+    func store(_ slot: EncodingSlot) { result = slot }
+
+    // MARK: Keys
+
+    func jsonKey(_ key: some CodingKey) -> String {
+        switch options.keys {
+        case .useDefaultKeys, .fuzzy: return key.stringValue
+        case .snakeCase, .custom:
+            let name = key.stringValue
+            if let cached = convertedKeys[name] { return cached }
+            let converted: String
+            if case .custom(let transform) = options.keys { converted = transform(name) } else { converted = NamingStrategy.snakeCase.outputKey(for: name) }
+            convertedKeys[name] = converted
+            return converted
+        }
+    }
+
+    // MARK: Values
+
+    func invalid(_ value: Any, _ message: String, key: (any CodingKey)?) -> EncodingError {
+        var keys = codingPath
+        if let key { keys.append(key) }
+        let error = CartographError(.encodingFailed, message, path: CodingTrail.render(keys))
+        return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func double(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
+        guard value.isFinite else {
+            guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats else {
+                throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", key: key)
+            }
+            return .string(value.isNaN ? nan : (value > 0 ? positive : negative))
+        }
+        return .number(JSONNumber(value))
+    }
+
+    func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
+        guard value.isFinite else { return try double(Double(value), key: key) }
+        return .number(JSONNumber(text: value.description) ?? JSONNumber(Double(value)))
+    }
+
+    /// Encodes any value under `key` into a slot.
+    func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingSlot {
+        if let special = try encodeSpecial(value, key: key) { return special }
+        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            do {
+                let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json))
+                return .value(try encoded.jsonValue())
+            } catch let error as CartographError {
+                throw invalid(value, error.message, key: key)
+            }
+        }
+        let child = TreeEncoder(options: options, registry: registry, trail: CodingTrail(parent: trail, key: key), convertedKeys: convertedKeys)
+        try value.encode(to: child)
+        return child.result ?? .value(.object(JSONObject()))
+    }
+
+    /// Encodes the root value.
+    func encodeRoot<T: Encodable>(_ value: T) throws -> JSONValue {
+        if let special = try encodeSpecial(value, key: nil) { return special.value }
+        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            return try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json)).jsonValue()
+        }
+        try value.encode(to: self)
+        return result?.value ?? .object(JSONObject())
+    }
+
+    private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingSlot? {
+        switch value {
+        case let date as Date: return try encodeDate(date, key: key)
+        case let data as Data: return try encodeData(data, key: key)
+        case let decimal as Decimal: return .value(.number(JSONNumber(decimal)))
+        case let url as URL: return .value(.string(url.absoluteString))
+        case let json as JSONValue: return .value(json)
+        default: return nil
+        }
+    }
+
+    private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {
+        switch options.dates {
+        case .deferredToDate: return .value(try double(date.timeIntervalSinceReferenceDate, key: key))
+        case .secondsSince1970: return .value(try double(date.timeIntervalSince1970, key: key))
+        case .millisecondsSince1970:
+            let millis = date.timeIntervalSince1970 * 1000
+            if let whole = Int64(exactly: millis) { return .value(.number(JSONNumber(whole))) }
+            return .value(try double(millis, key: key))
+        case .iso8601(let fractional): return .value(.string(DateFormats.iso8601String(date, fractional: fractional)))
+        case .formatted(let format, let timeZone):
+            return .value(.string(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date)))
+        case .custom(_, let encode):
+            return try nested(key: key) { try encode(date, $0) }
+        }
+    }
+
+    private func encodeData(_ data: Data, key: (any CodingKey)?) throws -> EncodingSlot {
+        switch options.data {
+        case .base64: return .value(.string(data.base64EncodedString()))
+        case .deferredToData: return try nested(key: key) { encoder in try Array(data).encode(to: encoder) }
+        case .custom(_, let encode): return try nested(key: key) { try encode(data, $0) }
+        }
+    }
+
+    private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
+        let child = TreeEncoder(options: options, registry: registry, trail: key.map { CodingTrail(parent: trail, key: $0) } ?? trail)
+        try body(child)
+        return child.result ?? .value(.object(JSONObject()))
+    }
+}
+
+struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: TreeEncoder
+    let object: ObjectSlot
+    let trail: CodingTrail?
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+
+    private func put(_ value: JSONValue, _ key: Key) { object.set(encoder.jsonKey(key), .value(value)) }
+
+    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(try encoder.double(value, key: key), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(try encoder.float(value, key: key), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        object.set(encoder.jsonKey(key), try encoder.encodeValue(value, key: key))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let name = encoder.jsonKey(key)
+        let nested: ObjectSlot
+        if case .object(let existing)? = object.slot(name) {
+            nested = existing
+        } else {
+            nested = ObjectSlot()
+            object.set(name, .object(nested))
+        }
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, trail: CodingTrail(parent: trail, key: key)))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let name = encoder.jsonKey(key)
+        let nested: ArraySlot
+        if case .array(let existing)? = object.slot(name) {
+            nested = existing
+        } else {
+            nested = ArraySlot()
+            object.set(name, .array(nested))
+        }
+        return TreeUnkeyedContainer(encoder: encoder, array: nested, trail: CodingTrail(parent: trail, key: key))
+    }
+
+    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let name = encoder.jsonKey(key)
+        return SlotReferencingEncoder(parent: encoder, trail: CodingTrail(parent: trail, key: key)) { [object] slot in
+            object.set(name, slot)
+        }
+    }
+}
+
+struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: TreeEncoder
+    let array: ArraySlot
+    let trail: CodingTrail?
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var count: Int { array.elements.count }
+
+    private func append(_ value: JSONValue) { array.elements.append(.value(value)) }
+
+    mutating func encodeNil() throws { append(.null) }
+    mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+    mutating func encode(_ value: String) throws { append(.string(value)) }
+    mutating func encode(_ value: Double) throws { append(try encoder.double(value, key: IndexKey(count))) }
+    mutating func encode(_ value: Float) throws { append(try encoder.float(value, key: IndexKey(count))) }
+    mutating func encode(_ value: Int) throws { append(.number(JSONNumber(value))) }
+    mutating func encode(_ value: Int8) throws { append(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int16) throws { append(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int32) throws { append(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int64) throws { append(.number(JSONNumber(value))) }
+    mutating func encode(_ value: UInt) throws { append(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt8) throws { append(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt16) throws { append(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt32) throws { append(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt64) throws { append(.number(JSONNumber(value))) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        array.elements.append(try encoder.encodeValue(value, key: IndexKey(count)))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nested = ObjectSlot()
+        let key = IndexKey(count)
+        array.elements.append(.object(nested))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, trail: CodingTrail(parent: trail, key: key)))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = ArraySlot()
+        let key = IndexKey(count)
+        array.elements.append(.array(nested))
+        return TreeUnkeyedContainer(encoder: encoder, array: nested, trail: CodingTrail(parent: trail, key: key))
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let position = array.elements.count
+        array.elements.append(.value(.null))
+        return SlotReferencingEncoder(parent: encoder, trail: CodingTrail(parent: trail, key: IndexKey(position))) { [array] slot in
+            array.elements[position] = slot
+        }
+    }
+}
+
+struct TreeSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoder
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws { encoder.store(.value(.null)) }
+    mutating func encode(_ value: Bool) throws { encoder.store(.value(.bool(value))) }
+    mutating func encode(_ value: String) throws { encoder.store(.value(.string(value))) }
+    mutating func encode(_ value: Double) throws { encoder.store(.value(try encoder.double(value, key: nil))) }
+    mutating func encode(_ value: Float) throws { encoder.store(.value(try encoder.float(value, key: nil))) }
+    mutating func encode(_ value: Int) throws { encoder.store(.value(.number(JSONNumber(value)))) }
+    mutating func encode(_ value: Int8) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
+    mutating func encode(_ value: Int16) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
+    mutating func encode(_ value: Int32) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
+    mutating func encode(_ value: Int64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
+    mutating func encode(_ value: UInt) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
+    mutating func encode(_ value: UInt8) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
+    mutating func encode(_ value: UInt16) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
+    mutating func encode(_ value: UInt32) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
+    mutating func encode(_ value: UInt64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if let key = encoder.trail?.key {
+            encoder.store(try encoder.encodeValue(value, key: key))
+        } else {
+            encoder.store(.value(try encoder.encodeRoot(value)))
+        }
+    }
+}
+
+/// The encoder handed out by `superEncoder()`: it writes its result into the parent's slot when done.
+final class SlotReferencingEncoder: Encoder {
+    private let inner: TreeEncoder
+    private let commit: (EncodingSlot) -> Void
+
+    init(parent: TreeEncoder, trail: CodingTrail?, commit: @escaping (EncodingSlot) -> Void) {
+        inner = TreeEncoder(options: parent.options, registry: parent.registry, trail: trail)
+        self.commit = commit
+    }
+
+    deinit {
+        if let result = inner.result { commit(result) }
+    }
+
+    var codingPath: [any CodingKey] { inner.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { inner.userInfo }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { inner.container(keyedBy: type) }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { inner.unkeyedContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { inner.singleValueContainer() }
+}
