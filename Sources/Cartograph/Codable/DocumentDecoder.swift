@@ -303,6 +303,7 @@ final class DocumentDecoder: Decoder {
     /// Decodes the value at `index` as `T` under `key` (nil for array
     /// elements and single values, which pass their own key).
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
+        if entries[index].kind == .array, let array = try decodeScalarArray(type, at: index, key: key, parent: parent) { return array }
         if let special = try decodeSpecial(type, at: index, key: key, trail: parent) { return special }
         if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             let context = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
@@ -335,6 +336,45 @@ final class DocumentDecoder: Decoder {
             return try entry.decode(Node(document: document, index: index), context, as: T.self)
         }
         return try T(from: self)
+    }
+
+    /// Arrays of the common scalars, read straight off the tape: no nested
+    /// decoder state, container or coding path per array (canada.json has
+    /// 55,000 `[Double]` pairs).
+    private func decodeScalarArray<T>(_ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T? {
+        func elements<E>(_ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
+            let end = entries[index].payload
+            var result: [E] = []
+            result.reserveCapacity(Int(entries[index].length))
+            var position = index + 1
+            var ordinal = 0
+            var elementTrail: CodingTrail?
+            while position < end {
+                let entry = entries[position]
+                if entry.kind == .array || entry.kind == .object {
+                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    throw mismatch(expected: "\(E.self)", type: E.self, at: position, key: IndexKey(ordinal), trail: elementTrail)
+                }
+                do {
+                    result.append(try read(position, IndexKey(ordinal), nil))
+                } catch is DecodingError {
+                    // Re-read with the array's path so the error names the element.
+                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    result.append(try read(position, IndexKey(ordinal), elementTrail))
+                }
+                position += 1
+                ordinal += 1
+            }
+            return result
+        }
+        let trailOrParent: (CodingTrail?) -> CodingTrail? = { $0 ?? parent }
+        if T.self == [Double].self { return try elements { try decodeDouble(at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        if T.self == [Int].self { return try elements { try decodeInteger(Int.self, at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        if T.self == [String].self { return try elements { try decodeString(at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        if T.self == [Float].self { return try elements { try decodeFloat(at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        if T.self == [Int64].self { return try elements { try decodeInteger(Int64.self, at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        if T.self == [Bool].self { return try elements { try decodeBool(at: $0, key: $1, trail: trailOrParent($2)) } as? T }
+        return nil
     }
 
     /// Types Foundation's coders treat specially, and JSONValue.

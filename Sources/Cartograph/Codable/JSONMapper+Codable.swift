@@ -63,9 +63,12 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let tree = try encodeJSONValue(value)
+        let encoder = TreeEncoder(options: codableOptions, registry: registry, trail: nil)
         do {
-            return try tree.encoded(options: writeOptions)
+            let slot = try encoder.encodeRootSlot(value)
+            var writer = NativeJSONWriter(options: writeOptions)
+            try writer.write(slot)
+            return writer.output
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }

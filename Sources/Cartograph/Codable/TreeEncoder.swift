@@ -18,43 +18,78 @@ enum EncodingSlot {
 }
 
 /// An object being encoded; encoding a key twice keeps the last value, in the first position.
+///
+/// Duplicates are found by a linear scan that compares UTF-8 lengths before
+/// text: measured cheaper than hashing every key for the object sizes
+/// `Codable` types have (synthesized code never repeats a key). The members
+/// sit behind a pointer: appending to an array stored in a class property
+/// pays a runtime exclusivity check each time.
 final class ObjectSlot {
-    private(set) var keys: [String] = []
-    private(set) var slots: [EncodingSlot] = []
-    private var positions: [String: Int]?
+    struct Members {
+        var keys: [String] = []
+        var slots: [EncodingSlot] = []
+        var lengths: [Int] = []
+    }
+    private let members: UnsafeMutablePointer<Members>
 
-    func set(_ key: String, _ slot: EncodingSlot) {
-        if let position = position(of: key) {
-            slots[position] = slot
-            return
-        }
-        keys.append(key)
-        slots.append(slot)
-        if positions != nil {
-            positions![key] = keys.count - 1
-        } else if keys.count > 16 {
-            positions = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        }
+    init() {
+        members = .allocate(capacity: 1)
+        members.initialize(to: Members())
     }
 
-    func slot(_ key: String) -> EncodingSlot? { position(of: key).map { slots[$0] } }
+    deinit {
+        members.deinitialize(count: 1)
+        members.deallocate()
+    }
 
-    private func position(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return keys.firstIndex(of: key)
+    var keys: [String] { members.pointee.keys }
+    var slots: [EncodingSlot] { members.pointee.slots }
+
+    func set(_ key: String, _ slot: EncodingSlot) {
+        let length = key.utf8.count
+        if let position = position(of: key, length: length) {
+            members.pointee.slots[position] = slot
+            return
+        }
+        members.pointee.keys.append(key)
+        members.pointee.slots.append(slot)
+        members.pointee.lengths.append(length)
+    }
+
+    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members.pointee.slots[$0] } }
+
+    private func position(of key: String, length: Int) -> Int? {
+        let lengths = members.pointee.lengths
+        for position in lengths.indices where lengths[position] == length && members.pointee.keys[position] == key { return position }
+        return nil
     }
 
     func finished() -> JSONObject {
         var object = JSONObject()
-        object.reserveCapacity(keys.count)
-        for (key, slot) in zip(keys, slots) { object.appendUnchecked(key, slot.value) }
+        object.reserveCapacity(members.pointee.keys.count)
+        for (key, slot) in zip(members.pointee.keys, members.pointee.slots) { object.appendUnchecked(key, slot.value) }
         return object
     }
 }
 
-/// An array being encoded.
+/// An array being encoded (elements behind a pointer, as in ``ObjectSlot``).
 final class ArraySlot {
-    var elements: [EncodingSlot] = []
+    private let storage: UnsafeMutablePointer<[EncodingSlot]>
+
+    init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: [])
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    var elements: [EncodingSlot] { storage.pointee }
+    var count: Int { storage.pointee.count }
+    func append(_ slot: EncodingSlot) { storage.pointee.append(slot) }
+    func replace(_ position: Int, with slot: EncodingSlot) { storage.pointee[position] = slot }
 }
 
 /// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
@@ -163,23 +198,37 @@ final class TreeEncoder: Encoder {
 
     /// Encodes the root value.
     func encodeRoot<T: Encodable>(_ value: T) throws -> JSONValue {
-        if let special = try encodeSpecial(value, key: nil) { return special.value }
-        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
-            return try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json)).jsonValue()
-        }
-        try value.encode(to: self)
-        return result?.value ?? .object(JSONObject())
+        try encodeRootSlot(value).value
     }
 
-    private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingSlot? {
-        switch value {
-        case let date as Date: return try encodeDate(date, key: key)
-        case let data as Data: return try encodeData(data, key: key)
-        case let decimal as Decimal: return .value(.number(JSONNumber(decimal)))
-        case let url as URL: return .value(.string(url.absoluteString))
-        case let json as JSONValue: return .value(json)
-        default: return nil
+    /// Encodes the root value into a slot (written without a JSONValue in between).
+    func encodeRootSlot<T: Encodable>(_ value: T) throws -> EncodingSlot {
+        if let special = try encodeSpecial(value, key: nil) { return special }
+        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            return .value(try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json)).jsonValue())
         }
+        try value.encode(to: self)
+        return result ?? .value(.object(JSONObject()))
+    }
+
+    /// Types with their own JSON form, and arrays of the common scalars (no
+    /// child encoder per array). Metatype comparisons first: a dynamic cast
+    /// per candidate type would cost more than the encoding itself.
+    private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingSlot? {
+        let type = T.self
+        if type == [Double].self {
+            return .value(.array(try (value as! [Double]).enumerated().map { try double($1, key: IndexKey($0)) }))
+        }
+        if type == [Int].self { return .value(.array((value as! [Int]).map { .number(JSONNumber($0)) })) }
+        if type == [String].self { return .value(.array((value as! [String]).map { .string($0) })) }
+        if type == [Int64].self { return .value(.array((value as! [Int64]).map { .number(JSONNumber($0)) })) }
+        if type == [Bool].self { return .value(.array((value as! [Bool]).map { .bool($0) })) }
+        if type == Date.self { return try encodeDate(value as! Date, key: key) }
+        if type == Data.self { return try encodeData(value as! Data, key: key) }
+        if type == Decimal.self { return .value(.number(JSONNumber(value as! Decimal))) }
+        if type == URL.self { return .value(.string((value as! URL).absoluteString)) }
+        if type == JSONValue.self { return .value(value as! JSONValue) }
+        return nil
     }
 
     private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {
@@ -281,9 +330,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let trail: CodingTrail?
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
-    var count: Int { array.elements.count }
+    var count: Int { array.count }
 
-    private func append(_ value: JSONValue) { array.elements.append(.value(value)) }
+    private func append(_ value: JSONValue) { array.append(.value(value)) }
 
     mutating func encodeNil() throws { append(.null) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
@@ -301,28 +350,28 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { append(.number(JSONNumber(UInt64(value)))) }
     mutating func encode(_ value: UInt64) throws { append(.number(JSONNumber(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.elements.append(try encoder.encodeValue(value, key: IndexKey(count)))
+        array.append(try encoder.encodeValue(value, key: IndexKey(count)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectSlot()
         let key = IndexKey(count)
-        array.elements.append(.object(nested))
+        array.append(.object(nested))
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, trail: CodingTrail(parent: trail, key: key)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArraySlot()
         let key = IndexKey(count)
-        array.elements.append(.array(nested))
+        array.append(.array(nested))
         return TreeUnkeyedContainer(encoder: encoder, array: nested, trail: CodingTrail(parent: trail, key: key))
     }
 
     mutating func superEncoder() -> any Encoder {
-        let position = array.elements.count
-        array.elements.append(.value(.null))
+        let position = array.count
+        array.append(.value(.null))
         return SlotReferencingEncoder(parent: encoder, trail: CodingTrail(parent: trail, key: IndexKey(position))) { [array] slot in
-            array.elements[position] = slot
+            array.replace(position, with: slot)
         }
     }
 }

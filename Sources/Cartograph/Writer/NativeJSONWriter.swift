@@ -1,0 +1,245 @@
+/// Writes JSON bytes straight from Swift values, for the `Codable` encoder.
+///
+/// The jansson writer (``JanssonWriter``) serves `Document`s and
+/// `JSONValue`s; for `Codable` encoding, building a jansson DOM (one `malloc`
+/// per value, a hash insert per key) and freeing it cost more than
+/// Foundation's whole `JSONEncoder` (measured 0.54x of it on twitter.json),
+/// so the encoder's tree is written here, in the same format and with the
+/// same ``WriteOptions`` (tests check the two writers agree byte for byte).
+struct NativeJSONWriter {
+    let options: WriteOptions
+    private(set) var output: [UInt8] = []
+    private let indent: Int
+
+    init(options: WriteOptions, capacity: Int = 4096) {
+        self.options = options
+        if case .pretty(let spaces) = options.formatting { indent = min(max(spaces, 1), 31) } else { indent = 0 }
+        output.reserveCapacity(capacity)
+    }
+
+    /// Writes a whole value (with a final newline when pretty, as the jansson writer does).
+    mutating func write(_ slot: EncodingSlot) throws {
+        try write(slot, depth: 0, path: "$")
+        if indent > 0 { output.append(UInt8(ascii: "\n")) }
+    }
+
+    /// Writes a whole JSON value.
+    mutating func write(_ value: JSONValue) throws {
+        try write(.value(value), depth: 0, path: "$")
+        if indent > 0 { output.append(UInt8(ascii: "\n")) }
+    }
+
+    private mutating func newline(_ depth: Int) {
+        guard indent > 0 else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+    }
+
+    private func depthError(_ path: String) -> CartographError {
+        CartographError(.depthLimitExceeded, "value nests deeper than the writer's maxDepth (\(options.maxDepth))", path: path)
+    }
+
+    private mutating func write(_ slot: EncodingSlot, depth: Int, path: @autoclosure () -> String) throws {
+        switch slot {
+        case .value(let value):
+            try write(value, depth: depth, path: path())
+        case .array(let array):
+            try writeArray(array.elements.count, depth: depth, path: path()) { writer, position in
+                try writer.write(array.elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+            }
+        case .object(let object):
+            let keys = object.keys
+            try writeObject(keys, depth: depth, path: path()) { writer, position in
+                try writer.write(object.slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+            }
+        }
+    }
+
+    private mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
+        switch value {
+        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(true): output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        case .bool(false): output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .number(let number): try writeNumber(number, path: path())
+        case .string(let text): writeString(text)
+        case .array(let elements):
+            try writeArray(elements.count, depth: depth, path: path()) { writer, position in
+                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+            }
+        case .object(let object):
+            let members = object.members
+            try writeObject(members.map(\.key), depth: depth, path: path()) { writer, position in
+                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+            }
+        }
+    }
+
+    private mutating func writeArray(_ count: Int, depth: Int, path: @autoclosure () -> String,
+        _ element: (inout NativeJSONWriter, Int) throws -> Void) throws
+    {
+        guard depth < options.maxDepth else { throw depthError(path()) }
+        output.append(UInt8(ascii: "["))
+        guard count > 0 else {
+            output.append(UInt8(ascii: "]"))
+            return
+        }
+        for position in 0..<count {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            newline(depth + 1)
+            try element(&self, position)
+        }
+        newline(depth)
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func writeObject(_ keys: [String], depth: Int, path: @autoclosure () -> String,
+        _ member: (inout NativeJSONWriter, Int) throws -> Void) throws
+    {
+        guard depth < options.maxDepth else { throw depthError(path()) }
+        output.append(UInt8(ascii: "{"))
+        guard !keys.isEmpty else {
+            output.append(UInt8(ascii: "}"))
+            return
+        }
+        var order = Array(keys.indices)
+        if options.sortedKeys { order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) } }
+        for (ordinal, position) in order.enumerated() {
+            if ordinal > 0 { output.append(UInt8(ascii: ",")) }
+            newline(depth + 1)
+            writeString(keys[position])
+            output.append(UInt8(ascii: ":"))
+            if indent > 0 { output.append(UInt8(ascii: " ")) }
+            try member(&self, position)
+        }
+        newline(depth)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeNumber(_ number: JSONNumber, path: @autoclosure () -> String) throws {
+        switch number.storage {
+        case .int(let value): writeInteger(value)
+        case .double(let value) where !value.isFinite:
+            switch options.nonConformingFloats {
+            case .throw:
+                throw CartographError(.nonFiniteNumber,
+                    "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null", path: path())
+            case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            case .strings(let positive, let negative, let nan): writeString(value.isNaN ? nan : (value > 0 ? positive : negative))
+            }
+        default: output.append(contentsOf: number.text.utf8)
+        }
+    }
+
+    private mutating func writeInteger(_ value: Int64) {
+        if value >= 0, value < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
+            return buffer.count - position
+        }
+        _ = count
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    private mutating func writeString(_ text: String) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            let count = bytes.count
+            let base = UnsafeRawPointer(bytes.baseAddress)
+            while index < count {
+                // Eight bytes at a time while none needs escaping.
+                if let base, index + 8 <= count, !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let byte = bytes[index]
+                let escape: Bool
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20: escape = true
+                case UInt8(ascii: "/"): escape = options.escapeSlashes
+                case 0x80...: escape = options.asciiOnly
+                default: escape = false
+                }
+                guard escape else {
+                    index += 1
+                    continue
+                }
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if byte >= 0x80 {
+                    index = writeEscapedScalar(bytes, at: index)
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+                    case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+                    case UInt8(ascii: "/"): output.append(contentsOf: [0x5C, 0x2F])
+                    case 0x08: output.append(contentsOf: [0x5C, 0x62])
+                    case 0x0C: output.append(contentsOf: [0x5C, 0x66])
+                    case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
+                    case 0x0D: output.append(contentsOf: [0x5C, 0x72])
+                    case 0x09: output.append(contentsOf: [0x5C, 0x74])
+                    default: writeUnicodeEscape(UInt16(byte))
+                    }
+                    index += 1
+                }
+                runStart = index
+            }
+            if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a word holds a quote, a backslash, a control byte, or (when
+    /// those options are on) a slash or a non-ASCII byte.
+    @inline(__always)
+    private func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        if (word &- 0x2020_2020_2020_2020) & ~word & highs != 0 { return true }
+        if hasZero(word ^ 0x2222_2222_2222_2222) || hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C) { return true }
+        if options.escapeSlashes, hasZero(word ^ 0x2F2F_2F2F_2F2F_2F2F) { return true }
+        if options.asciiOnly, word & highs != 0 { return true }
+        return false
+    }
+
+    /// Writes the scalar starting at `index` as `\uXXXX` (a surrogate pair beyond U+FFFF); returns the next index.
+    private mutating func writeEscapedScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        if scalar >= 0x10000 {
+            let value = scalar - 0x10000
+            writeUnicodeEscape(UInt16(0xD800 + (value >> 10)))
+            writeUnicodeEscape(UInt16(0xDC00 + (value & 0x3FF)))
+        } else {
+            writeUnicodeEscape(UInt16(scalar))
+        }
+        return index + length
+    }
+
+    private mutating func writeUnicodeEscape(_ unit: UInt16) {
+        output.append(contentsOf: [0x5C, 0x75])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            output.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
+        }
+    }
+}
