@@ -120,20 +120,24 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { Int(decoder.entries[array].length) }
     var isAtEnd: Bool { position >= end }
 
-    /// The tape index of the next element, advancing past it.
+    /// The tape index of the next element (without moving: a failed decode
+    /// leaves the element current, as Foundation's container does).
     @inline(__always)
-    private mutating func next<T>(_ type: T.Type) throws -> (index: Int, key: IndexKey) {
+    private func peek<T>(_ type: T.Type) throws -> (index: Int, key: IndexKey) {
         guard position < end else {
             let keys = CodingTrail.keys(trail) + [IndexKey(currentIndex)]
             let error = decoder.located(.indexOutOfRange, "the array has only \(currentIndex) elements", at: array, path: keys,
                 expected: "\(T.self)", found: "end of array")
             throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
         }
-        let index = position
-        let entry = decoder.entries[index]
-        position = entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
-        defer { currentIndex += 1 }
-        return (index, IndexKey(currentIndex))
+        return (position, IndexKey(currentIndex))
+    }
+
+    @inline(__always)
+    private mutating func advance() {
+        let entry = decoder.entries[position]
+        position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
+        currentIndex += 1
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -143,44 +147,119 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let (i, k) = try next(type); return try decoder.decodeBool(at: i, key: k, trail: trail) }
-    mutating func decode(_ type: String.Type) throws -> String { let (i, k) = try next(type); return try decoder.decodeString(at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Double.Type) throws -> Double { let (i, k) = try next(type); return try decoder.decodeDouble(at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Float.Type) throws -> Float { let (i, k) = try next(type); return try decoder.decodeFloat(at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Int.Type) throws -> Int { let (i, k) = try next(type); return try decoder.decodeInteger(Int.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { let (i, k) = try next(type); return try decoder.decodeInteger(Int8.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { let (i, k) = try next(type); return try decoder.decodeInteger(Int16.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { let (i, k) = try next(type); return try decoder.decodeInteger(Int32.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { let (i, k) = try next(type); return try decoder.decodeInteger(Int64.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { let (i, k) = try next(type); return try decoder.decodeInteger(UInt.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt8.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt16.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt32.self, at: i, key: k, trail: trail) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let (i, k) = try next(type); return try decoder.decodeInteger(UInt64.self, at: i, key: k, trail: trail) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeBool(at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: String.Type) throws -> String {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeString(at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeDouble(at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeFloat(at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int8.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int16.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int32.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int64.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt.Type) throws -> UInt {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt8.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt16.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt32.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt64.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (index, key) = try next(type)
-        return try decoder.decodeValue(T.self, at: index, key: key, parent: trail)
+        let (index, key) = try peek(type)
+        let value = try decoder.decodeValue(T.self, at: index, key: key, parent: trail)
+        advance()
+        return value
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let (index, key) = try next([String: Any].self)
+        let (index, key) = try peek([String: Any].self)
         guard decoder.entries[index].kind == .object else {
             throw decoder.mismatch(expected: "object", type: [String: Any].self, at: index, key: key, trail: trail)
         }
+        advance()
         return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
             trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (index, key) = try next([Any].self)
+        let (index, key) = try peek([Any].self)
         guard decoder.entries[index].kind == .array else {
             throw decoder.mismatch(expected: "array", type: [Any].self, at: index, key: key, trail: trail)
         }
+        advance()
         return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let (index, key) = try next(Any.self)
+        let (index, key) = try peek(Any.self)
+        advance()
         let child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options, registry: decoder.registry,
             input: decoder.input, issues: decoder.issues)
         child.trail = CodingTrail(parent: trail, key: key)

@@ -31,6 +31,19 @@ extension JSONMapper {
         }
     }
 
+    /// Decodes a `Decodable` type whose ``LossyArray`` properties skip bad
+    /// elements; the errors of the skipped elements come back with their paths.
+    public func decodeLossy<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> LossyResult<T> {
+        let issues = IssueCollector()
+        let value: T = try bytes.withUnsafeBytes { input in
+            let document = try JSONParser.parseWhole(input, options: parseOptions)
+            let value = try decode(type, document: document, index: document.root.index, input: input, issues: issues)
+            issues.locate(in: input)
+            return value
+        }
+        return LossyResult(value: value, issues: issues.issues)
+    }
+
     /// Decodes a `Decodable` type from JSON text.
     public func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         try decode(type, from: Array(text.utf8))

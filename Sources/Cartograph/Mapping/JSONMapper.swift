@@ -91,6 +91,7 @@ public struct JSONMapper: Sendable {
 
     /// Like ``decode(_:from:)``, but an element of an array that fails is
     /// skipped and its error kept, so one pass reports every problem.
+    @_disfavoredOverload
     public func decodeLossy<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> LossyResult<Model> {
         let issues = IssueCollector()
         return try withDocument(bytes) { document, input in
