@@ -11,15 +11,17 @@ var rounds = 5
 var minimumTime = 0.15
 var only: Set<String>?
 var paths: [String] = []
+var reportPeakMemory = false
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json": emitJSON = true
+    case "--peak-memory": reportPeakMemory = true
     case "--rounds": rounds = Int(arguments.isEmpty ? "" : arguments.removeFirst()) ?? rounds
     case "--min-time": minimumTime = Double(arguments.isEmpty ? "" : arguments.removeFirst()) ?? minimumTime
     case "--only": only = Set((arguments.isEmpty ? "" : arguments.removeFirst()).split(separator: ",").map(String.init))
     case "-h", "--help":
-        print("usage: cartograph-bench [--json] [--rounds N] [--min-time SECONDS] [--only ID,…] [FILE…]")
+        print("usage: cartograph-bench [--json] [--rounds N] [--min-time SECONDS] [--only ID,…] [--peak-memory] [FILE…]")
         exit(0)
     default: paths.append(argument)
     }
@@ -58,3 +60,10 @@ do {
     exit(1)
 }
 if benchmarkSink == 42 { warn("") }
+if reportPeakMemory {
+    // The process's peak resident set (VmHWM), for scripts/memory, which
+    // runs one contender per process and subtracts a baseline process.
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? "VmHWM: 0 kB"
+    warn("peak-memory-kb \(line.split(separator: " ").dropFirst().first ?? "0")")
+}

@@ -14,6 +14,9 @@ public struct CodableOptions: @unchecked Sendable {
     public var data: DataStrategy = .base64
     /// What NaN and infinities become. Default ``NonConformingFloatStrategy/throw``.
     public var nonConformingFloats: NonConformingFloatStrategy = .throw
+    /// Deepest nesting the encoder writes; deeper values throw `EncodingError`
+    /// (reading is limited by ``ParseOptions/maxDepth``). Default 512.
+    public var maxDepth: Int = 512
     /// Values handed to `init(from:)` and `encode(to:)` through `userInfo`.
     public var userInfo: [CodingUserInfoKey: Any] = [:]
 

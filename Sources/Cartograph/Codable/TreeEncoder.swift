@@ -102,7 +102,11 @@ final class TreeEncoder: Encoder {
     private(set) var result: EncodingSlot?
     private var convertedKeys: [String: String]
 
-    init(options: CodableOptions, registry: ModelRegistry, trail: CodingTrail?, convertedKeys: [String: String] = [:]) {
+    /// Nesting depth of this encoder's value.
+    let depth: Int
+
+    init(options: CodableOptions, registry: ModelRegistry, trail: CodingTrail?, convertedKeys: [String: String] = [:], depth: Int = 0) {
+        self.depth = depth
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
@@ -191,7 +195,11 @@ final class TreeEncoder: Encoder {
                 throw invalid(value, error.message, key: key)
             }
         }
-        let child = TreeEncoder(options: options, registry: registry, trail: CodingTrail(parent: trail, key: key), convertedKeys: convertedKeys)
+        guard depth < options.maxDepth else {
+            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
+        }
+        let child = TreeEncoder(options: options, registry: registry, trail: CodingTrail(parent: trail, key: key), convertedKeys: convertedKeys,
+            depth: depth + 1)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }

@@ -81,6 +81,20 @@ import Testing
         #expect(try withInfo.decode(Reads.self, from: "{}").flag)
     }
 
+    final class Chain: Codable {
+        var next: Chain?
+        init(next: Chain?) { self.next = next }
+    }
+
+    @Test func encodingDepthIsLimited() throws {
+        var chain = Chain(next: nil)
+        for _ in 0..<600 { chain = Chain(next: chain) }
+        let error = try #require(throws: EncodingError.self) { try JSONMapper().encode(chain) }
+        #expect(DecodingErrors.cartographError(error)?.path?.hasPrefix("$.next.next") == true)
+        let deep = JSONMapper(options: CodableOptions { $0.maxDepth = 1000 }, writeOptions: WriteOptions { $0.maxDepth = 1000 })
+        #expect(try deep.encode(chain).count > 600 * 8)
+    }
+
     @Test func nativeWriterAgreesWithTheJanssonWriter() throws {
         var generator = SeededGenerator(seed: 99)
         for _ in 0..<50 {
