@@ -407,6 +407,11 @@ final class DocumentDecoder: Decoder {
     }
 
     private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
+        if entries[index].kind == .string, entries[index].flags & TapeFlags.date != 0,
+            let date = PlistDate.date(try decodeString(at: index, key: key, trail: trail))
+        {
+            return date
+        }
         switch options.dates {
         case .deferredToDate:
             return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, key: key, trail: trail))
@@ -432,6 +437,11 @@ final class DocumentDecoder: Decoder {
     }
 
     private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
+        if entries[index].kind == .string, entries[index].flags & TapeFlags.data != 0,
+            let data = Data(base64Encoded: try decodeString(at: index, key: key, trail: trail))
+        {
+            return data
+        }
         switch options.data {
         case .base64:
             let text = try decodeString(at: index, key: key, trail: trail)

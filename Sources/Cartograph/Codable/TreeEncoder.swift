@@ -4,15 +4,28 @@ import Foundation
 /// nested containers may still be adding to (hence references).
 enum EncodingSlot {
     case value(JSONValue)
+    /// A date or data kept for property-list output.
+    case native(EncodedValue)
     case object(ObjectSlot)
     case array(ArraySlot)
 
-    /// The finished value.
+    /// The finished value (dates as ISO 8601 strings, data as base64).
     var value: JSONValue {
         switch self {
         case .value(let value): return value
+        case .native(let native): return (try? native.jsonValue()) ?? .null
         case .object(let object): return .object(object.finished())
         case .array(let array): return .array(array.elements.map(\.value))
+        }
+    }
+
+    /// The finished value with dates and data kept.
+    var encoded: EncodedValue {
+        switch self {
+        case .value(let value): return EncodedValue(value)
+        case .native(let native): return native
+        case .object(let object): return .object(zip(object.keys, object.slots).map { ($0, $1.encoded) })
+        case .array(let array): return .array(array.elements.map(\.encoded))
         }
     }
 }
@@ -104,6 +117,8 @@ final class TreeEncoder: Encoder {
 
     /// Nesting depth of this encoder's value.
     let depth: Int
+    /// Writing a property list: dates and data stay dates and data.
+    var propertyList = false
 
     init(options: CodableOptions, registry: ModelRegistry, trail: CodingTrail?, convertedKeys: [String: String] = [:], depth: Int = 0) {
         self.depth = depth
@@ -189,8 +204,8 @@ final class TreeEncoder: Encoder {
         if let special = try encodeSpecial(value, key: key) { return special }
         if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             do {
-                let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json))
-                return .value(try encoded.jsonValue())
+                let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
+                return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
             } catch let error as CartographError {
                 throw invalid(value, error.message, key: key)
             }
@@ -200,6 +215,7 @@ final class TreeEncoder: Encoder {
         }
         let child = TreeEncoder(options: options, registry: registry, trail: CodingTrail(parent: trail, key: key), convertedKeys: convertedKeys,
             depth: depth + 1)
+        child.propertyList = propertyList
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -213,7 +229,8 @@ final class TreeEncoder: Encoder {
     func encodeRootSlot<T: Encodable>(_ value: T) throws -> EncodingSlot {
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
-            return .value(try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json)).jsonValue())
+            let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
+            return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
         }
         try value.encode(to: self)
         return result ?? .value(.object(JSONObject()))
@@ -240,6 +257,7 @@ final class TreeEncoder: Encoder {
     }
 
     private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {
+        if propertyList { return .native(.date(date)) }
         switch options.dates {
         case .deferredToDate: return .value(try double(date.timeIntervalSinceReferenceDate, key: key))
         case .secondsSince1970: return .value(try double(date.timeIntervalSince1970, key: key))
@@ -256,6 +274,7 @@ final class TreeEncoder: Encoder {
     }
 
     private func encodeData(_ data: Data, key: (any CodingKey)?) throws -> EncodingSlot {
+        if propertyList { return .native(.data(data)) }
         switch options.data {
         case .base64: return .value(.string(data.base64EncodedString()))
         case .deferredToData: return try nested(key: key) { encoder in try Array(data).encode(to: encoder) }

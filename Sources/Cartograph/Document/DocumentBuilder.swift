@@ -115,11 +115,11 @@ final class DocumentBuilder {
         return true
     }
 
-    /// A string value's decoded bytes.
+    /// A string value's decoded bytes (`flags` marks property-list dates and data).
     @inline(__always)
-    func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
+    func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
-        _ = appendValue(TapeEntry(kind: .string, flags: 0, length: UInt32(count), payload: offset, source: source))
+        _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
 

@@ -141,6 +141,30 @@ public struct Node: Sendable {
         return value
     }
 
+    /// Whether the value is a property-list date (a string to JSON features).
+    public var isDate: Bool { entry.kind == .string && entry.flags & TapeFlags.date != 0 }
+
+    /// Whether the value is property-list data (a base64 string to JSON features).
+    public var isData: Bool { entry.kind == .string && entry.flags & TapeFlags.data != 0 }
+
+    /// The date of a property-list date, or of an ISO 8601 string.
+    public func date() throws -> Date {
+        let text = try string()
+        if isDate, let date = PlistDate.date(text) { return date }
+        if let date = DateFormats.parseISO8601(text) { return date }
+        throw CartographError(.typeMismatch, "expected a date, found \"\(text)\"", offset: entry.source, expected: "date", found: kind.description)
+    }
+
+    /// The bytes of property-list data, or of a base64 string.
+    public func data() throws -> Data {
+        let text = try string()
+        guard let data = Data(base64Encoded: text) else {
+            throw CartographError(.typeMismatch, "expected data (base64), found a string that is not base64", offset: entry.source,
+                expected: "data", found: kind.description)
+        }
+        return data
+    }
+
     /// A view of the object; throws when the value is not an object.
     public func object() throws -> ObjectView {
         guard entry.kind == .object else { throw mismatch("object") }

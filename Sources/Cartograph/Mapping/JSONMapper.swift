@@ -144,6 +144,11 @@ public struct JSONMapper: Sendable {
         try withDocument(bytes) { try decodeAny($0.root, key: nil, trail: nil) }
     }
 
+    /// ``decodeAny(from:)`` over a node.
+    public func decodeAny(in node: Node) throws -> MappedValue {
+        try decodeAny(node, key: nil, trail: nil)
+    }
+
     private func decodeAny(_ node: Node, key: String?, trail: PathTrail?) throws -> MappedValue {
         switch node.kind {
         case .object:

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Document {
     /// A Document holding an in-memory value, so that every mapping feature
     /// reads `JSONValue` (and `[String: Any]`, through ``JSONValue/init(any:)``)
@@ -36,6 +38,45 @@ extension Document {
                 try emit(member, into: builder)
             }
             try check(builder.end())
+        }
+    }
+}
+
+extension Document {
+    /// The value at `index` as an encoded value: property-list dates and
+    /// data (flagged strings) become `Date` and `Data` again.
+    func encodedValue(at index: Int) -> EncodedValue {
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number:
+            return .number(JSONNumber(validText: UnsafePointer(tape.bytes + entry.payload), count: Int(entry.length), terminated: true))
+        case .string, .key:
+            let text = String(decoding: bytes(of: entry), as: UTF8.self)
+            if entry.flags & TapeFlags.date != 0, let date = PlistDate.date(text) { return .date(date) }
+            if entry.flags & TapeFlags.data != 0, let data = Data(base64Encoded: text) { return .data(data) }
+            return .string(text)
+        case .array:
+            var elements: [EncodedValue] = []
+            var position = index + 1
+            while position < entry.payload {
+                elements.append(encodedValue(at: position))
+                position = next(after: position)
+            }
+            return .array(elements)
+        case .object:
+            var members: [(key: String, value: EncodedValue)] = []
+            var position = index + 1
+            while position < entry.payload {
+                let key = tape.entries[position]
+                if key.flags & TapeFlags.shadowed == 0 {
+                    members.append((String(decoding: bytes(of: key), as: UTF8.self), encodedValue(at: position + 1)))
+                }
+                position = next(after: position + 1)
+            }
+            return .object(members)
         }
     }
 }

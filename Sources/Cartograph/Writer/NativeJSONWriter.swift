@@ -43,6 +43,8 @@ struct NativeJSONWriter {
         switch slot {
         case .value(let value):
             try write(value, depth: depth, path: path())
+        case .native(let native):
+            try write(try native.jsonValue(path: path()), depth: depth, path: path())
         case .array(let array):
             try writeArray(array.elements.count, depth: depth, path: path()) { writer, position in
                 try writer.write(array.elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))

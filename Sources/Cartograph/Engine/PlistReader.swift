@@ -1,0 +1,138 @@
+internal import CPlist
+import Foundation
+
+/// The C-facing layer over libplist's readers: checks the input, parses it
+/// with `plist_from_bin` / `plist_from_xml`, and turns the tree into a
+/// ``Document`` through the same ``DocumentBuilder`` JSON uses.
+///
+/// Ownership: the root `plist_t` returned by libplist is new and freed with
+/// `plist_free` on every path; children, string and data pointers are
+/// borrowed from it; dictionary keys and iterators from
+/// `plist_dict_next_item` / `plist_dict_new_iter` are new and freed with `free`.
+enum PlistReader {
+    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions) throws -> Document {
+        guard bytes.count <= options.maxInputBytes else {
+            throw CartographError(.inputTooLarge, "the plist is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes)
+        }
+        guard bytes.count <= Int(UInt32.max), let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw CartographError(.unexpectedEnd, "the plist is empty", offset: 0)
+        }
+        let format = PropertyListFormat.detect(bytes)
+        var root: plist_t?
+        switch format {
+        case .binary:
+            var check = BinaryPlistCheck(bytes, options: options)
+            try check.run()
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_bin($0, UInt32(bytes.count), &root) }
+        case .xml:
+            try XMLPlistCheck.check(bytes, maxDepth: options.maxDepth)
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_xml($0, UInt32(bytes.count), &root) }
+        }
+        guard let root else {
+            throw CartographError(.syntax, "libplist could not read the \(format == .binary ? "binary" : "XML") plist (it is malformed or truncated)")
+        }
+        defer { plist_free(root) }
+        var parse = ParseOptions()
+        parse.maxDepth = options.maxDepth
+        parse.maxInputBytes = options.maxInputBytes
+        parse.maxStringBytes = options.maxInputBytes
+        let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
+        try convert(root, builder: builder, depth: 0, options: options)
+        return builder.makeDocument()
+    }
+
+    private static func check(_ accepted: Bool, _ builder: DocumentBuilder) throws {
+        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be converted") }
+    }
+
+    private static func emitNumber(_ text: String, _ builder: DocumentBuilder) throws {
+        var text = text
+        try text.withUTF8 { try check(builder.number($0.baseAddress!, count: $0.count, at: 0), builder) }
+    }
+
+    private static func emitString(_ pointer: UnsafePointer<CChar>?, count: Int, flags: UInt8 = 0, _ builder: DocumentBuilder) throws {
+        try check(builder.string(pointer.map(UnsafeRawPointer.init), count: count, at: 0, flags: flags), builder)
+    }
+
+    private static func convert(_ node: plist_t, builder: DocumentBuilder, depth: Int, options: PropertyListOptions) throws {
+        switch plist_get_node_type(node) {
+        case PLIST_DICT:
+            try check(builder.begin(object: true, at: 0), builder)
+            var iterator: plist_dict_iter?
+            plist_dict_new_iter(node, &iterator)
+            defer { free(iterator) }
+            while true {
+                var key: UnsafeMutablePointer<CChar>?
+                var value: plist_t?
+                plist_dict_next_item(node, iterator, &key, &value)
+                defer { free(key) }
+                guard let value else { break }
+                try check(builder.key(key.map(UnsafeRawPointer.init), count: key.map { strlen($0) } ?? 0, at: 0), builder)
+                try convert(value, builder: builder, depth: depth + 1, options: options)
+            }
+            try check(builder.end(), builder)
+        case PLIST_ARRAY:
+            try check(builder.begin(object: false, at: 0), builder)
+            let count = plist_array_get_size(node)
+            for index in 0..<count {
+                guard let item = plist_array_get_item(node, index) else { continue }
+                try convert(item, builder: builder, depth: depth + 1, options: options)
+            }
+            try check(builder.end(), builder)
+        case PLIST_STRING:
+            var length: UInt64 = 0
+            let pointer = plist_get_string_ptr(node, &length)
+            try emitString(pointer, count: Int(length), builder)
+        case PLIST_BOOLEAN:
+            var flag: UInt8 = 0
+            plist_get_bool_val(node, &flag)
+            try check(builder.literal(flag != 0 ? .true : .false, at: 0), builder)
+        case PLIST_UINT:
+            var value: UInt64 = 0
+            plist_get_uint_val(node, &value)
+            try emitNumber(integerText(node, value), builder)
+        case PLIST_REAL:
+            var value: Double = 0
+            plist_get_real_val(node, &value)
+            guard value.isFinite else {
+                throw CartographError(.nonFiniteNumber, "the plist holds a real \(value), which has no JSON form", offset: 0)
+            }
+            try emitNumber(DoubleFormatting.shortest(value), builder)
+        case PLIST_DATE:
+            var seconds: Int32 = 0
+            var micro: Int32 = 0
+            plist_get_date_val(node, &seconds, &micro)
+            var text = PlistDate.text(seconds: Int(seconds), microseconds: Int(micro))
+            try text.withUTF8 { buffer in
+                try buffer.withMemoryRebound(to: CChar.self) { try emitString($0.baseAddress, count: $0.count, flags: TapeFlags.date, builder) }
+            }
+        case PLIST_DATA:
+            var length: UInt64 = 0
+            let pointer = plist_get_data_ptr(node, &length)
+            let data = pointer.map { Data(bytes: $0, count: Int(length)) } ?? Data()
+            var text = data.base64EncodedString()
+            try text.withUTF8 { buffer in
+                try buffer.withMemoryRebound(to: CChar.self) { try emitString($0.baseAddress, count: $0.count, flags: TapeFlags.data, builder) }
+            }
+        case PLIST_UID:
+            guard options.uids == .integer else {
+                throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", expected: "a property-list value", found: "UID")
+            }
+            var value: UInt64 = 0
+            plist_get_uid_val(node, &value)
+            try emitNumber(String(value), builder)
+        default:
+            throw CartographError(.typeMismatch, "the plist holds a value of an unknown type")
+        }
+    }
+
+    /// libplist 2.2 keeps integers in a UInt64 and marks the ones above
+    /// Int64.max as 16-byte (unsigned) values; the mark is not public, but a
+    /// comparison with a fresh 8-byte node tells the two apart.
+    private static func integerText(_ node: plist_t, _ value: UInt64) -> String {
+        guard value > UInt64(Int64.max) else { return String(value) }
+        guard let probe = plist_new_uint(value) else { return String(Int64(bitPattern: value)) }
+        defer { plist_free(probe) }
+        return plist_compare_node_value(node, probe) != 0 ? String(Int64(bitPattern: value)) : String(value)
+    }
+}

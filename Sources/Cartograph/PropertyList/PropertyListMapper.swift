@@ -1,0 +1,98 @@
+import Foundation
+
+/// Reads and writes property lists (XML and binary, detected from the
+/// bytes) through libplist, with every mapping feature: the plist becomes
+/// the same ``Document`` JSON does, so factories, `Mapping`s, class
+/// inference, `decodeAny`, `collect`, `update` and `Codable` work unchanged.
+///
+/// Plist dates and data reach models as `Date` and `Data`; to JSON features
+/// they look like ISO 8601 and base64 strings.
+///
+/// ```swift
+/// let plist = PropertyListMapper(registry: registry)
+/// let config = try plist.decode(Config.self, from: bytes)
+/// let xml = try plist.encode(config, format: .xml)
+/// ```
+public struct PropertyListMapper: Sendable {
+    /// The JSON mapper whose registry and `Codable` options are used.
+    public var mapper: JSONMapper
+    /// Limits and policies for plists.
+    public var options: PropertyListOptions
+
+    /// A plist mapper over a registry.
+    public init(registry: ModelRegistry = ModelRegistry(), options: PropertyListOptions = PropertyListOptions(),
+        codableOptions: CodableOptions = CodableOptions())
+    {
+        mapper = JSONMapper(registry: registry)
+        mapper.codableOptions = codableOptions
+        self.options = options
+    }
+
+    /// The plist as a Document.
+    /// - Throws: ``CartographError`` when the bytes are not a plist, are
+    ///   truncated or corrupted, or break a limit.
+    public func document(from bytes: some ContiguousBytes) throws -> Document {
+        try bytes.withUnsafeBytes { try PlistReader.document($0, options: options) }
+    }
+
+    /// Decodes a `Decodable` type.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
+        let document: Document
+        do {
+            document = try self.document(from: bytes)
+        } catch let error as CartographError {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
+                underlyingError: error))
+        }
+        return try mapper.decode(type, from: document.root)
+    }
+
+    /// Decodes a registered model (or array, optional … of them).
+    @_disfavoredOverload
+    public func decode<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> Model {
+        try mapper.decode(type, from: try document(from: bytes).root)
+    }
+
+    /// The plist as a tree of models where class inference identifies them.
+    public func decodeAny(from bytes: some ContiguousBytes) throws -> MappedValue {
+        try mapper.decodeAny(in: try document(from: bytes).root)
+    }
+
+    /// Every object identified as `Model`, at any depth, in document order.
+    public func collect<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> [Model] {
+        try mapper.collect(type, in: try document(from: bytes).root)
+    }
+
+    /// Applies a plist dict to an existing model (absent keys untouched).
+    public func update<Model>(_ model: inout Model, from bytes: some ContiguousBytes) throws {
+        try mapper.update(&model, from: try document(from: bytes).root)
+    }
+
+    /// A `Codable` value as a plist.
+    /// - Throws: `EncodingError` naming the path; nil is omitted (or an error by option).
+    public func encode<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> [UInt8] {
+        let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, trail: nil)
+        encoder.propertyList = true
+        do {
+            return try PlistWriter(format: format, options: options).write(try encoder.encodeRootSlot(value).encoded)
+        } catch let error as CartographError {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+        }
+    }
+
+    /// A registered model (or array … of them) as a plist, through its mapping or factory.
+    @_disfavoredOverload
+    public func encode<Model>(_ model: Model, format: PropertyListFormat) throws -> [UInt8] {
+        try PlistWriter(format: format, options: options).write(try mapper.encodeTree(model, profile: .propertyList))
+    }
+
+    /// A JSON value as a plist (nulls omitted, or an error by option).
+    public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
+        try PlistWriter(format: format, options: options).write(EncodedValue(value))
+    }
+
+    /// A Document (JSON or plist) as a plist; plist dates and data stay dates and data.
+    public func encode(_ document: Document, format: PropertyListFormat) throws -> [UInt8] {
+        try PlistWriter(format: format, options: options).write(document.encodedValue(at: document.root.index))
+    }
+}

@@ -1,0 +1,54 @@
+/// How property lists are read and written, in one `Sendable` value.
+public struct PropertyListOptions: Sendable, Hashable {
+    /// Deepest nesting of dicts and arrays. Default 512. libplist 2.2 has no
+    /// limit of its own; Cartograph checks the input before libplist parses it.
+    public var maxDepth: Int = 512
+    /// Largest input accepted, in bytes. Default 256 MiB.
+    public var maxInputBytes: Int = 256 << 20
+    /// Most values a binary plist may expand to. A binary plist can refer to
+    /// one object from many places, and libplist copies it each time, so a
+    /// small file could expand enormously; the count is checked first.
+    /// Default 16,000,000.
+    public var maxValues: Int = 16_000_000
+    /// What reading does with a UID (keyed-archiver reference). Default ``UIDPolicy/integer``.
+    public var uids: UIDPolicy = .integer
+    /// What writing does with `nil`/`null`, which plists cannot hold. Default ``NullPolicy/omit``.
+    public var nulls: NullPolicy = .omit
+
+    /// The defaults described on each property.
+    public init() {}
+
+    /// The defaults, with some properties changed.
+    public init(_ configure: (inout PropertyListOptions) -> Void) {
+        configure(&self)
+    }
+
+    /// What reading does with a UID.
+    public enum UIDPolicy: Sendable, Hashable {
+        /// Read it as an integer.
+        case integer
+        /// Throw ``CartographError/Kind/typeMismatch``.
+        case reject
+    }
+
+    /// What writing does with a null.
+    public enum NullPolicy: Sendable, Hashable {
+        /// Leave the member or element out. The default.
+        case omit
+        /// Throw ``CartographError/Kind/encodingFailed``.
+        case reject
+    }
+}
+
+/// The two property-list formats.
+public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
+    /// XML (`<?xml … <plist>`).
+    case xml
+    /// Binary (`bplist00`).
+    case binary
+
+    /// The format of some bytes: binary when they start with `bplist00`, else XML.
+    public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
+        bytes.count >= 8 && bytes.prefix(8).elementsEqual("bplist00".utf8) ? .binary : .xml
+    }
+}

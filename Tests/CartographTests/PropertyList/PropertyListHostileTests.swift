@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Corrupted, truncated, looping and deeply nested plists: a typed error (or
+/// a correct value), never a crash.
+@Suite struct PropertyListHostileTests {
+    let plist = PropertyListMapper()
+
+    /// Decodes and reports what happened; a crash would end the test run.
+    func outcome(_ bytes: [UInt8]) -> String {
+        do {
+            _ = try plist.document(from: bytes).root.jsonValue()
+            return "ok"
+        } catch let error as CartographError {
+            return "\(error.kind)"
+        } catch {
+            return "untyped \(error)"
+        }
+    }
+
+    @Test func everyTruncationOfABinaryFixtureIsATypedError() throws {
+        let bytes = try plist.encode(PropertyListTests.settings, format: .binary)
+        for length in 0..<bytes.count {
+            let result = outcome(Array(bytes.prefix(length)))
+            #expect(result != "ok" && !result.hasPrefix("untyped"), "truncated at \(length): \(result)")
+        }
+    }
+
+    @Test func flippedBytesNeverCrash() throws {
+        let bytes = try plist.encode(PropertyListTests.settings, format: .binary)
+        var generator = SeededGenerator(seed: 5)
+        for offset in 0..<bytes.count {
+            for _ in 0..<4 {
+                var corrupted = bytes
+                corrupted[offset] ^= UInt8.random(in: 1...255, using: &generator)
+                #expect(!outcome(corrupted).hasPrefix("untyped"), "flip at \(offset)")
+            }
+        }
+        let twitter = try Fixtures.bytes("twitter.bin.plist")
+        for offset in stride(from: 0, to: twitter.count, by: 997) {
+            var corrupted = twitter
+            corrupted[offset] ^= 0xFF
+            #expect(!outcome(corrupted).hasPrefix("untyped"), "twitter flip at \(offset)")
+        }
+    }
+
+    @Test func everyTruncationOfAnXMLFixtureIsATypedError() throws {
+        let bytes = try plist.encode(PropertyListTests.settings, format: .xml)
+        for length in stride(from: 0, to: bytes.count, by: 7) {
+            #expect(!outcome(Array(bytes.prefix(length))).hasPrefix("untyped"))
+        }
+    }
+
+    /// A binary plist of hand-made objects (object refs and offsets one byte).
+    static func binaryPlist(objects: [[UInt8]], top: Int = 0) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets.map { UInt8($0) }
+        var trailer = [UInt8](repeating: 0, count: 6) + [1, 1]
+        for value in [objects.count, top, table] {
+            trailer += (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) }
+        }
+        return bytes + trailer
+    }
+
+    @Test func referenceLoopsAreRejected() {
+        // Object 0 is an array holding object 1, an array holding object 0.
+        let looping = Self.binaryPlist(objects: [[0xA1, 1], [0xA1, 0]])
+        #expect(outcome(looping) == "syntax")
+        let selfLoop = Self.binaryPlist(objects: [[0xA1, 0]])
+        #expect(outcome(selfLoop) == "syntax")
+        let outOfRange = Self.binaryPlist(objects: [[0xA1, 9]])
+        #expect(outcome(outOfRange) == "syntax")
+    }
+
+    @Test func sharedReferencesThatExpandTooFarAreRejected() {
+        // 60 arrays, each holding the next one twice: 2^60 values once copied.
+        var objects: [[UInt8]] = (0..<59).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
+        objects.append([0x08])
+        #expect(outcome(Self.binaryPlist(objects: objects)) == "inputTooLarge")
+    }
+
+    @Test func deepNestingIsRejectedBeforeLibplistSeesIt() throws {
+        // 600 nested arrays in binary (needs two-byte references, so built with Foundation)
+        var value: Any = [Int]()
+        for _ in 0..<600 { value = [value] }
+        let binary = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+        #expect(outcome(Array(binary)) == "depthLimitExceeded")
+        let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100_000)
+            + String(repeating: "</array>", count: 100_000) + "</plist>"
+        #expect(outcome(Array(xml.utf8)) == "depthLimitExceeded")
+        let atLimit = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 512) + String(repeating: "</array>", count: 512) + "</plist>"
+        #expect(outcome(Array(atLimit.utf8)) == "ok")
+        var million = Array("<plist>".utf8)
+        million += Array(repeating: Array("<dict><key>a</key>".utf8), count: 100_000).flatMap { $0 }
+        #expect(outcome(million) == "depthLimitExceeded")
+    }
+
+    @Test func garbageIsATypedError() {
+        #expect(outcome([]) == "unexpectedEnd")
+        #expect(outcome(Array("not a plist".utf8)) == "syntax")
+        #expect(outcome(Array("bplist00".utf8)) == "syntax")
+        #expect(!outcome(Array("<plist><string>unterminated".utf8)).hasPrefix("untyped"))
+    }
+}
