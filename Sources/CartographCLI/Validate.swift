@@ -4,7 +4,7 @@ import Cartograph
 /// `cartograph validate FILE...`
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that files are valid JSON.",
+        abstract: "Check that files are valid JSON (or property lists).",
         discussion: """
             Prints "FILE: ok" for each valid file and "FILE:LINE:COLUMN: message" for each \
             invalid one, with the offending line and a caret on standard error. \
@@ -15,6 +15,9 @@ struct Validate: ParsableCommand {
 
     @Argument(help: "JSON files to check; - reads standard input.")
     var files: [String]
+
+    @Option(help: "json, plist, or auto (detect from the bytes, the default).")
+    var format: InputFormatOption = .auto
 
     @Flag(help: "Accept // and /* */ comments.")
     var allowComments = false
@@ -36,10 +39,10 @@ struct Validate: ParsableCommand {
             let name = file == "-" ? "<stdin>" : file
             do {
                 let bytes = try InputFile.read(file)
-                _ = try Document(parsing: bytes, options: options)
+                _ = try format.format.document(bytes, options: options)
                 print("\(name): ok")
             } catch let error as CartographError {
-                print("\(name):\(error.line ?? 0):\(error.column ?? 0): \(error.message)")
+                print(error.line != nil ? "\(name):\(error.line ?? 0):\(error.column ?? 0): \(error.message)" : error.report(file: name))
                 if let excerpt = error.excerpt { InputFile.warn(excerpt) }
                 status = max(status, 1)
             } catch {
@@ -49,4 +52,10 @@ struct Validate: ParsableCommand {
         }
         if status != 0 { throw ExitStatus(code: status) }
     }
+}
+
+/// `--format` for `validate`.
+enum InputFormatOption: String, ExpressibleByArgument, CaseIterable {
+    case auto, json, plist
+    var format: InputFormat { InputFormat(rawValue: rawValue) ?? .auto }
 }

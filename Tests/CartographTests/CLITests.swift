@@ -87,4 +87,34 @@ import Testing
         let invalid = try Self.temporaryFile("[1,]")
         #expect(try Self.run(["format", invalid]).status == 1)
     }
+
+    @Test func convertsBetweenJSONAndBothPlistFormats() throws {
+        let json = try Self.temporaryFile(#"{"name": "a/é", "when": "2026-01-01T00:00:00Z", "list": [1, 2.5, true], "gone": null}"#)
+        let directory = URL(fileURLWithPath: json).deletingLastPathComponent()
+        for format in ["xml", "binary"] {
+            let plistPath = directory.appendingPathComponent("out.\(format).plist").path
+            let toPlist = try Self.run(["convert", json, "--to", format, "-o", plistPath])
+            #expect(toPlist.status == 0, "\(toPlist.errors)")
+            let back = try Self.run(["convert", plistPath, "--to", "json"])
+            #expect(back.status == 0)
+            #expect(back.output == #"{"name":"a/é","when":"2026-01-01T00:00:00Z","list":[1,2.5,true]}"# + "\n")
+            #expect(try Self.run(["validate", plistPath]).output == "\(plistPath): ok\n")
+        }
+        let binary = directory.appendingPathComponent("twice.plist").path
+        #expect(try Self.run(["convert", json, "--to", "binary", "-o", binary]).status == 0)
+        let xml = try Self.run(["convert", binary, "--to", "xml"])
+        #expect(xml.output.hasPrefix("<?xml"))
+    }
+
+    @Test func convertReportsBadInputWithItsPlace() throws {
+        let broken = try Self.temporaryFile("{\"a\": [1,\n 2,,]}")
+        let run = try Self.run(["convert", broken, "--to", "xml"])
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("\(broken):2:4:"))
+        let plist = try Self.temporaryFile("bplist00 nothing useful here", name: "bad.plist")
+        let bad = try Self.run(["convert", plist, "--to", "json"])
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains("\(plist):"))
+        #expect(try Self.run(["convert", plist, "--to", "yaml"]).status == 2)
+    }
 }

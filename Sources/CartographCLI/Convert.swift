@@ -1,0 +1,67 @@
+import ArgumentParser
+import Cartograph
+import Foundation
+
+/// `cartograph convert IN --to json|xml|binary`
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert between JSON and property lists (XML or binary).",
+        discussion: """
+            The input's format is detected: binary and XML property lists, or JSON. Plist dates \
+            become ISO 8601 strings and data becomes base64 in JSON; JSON nulls are left out of \
+            plists. Exit status: 0 on success, 1 for invalid input, 2 for a usage error or an \
+            unreadable file.
+            """
+    )
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case json, xml, binary
+    }
+
+    @Argument(help: "The input file; - reads standard input.")
+    var input: String
+
+    @Option(help: "The output format: json, xml or binary.")
+    var to: Target
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Indent JSON output.")
+    var pretty = false
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(input)
+        } catch {
+            InputFile.warn("\(error)")
+            throw ExitStatus.usage
+        }
+        let name = input == "-" ? "<stdin>" : input
+        let result: [UInt8]
+        do {
+            let document = try InputFormat.auto.document(bytes)
+            switch to {
+            case .json:
+                var json = try document.encoded(options: pretty ? .pretty : .compact)
+                if !pretty { json.append(UInt8(ascii: "\n")) }
+                result = json
+            case .xml: result = try PropertyListMapper().encode(document, format: .xml)
+            case .binary: result = try PropertyListMapper().encode(document, format: .binary)
+            }
+        } catch let error as CartographError {
+            InputFile.warn(error.report(file: name))
+            if let excerpt = error.excerpt { InputFile.warn(excerpt) }
+            throw ExitStatus.invalidInput
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(result)) else {
+                InputFile.warn("\(output): cannot be written")
+                throw ExitStatus.usage
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(result))
+        }
+    }
+}
