@@ -63,7 +63,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CartographBench",
-            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson"]
+            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist"]
         ),
         .testTarget(
             name: "CartographTests",

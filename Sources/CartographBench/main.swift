@@ -48,7 +48,7 @@ for path in paths {
     files.append(((path as NSString).lastPathComponent, Array(data)))
 }
 
-var contenders = ParseContenders.all + EncodeContenders.all + ModelContenders.all + CodableContenders.all
+var contenders = ParseContenders.all + EncodeContenders.all + ModelContenders.all + CodableContenders.all + PlistContenders.all
 if let only { contenders = contenders.filter { only.contains($0.id) } }
 
 do {

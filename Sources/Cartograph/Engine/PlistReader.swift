@@ -73,9 +73,15 @@ enum PlistReader {
             try check(builder.end(), builder)
         case PLIST_ARRAY:
             try check(builder.begin(object: false, at: 0), builder)
-            let count = plist_array_get_size(node)
-            for index in 0..<count {
-                guard let item = plist_array_get_item(node, index) else { continue }
+            // The iterator walks libplist's child list in order; plist_array_get_item
+            // is O(n) per call on parsed arrays (quadratic on canada's 55,000-point ring).
+            var iterator: plist_array_iter?
+            plist_array_new_iter(node, &iterator)
+            defer { free(iterator) }
+            while true {
+                var item: plist_t?
+                plist_array_next_item(node, iterator, &item)
+                guard let item else { break }
                 try convert(item, builder: builder, depth: depth + 1, options: options)
             }
             try check(builder.end(), builder)

@@ -15,6 +15,8 @@ struct BinaryPlistCheck {
     private var objectCount = 0
     private var topObject = 0
     private var offsetTable = 0
+    /// Keys already checked (keys are shared objects, met once per dictionary using them).
+    private var checkedKeys: [Bool] = []
 
     init(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions) {
         self.bytes = bytes
@@ -48,6 +50,7 @@ struct BinaryPlistCheck {
         objectCount = Int(objects)
         topObject = Int(top)
         offsetTable = Int(table)
+        checkedKeys = [Bool](repeating: false, count: objectCount)
         try walk()
     }
 
@@ -99,7 +102,7 @@ struct BinaryPlistCheck {
     }
 
     /// The references of the container object at `offset` (empty for scalars).
-    private func references(at offset: Int, index: Int) throws -> [Int] {
+    private mutating func references(at offset: Int, index: Int) throws -> [Int] {
         let marker = bytes[offset]
         let kind = marker >> 4
         guard kind == 0xA || kind == 0xC || kind == 0xD else {
@@ -130,7 +133,10 @@ struct BinaryPlistCheck {
             result.append(Int(reference))
         }
         if kind == 0xD {
-            for key in result.prefix(count) { try checkKey(key) }
+            for key in result.prefix(count) where !checkedKeys[key] {
+                try checkKey(key)
+                checkedKeys[key] = true
+            }
         }
         return result
     }
@@ -160,7 +166,7 @@ struct BinaryPlistCheck {
     }
 
     /// Depth-first over the object graph with an explicit stack.
-    private func walk() throws {
+    private mutating func walk() throws {
         // 0: not seen; 1: on the current path; 2: done (its expanded size is known).
         var state = [UInt8](repeating: 0, count: objectCount)
         var expanded = [Int](repeating: 0, count: objectCount)
