@@ -74,7 +74,7 @@ public struct PropertyListMapper: Sendable {
         let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, trail: nil)
         encoder.propertyList = true
         do {
-            return try PlistWriter(format: format, options: options).write(try encoder.encodeRootSlot(value).encoded)
+            return try write(format, try encoder.encodeRootSlot(value).encoded)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
@@ -83,16 +83,23 @@ public struct PropertyListMapper: Sendable {
     /// A registered model (or array … of them) as a plist, through its mapping or factory.
     @_disfavoredOverload
     public func encode<Model>(_ model: Model, format: PropertyListFormat) throws -> [UInt8] {
-        try PlistWriter(format: format, options: options).write(try mapper.encodeTree(model, profile: .propertyList))
+        try write(format, try mapper.encodeTree(model, profile: .propertyList))
     }
 
     /// A JSON value as a plist (nulls omitted, or an error by option).
     public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
-        try PlistWriter(format: format, options: options).write(EncodedValue(value))
+        try write(format, EncodedValue(value))
+    }
+
+    private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
+        switch options.writer {
+        case .native: return try NativePlistWriter(format: format, options: options).write(value)
+        case .libplist: return try PlistWriter(format: format, options: options).write(value)
+        }
     }
 
     /// A Document (JSON or plist) as a plist; plist dates and data stay dates and data.
     public func encode(_ document: Document, format: PropertyListFormat) throws -> [UInt8] {
-        try PlistWriter(format: format, options: options).write(document.encodedValue(at: document.root.index))
+        try write(format, document.encodedValue(at: document.root.index))
     }
 }

@@ -15,6 +15,9 @@ public struct PropertyListOptions: Sendable, Hashable {
     /// What writing does with `nil`/`null`, which plists cannot hold. Default ``NullPolicy/omit``.
     public var nulls: NullPolicy = .omit
 
+    /// Which code writes plists. Default ``Writer/native``.
+    public var writer: Writer = .native
+
     /// The defaults described on each property.
     public init() {}
 
@@ -29,6 +32,14 @@ public struct PropertyListOptions: Sendable, Hashable {
         case integer
         /// Throw ``CartographError/Kind/typeMismatch``.
         case reject
+    }
+
+    /// Which code writes plists.
+    public enum Writer: Sendable, Hashable {
+        /// Cartograph's Swift writer (faster than libplist 2.2's; see README).
+        case native
+        /// libplist's `plist_to_xml` / `plist_to_bin`.
+        case libplist
     }
 
     /// What writing does with a null.

@@ -75,6 +75,34 @@ import Testing
         #expect(try plist.decode(Settings.self, from: try encoder.encode(Self.settings)) == Self.settings)
     }
 
+    @Test(arguments: [PropertyListOptions.Writer.native, .libplist])
+    func bothWritersAreReadBackByLibplistAndFoundation(_ writer: PropertyListOptions.Writer) throws {
+        let mapper = PropertyListMapper(options: PropertyListOptions { $0.writer = writer })
+        let response = try JSONMapper().decode(TwitterResponse.self, from: try Fixtures.bytes("twitter.json"))
+        for format in PropertyListFormat.allCases {
+            let bytes = try mapper.encode(response, format: format)
+            #expect(try PropertyListDecoder().decode(TwitterResponse.self, from: Data(bytes)) == response, "\(writer) \(format)")
+            #expect(try plist.decode(TwitterResponse.self, from: bytes) == response, "\(writer) \(format)")
+            let settings = try mapper.encode(Self.settings, format: format)
+            #expect(try PropertyListDecoder().decode(Settings.self, from: Data(settings)) == Self.settings)
+            #expect(try plist.decode(Settings.self, from: settings) == Self.settings)
+        }
+        let escaped: JSONValue = ["a<b>&c": "x < y & \"z\"", "list": [], "dict": [:], "big": 4_294_967_296, "neg": -1, "ratio": 0.1]
+        for format in PropertyListFormat.allCases {
+            let bytes = try mapper.encode(escaped, format: format)
+            #expect(try plist.document(from: bytes).root.jsonValue() == escaped, "\(writer) \(format)")
+        }
+    }
+
+    @Test func nativeWriterWritesUnsignedIntegersAboveInt64Max() throws {
+        struct Counter: Codable, Equatable { var value: UInt64 }
+        let bytes = try plist.encode(Counter(value: .max), format: .binary)
+        #expect(try PropertyListDecoder().decode(Counter.self, from: Data(bytes)) == Counter(value: .max))
+        #expect(try plist.decode(Counter.self, from: bytes) == Counter(value: .max))
+        let libplist = PropertyListMapper(options: PropertyListOptions { $0.writer = .libplist })
+        #expect(throws: EncodingError.self) { try libplist.encode(Counter(value: .max), format: .binary) }
+    }
+
     @Test func plistDatesAndDataAreStringsToJSONFeatures() throws {
         var settings = Self.settings
         settings.updated = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
