@@ -35,7 +35,11 @@ final class DocumentBuilder {
     private let maxString: Int
     private let maxNumber: Int
 
-    init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true) {
+    /// When streaming, decides which builder each event goes to (nil otherwise).
+    let splitter: StreamSplitter?
+
+    init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true, splitter: StreamSplitter? = nil) {
+        self.splitter = splitter
         self.options = options
         self.tape = Tape(expectedInputBytes: expectedInputBytes)
         self.tapeStorage = tape.storage
@@ -86,6 +90,20 @@ final class DocumentBuilder {
             offset: source))
     }
 
+    /// Hands a finished element over; a failure (a model that could not be
+    /// made) becomes this builder's failure.
+    private func completed(_ element: DocumentBuilder, _ splitter: StreamSplitter) -> Bool {
+        let accepted = splitter.afterElementEvent(element)
+        if !accepted, let failure = splitter.failure { fail(failure) }
+        return accepted
+    }
+
+    /// Carries an element builder's failure up to this (the envelope) builder.
+    private func routed(_ accepted: Bool, _ element: DocumentBuilder) -> Bool {
+        if !accepted, let failure = element.failure { fail(failure) }
+        return accepted
+    }
+
     // MARK: Events
 
     @inline(__always)
@@ -102,6 +120,9 @@ final class DocumentBuilder {
     /// `null`, `true` or `false` at `source`.
     @inline(__always)
     func literal(_ kind: TokenKind, at source: Int) -> Bool {
+        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
+            return routed(element.literal(kind, at: source), element) && completed(element, splitter)
+        }
         _ = appendValue(TapeEntry(kind: kind, flags: 0, length: 0, payload: 0, source: source))
         return true
     }
@@ -109,6 +130,9 @@ final class DocumentBuilder {
     /// A number's validated JSON text.
     @inline(__always)
     func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int) -> Bool {
+        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
+            return routed(element.number(text, count: count, at: source), element) && completed(element, splitter)
+        }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
         let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
         _ = appendValue(TapeEntry(kind: .number, flags: 0, length: UInt32(count), payload: offset, source: source))
@@ -118,6 +142,9 @@ final class DocumentBuilder {
     /// A string value's decoded bytes (`flags` marks property-list dates and data).
     @inline(__always)
     func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
+        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
+            return routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
+        }
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
         _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
@@ -126,6 +153,10 @@ final class DocumentBuilder {
     /// An object key's decoded bytes.
     @inline(__always)
     func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
+        if let splitter {
+            if let element = splitter.activeElement { return routed(element.key(bytes, count: count, at: source), element) }
+            splitter.envelopeKey(bytes, count: count)
+        }
         let top = current
         guard top.pointee.depth > 0, top.pointee.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
@@ -153,6 +184,10 @@ final class DocumentBuilder {
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
     @inline(__always)
     func begin(object isObject: Bool, at source: Int) -> Bool {
+        if let splitter {
+            if let element = splitter.elementBuilder(forValueIn: self) { return routed(element.begin(object: isObject, at: source), element) }
+            splitter.envelopeBegin(isArray: !isObject)
+        }
         let depth = current.pointee.depth
         guard depth < maxDepth else { return failLimit(.depthLimitExceeded, depth + 1, at: source) }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
@@ -164,6 +199,10 @@ final class DocumentBuilder {
     /// Closes the innermost container.
     @inline(__always)
     func end() -> Bool {
+        if let splitter {
+            if let element = splitter.activeElement { return routed(element.end(), element) && completed(element, splitter) }
+            splitter.envelopeEnd()
+        }
         let frame = current.pointee
         guard frame.depth > 0, let parent = frames.pop() else {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
@@ -292,8 +331,18 @@ final class DocumentBuilder {
         return visible
     }
 
-    /// Hands the finished tape over; the builder must not be used afterwards.
+    /// Hands the finished tape over; the builder must not be used afterwards
+    /// (unless ``reset()`` finds the Document gone).
     func makeDocument() -> Document {
         Document(tape: tape, roots: roots)
+    }
+
+    /// Empties the builder for the next streamed element, keeping its buffers.
+    func reset() {
+        tape.storage.pointee.removeAll()
+        roots.removeAll(keepingCapacity: true)
+        frames.truncate(to: 0)
+        current.pointee = Frame()
+        failure = nil
     }
 }

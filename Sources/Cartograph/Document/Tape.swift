@@ -53,6 +53,12 @@ struct TapeStorage {
         bytes.deallocate()
     }
 
+    /// Forgets every entry and byte, keeping the buffers.
+    mutating func removeAll() {
+        count = 0
+        byteCount = 0
+    }
+
     /// Appends an entry and returns its index.
     @inline(__always)
     mutating func append(_ entry: TapeEntry) -> Int {

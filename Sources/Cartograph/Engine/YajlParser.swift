@@ -58,8 +58,8 @@ final class YajlParser {
     private var byteOrderMarkResolved = false
     private var pendingPrefix: [UInt8] = []
 
-    init(options: ParseOptions, expectedInputBytes: Int) {
-        builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes)
+    init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil) {
+        builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes, splitter: splitter)
         position = .allocate(capacity: 1)
         position.initialize(to: Position())
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -172,20 +172,24 @@ final class YajlParser {
         chunkBase = totalBytes
         chunkStart = nil
         chunkCount = 0
-        if options.allowMultipleValues, builder.roots.isEmpty, builder.depth == 0, onlyWhitespaceSeen {
+        // With several values allowed, input that ends between values is
+        // complete (yajl would call an empty or blank input "premature EOF");
+        // anything still buffered (a final number) needs yajl_complete_parse.
+        if options.allowMultipleValues, builder.depth == 0, builder.splitter?.activeElement == nil, onlyWhitespacePending {
             return nil
         }
         let status = yajl_complete_parse(handle)
         if status != yajl_status_ok { return recordYajlFailure(status) }
-        if !builder.isComplete {
+        let streamedEverything = builder.splitter != nil && builder.depth == 0 && builder.splitter?.activeElement == nil
+        if !builder.isComplete, !streamedEverything {
             return record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
         }
         return nil
     }
 
-    /// True while no token has been seen (NDJSON input may be empty or blank).
-    private var onlyWhitespaceSeen: Bool {
-        builder.tape.count == 0 && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    /// Whether everything after the last token is whitespace.
+    private var onlyWhitespacePending: Bool {
+        carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// yajl's wording where it misleads, in terms of the JSON grammar.

@@ -26,6 +26,8 @@ public struct CartographError: Error, Sendable, Hashable {
     public let found: String?
     /// Up to one line of the input around ``offset``, with a caret line under it.
     public let excerpt: String?
+    /// In a stream, the position of the element the error is in (0-based).
+    public var elementIndex: Int?
 
     /// Creates an error; Cartograph fills in the location as the error travels up.
     public init(
@@ -86,6 +88,7 @@ extension CartographError: CustomStringConvertible {
         }
         text += message
         if let path { text += " at \(path)" }
+        if let elementIndex { text += " (element \(elementIndex))" }
         if let excerpt { text += "\n" + excerpt }
         return text
     }

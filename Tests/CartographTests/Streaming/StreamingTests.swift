@@ -1,0 +1,178 @@
+import CorpusModels
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Streaming: every input fed whole, one byte at a time and in random
+/// chunk sizes gives the same models.
+@Suite struct StreamingTests {
+    struct Item: Codable, Equatable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    /// Feeds `bytes` in the given chunk sizes (the last size repeats) and collects the models.
+    static func collect<Model>(_ type: Model.Type, _ bytes: [UInt8], sizes: [Int], mapper: JSONMapper = JSONMapper(),
+        path: StreamPath = .topLevelArray, lossy: Bool = false) throws -> (models: [Model], stream: ModelStream<Model>)
+    {
+        let stream = ModelStream(type, mapper: mapper, path: path, lossy: lossy)
+        var models: [Model] = []
+        var offset = 0
+        var turn = 0
+        while offset < bytes.count {
+            let size = max(1, sizes[min(turn, sizes.count - 1)])
+            let end = min(bytes.count, offset + size)
+            try stream.feed(bytes[offset..<end]) { models.append($0) }
+            offset = end
+            turn += 1
+        }
+        try stream.finish { models.append($0) }
+        return (models, stream)
+    }
+
+    static let chunkings: [(String, [Int])] = [("whole", [Int.max]), ("one byte", [1]), ("random", randomChunkSizes(seed: 11)), ("random 2", randomChunkSizes(seed: 12))]
+
+    @Test func topLevelArrayInAnyChunking() throws {
+        let bytes = Array(#" [ {"id": 1, "name": "a"}, {"id": 2, "name": "é\u00e9"} ,{"id":3,"name":""} ] "#.utf8)
+        for (label, sizes) in Self.chunkings {
+            let (models, _) = try Self.collect(Item.self, bytes, sizes: sizes)
+            #expect(models == [Item(id: 1, name: "a"), Item(id: 2, name: "éé"), Item(id: 3, name: "")], "\(label)")
+        }
+    }
+
+    @Test func arrayAtANestedPathWithTheEnvelopeKept() throws {
+        let bytes = Array(#"{"meta": {"page": 1}, "data": {"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "total": 2}, "items": [9]}"#.utf8)
+        for (label, sizes) in Self.chunkings {
+            let (models, stream) = try Self.collect(Item.self, bytes, sizes: sizes, path: "$.data.items")
+            #expect(models.map(\.id) == [1, 2], "\(label)")
+            #expect(stream.envelope == ["meta": ["page": 1], "data": ["items": [], "total": 2], "items": [9]], "\(label)")
+        }
+    }
+
+    @Test func ndjsonWithBlankLinesAndNoFinalNewline() throws {
+        let bytes = Array("{\"id\": 1, \"name\": \"a\"}\n\n  {\"id\": 2, \"name\": \"b\"}\r\n\n{\"id\": 3, \"name\": \"c\"}".utf8)
+        for (label, sizes) in Self.chunkings {
+            let (models, _) = try Self.collect(Item.self, bytes, sizes: sizes, path: .values)
+            #expect(models.map(\.id) == [1, 2, 3], "\(label)")
+        }
+        let numbers = Array("1\n2\n 3".utf8)
+        for (label, sizes) in Self.chunkings {
+            #expect(try Self.collect(Int.self, numbers, sizes: sizes, path: .values).models == [1, 2, 3], "\(label)")
+        }
+        #expect(try Self.collect(Int.self, Array("\n \n".utf8), sizes: [1], path: .values).models.isEmpty)
+    }
+
+    @Test func twitterStatusesStreamedEqualTheWholeDecode() throws {
+        let bytes = try Fixtures.bytes("twitter.json")
+        let whole = try JSONMapper().decode(TwitterResponse.self, from: bytes).statuses
+        for (label, sizes) in [("whole", [Int.max]), ("random", randomChunkSizes(seed: 3)), ("4 KiB", [4096])] {
+            let (models, stream) = try Self.collect(CorpusModels.Status.self, bytes, sizes: sizes, path: "$.statuses")
+            #expect(models == whole, "\(label)")
+            #expect(stream.envelope?["search_metadata"]?["count"] == 100)
+        }
+        let mapped = try Self.collect(CorpusModels.Status.self, bytes, sizes: [997], mapper: JSONMapper(registry: .corpusMappings()), path: "statuses").models
+        #expect(mapped == whole)
+    }
+
+    @Test func everyKindOfModelWorks() throws {
+        let bytes = Array(#"[{"personInfo": {"firstName": "A"}}, {"userID": 3, "name": "U"}, {"other": 1}]"#.utf8)
+        var registry = ModelRegistry()
+        registry.register(Person.self)
+        registry.register(UserFactory())
+        registry.identify { object, _ in object.contains("userID") ? User.self : object.contains("personInfo") ? Person.self : nil }
+        let mapper = JSONMapper(registry: registry)
+        let (tree, _) = try Self.collect(MappedValue.self, bytes, sizes: [3], mapper: mapper)
+        #expect(tree.count == 3)
+        #expect(tree[0].model(as: Person.self)?.firstName == "A")
+        #expect(tree[1].model(as: User.self) == User(id: 3, name: "U"))
+        let people = try Self.collect(Person.self, Array(#"[{"personInfo": {"firstName": "B"}}]"#.utf8), sizes: [2], mapper: mapper).models
+        #expect(people.map(\.firstName) == ["B"])
+    }
+
+    @Test func anErrorMidStreamNamesTheElementAndComesAfterEarlierModels() throws {
+        let bytes = Array("[{\"id\": 1, \"name\": \"a\"},\n {\"id\": 2, \"name\": \"b\"},\n {\"id\": \"three\", \"name\": \"c\"}, {\"id\": 4, \"name\": \"d\"}]".utf8)
+        for (label, sizes) in Self.chunkings {
+            let stream = ModelStream(Item.self)
+            var models: [Item] = []
+            var thrown: CartographError?
+            var offset = 0
+            var turn = 0
+            do {
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + max(1, sizes[min(turn, sizes.count - 1)]))
+                    try stream.feed(bytes[offset..<end]) { models.append($0) }
+                    offset = end
+                    turn += 1
+                }
+                try stream.finish { models.append($0) }
+            } catch let error as CartographError {
+                thrown = error
+            }
+            #expect(models.map(\.id) == [1, 2], "\(label)")
+            #expect(thrown?.elementIndex == 2, "\(label)")
+            #expect(thrown?.offset == 58, "\(label)")
+            #expect(thrown?.path == "$.id", "\(label)")
+        }
+        let syntax = Array("[1, 2, x]".utf8)
+        let error = try #require(throws: CartographError.self) { try Self.collect(Int.self, syntax, sizes: [1]) }
+        #expect(error.kind == .syntax && error.offset == 7 && error.line == 1 && error.column == 8)
+    }
+
+    @Test func arrayResultsDeferTheErrorToTheNextCall() throws {
+        let stream = ModelStream(Int.self)
+        #expect(try stream.feed(Array("[1, 2, x".utf8)) == [1, 2])
+        #expect(throws: CartographError.self) { try stream.feed(Array("]".utf8)) }
+    }
+
+    @Test func lossyStreamsSkipAndReport() throws {
+        let bytes = Array(#"[{"id": 1, "name": "a"}, {"id": "x"}, {"id": 3, "name": "c"}]"#.utf8)
+        let (models, stream) = try Self.collect(Item.self, bytes, sizes: [5], lossy: true)
+        #expect(models.map(\.id) == [1, 3])
+        #expect(stream.issues.count == 1 && stream.issues[0].elementIndex == 1)
+    }
+
+    @Test func asyncSequenceOverChunksAndFiles() async throws {
+        let bytes = Array(#"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#.utf8)
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            for byte in bytes { continuation.yield([byte]) }
+            continuation.finish()
+        }
+        var ids: [Int] = []
+        for try await item in JSONMapper().models(Item.self, from: chunks) { ids.append(item.id) }
+        #expect(ids == [1, 2])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).ndjson")
+        try Data((1...1000).map { "{\"id\": \($0), \"name\": \"n\"}\n" }.joined().utf8).write(to: url)
+        var count = 0
+        for try await item in JSONMapper().models(Item.self, fromFile: url.path, at: .values) {
+            count += 1
+            #expect(item.id == count)
+        }
+        #expect(count == 1000)
+    }
+
+    @Test func cancellationStopsPromptly() async throws {
+        let endless = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array("[".utf8))
+            Task {
+                for index in 0..<1_000_000 {
+                    continuation.yield(Array("{\"id\": \(index), \"name\": \"x\"},".utf8))
+                    await Task.yield()
+                }
+                continuation.finish()
+            }
+        }
+        let task = Task { () -> Int in
+            var seen = 0
+            do {
+                for try await _ in JSONMapper().models(Item.self, from: endless) { seen += 1 }
+            } catch is CancellationError {
+                return -seen
+            }
+            return seen
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        task.cancel()
+        let result = try await task.value
+        #expect(result < 0, "the stream ended by cancellation, not by running out")
+    }
+}
