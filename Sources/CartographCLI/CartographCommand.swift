@@ -11,7 +11,7 @@ struct CartographCommand: ParsableCommand {
             Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error \
             or an unreadable file.
             """,
-        subcommands: [Validate.self, Format.self, Convert.self]
+        subcommands: [Validate.self, Format.self, Convert.self, Ndjson.self, Count.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).

@@ -117,4 +117,18 @@ import Testing
         #expect(bad.errors.contains("\(plist):"))
         #expect(try Self.run(["convert", plist, "--to", "yaml"]).status == 2)
     }
+
+    @Test func ndjsonStreamsTheArrayAtAPath() throws {
+        let file = try Self.temporaryFile(#"{"meta": 1, "data": {"items": [{"id": 1}, [2, 3], "four", 5.0e0]}}"#)
+        let run = try Self.run(["ndjson", file, "--path", "$.data.items"])
+        #expect(run.status == 0)
+        #expect(run.output == "{\"id\":1}\n[2,3]\n\"four\"\n5.0e0\n")
+        #expect(try Self.run(["count", file, "--path", "$.data.items"]).output == "4\n")
+        #expect(try Self.run(["count", "-"], input: "[1, [2], {}]").output == "3\n")
+        let broken = try Self.run(["ndjson", "-"], input: "[1, 2, x]")
+        #expect(broken.status == 1)
+        #expect(broken.output == "1\n2\n")
+        #expect(broken.errors.contains("<stdin>:1:8:") && broken.errors.contains("element 2"))
+        #expect(try Self.run(["count", "/no/such/file"]).status == 2)
+    }
 }

@@ -9,8 +9,9 @@ import Foundation
 /// for user in try stream.finish() { handle(user) }
 /// ```
 ///
-/// Every kind of model works: `Codable`, mappings, factories, and
-/// ``MappedValue`` for class inference per element. Memory is bounded by the
+/// Every kind of model works: `Codable`, mappings, factories,
+/// ``MappedValue`` for class inference per element, and ``Document`` for the
+/// element itself. Memory is bounded by the
 /// largest element: each element is parsed into a Document of its own,
 /// whose storage is reused once its model is made. An error names the
 /// element (``CartographError/elementIndex``) and the byte offset, line and
@@ -51,6 +52,10 @@ public final class ModelStream<Model> {
     private static func decoder(for type: Model.Type, mapper: JSONMapper) -> (Document) throws -> Model {
         if Model.self == MappedValue.self {
             return { try mapper.decodeAny(in: $0.root) as! Model }
+        }
+        if Model.self == Document.self {
+            // The element's own Document (its storage is then not reused while the caller keeps it).
+            return { $0 as! Model }
         }
         if let decodable = Model.self as? any Decodable.Type {
             func make<T: Decodable>(_: T.Type) -> (Document) throws -> Model {
@@ -156,7 +161,8 @@ public final class ModelStream<Model> {
 
     private func located(_ error: CartographError, in chunk: UnsafeRawBufferPointer) -> CartographError {
         var located = lines.locate(error, in: chunk)
-        located.elementIndex = error.elementIndex ?? (splitter.activeElement != nil ? splitter.elementCount : nil)
+        // Inside an element, or between elements: the element being read or next to be read.
+        located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located
     }
 

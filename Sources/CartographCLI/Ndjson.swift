@@ -1,0 +1,99 @@
+import ArgumentParser
+import Cartograph
+import Foundation
+
+/// `cartograph ndjson IN [--path $.items]`
+struct Ndjson: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stream the elements of an array out as NDJSON, in bounded memory.",
+        discussion: """
+            Reads the input in chunks and writes each element of the array at --path (the \
+            top-level array by default) as one compact JSON line, as soon as it is complete: \
+            memory stays bounded by the largest element. Exit status: 0 on success, 1 for \
+            invalid input (the lines before the error are written), 2 for a usage error.
+            """
+    )
+
+    @Argument(help: "The JSON file; - reads standard input.")
+    var input: String
+
+    @Option(help: "The array to stream: $ (the top-level array) or a key path such as $.data.items.")
+    var path: String = "$"
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let sink: FileHandle
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
+                InputFile.warn("\(output): cannot be written")
+                throw ExitStatus.usage
+            }
+            sink = handle
+        } else {
+            sink = FileHandle.standardOutput
+        }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        try StreamCommand.run(input: input, path: StreamPath(path)) { document in
+            buffer += try document.encoded()
+            buffer.append(UInt8(ascii: "\n"))
+            if buffer.count >= 1 << 20 {
+                sink.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        } flush: {
+            if !buffer.isEmpty { sink.write(Data(buffer)) }
+            buffer.removeAll()
+        }
+    }
+}
+
+/// `cartograph count IN [--path ...]`
+struct Count: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count the elements of an array without building them, in bounded memory.",
+        discussion: "Prints the number alone. Exit status: 0 on success, 1 for invalid input, 2 for a usage error."
+    )
+
+    @Argument(help: "The JSON file; - reads standard input.")
+    var input: String
+
+    @Option(help: "The array to count: $ (the top-level array) or a key path such as $.data.items.")
+    var path: String = "$"
+
+    func run() throws {
+        var count = 0
+        try StreamCommand.run(input: input, path: StreamPath(path)) { _ in count += 1 } flush: {}
+        print(count)
+    }
+}
+
+/// The reading loop shared by `ndjson` and `count`.
+enum StreamCommand {
+    static func run(input: String, path: StreamPath, element: (Document) throws -> Void, flush: () -> Void) throws {
+        let handle: FileHandle
+        if input == "-" {
+            handle = FileHandle.standardInput
+        } else if let file = FileHandle(forReadingAtPath: input) {
+            handle = file
+        } else {
+            InputFile.warn("\(input): cannot be read")
+            throw ExitStatus.usage
+        }
+        let name = input == "-" ? "<stdin>" : input
+        let stream = ModelStream(Document.self, path: path)
+        do {
+            while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+                try stream.feed(data) { try element($0) }
+            }
+            try stream.finish { try element($0) }
+            flush()
+        } catch let error as CartographError {
+            flush()
+            InputFile.warn(error.report(file: name) + (error.elementIndex.map { " (element \($0))" } ?? ""))
+            throw ExitStatus.invalidInput
+        }
+    }
+}
