@@ -1,11 +1,21 @@
 import Foundation
 
-// cartograph-bench [--json] [--rounds N] [--min-time SECONDS] [--only ID[,ID…]] [FILE…]
+// cartograph-bench [--json] [--rounds N] [--min-time SECONDS] [--only ID[,ID…]] [--peak-memory] [FILE…]
+// cartograph-bench records generate|stream|decode|foundation PATH [BYTES]   (scripts/stream-bench)
 //
 // With no files, measures every .json file in Benchmarks/Data. Release builds only
 // give meaningful numbers: `swift run -c release cartograph-bench` (scripts/bench).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "records" {
+    do {
+        try StreamBenchmark.run(Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("cartograph-bench records: \(error)\n".utf8))
+        exit(1)
+    }
+}
 var emitJSON = false
 var rounds = 5
 var minimumTime = 0.15

@@ -37,7 +37,7 @@ struct Ndjson: ParsableCommand {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         try StreamCommand.run(input: input, path: StreamPath(path)) { document in
-            buffer += try document.encoded()
+            buffer += document.compactLine()
             buffer.append(UInt8(ascii: "\n"))
             if buffer.count >= 1 << 20 {
                 sink.write(Data(buffer))

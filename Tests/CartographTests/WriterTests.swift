@@ -61,4 +61,15 @@ import Testing
         #expect(try written(value) == "{\"a\\u0000b\":\"x\"}")
         #expect(try JSONValue(parsing: try written(value)) == value)
     }
+
+    @Test func compactLinesMatchTheJanssonWriter() throws {
+        let document = try Document(parsing: try Fixtures.bytes("twitter.json"))
+        #expect(document.compactLine() == (try document.encoded()))
+        var generator = SeededGenerator(seed: 21)
+        for _ in 0..<50 {
+            let value = RoundTripTests.randomValue(&generator)
+            let parsed = try Document(parsing: try value.encoded())
+            #expect(parsed.compactLine() == (try parsed.encoded()))
+        }
+    }
 }

@@ -56,6 +56,14 @@ public final class Document: @unchecked Sendable {
     @inline(__always)
     func entry(_ index: Int) -> TapeEntry { tape.entries[index] }
 
+    /// A copy with storage of exactly the size needed (streamed elements are
+    /// handed out as copies, so the stream's own buffers can be reused).
+    func compactCopy() -> Document {
+        let copy = Tape(entryCapacity: max(tape.count, 1), byteCapacity: max(tape.byteCount, 1))
+        copy.storage.pointee.copy(from: tape.storage.pointee)
+        return Document(tape: copy, roots: roots)
+    }
+
     /// Index of the first entry after the value at `index`.
     @inline(__always)
     func next(after index: Int) -> Int {

@@ -15,6 +15,12 @@ final class Tape {
         storage.initialize(to: TapeStorage(expectedInputBytes: expectedInputBytes))
     }
 
+    /// A tape with exact capacities.
+    init(entryCapacity: Int, byteCapacity: Int) {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: TapeStorage(entryCapacity: entryCapacity, byteCapacity: byteCapacity))
+    }
+
     deinit {
         storage.pointee.release()
         storage.deinitialize(count: 1)
@@ -41,10 +47,22 @@ struct TapeStorage {
     private var byteCapacity: Int
 
     init(expectedInputBytes: Int) {
-        capacity = max(64, min(expectedInputBytes / 6, 1 << 24))
-        byteCapacity = max(256, min(expectedInputBytes / 2, 1 << 28))
+        self.init(entryCapacity: max(64, min(expectedInputBytes / 6, 1 << 24)), byteCapacity: max(256, min(expectedInputBytes / 2, 1 << 28)))
+    }
+
+    init(entryCapacity: Int, byteCapacity: Int) {
+        capacity = entryCapacity
+        self.byteCapacity = byteCapacity
         entries = .allocate(capacity: capacity)
         bytes = .allocate(capacity: byteCapacity)
+    }
+
+    /// Copies another tape's entries and bytes (the capacities must suffice).
+    mutating func copy(from other: TapeStorage) {
+        entries.update(from: other.entries, count: other.count)
+        bytes.update(from: other.bytes, count: other.byteCount)
+        count = other.count
+        byteCount = other.byteCount
     }
 
     /// Frees the buffers (TapeEntry is trivial, so nothing needs deinitializing).

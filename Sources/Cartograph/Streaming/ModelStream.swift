@@ -19,6 +19,9 @@ import Foundation
 /// comes with the next call). With `lossy`, an element that fails to decode
 /// is skipped and its error kept in ``issues``.
 ///
+/// ``ParseOptions/maxInputBytes`` does not apply to a stream (an export may
+/// be many gigabytes); every other limit applies to each element.
+///
 /// A stream is used from one task at a time.
 public final class ModelStream<Model> {
     private let splitter: StreamSplitter
@@ -41,6 +44,9 @@ public final class ModelStream<Model> {
     public init(_ type: Model.Type, mapper: JSONMapper = JSONMapper(), path: StreamPath = .topLevelArray, lossy: Bool = false) {
         var options = mapper.parseOptions
         options.allowMultipleValues = path == .values
+        // A stream has no total size: memory is bounded per element (its
+        // strings, numbers, keys and depth keep their limits).
+        options.maxInputBytes = Int.max
         splitter = StreamSplitter(mode: path.splitterMode, options: mapper.parseOptions)
         parser = YajlParser(options: options, expectedInputBytes: 16 << 10, splitter: splitter)
         self.lossy = lossy
@@ -54,8 +60,8 @@ public final class ModelStream<Model> {
             return { try mapper.decodeAny(in: $0.root) as! Model }
         }
         if Model.self == Document.self {
-            // The element's own Document (its storage is then not reused while the caller keeps it).
-            return { $0 as! Model }
+            // A compact copy, so that the stream's buffers are reused for the next element.
+            return { $0.compactCopy() as! Model }
         }
         if let decodable = Model.self as? any Decodable.Type {
             func make<T: Decodable>(_: T.Type) -> (Document) throws -> Model {
@@ -76,7 +82,7 @@ public final class ModelStream<Model> {
                 document = nil
                 element.reset()
             } else {
-                splitter.builder = DocumentBuilder(options: element.options, expectedInputBytes: 64 << 10)
+                splitter.builder = DocumentBuilder(options: element.options, expectedInputBytes: 4 << 10)
             }
         }
         do {

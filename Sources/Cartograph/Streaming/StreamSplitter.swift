@@ -33,7 +33,7 @@ final class StreamSplitter {
         self.mode = mode
         var elementOptions = options
         elementOptions.allowMultipleValues = false
-        builder = DocumentBuilder(options: elementOptions, expectedInputBytes: 64 << 10)
+        builder = DocumentBuilder(options: elementOptions, expectedInputBytes: 4 << 10)
     }
 
     private var startsElement: Bool {

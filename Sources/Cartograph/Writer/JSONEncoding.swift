@@ -25,3 +25,14 @@ extension Document {
         try root.encoded(options: options)
     }
 }
+
+extension Document {
+    /// The root value as one compact line of JSON, written straight from the
+    /// tape in Swift (numbers keep their text): the fast path for NDJSON
+    /// output. ``encoded(options:)`` writes through jansson with every option.
+    public func compactLine() -> [UInt8] {
+        var writer = NativeJSONWriter(options: WriteOptions(), capacity: max(64, tape.byteCount + tape.count * 4))
+        writer.writeCompact(self, at: root.index)
+        return writer.output
+    }
+}

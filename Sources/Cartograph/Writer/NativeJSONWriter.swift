@@ -29,6 +29,46 @@ struct NativeJSONWriter {
         if indent > 0 { output.append(UInt8(ascii: "\n")) }
     }
 
+    /// Writes a Document's value compactly, straight from the tape (numbers
+    /// keep their text), for streaming elements out as NDJSON.
+    mutating func writeCompact(_ document: Document, at index: Int) {
+        let tape = document.tape
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .true: output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        case .false: output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .number: output.append(contentsOf: document.bytes(of: entry))
+        case .string, .key: writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
+        case .array:
+            output.append(UInt8(ascii: "["))
+            var position = index + 1
+            var first = true
+            while position < entry.payload {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                writeCompact(document, at: position)
+                position = document.next(after: position)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object:
+            output.append(UInt8(ascii: "{"))
+            var position = index + 1
+            var first = true
+            while position < entry.payload {
+                if tape.entries[position].flags & TapeFlags.shadowed == 0 {
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    first = false
+                    writeCompact(document, at: position)
+                    output.append(UInt8(ascii: ":"))
+                    writeCompact(document, at: position + 1)
+                }
+                position = document.next(after: position + 1)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
     private mutating func newline(_ depth: Int) {
         guard indent > 0 else { return }
         output.append(UInt8(ascii: "\n"))
