@@ -334,7 +334,11 @@ final class DocumentBuilder {
     /// Hands the finished tape over; the builder must not be used afterwards
     /// (unless ``reset()`` finds the Document gone).
     func makeDocument() -> Document {
-        Document(tape: tape, roots: roots)
+        if roots.isEmpty, tape.count == 0 {
+            // No value (blank NDJSON): `root` reads a null rather than past the tape.
+            _ = tapeStorage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
+        }
+        return Document(tape: tape, roots: roots)
     }
 
     /// Empties the builder for the next streamed element, keeping its buffers.

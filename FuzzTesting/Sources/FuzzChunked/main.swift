@@ -1,0 +1,39 @@
+import Cartograph
+import FuzzSupport
+
+/// Feeding in chunks (sizes from the input) gives the same outcome as feeding whole.
+@_cdecl("FuzzChunked_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { start, count in testOneInput(UnsafeRawPointer(start!), count) }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let input = FuzzInput(start, count)
+    let whole = Result { try Document(parsing: input.bytes, options: input.options) }
+    let parser = JSONParser(options: input.options)
+    var offset = 0
+    var size = Int(input.flags % 7) + 1
+    let chunked = Result { () throws -> Document in
+        while offset < input.bytes.count {
+            let end = min(input.bytes.count, offset + size)
+            try parser.feed(input.bytes[offset..<end])
+            offset = end
+            size = size % 5 + 1
+        }
+        return try parser.finish()
+    }
+    switch (whole, chunked) {
+    case (.success(let a), .success(let b)):
+        if a.values.map({ $0.jsonValue() }) != b.values.map({ $0.jsonValue() }) { FuzzInput.fail("chunked value differs") }
+    case (.failure(let a as CartographError), .failure(let b as CartographError)):
+        if a.kind != b.kind || a.offset != b.offset { FuzzInput.fail("chunked error differs: \(a) vs \(b)") }
+    default:
+        FuzzInput.fail("whole and chunked disagree: \(whole) vs \(chunked)")
+    }
+    // Streams of the same bytes do not crash either.
+    let stream = ModelStream(JSONValue.self, path: input.flags & 128 != 0 ? .values : .topLevelArray)
+    _ = try? stream.feed(input.bytes)
+    _ = try? stream.finish()
+    return 0
+}

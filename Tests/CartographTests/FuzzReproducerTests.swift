@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Every input a fuzzer once crashed on (Fixtures/FuzzReproducers, found by
+/// scripts/fuzz), replayed through what the fuzz targets do: each must give
+/// a value or a typed error.
+@Suite struct FuzzReproducerTests {
+    static let directory = Fixtures.root.appendingPathComponent("FuzzReproducers")
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+
+    struct Item: Codable {
+        var id: Int
+        var name: String?
+    }
+
+    @Test func reproducersArePresent() {
+        #expect(!Self.files.isEmpty)
+    }
+
+    @Test(arguments: files)
+    func reproducerNoLongerCrashes(_ name: String) throws {
+        let all = Array(try Data(contentsOf: Self.directory.appendingPathComponent(name)))
+        let flags = all.first ?? 0
+        let bytes = Array(all.dropFirst())
+        var options = ParseOptions()
+        options.allowComments = flags & 1 != 0
+        options.allowMultipleValues = flags & 2 != 0
+        options.duplicateKeys = flags & 4 != 0 ? .firstWins : (flags & 8 != 0 ? .reject : .lastWins)
+        options.byteOrderMark = flags & 16 != 0 ? .reject : .skip
+        options.maxDepth = flags & 32 != 0 ? 16 : 512
+        options.maxStringBytes = flags & 64 != 0 ? 8 : options.maxStringBytes
+        var mapper = JSONMapper()
+        mapper.parseOptions = options
+        if let document = try? Document(parsing: bytes, options: options) {
+            _ = document.root.jsonValue()
+            _ = document.values.map { $0.jsonValue() }
+            _ = try? document.encoded()
+        }
+        _ = try? mapper.decodeAny(from: bytes)
+        _ = try? mapper.decode([Item].self, from: bytes)
+        _ = try? PropertyListMapper().document(from: all)
+        let stream = ModelStream(JSONValue.self, path: flags & 128 != 0 ? .values : .topLevelArray)
+        _ = try? stream.feed(bytes)
+        _ = try? stream.finish()
+    }
+
+    @Test func anEmptyMultiValueDocumentHasANullRoot() throws {
+        let document = try Document(parsing: "", options: ParseOptions { $0.allowMultipleValues = true })
+        #expect(document.values.isEmpty)
+        #expect(document.root.isNull)
+        #expect(try JSONMapper(parseOptions: ParseOptions { $0.allowMultipleValues = true }).decodeAny(from: Array("  ".utf8)).model(as: Int.self) == nil)
+    }
+}
