@@ -88,7 +88,7 @@ public struct PropertyListMapper: Sendable {
 
     /// A JSON value as a plist (nulls omitted, or an error by option).
     public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
-        try write(format, EncodedValue(value))
+        try write(format, try EncodedValue.checked(value, maxDepth: options.maxDepth))
     }
 
     private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
