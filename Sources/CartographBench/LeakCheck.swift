@@ -1,0 +1,50 @@
+import Cartograph
+import Foundation
+
+/// `cartograph-bench leakcheck`: every C path, errors and abandoned work
+/// included, a few times over, for scripts/leak-check to run under
+/// valgrind (zero bytes definitely lost is the pass mark).
+enum LeakCheck {
+    static func run() throws {
+        let twitter = Array(FileManager.default.contents(atPath: "Benchmarks/Data/twitter.json") ?? Data("[]".utf8))
+        let plistBytes = Array(FileManager.default.contents(atPath: "Benchmarks/Data/twitter.bin.plist") ?? Data())
+        for _ in 0..<3 {
+            // yajl: complete parses, errors at every stage, handles dropped mid-input.
+            _ = try Document(parsing: twitter)
+            for bad in ["[1, 2", "{\"a\": tru}", "[\"\\uD800\"]", "[\u{0B}]", "\"\u{C0}\"", String(repeating: "[", count: 600)] {
+                _ = try? Document(parsing: bad)
+            }
+            let abandoned = JSONParser()
+            try abandoned.feed(twitter.prefix(1000))
+            _ = abandoned
+            let failed = JSONParser()
+            _ = try? failed.feed(Array("[1, x".utf8))
+            // jansson: written documents, and DOMs abandoned by an error half-way.
+            _ = try Document(parsing: twitter).encoded(options: .pretty)
+            let poisoned: JSONValue = ["a": [1, 2, ["b": .number(JSONNumber(Double.nan))]], "c": "d"]
+            _ = try? poisoned.encoded()
+            var deep: JSONValue = 1
+            for _ in 0..<600 { deep = [deep] }
+            _ = try? deep.encoded()
+            // libplist: reads, corrupt input, and its writer (also failing half-way).
+            let plist = PropertyListMapper()
+            _ = try plist.document(from: plistBytes)
+            var corrupted = plistBytes
+            for offset in stride(from: 0, to: corrupted.count, by: 4999) { corrupted[offset] ^= 0xFF }
+            _ = try? plist.document(from: corrupted)
+            _ = try? plist.document(from: Array("<plist><dict><key>a</key>".utf8))
+            let libplist = PropertyListMapper(options: PropertyListOptions { $0.writer = .libplist })
+            let document = try Document(parsing: twitter)
+            _ = try libplist.encode(document, format: .binary)
+            _ = try libplist.encode(document, format: .xml)
+            _ = try? libplist.encode(["a": ["b": .number(JSONNumber(UInt64.max))]] as JSONValue, format: .binary)
+            _ = try? libplist.encode(["a\u{0}b": 1] as JSONValue, format: .xml)
+            // Streams dropped mid-element, and failing.
+            let stream = ModelStream(JSONValue.self, path: "$.statuses")
+            _ = try stream.feed(twitter.prefix(twitter.count / 2))
+            let failing = ModelStream(Int.self)
+            _ = try? failing.feed(Array("[1, 2, \"x\", 4]".utf8))
+        }
+        print("leakcheck: done")
+    }
+}
