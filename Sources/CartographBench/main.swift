@@ -7,6 +7,15 @@ import Foundation
 // give meaningful numbers: `swift run -c release cartograph-bench` (scripts/bench).
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "keys" {
+    do {
+        try KeyScaling.run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("cartograph-bench keys: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if arguments.first == "leakcheck" {
     do {
         try LeakCheck.run()

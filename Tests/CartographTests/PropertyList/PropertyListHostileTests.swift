@@ -77,6 +77,12 @@ import Testing
         #expect(outcome(selfLoop) == "syntax")
         let outOfRange = Self.binaryPlist(objects: [[0xA1, 9]])
         #expect(outcome(outOfRange) == "syntax")
+        // An array that claims 14 elements but the file holds one reference.
+        let wrongCount = Self.binaryPlist(objects: [[0xAE, 1], [0x08]])
+        #expect(outcome(wrongCount) == "syntax")
+        // A string that claims to run past the object area.
+        let longString = Self.binaryPlist(objects: [[0x5E, 0x61]])
+        #expect(outcome(longString) == "syntax")
     }
 
     @Test func sharedReferencesThatExpandTooFarAreRejected() {
