@@ -10,7 +10,7 @@ struct CompiledMapping<Model>: Sendable {
         let decodeSpec: KeySpec?
         /// Where to write.
         let encodeSpec: KeySpec?
-        let read: (inout Model, Node?, MappingContext, ReadMode) throws -> Void
+        let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
         let role: RuleRole
         let decodes: Bool
 
@@ -67,16 +67,16 @@ struct CompiledMapping<Model>: Sendable {
             guard compiled.decodes else { continue }
             switch compiled.role {
             case .parent:
-                try compiled.read(&model, nil, context, mode)
+                try compiled.read(&model, nil, context, nil, mode)
             case .ignore:
                 continue
             case .property, .setter:
                 if let spec = compiled.decodeSpec {
-                    try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext.child(spec: spec), mode)
+                    try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext, spec, mode)
                 } else if let (key, node) = scanned[position] {
-                    try compiled.read(&model, node, childContext.child(spec: .key(key)), mode)
+                    try compiled.read(&model, node, childContext, .key(key), mode)
                 } else {
-                    try compiled.read(&model, nil, childContext.child(spec: .key(compiled.rule.property ?? "")), mode)
+                    try compiled.read(&model, nil, childContext, .key(compiled.rule.property ?? ""), mode)
                 }
             }
         }

@@ -19,14 +19,17 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var encodes = true
     let required: Bool
     let ignoreNull: Bool?
-    /// Applies the node found for the rule (nil when absent).
-    let read: (inout Model, Node?, MappingContext, ReadMode) throws -> Void
+    /// Applies the node found for the rule (nil when absent). The context is
+    /// the object's; the key spec says where under it the node sits (the
+    /// property's own context is only made when a nested value or an error
+    /// needs it).
+    let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
     /// The value to write, or nil when an optional property is nil.
     let write: ((Model, EncodingContext) throws -> EncodedValue?)?
 
     init(
         role: RuleRole, property: String?, decodeKey: KeySpec?, encodeKey: KeySpec?, required: Bool = false, ignoreNull: Bool? = nil,
-        read: @escaping (inout Model, Node?, MappingContext, ReadMode) throws -> Void,
+        read: @escaping (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void,
         write: ((Model, EncodingContext) throws -> EncodedValue?)?
     ) {
         self.role = role
@@ -46,9 +49,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
         var lifted = MappingRule<Sub>(
             role: role, property: property, decodeKey: decodeKey, encodeKey: encodeKey,
             required: required, ignoreNull: ignoreNull,
-            read: { sub, node, context, mode in
+            read: { sub, node, context, spec, mode in
                 var base = sub as! Model
-                try read(&base, node, context, mode)
+                try read(&base, node, context, spec, mode)
                 sub = base as! Sub
             },
             write: write.map { write in { sub, context in try write(sub as! Model, context) } })
@@ -82,17 +85,18 @@ func propertyRule<Model, Value>(
     let name = propertyName(keyPath)
     return MappingRule(
         role: .property, property: name, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
-        read: { model, node, context, mode in
+        read: { model, node, context, spec, mode in
+            func child() -> MappingContext { spec.map { context.child(spec: $0) } ?? context }
             guard let node else {
                 if required, mode == .create {
-                    throw CartographError(.keyNotFound, "required key \"\(decodeKey?.description ?? name)\" is missing", path: context.path,
+                    throw CartographError(.keyNotFound, "required key \"\(decodeKey?.description ?? name)\" is missing", path: child().path,
                         expected: "a value", found: "nothing")
                 }
                 return
             }
             if node.isNull {
                 if required {
-                    throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: context.path,
+                    throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: child().path,
                         expected: "a value", found: "null")
                 }
                 guard let none = codec.none else { return }
@@ -100,7 +104,16 @@ func propertyRule<Model, Value>(
                 model[keyPath: keyPath] = none()
                 return
             }
-            model[keyPath: keyPath] = try codec.decode(node, context, options)
+            if codec.isLeaf {
+                // A scalar needs no context of its own: the path is spelled out only on error.
+                do {
+                    model[keyPath: keyPath] = try codec.decode(node, context, options)
+                } catch let error as CartographError {
+                    throw error.replacingPath(child().path)
+                }
+                return
+            }
+            model[keyPath: keyPath] = try codec.decode(node, child(), options)
         },
         write: { model, context in
             let value = model[keyPath: keyPath]
@@ -174,7 +187,7 @@ public func Map<Model, Value, Element>(
 /// Leaves a property out of reading, writing, or both.
 public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
     MappingRule(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
-        read: { _, _, _, _ in }, write: nil)
+        read: { _, _, _, _, _ in }, write: nil)
 }
 
 /// Runs a setter when the key is present: it receives the value and the
@@ -183,8 +196,8 @@ public func Setter<Model>(
     _ key: KeySpec, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
 ) -> MappingRule<Model> {
     MappingRule(role: .setter, property: nil, decodeKey: key, encodeKey: nil,
-        read: { model, node, context, _ in
-            if let node { try body(&model, node, context) }
+        read: { model, node, context, spec, _ in
+            if let node { try body(&model, node, spec.map { context.child(spec: $0) } ?? context) }
         }, write: nil)
 }
 
@@ -193,7 +206,7 @@ public func Setter<Model>(
 /// children and for array elements. Never encoded.
 public func ParentReference<Model: AnyObject, Parent: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Model, Parent?>) -> MappingRule<Model> {
     MappingRule(role: .parent, property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
-        read: { model, _, context, _ in
+        read: { model, _, context, _, _ in
             if let parent = context.parent as? Parent { model[keyPath: keyPath] = parent }
         }, write: nil)
 }
