@@ -1,27 +1,23 @@
 /// A registered model type, as the registry stores it: the type erased for
-/// class inference and `decodeAny`, and a typed subclass
+/// class inference and `decodeAny`, with a typed implementation
 /// (``TypedModelEntry``) so that decoding a known type needs no boxing in
 /// `Any` and no dynamic cast.
-class ModelEntry: @unchecked Sendable {
-    // @unchecked: immutable after registration; the closures in the typed
-    // subclass capture a factory (Sendable) or a compiled mapping (immutable).
-    let type: Any.Type
-    let keys: [String]
+typealias ModelEntry = any ModelEntryProtocol
 
-    init(type: Any.Type, keys: [String]) {
-        self.type = type
-        self.keys = keys
-    }
+protocol ModelEntryProtocol: AnyObject, Sendable {
+    var type: Any.Type { get }
+    var keys: [String] { get }
+    func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any
+    func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue
+    var canUpdate: Bool { get }
+    func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws
+}
 
+extension ModelEntryProtocol {
     var name: String { "\(type)" }
 
-    func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any { fatalError("abstract") }
-    func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue { fatalError("abstract") }
-    var canUpdate: Bool { false }
-    func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws {}
-
     /// Makes a model from a node that must be an object, as `T`.
-    final func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
+    func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
         guard node.kind == .object else {
             throw CartographError(.typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
                 path: context.path, expected: "object", found: node.kind.description)
@@ -43,7 +39,7 @@ class ModelEntry: @unchecked Sendable {
     }
 
     /// Encodes a model, watching for cycles through class instances.
-    final func encodeValue<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
+    func encodeValue<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
         var context = context
         if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
             let object = model as AnyObject
@@ -56,7 +52,11 @@ class ModelEntry: @unchecked Sendable {
 }
 
 /// A registry entry for one model type.
-final class TypedModelEntry<Model>: ModelEntry, @unchecked Sendable {
+final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
+    // @unchecked: immutable after registration; the closures capture a
+    // factory (Sendable) or a compiled mapping (immutable).
+    let type: Any.Type = Model.self
+    let keys: [String]
     let make: (ObjectView, MappingContext) throws -> Model
     let encode: (Model, EncodingContext) throws -> EncodedValue
     let update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
@@ -66,10 +66,10 @@ final class TypedModelEntry<Model>: ModelEntry, @unchecked Sendable {
         encode: @escaping (Model, EncodingContext) throws -> EncodedValue,
         update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
     ) {
+        self.keys = keys
         self.make = make
         self.encode = encode
         self.update = update
-        super.init(type: Model.self, keys: keys)
     }
 
     convenience init<F: ModelFactory>(factory: F) where F.Model == Model {
@@ -77,10 +77,10 @@ final class TypedModelEntry<Model>: ModelEntry, @unchecked Sendable {
             encode: { try factory.encode($0, context: $1) }, update: nil)
     }
 
-    override func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any { try make(object, context) }
-    override func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue { try encode(model as! Model, context) }
-    override var canUpdate: Bool { update != nil }
-    override func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws {
+    func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any { try make(object, context) }
+    func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue { try encode(model as! Model, context) }
+    var canUpdate: Bool { update != nil }
+    func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws {
         guard let update else { return }
         var typed = model as! Model
         try update(&typed, object, context)
