@@ -177,7 +177,8 @@ public struct JSONMapper: Sendable {
 
     /// Applies an object to an existing model: keys absent from the input
     /// leave properties untouched, an explicit `null` clears an optional
-    /// property (unless ignore-nulls applies), values replace.
+    /// property (unless ignore-nulls applies), values replace. When it throws,
+    /// a value-type model is left exactly as it was.
     public func update<Model>(_ model: inout Model, from bytes: some ContiguousBytes) throws {
         try withDocument(bytes) { document in try update(&model, from: document.root) }
     }
@@ -194,8 +195,14 @@ public struct JSONMapper: Sendable {
             throw CartographError(.typeMismatch, "\(Model.self) has no registered mapping to update it with", path: "$")
         }
         guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: "$") }
+        // Work on a copy so that a failed update leaves a value-type model as
+        // it was (an inout argument is written back even when the call throws).
+        // A class instance is changed in place: properties set before the
+        // failing one keep their new values.
         if let typed = entry as? TypedModelEntry<Model>, let update = typed.update {
-            try update(&model, try node.object(), context())
+            var copy = model
+            try update(&copy, try node.object(), context())
+            model = copy
             return
         }
         var erased: Any = model

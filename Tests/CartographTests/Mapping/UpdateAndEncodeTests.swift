@@ -37,6 +37,16 @@ import Testing
         #expect(model.kept == "k" && model.cleared == nil)
     }
 
+    @Test func failedUpdateLeavesAValueModelUntouched() throws {
+        let before = Person(firstName: "Ada", lastName: "Lovelace", age: 36, email: "a@x", nickname: "Countess")
+        var person = before
+        // lastName is set before age fails to convert; neither may stick.
+        #expect(throws: CartographError.self) {
+            try mapper.update(&person, from: bytes(#"{"nickname": "N", "personInfo": {"lastName": "L", "age": "old"}}"#))
+        }
+        #expect(person == before)
+    }
+
     @Test func classInstancesUpdateInPlace() throws {
         var registry = ModelRegistry()
         registry.register(Team.self)
