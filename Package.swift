@@ -16,7 +16,10 @@ let package = Package(
         .executable(name: "cartograph-demo", targets: ["CartographDemo"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only for `swift package generate-documentation` (scripts/docs); a
+        // plugin adds nothing to the library's build or to its users' builds.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(

@@ -18,7 +18,7 @@ public struct JSONMapper: Sendable {
     public let registry: ModelRegistry
     /// Limits and leniencies for reading JSON.
     public var parseOptions: ParseOptions
-    /// Formatting for ``encode(_:)``.
+    /// Formatting for `encode(_:)`.
     public var writeOptions: WriteOptions
     /// Strategies for `Codable` types (keys, dates, data, non-conforming floats, userInfo).
     public var codableOptions = CodableOptions()
@@ -89,7 +89,7 @@ public struct JSONMapper: Sendable {
         }
     }
 
-    /// Like ``decode(_:from:)``, but an element of an array that fails is
+    /// Like `decode(_:from:)`, but an element of an array that fails is
     /// skipped and its error kept, so one pass reports every problem.
     @_disfavoredOverload
     public func decodeLossy<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> LossyResult<Model> {

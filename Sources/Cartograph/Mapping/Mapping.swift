@@ -46,8 +46,10 @@ public struct Mapping<Model>: @unchecked Sendable {
 
     /// A mapping that starts each model from `make()`.
     /// - Parameters:
+    ///   - make: a new model holding the defaults the rules fill in.
     ///   - naming: how property names become keys for rules without one (the registry's by default).
     ///   - keys: the keys that identify this model's objects for class inference (default: every rule's decode key).
+    ///   - rules: the property rules (`Map`, `Ignore`, setters), applied in order.
     public init(
         _ make: @escaping @Sendable () -> Model, naming: NamingStrategy? = nil, keys: [String]? = nil,
         @MappingBuilder<Model> _ rules: () -> [MappingRule<Model>]

@@ -13,7 +13,7 @@ public struct MappingOptions: Sendable {
     public var lenientScalars: Bool = false
     /// What an optional property that is nil becomes when encoding. Default ``NilEncoding/omit``.
     public var nilEncoding: NilEncoding = .omit
-    /// In ``JSONMapper/update(_:from:)``, keep the old value when the input
+    /// In `JSONMapper.update(_:from:)`, keep the old value when the input
     /// has an explicit `null`, instead of clearing the optional. Default `false`.
     public var ignoreNulls: Bool = false
     /// What encoding does when a class instance refers back to one being

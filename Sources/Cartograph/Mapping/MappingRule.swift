@@ -125,6 +125,8 @@ func propertyRule<Model, Value>(
 /// Maps a property to a key (or a dotted key path) for both directions; the
 /// key defaults to the property's name under the naming strategy.
 /// - Parameters:
+///   - keyPath: the property.
+///   - key: the key or dotted key path in the input; nil derives it from the property's name.
 ///   - required: a missing or null value fails the model instead of keeping the default.
 ///   - lenient: convert scalars between kinds (`"42"` → 42) for this property.
 ///   - coerceArray: accept one value where an array is expected (and the first element of an array where one value is).

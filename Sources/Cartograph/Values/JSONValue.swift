@@ -4,7 +4,7 @@ import Foundation
 /// with its key order kept.
 ///
 /// Build one from a ``Document`` (``Node/jsonValue()``), from text
-/// (``JSONValue/init(parsing:options:)``), from literals, or from
+/// (`JSONValue(parsing:)`), from literals, or from
 /// Foundation-style `[String: Any]` values (``JSONValue/init(any:)``).
 ///
 /// ```swift
