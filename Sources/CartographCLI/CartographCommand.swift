@@ -6,12 +6,12 @@ import Foundation
 struct CartographCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cartograph",
-        abstract: "Validate, format and convert JSON and property lists with Cartograph.",
+        abstract: "Validate, format, convert and split JSON and property lists, and infer Swift models from samples.",
         discussion: """
             Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error \
             or an unreadable file.
             """,
-        subcommands: [Validate.self, Format.self, Convert.self, Ndjson.self, Count.self]
+        subcommands: [Validate.self, Format.self, Convert.self, Ndjson.self, Count.self, Infer.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).

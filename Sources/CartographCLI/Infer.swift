@@ -1,0 +1,80 @@
+import ArgumentParser
+import Cartograph
+
+/// `cartograph infer FILE... --name Model [--codable | --mapping]`
+struct Infer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print Swift model types inferred from sample JSON or property lists.",
+        discussion: """
+            Every file is a sample of the model; a file holding a top-level array gives one \
+            sample per element. Keys missing or null in some samples become optionals; \
+            nested objects become nested types (arrays name theirs in the singular); \
+            strings that are all ISO 8601 dates become Date; integers beyond 64 bits become \
+            Decimal; values of mixed kinds become JSONValue; snake_case and kebab-case keys \
+            become camelCase properties. --codable (the default) writes Codable types with \
+            CodingKeys where names differ; --mapping writes Mappable types with a Mapping. \
+            Exit status: 0 on success, 1 when a sample is invalid or not an object, 2 for a \
+            usage error or an unreadable file.
+            """
+    )
+
+    @Argument(help: "Sample files (JSON or property lists); - reads standard input.")
+    var files: [String]
+
+    @Option(help: "The name of the top-level model type.")
+    var name = "Model"
+
+    @Flag(help: "Write Codable types (the default) or Mappable types with a registered Mapping.")
+    var style: InferStyle = .codable
+
+    @Option(help: "json, plist, or auto (detect from the bytes, the default).")
+    var format: InputFormatOption = .auto
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one sample file, or - for standard input") }
+        guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else { throw ValidationError("--name must be a Swift type name, such as Order") }
+    }
+
+    func run() throws {
+        let shape = ValueShape()
+        var samples = 0
+        var arrays = false
+        for file in files {
+            let label = file == "-" ? "<stdin>" : file
+            let root: Node
+            do {
+                root = try format.format.document(try InputFile.read(file), options: ParseOptions()).root
+            } catch let error as CartographError {
+                InputFile.warn(error.report(file: label))
+                throw ExitStatus.invalidInput
+            } catch let error as InputFile.ReadError {
+                InputFile.warn(error.description)
+                throw ExitStatus.usage
+            }
+            let objects: [Node]
+            switch root.kind {
+            case .object: objects = [root]
+            case .array:
+                arrays = true
+                objects = Array(try root.array())
+            default: objects = []
+            }
+            guard !objects.isEmpty, objects.allSatisfy({ $0.kind == .object }) else {
+                InputFile.warn("\(label): a sample must be an object or an array of objects")
+                throw ExitStatus.invalidInput
+            }
+            for object in objects { try shape.add(object) }
+            samples += objects.count
+        }
+        let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape)
+        print(ModelSourceWriter(style: style.writerStyle).source(for: plan, samples: samples, arrays: arrays), terminator: "")
+    }
+}
+
+/// `--codable` or `--mapping`.
+enum InferStyle: String, EnumerableFlag {
+    case codable, mapping
+
+    var writerStyle: ModelSourceWriter.Style { self == .codable ? .codable : .mapping }
+}

@@ -1,0 +1,119 @@
+/// A Swift model type to generate: its name, its properties (one per key
+/// seen in the samples, in first-seen order) and the types nested in it.
+final class ModelPlan {
+    /// A property and the key it reads.
+    struct Property {
+        let key: String
+        let name: String
+        let type: InferredType
+        /// Missing from some samples or null in some.
+        let isOptional: Bool
+    }
+
+    let name: String
+    private(set) var properties: [Property] = []
+    private(set) var nested: [ModelPlan] = []
+
+    /// Plans the model for the objects merged in `shape`. `enclosing` holds the
+    /// names of the types this one is nested in: nested names avoid them so
+    /// that a name always means one type.
+    init(name: String, shape: ValueShape, enclosing: Set<String> = []) {
+        self.name = name
+        var propertyNames: Set<String> = []
+        var typeNames = enclosing.union([name])
+        let ancestors = enclosing.union([name])
+        for (key, member) in shape.members {
+            let type = resolve(member, suggested: SwiftNames.type(key), elementName: SwiftNames.elementType(key),
+                typeNames: &typeNames, ancestors: ancestors)
+            let property = SwiftNames.unique(SwiftNames.property(key), in: &propertyNames)
+            properties.append(Property(key: key, name: property, type: type, isOptional: shape.isOptional(member: member)))
+        }
+    }
+
+    /// The type for the values merged in `shape`: one kind of value gives its
+    /// Swift type; none, or several, give `JSONValue`.
+    private func resolve(_ shape: ValueShape, suggested: String, elementName: String, typeNames: inout Set<String>,
+                         ancestors: Set<String>) -> InferredType {
+        switch shape.soleKind {
+        case nil: return .json
+        case .bool: return .bool
+        case .number: return shape.doubles > 0 ? .double : shape.bigIntegers > 0 ? .decimal : .int
+        case .string: return shape.dates == shape.strings ? .date : .string
+        case .null: return .json
+        case .array:
+            guard let element = shape.element else { return .array(.json) }
+            let type = resolve(element, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors)
+            return .array(element.nulls > 0 && type != .json ? .optional(type) : type)
+        case .object:
+            if shape.members.isEmpty { return .json }
+            let name = SwiftNames.unique(suggested, in: &typeNames)
+            let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors)
+            nested.append(plan)
+            return .model(plan)
+        }
+    }
+
+    /// Whether this model or one nested in it uses a type.
+    func uses(_ test: (InferredType) -> Bool) -> Bool {
+        properties.contains { $0.type.contains(test) } || nested.contains { $0.uses(test) }
+    }
+}
+
+/// The Swift type of a property.
+indirect enum InferredType: Equatable {
+    case bool, int, decimal, double, string, date, json
+    case array(InferredType)
+    /// An array element that was null in some samples.
+    case optional(InferredType)
+    case model(ModelPlan)
+
+    /// The type as Swift source.
+    var source: String {
+        switch self {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .decimal: return "Decimal"
+        case .double: return "Double"
+        case .string: return "String"
+        case .date: return "Date"
+        case .json: return "JSONValue"
+        case .array(let element): return "[\(element.source)]"
+        case .optional(let wrapped): return "\(wrapped.source)?"
+        case .model(let plan): return plan.name
+        }
+    }
+
+    /// A value to start a non-optional property from (mappings start each
+    /// model from `init()`).
+    var initialValue: String {
+        switch self {
+        case .bool: return "false"
+        case .int, .decimal, .double: return "0"
+        case .string: return "\"\""
+        case .date: return "Date(timeIntervalSince1970: 0)"
+        case .json: return ".null"
+        case .array: return "[]"
+        case .optional: return "nil"
+        case .model(let plan): return "\(plan.name)()"
+        }
+    }
+
+    /// Whether this type or one inside it passes the test.
+    func contains(_ test: (InferredType) -> Bool) -> Bool {
+        if test(self) { return true }
+        switch self {
+        case .array(let inner), .optional(let inner): return inner.contains(test)
+        default: return false
+        }
+    }
+
+    static func == (lhs: InferredType, rhs: InferredType) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool, .bool), (.int, .int), (.decimal, .decimal), (.double, .double), (.string, .string), (.date, .date), (.json, .json):
+            return true
+        case (.array(let a), .array(let b)), (.optional(let a), .optional(let b)): return a == b
+        case (.model(let a), .model(let b)): return a === b
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Cartograph
+import Foundation
+import Testing
+
+/// `cartograph infer`: the generated code is the code in this folder
+/// (`InferredCodableOrder.swift`, `InferredMappingOrder.swift`), so it
+/// compiles as part of this test target, and the tests below decode the
+/// samples it came from with it. After a deliberate change to the generator,
+/// regenerate both files with
+/// `swift run cartograph infer Tests/CartographTests/Fixtures/Infer/*.json --name InferredCodableOrder --codable`
+/// (and `--mapping` for `InferredMappingOrder`).
+@Suite struct InferTests {
+    static let samples = ["order-1.json", "order-2.json", "orders-page.json"]
+    static var samplePaths: [String] { samples.map { Fixtures.root.appendingPathComponent("Infer/\($0)").path } }
+
+    static func committedSource(_ name: String, file: String = #filePath) throws -> String {
+        let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(name)
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    @Test(arguments: [("codable", "InferredCodableOrder"), ("mapping", "InferredMappingOrder")])
+    func generatedSourceIsTheCompiledSource(style: String, name: String) throws {
+        let run = try CLITests.run(["infer"] + Self.samplePaths + ["--name", name, "--\(style)"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == (try Self.committedSource("\(name).swift")))
+    }
+
+    @Test func codableModelsDecodeTheirSamples() throws {
+        let mapper = JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) })
+        let first = try mapper.decode(InferredCodableOrder.self, from: try Fixtures.bytes("Infer/order-1.json"))
+        #expect(first.orderId == 1001 && first.shippingCarrier == "DHL" && first.defaultValue == false && first._2faVerified)
+        #expect(first.ledgerRef == Decimal(string: "123456789012345678901234567890"))
+        #expect(first.placedAt == Date(timeIntervalSince1970: 1_793_610_843))
+        #expect(first.customer.email == "ada@example.com" && first.note == nil)
+        #expect(first.lineItems.map(\.unitPrice) == [19.75, 20] && first.lineItems[1].tags.isEmpty)
+        #expect(first.meta == ["source": "web"] && first.categories == [.init(id: 3, name: "books")])
+        let second = try mapper.decode(InferredCodableOrder.self, from: try Fixtures.bytes("Infer/order-2.json"))
+        #expect(second.customer.email == nil && second.note == "leave at the door" && second.meta == "legacy")
+        #expect(second.placedAt.timeIntervalSince1970 == 1_793_727_600.25)
+        let page = try mapper.decode([InferredCodableOrder].self, from: try Fixtures.bytes("Infer/orders-page.json"))
+        #expect(page.count == 1 && page[0].lineItems[0].discount?.percent == 10)
+        #expect(page[0].ledgerRef == Decimal(string: "18446744073709551616"))
+        // Foundation reads the same types (the dates it cannot: its .iso8601 has no fractions; seconds here).
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        #expect(try foundation.decode([InferredCodableOrder].self, from: Data(try Fixtures.bytes("Infer/orders-page.json"))) == page)
+    }
+
+    @Test func mappingModelsDecodeTheirSamplesAndRoundTrip() throws {
+        let mapper = JSONMapper()
+        let first = try mapper.decode(InferredMappingOrder.self, from: try Fixtures.bytes("Infer/order-1.json"))
+        #expect(first.orderId == 1001 && first.shippingCarrier == "DHL" && first._2faVerified)
+        #expect(first.ledgerRef == Decimal(string: "123456789012345678901234567890"))
+        #expect(first.customer.fullName == "Ada Lovelace" && first.lineItems.count == 2 && first.meta == ["source": "web"])
+        let second = try mapper.decode(InferredMappingOrder.self, from: try Fixtures.bytes("Infer/order-2.json"))
+        #expect(second.note == "leave at the door" && second.customer.email == nil && second.lineItems.isEmpty)
+        #expect(second.placedAt.timeIntervalSince1970 == 1_793_727_600.25)
+        let page = try mapper.decode([InferredMappingOrder].self, from: try Fixtures.bytes("Infer/orders-page.json"))
+        #expect(page[0].lineItems[0].discount == .init(code: "BULK", percent: 10) && page[0].categories.count == 2)
+        for order in [first, second] + page {
+            #expect(try mapper.decode(InferredMappingOrder.self, from: try mapper.encode(order)) == order)
+        }
+        // Keys present in every sample are required in the generated mapping.
+        let error = try #require(throws: CartographError.self) {
+            try mapper.decode(InferredMappingOrder.Category.self, from: Array(#"{"id": 1}"#.utf8))
+        }
+        #expect(error.path == "$.name")
+    }
+
+    @Test func propertyListSamplesGiveTheSameModelAsJSON() throws {
+        let json = Fixtures.root.appendingPathComponent("Infer/order-2.json").path
+        let plist = try CLITests.temporaryFile("", name: "order-2.plist")
+        #expect(try CLITests.run(["convert", json, "--to", "binary", "-o", plist]).status == 0)
+        let fromJSON = try CLITests.run(["infer", json, "--name", "Order"])
+        let fromPlist = try CLITests.run(["infer", plist, "--name", "Order"])
+        #expect(fromPlist.status == 0 && fromPlist.output == fromJSON.output)
+        #expect(fromPlist.output.contains("var placedAt: Date"))
+    }
+
+    @Test func namesBecomeSwiftIdentifiers() throws {
+        let sample = #"{"userID": 1, "user_id": 2, "class": "a", "HTTP-status": 200, "line items": [{"a": 1}], "boxes": [{"b": true}], "Date": {"c": null}}"#
+        let run = try CLITests.run(["infer", "-", "--name", "Record"], input: sample)
+        #expect(run.status == 0)
+        for line in ["var userID: Int", "var userId: Int", "var classValue: String", "var httpStatus: Int",
+                     "var lineItems: [LineItem]", "var boxes: [Box]", "var date: DateModel",
+                     "var c: JSONValue?", "case userId = \"user_id\"", "case classValue = \"class\""] {
+            #expect(run.output.contains(line), "\(line)")
+        }
+    }
+
+    @Test func badSamplesAndNamesFailWithTheirStatus() throws {
+        let scalar = try CLITests.run(["infer", "-"], input: "42")
+        #expect(scalar.status == 1 && scalar.errors.contains("must be an object or an array of objects"))
+        let broken = try CLITests.run(["infer", "-"], input: "{\"a\": tru}")
+        #expect(broken.status == 1 && broken.errors.contains("1:"))
+        #expect(try CLITests.run(["infer", "-", "--name", "9lives"], input: "{}").status == 2)
+        #expect(try CLITests.run(["infer", "/no/such/file.json"]).status == 2)
+    }
+}
