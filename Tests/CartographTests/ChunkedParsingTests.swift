@@ -6,10 +6,10 @@ import Testing
 @Suite struct ChunkedParsingTests {
     static let validCases = Fixtures.testSuiteCases("y_") + Fixtures.testSuiteCases("i_")
 
-    private func expectSameOutcome(_ bytes: [UInt8], _ label: String) {
-        let whole = Result { try Document(parsing: bytes) }
+    private func expectSameOutcome(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) {
+        let whole = Result { try Document(parsing: bytes, options: options) }
         for (mode, sizes) in [("one byte", [1]), ("random", randomChunkSizes(seed: UInt64(bytes.count)))] {
-            let chunked = Result { try parseInChunks(bytes, sizes: sizes) }
+            let chunked = Result { try parseInChunks(bytes, sizes: sizes, options: options) }
             switch (whole, chunked) {
             case (.success(let a), .success(let b)):
                 #expect(sameTape(a, b), "\(label) \(mode): tapes differ")
@@ -26,6 +26,25 @@ import Testing
     @Test(arguments: Fixtures.testSuiteCases("y_") + Fixtures.testSuiteCases("i_") + Fixtures.testSuiteCases("n_"))
     func testSuiteCaseGivesTheSameOutcomeInAnyChunking(_ name: String) throws {
         expectSameOutcome(try Fixtures.testSuiteBytes(name), name)
+    }
+
+    @Test(arguments: Fixtures.testSuiteCases("n_"))
+    func withCommentsAllowedAnErrorStaysPutInAnyChunking(_ name: String) throws {
+        expectSameOutcome(try Fixtures.testSuiteBytes(name), name, options: ParseOptions { $0.allowComments = true })
+    }
+
+    /// Found by the FuzzChunked fuzzer: with comments allowed, a grammar
+    /// error was placed wherever yajl stopped, which depends on the chunking.
+    @Test func withCommentsAGrammarErrorIsReportedAtTheBadToken() throws {
+        let text = "{\"id\": 5 /* a \"quote\" */ // line\n  , /**/ \"next\" \"x\": 1}"
+        let bytes = Array(text.utf8)
+        let options = ParseOptions { $0.allowComments = true }
+        let bad = try #require(text.range(of: "\"x\"")).lowerBound.utf16Offset(in: text)
+        for size in [Int.max, 1, 2, 3, 5, 7] {
+            let error = try #require(throws: CartographError.self) { try parseInChunks(bytes, sizes: [size], options: options) }
+            #expect(error.kind == .syntax && error.offset == bad, "chunks of \(size): \(error)")
+        }
+        expectSameOutcome(bytes, "comments", options: options)
     }
 
     @Test(arguments: ["twitter.json", "canada.json"])

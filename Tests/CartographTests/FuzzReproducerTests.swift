@@ -30,6 +30,16 @@ import Testing
         options.byteOrderMark = flags & 16 != 0 ? .reject : .skip
         options.maxDepth = flags & 32 != 0 ? 16 : 512
         options.maxStringBytes = flags & 64 != 0 ? 8 : options.maxStringBytes
+        // FuzzChunked's invariant: its chunk sizes give the whole parse's outcome.
+        let whole = Result { try Document(parsing: bytes, options: options) }
+        let sizes = sequence(first: Int(flags % 7) + 1) { $0 % 5 + 1 }.prefix(bytes.count + 1)
+        let chunked = Result { try parseInChunks(bytes, sizes: Array(sizes), options: options) }
+        switch (whole, chunked) {
+        case (.success(let a), .success(let b)): #expect(sameTape(a, b))
+        case (.failure(let a as CartographError), .failure(let b as CartographError)):
+            #expect(a.kind == b.kind && a.offset == b.offset, "\(a) vs \(b)")
+        default: Issue.record("whole \(whole) vs chunked \(chunked)")
+        }
         var mapper = JSONMapper()
         mapper.parseOptions = options
         if let document = try? Document(parsing: bytes, options: options) {

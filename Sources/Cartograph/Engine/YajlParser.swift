@@ -220,7 +220,7 @@ final class YajlParser {
         // them, depending on chunking); errors inside a string keep yajl's
         // position, which points into the string.
         let insideString = message.contains("string") && !message.contains("invalid string in json text")
-        let isParseError = !insideString && !options.allowComments
+        let isParseError = !insideString
         for prefix in ["lexical error: ", "parse error: "] where message.hasPrefix(prefix) {
             message.removeFirst(prefix.count)
         }
@@ -233,13 +233,11 @@ final class YajlParser {
             // and where that token began depends on how the input was chunked;
             // the token starts at the first non-whitespace byte after the last
             // accepted token.
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-            var position = lastTokenEnd
-            while position < offset, let byte = rawByte(position), isSpace(byte) { position += 1 }
+            // With comments allowed, comments count as whitespace here.
+            var position = skipInsignificant(from: lastTokenEnd, before: offset)
             // One separator may stand between the last token and the bad one.
             if position < offset, let byte = rawByte(position), byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {
-                position += 1
-                while position < offset, let byte = rawByte(position), isSpace(byte) { position += 1 }
+                position = skipInsignificant(from: position + 1, before: offset)
             }
             offset = position
         }
@@ -256,6 +254,31 @@ final class YajlParser {
         let end = position.pointee.chunkBase + Int(yajl_get_bytes_consumed(position.pointee.handle))
         position.pointee.lastTokenEnd = end
         return end
+    }
+
+    /// The first offset at or after `start` (and before `limit`) that is not
+    /// whitespace or, when comments are allowed, inside a comment.
+    private func skipInsignificant(from start: Int, before limit: Int) -> Int {
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
+        var position = start
+        while position < limit, let byte = rawByte(position) {
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                position += 1
+            } else if options.allowComments, byte == slash, let next = rawByte(position + 1), next == slash || next == star {
+                position += 2
+                if next == slash {
+                    while position < limit, let byte = rawByte(position), byte != 0x0A { position += 1 }
+                } else {
+                    while position < limit, rawByte(position) != nil, !(rawByte(position) == star && rawByte(position + 1) == slash) {
+                        position += 1
+                    }
+                    position = min(position + 2, limit)
+                }
+            } else {
+                break
+            }
+        }
+        return position
     }
 
     private func rawByte(_ absolute: Int) -> UInt8? {
