@@ -49,7 +49,15 @@ import Testing
         }
         _ = try? mapper.decodeAny(from: bytes)
         _ = try? mapper.decode([Item].self, from: bytes)
-        _ = try? PropertyListMapper().document(from: all)
+        // FuzzPropertyList's invariant: what reads re-encodes and reads back.
+        let plist = PropertyListMapper(options: PropertyListOptions { $0.maxDepth = flags & 1 != 0 ? 8 : 512; $0.maxValues = 100_000 })
+        if let document = try? plist.document(from: bytes) {
+            for format in PropertyListFormat.allCases {
+                guard let encoded = try? plist.encode(document, format: format) else { continue }
+                let again = try plist.document(from: encoded)
+                if format == .binary { #expect(again.root.jsonValue() == document.root.jsonValue()) }
+            }
+        }
         let stream = ModelStream(JSONValue.self, path: flags & 128 != 0 ? .values : .topLevelArray)
         _ = try? stream.feed(bytes)
         _ = try? stream.finish()

@@ -115,8 +115,12 @@ struct BinaryPlistCheck {
             guard position < offsetTable else { throw fail("object \(index) is cut off", at: offset) }
             let sizeMarker = bytes[position]
             guard sizeMarker >> 4 == 0x1, sizeMarker & 0x0F <= 3,
-                let value = bigEndian(position + 1, 1 << Int(sizeMarker & 0x0F)), value <= UInt64(objectCount) * 2
+                let value = bigEndian(position + 1, 1 << Int(sizeMarker & 0x0F)), value <= UInt64(bytes.count)
             else { throw fail("object \(index) has an invalid element count", at: position) }
+            // Not bounded by the number of objects: writers (Cartograph's,
+            // Foundation's) share equal values, so an array may hold more
+            // references than the file has objects. The byte count bounds it
+            // here (against overflow below); the references must fit too.
             count = Int(value)
             position += 1 + (1 << Int(sizeMarker & 0x0F))
         }

@@ -108,6 +108,17 @@ import Testing
         #expect(outcome(million) == "depthLimitExceeded")
     }
 
+    /// Found by FuzzPropertyList: writers share equal values, so an array
+    /// may hold more references than the file has objects.
+    @Test func arraysOfSharedValuesReadBack() throws {
+        let value: JSONValue = .array(Array(repeating: 46.25, count: 40) + Array(repeating: "same", count: 40))
+        let mapper = PropertyListMapper()
+        let ours = try mapper.encode(value, format: .binary)
+        #expect(try mapper.document(from: ours).root.jsonValue() == value)
+        let foundation = try PropertyListSerialization.data(fromPropertyList: value.anyValue, format: .binary, options: 0)
+        #expect(try mapper.document(from: Array(foundation)).root.jsonValue() == value)
+    }
+
     @Test func garbageIsATypedError() {
         #expect(outcome([]) == "unexpectedEnd")
         #expect(outcome(Array("not a plist".utf8)) == "syntax")
