@@ -9,7 +9,7 @@ struct Convert: ParsableCommand {
         discussion: """
             The input's format is detected: binary and XML property lists, or JSON. Plist dates \
             become ISO 8601 strings and data becomes base64 in JSON; JSON nulls are left out of \
-            plists. Exit status: 0 on success, 1 for invalid input, 2 for a usage error or an \
+            plists. Progress goes to standard error when it is a terminal. Exit status: 0 on success, 1 for invalid input, 2 for a usage error or an \
             unreadable file.
             """
     )
@@ -40,8 +40,13 @@ struct Convert: ParsableCommand {
         }
         let name = input == "-" ? "<stdin>" : input
         let result: [UInt8]
+        let progress = Progress("convert", total: bytes.count)
+        progress.stage("parsing \(Progress.megabytes(bytes.count))")
+        defer { progress.finish() }
         do {
             let document = try InputFormat.auto.document(bytes)
+            progress.advance(bytes: bytes.count)
+            progress.stage("writing \(to.rawValue)")
             switch to {
             case .json:
                 var json = try document.encoded(options: pretty ? .pretty : .compact)

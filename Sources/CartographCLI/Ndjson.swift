@@ -9,7 +9,8 @@ struct Ndjson: ParsableCommand {
         discussion: """
             Reads the input in chunks and writes each element of the array at --path (the \
             top-level array by default) as one compact JSON line, as soon as it is complete: \
-            memory stays bounded by the largest element. Exit status: 0 on success, 1 for \
+            memory stays bounded by the largest element. Progress goes to standard error when \
+            it is a terminal. Exit status: 0 on success, 1 for \
             invalid input (the lines before the error are written), 2 for a usage error.
             """
     )
@@ -36,7 +37,7 @@ struct Ndjson: ParsableCommand {
         }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
-        try StreamCommand.run(input: input, path: StreamPath(path)) { document in
+        try StreamCommand.run(input: input, path: StreamPath(path), progress: "ndjson") { document in
             buffer += document.compactLine()
             buffer.append(UInt8(ascii: "\n"))
             if buffer.count >= 1 << 20 {
@@ -65,14 +66,15 @@ struct Count: ParsableCommand {
 
     func run() throws {
         var count = 0
-        try StreamCommand.run(input: input, path: StreamPath(path)) { _ in count += 1 } flush: {}
+        try StreamCommand.run(input: input, path: StreamPath(path), progress: "count") { _ in count += 1 } flush: {}
         print(count)
     }
 }
 
 /// The reading loop shared by `ndjson` and `count`.
 enum StreamCommand {
-    static func run(input: String, path: StreamPath, element: (Document) throws -> Void, flush: () -> Void) throws {
+    static func run(input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
+                    flush: () -> Void) throws {
         let handle: FileHandle
         if input == "-" {
             handle = FileHandle.standardInput
@@ -84,14 +86,21 @@ enum StreamCommand {
         }
         let name = input == "-" ? "<stdin>" : input
         let stream = ModelStream(Document.self, path: path)
+        let progress = Progress(label, total: Progress.size(of: input))
         do {
             while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+                let before = stream.elementCount
                 try stream.feed(data) { try element($0) }
+                progress.advance(bytes: data.count, items: stream.elementCount - before)
             }
+            let before = stream.elementCount
             try stream.finish { try element($0) }
+            progress.advance(items: stream.elementCount - before)
             flush()
+            progress.finish()
         } catch let error as CartographError {
             flush()
+            progress.finish()
             InputFile.warn(error.report(file: name) + (error.elementIndex.map { " (element \($0))" } ?? ""))
             throw ExitStatus.invalidInput
         }

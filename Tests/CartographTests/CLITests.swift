@@ -11,10 +11,11 @@ import Testing
 
     static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("cartograph")
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         let stdin = Pipe()
@@ -130,5 +131,22 @@ import Testing
         #expect(broken.output == "1\n2\n")
         #expect(broken.errors.contains("<stdin>:1:8:") && broken.errors.contains("element 2"))
         #expect(try Self.run(["count", "/no/such/file"]).status == 2)
+    }
+
+    /// Progress goes to standard error only on a terminal (forced here with
+    /// CARTOGRAPH_PROGRESS=1, since the test's pipes are not one).
+    @Test func progressIsShownOnlyWhenStandardErrorIsATerminal() throws {
+        let items = (0..<5000).map { #"{"id": \#($0), "name": "item \#($0)"}"# }.joined(separator: ",")
+        let file = try Self.temporaryFile("[\(items)]", name: "items.json")
+        let silent = try Self.run(["ndjson", file, "-o", file + ".ndjson"])
+        #expect(silent.status == 0 && silent.errors.isEmpty)
+        let shown = try Self.run(["ndjson", file, "-o", file + ".ndjson"], environment: ["CARTOGRAPH_PROGRESS": "1"])
+        #expect(shown.status == 0)
+        #expect(shown.errors.contains("ndjson: 0.2 MB of 0.2 MB (100%), 5000 elements in "), "\(shown.errors)")
+        let plist = file + ".plist"
+        #expect(try Self.run(["convert", file, "--to", "binary", "-o", plist]).errors.isEmpty)
+        let converted = try Self.run(["convert", file, "--to", "binary", "-o", plist], environment: ["CARTOGRAPH_PROGRESS": "1"])
+        #expect(converted.status == 0 && converted.errors.contains("convert: writing binary"), "\(converted.errors)")
+        #expect(converted.errors.hasSuffix(" s\n"))
     }
 }
