@@ -27,23 +27,20 @@ enum XMLPlistCheck {
                 var position = index + 2
                 let hex = position < count && (bytes[position] == UInt8(ascii: "x") || bytes[position] == UInt8(ascii: "X"))
                 if hex { position += 1 }
-                var value = 0
+                // Only whether the value is zero matters: no arithmetic, so
+                // no overflow however many digits there are.
                 var digits = 0
-                while position < count, bytes[position] != UInt8(ascii: ";"), digits < 16 {
+                var nonZero = false
+                while position < count, bytes[position] != UInt8(ascii: ";") {
                     let byte = bytes[position]
-                    let digit: Int
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
-                    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = Int(byte - UInt8(ascii: "a")) + 10
-                    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = Int(byte - UInt8(ascii: "A")) + 10
-                    default: digit = -1
-                    }
-                    if digit < 0 { break }
-                    value = value * (hex ? 16 : 10) + digit
+                    let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || (hex && ((UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)))
+                    if !isDigit { break }
+                    if byte != UInt8(ascii: "0") { nonZero = true }
                     digits += 1
                     position += 1
                 }
-                if digits > 0, value == 0 {
+                if digits > 0, !nonZero {
                     throw CartographError(.syntax, "the XML plist holds a character reference to NUL", offset: index)
                 }
             }

@@ -119,6 +119,23 @@ import Testing
         #expect(try mapper.document(from: Array(foundation)).root.jsonValue() == value)
     }
 
+    /// Found by FuzzPropertyList: a character reference with more hex
+    /// digits than an Int holds overflowed the NUL check.
+    @Test func longCharacterReferencesAreCheckedWithoutOverflow() throws {
+        func xml(_ reference: String) -> [UInt8] {
+            Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>k\(reference)</key><string>v</string></dict></plist>".utf8)
+        }
+        let long = try #require(throws: CartographError.self) { try plist.document(from: xml("&#x" + String(repeating: "fa", count: 20) + ";")) }
+        #expect(long.kind != .syntax || !long.message.contains("NUL"))
+        let zeros = try #require(throws: CartographError.self) { try plist.document(from: xml("&#x" + String(repeating: "0", count: 40) + ";")) }
+        #expect(zeros.message.contains("NUL"))
+        // Leading zeros before a non-zero digit are not NUL (libplist decides the rest).
+        if case .failure(let error as CartographError) = Result(catching: { try plist.document(from: xml("&#x" + String(repeating: "0", count: 30) + "41;")) }) {
+            #expect(!error.message.contains("NUL"))
+        }
+        #expect(try plist.document(from: xml("&#x41;")).root.object().keys == ["kA"])
+    }
+
     @Test func garbageIsATypedError() {
         #expect(outcome([]) == "unexpectedEnd")
         #expect(outcome(Array("not a plist".utf8)) == "syntax")
