@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Server integrations for Cartograph, kept out of the core package so that
+/// the library itself does not pull in SwiftNIO and a web framework.
+let package = Package(
+    name: "CartographIntegrations",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CartographHummingbird", targets: ["CartographHummingbird"]),
+    ],
+    dependencies: [
+        .package(name: "Cartograph", path: ".."),
+        // No default traits: swift-configuration and full Foundation are not needed here.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        .target(
+            name: "CartographHummingbird",
+            dependencies: [
+                .product(name: "Cartograph", package: "Cartograph"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "CartographHummingbirdTests",
+            dependencies: [
+                "CartographHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

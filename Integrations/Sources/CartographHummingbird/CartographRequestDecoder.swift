@@ -1,0 +1,78 @@
+import Cartograph
+import Hummingbird
+import NIOCore
+
+/// A Hummingbird `RequestDecoder` backed by Cartograph.
+///
+/// JSON bodies are parsed as they arrive, chunk by chunk, into a Cartograph
+/// document (no copy of the whole body is collected first), with the
+/// context's `maxUploadSize` enforced while reading; property-list bodies
+/// (`Content-Type` naming a plist, see ``WireFormat``) are collected up to
+/// the same limit and read by libplist. Malformed bodies and bodies that do
+/// not fit the model become `400 Bad Request` responses whose message gives
+/// the line, column and path; a body over the limit becomes
+/// `413 Content Too Large`.
+///
+/// ```swift
+/// struct AppContext: RequestContext {
+///     var coreContext: CoreRequestContextStorage
+///     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+///     var requestDecoder: CartographRequestDecoder { CartographRequestDecoder(mapper: App.mapper) }
+///     var responseEncoder: CartographResponseEncoder { CartographResponseEncoder(mapper: App.mapper) }
+/// }
+/// ```
+public struct CartographRequestDecoder: RequestDecoder, Sendable {
+    /// Decodes JSON bodies (its registry and options apply).
+    public var mapper: JSONMapper
+    /// Decodes property-list bodies.
+    public var propertyLists: PropertyListMapper
+
+    /// A decoder with the given mappers; the defaults decode any `Decodable`.
+    public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
+        self.mapper = mapper
+        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+    }
+
+    /// Decodes the request body as `T`.
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let limit = context.maxUploadSize
+        do {
+            if WireFormat(contentType: request.headers[.contentType]).isPropertyList {
+                let body = try await request.body.collect(upTo: limit)
+                return try body.withUnsafeReadableBytes { try propertyLists.decode(T.self, from: $0) }
+            }
+            let parser = JSONParser(options: mapper.parseOptions)
+            var received = 0
+            for try await chunk in request.body {
+                received += chunk.readableBytes
+                guard received <= limit else { throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes") }
+                try chunk.withUnsafeReadableBytes { try parser.feed($0) }
+            }
+            let document = try parser.finish()
+            return try mapper.decode(T.self, from: document.root)
+        } catch let error as CartographError {
+            throw HTTPError(.badRequest, message: Self.message(error))
+        } catch let error as DecodingError {
+            throw HTTPError(.badRequest, message: Self.message(error))
+        }
+    }
+
+    /// The first line of a Cartograph error: position, message and path.
+    static func message(_ error: CartographError) -> String {
+        var text = error.description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.message
+        if let path = error.path, !text.contains(path) { text += " at \(path)" }
+        return text
+    }
+
+    /// A decoding error's description, which Cartograph fills with the
+    /// position and the path.
+    static func message(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            if let located = context.underlyingError as? CartographError { return message(located) }
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
