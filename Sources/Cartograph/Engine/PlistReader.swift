@@ -108,6 +108,15 @@ enum PlistReader {
             var seconds: Int32 = 0
             var micro: Int32 = 0
             plist_get_date_val(node, &seconds, &micro)
+            // libplist 2.2 hands dates out as 32-bit seconds since 2001: a
+            // date before 1932-12-13T20:45:52Z or after 2069-01-19T03:14:07Z does not fit and
+            // comes out as Int32.min (the converted double's "indefinite"
+            // value). Refuse it rather than report a wrong date.
+            guard seconds != Int32.min else {
+                throw CartographError(.numberOutOfRange,
+                    "the plist holds a date outside 1932-12-13…2069-01-19, which libplist 2.2 cannot read (it gives dates as 32-bit seconds since 2001)",
+                    expected: "a date libplist 2.2 can read", found: "date")
+            }
             var text = PlistDate.text(seconds: Int(seconds), microseconds: Int(micro))
             try text.withUTF8 { buffer in
                 try buffer.withMemoryRebound(to: CChar.self) { try emitString($0.baseAddress, count: $0.count, flags: TapeFlags.date, builder) }

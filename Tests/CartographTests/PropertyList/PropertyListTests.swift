@@ -118,6 +118,23 @@ import Testing
         #expect(String(decoding: try document.encoded(), as: UTF8.self).contains(#""updated":"2026-05-09T06:13:20.250000Z""#))
     }
 
+    /// libplist 2.2 reads dates as 32-bit seconds since 2001: dates outside
+    /// 1932–2069 are refused with a typed error instead of read wrong.
+    @Test(arguments: [PropertyListFormat.binary, .xml])
+    func datesLibplistCannotHoldAreRefusedNotMisread(_ format: PropertyListFormat) throws {
+        struct Event: Codable, Equatable { var at: Date }
+        let plist = PropertyListMapper()
+        for year in [1950.0, 2030, 2068] {
+            let event = Event(at: Date(timeIntervalSince1970: (year - 1970) * 365.25 * 86_400))
+            let back = try plist.decode(Event.self, from: try plist.encode(event, format: format))
+            #expect(abs(back.at.timeIntervalSince(event.at)) < 1)
+        }
+        for at in [Date(timeIntervalSince1970: -4_000_000_000), Date(timeIntervalSince1970: 4_200_000_000)] {
+            let error = try #require(throws: CartographError.self) { try plist.document(from: try plist.encode(Event(at: at), format: format)) }
+            #expect(error.kind == .numberOutOfRange && error.message.contains("libplist 2.2"))
+        }
+    }
+
     @Test func nullsAreOmittedOrRejected() throws {
         let value: JSONValue = ["a": 1, "b": nil, "c": [1, nil, 2]]
         let bytes = try plist.encode(value, format: .xml)
