@@ -8,21 +8,42 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CartographHummingbird", targets: ["CartographHummingbird"]),
+        .library(name: "CartographVapor", targets: ["CartographVapor"]),
     ],
     dependencies: [
         .package(name: "Cartograph", path: ".."),
         // No default traits: swift-configuration and full Foundation are not needed here.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.100.0"),
     ],
     targets: [
+        // What both integrations share: body formats and error messages.
+        .target(
+            name: "CartographHTTP",
+            dependencies: [.product(name: "Cartograph", package: "Cartograph")]
+        ),
         .target(
             name: "CartographHummingbird",
             dependencies: [
+                "CartographHTTP",
                 .product(name: "Cartograph", package: "Cartograph"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        .target(
+            name: "CartographVapor",
+            dependencies: [
+                "CartographHTTP",
+                .product(name: "Cartograph", package: "Cartograph"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "CartographVaporTests",
+            dependencies: ["CartographVapor", .product(name: "Vapor", package: "vapor")]
         ),
         .testTarget(
             name: "CartographHummingbirdTests",

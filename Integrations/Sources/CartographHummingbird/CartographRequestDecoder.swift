@@ -1,4 +1,5 @@
 import Cartograph
+import CartographHTTP
 import Hummingbird
 import NIOCore
 
@@ -51,28 +52,9 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
             let document = try parser.finish()
             return try mapper.decode(T.self, from: document.root)
         } catch let error as CartographError {
-            throw HTTPError(.badRequest, message: Self.message(error))
+            throw HTTPError(.badRequest, message: ErrorMessage.text(error))
         } catch let error as DecodingError {
-            throw HTTPError(.badRequest, message: Self.message(error))
-        }
-    }
-
-    /// The first line of a Cartograph error: position, message and path.
-    static func message(_ error: CartographError) -> String {
-        var text = error.description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? error.message
-        if let path = error.path, !text.contains(path) { text += " at \(path)" }
-        return text
-    }
-
-    /// A decoding error's description, which Cartograph fills with the
-    /// position and the path.
-    static func message(_ error: DecodingError) -> String {
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
-            if let located = context.underlyingError as? CartographError { return message(located) }
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
+            throw HTTPError(.badRequest, message: ErrorMessage.text(error))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Cartograph
+@_exported import CartographHTTP
 import Hummingbird
 import NIOCore
 

@@ -1,0 +1,35 @@
+import Cartograph
+import CartographHTTP
+import NIOCore
+import Vapor
+
+/// A Vapor `ContentDecoder` backed by Cartograph: JSON, or a property list
+/// (XML or binary, the bytes decide) when the content type names one.
+/// Bodies that cannot be decoded become `400 Bad Request` with the
+/// position and the path in the reason.
+public struct CartographContentDecoder: ContentDecoder {
+    /// Decodes JSON bodies (its registry and options apply).
+    public var mapper: JSONMapper
+    /// Decodes property-list bodies.
+    public var propertyLists: PropertyListMapper
+
+    /// A decoder with the given mappers; the defaults decode any `Decodable`.
+    public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
+        self.mapper = mapper
+        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+    }
+
+    /// Decodes the body as `D`.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+        let format = WireFormat(contentType: headers.first(name: .contentType))
+        do {
+            return try body.withUnsafeReadableBytes { bytes in
+                format.isPropertyList ? try propertyLists.decode(D.self, from: bytes) : try mapper.decode(D.self, from: bytes)
+            }
+        } catch let error as CartographError {
+            throw Abort(.badRequest, reason: ErrorMessage.text(error))
+        } catch let error as DecodingError {
+            throw Abort(.badRequest, reason: ErrorMessage.text(error))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Cartograph
+@_exported import CartographHTTP
+import NIOCore
+import Vapor
+
+/// A Vapor `ContentEncoder` backed by Cartograph, writing one format: JSON,
+/// an XML property list or a binary one.
+public struct CartographContentEncoder: ContentEncoder {
+    /// Encodes JSON (its registry and write options apply).
+    public var mapper: JSONMapper
+    /// Encodes property lists.
+    public var propertyLists: PropertyListMapper
+    /// What this encoder writes.
+    public var format: WireFormat
+
+    /// An encoder for `format` with the given mappers.
+    public init(format: WireFormat = .json, mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
+        self.format = format
+        self.mapper = mapper
+        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+    }
+
+    /// Writes `encodable` to the body and sets the content type.
+    public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
+        let bytes: [UInt8]
+        switch format {
+        case .json: bytes = try mapper.encode(encodable)
+        case .xmlPropertyList: bytes = try propertyLists.encode(encodable, format: .xml)
+        case .binaryPropertyList: bytes = try propertyLists.encode(encodable, format: .binary)
+        }
+        headers.replaceOrAdd(name: .contentType, value: format.mediaType)
+        body.writeBytes(bytes)
+    }
+}

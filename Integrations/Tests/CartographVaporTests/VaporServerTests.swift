@@ -1,0 +1,113 @@
+import Cartograph
+import CartographVapor
+import Foundation
+import Testing
+import Vapor
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real Vapor app on 127.0.0.1 (ephemeral port) with Cartograph's coders
+/// registered for JSON and plists, driven over real HTTP by URLSession.
+@Suite(.serialized) struct VaporServerTests {
+    struct Order: Content, Equatable {
+        var id: Int
+        var customer: String
+        var lines: [Line]
+        struct Line: Codable, Equatable, Sendable {
+            var sku: String
+            var quantity: Int
+        }
+    }
+
+    static let order = Order(id: 7, customer: "Ada", lines: [.init(sku: "A-1", quantity: 2), .init(sku: "B-2", quantity: 1)])
+
+    /// Runs `body` against a live app, then shuts it down.
+    func withApp(_ body: (URL) async throws -> Void) async throws {
+        var content = ContentConfiguration.default()
+        content.useCartograph()
+        ContentConfiguration.global = content
+        // Arguments of our own: Vapor would otherwise read the test runner's.
+        let app = try await Application.make(Environment(name: "testing", arguments: ["vapor"]))
+        app.routes.defaultMaxBodySize = "4mb"
+        app.post("orders") { request async throws -> Order in
+            try request.content.decode(Order.self)
+        }
+        app.post("orders", "plist") { request async throws -> Response in
+            let order = try request.content.decode(Order.self)
+            let response = Response(status: .ok)
+            try response.content.encode(order, as: request.headers.first(name: .accept) == "application/x-bplist" ? .binaryPlist : .plist)
+            return response
+        }
+        do {
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            let port = try #require(app.http.server.shared.localAddress?.port)
+            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+        } catch {
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+            throw error
+        }
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+
+    func post(_ url: URL, _ body: [UInt8], contentType: String = "application/json", accept: String? = nil) async throws
+        -> (status: Int, body: Data, contentType: String?)
+    {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
+        let (data, response) = try await URLSession.shared.upload(for: request, from: Data(body))
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    @Test func jsonThroughCartographBothWays() async throws {
+        try await withApp { base in
+            let body = Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": 1}]}"#.utf8)
+            let response = try await post(base.appendingPathComponent("orders"), body)
+            #expect(response.status == 200 && response.contentType == "application/json; charset=utf-8")
+            #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
+        }
+    }
+
+    @Test func invalidBodiesAreA400WithThePlace() async throws {
+        try await withApp { base in
+            let broken = try await post(base.appendingPathComponent("orders"), Array("{\"id\": 7,\n \"customer\": tru}".utf8))
+            let brokenText = String(decoding: broken.body, as: UTF8.self)
+            #expect(broken.status == 400 && brokenText.contains("2:14"), "\(brokenText)")
+            let mistyped = try await post(base.appendingPathComponent("orders"),
+                Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": "two"}]}"#.utf8))
+            let mistypedText = String(decoding: mistyped.body, as: UTF8.self)
+            #expect(mistyped.status == 400 && mistypedText.contains("$.lines[0].quantity"), "\(mistypedText)")
+        }
+    }
+
+    @Test func largeBodiesAndTheLimit() async throws {
+        try await withApp { base in
+            let line = #"{"sku": "a stock keeping unit with a long name", "quantity": 3}"#
+            let body = Array((#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 40_000).joined(separator: ",") + "]}").utf8)
+            let response = try await post(base.appendingPathComponent("orders"), body)
+            #expect(response.status == 200)
+            #expect(try JSONMapper().decode(Order.self, from: response.body).lines.count == 40_000)
+            let tooLarge = Array((#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 80_000).joined(separator: ",") + "]}").utf8)
+            #expect(try await post(base.appendingPathComponent("orders"), tooLarge).status == 413)
+        }
+    }
+
+    @Test func propertyListBodiesAndResponses() async throws {
+        try await withApp { base in
+            let plist = PropertyListMapper()
+            for (format, type) in [(PropertyListFormat.binary, "application/x-bplist"), (.xml, "application/x-plist")] {
+                let body = try plist.encode(Self.order, format: format)
+                let response = try await post(base.appendingPathComponent("orders/plist"), body, contentType: type, accept: type)
+                #expect(response.status == 200 && response.contentType == type)
+                #expect(try plist.decode(Order.self, from: response.body) == Self.order)
+            }
+            let corrupt = try await post(base.appendingPathComponent("orders"), Array("bplist00garbage".utf8), contentType: "application/x-bplist")
+            #expect(corrupt.status == 400)
+        }
+    }
+}
