@@ -41,14 +41,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // URLSession requests and bodies both integrations' tests send.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
         .testTarget(
             name: "CartographVaporTests",
-            dependencies: ["CartographVapor", .product(name: "Vapor", package: "vapor")]
+            dependencies: ["CartographVapor", "HTTPTestSupport", .product(name: "Vapor", package: "vapor")]
         ),
         .testTarget(
             name: "CartographHummingbirdTests",
             dependencies: [
                 "CartographHummingbird",
+                "HTTPTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

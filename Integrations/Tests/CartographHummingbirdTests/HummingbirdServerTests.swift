@@ -1,11 +1,9 @@
 import Cartograph
 import CartographHummingbird
 import Foundation
+import HTTPTestSupport
 import Hummingbird
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A real Hummingbird server on 127.0.0.1 (ephemeral port) with Cartograph's
 /// coders, driven over real HTTP by URLSession.
@@ -67,24 +65,11 @@ import FoundationNetworking
         }
     }
 
-    func post(_ url: URL, _ body: [UInt8], contentType: String = "application/json", accept: String? = nil) async throws
-        -> (status: Int, body: Data, contentType: String?)
-    {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
-        let (data, response) = try await URLSession.shared.upload(for: request, from: Data(body))
-        let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type"))
-    }
-
     static let order = Order(id: 7, customer: "Ada", lines: [.init(sku: "A-1", quantity: 2), .init(sku: "B-2", quantity: 1)])
 
     @Test func decodesJSONAndEncodesTheResponse() async throws {
         try await withServer { base in
-            let body = Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": 1}]}"#.utf8)
-            let response = try await post(base.appendingPathComponent("orders"), body)
+            let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order)
             #expect(response.status == 200)
             #expect(response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
@@ -93,14 +78,13 @@ import FoundationNetworking
 
     @Test func invalidBodiesAreA400WithThePlace() async throws {
         try await withServer { base in
-            let broken = try await post(base.appendingPathComponent("orders"), Array("{\"id\": 7,\n \"customer\": tru}".utf8))
+            let broken = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.broken)
             #expect(broken.status == 400)
-            let brokenText = String(decoding: broken.body, as: UTF8.self)
+            let brokenText = broken.text
             #expect(brokenText.contains("2:14"), "\(brokenText)")
-            let mistyped = try await post(base.appendingPathComponent("orders"),
-                Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": "two"}]}"#.utf8))
+            let mistyped = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.mistyped)
             #expect(mistyped.status == 400)
-            let mistypedText = String(decoding: mistyped.body, as: UTF8.self)
+            let mistypedText = mistyped.text
             #expect(mistypedText.contains("$.lines[0].quantity") && mistypedText.contains("offset 66"), "\(mistypedText)")
         }
     }
@@ -110,12 +94,12 @@ import FoundationNetworking
             let line = #"{"id": 1, "customer": "a customer with a long name", "lines": [{"sku": "S", "quantity": 3}]}"#
             let count = 30_000   // about 2.8 MB: many reads on the server
             let body = Array(("[" + Array(repeating: line, count: count).joined(separator: ",") + "]").utf8)
-            let response = try await post(base.appendingPathComponent("summary"), body)
+            let response = try await LiveHTTP.post(base.appendingPathComponent("summary"), body)
             #expect(response.status == 200)
             #expect(try JSONMapper().decode(Summary.self, from: response.body) == Summary(count: count, quantity: 3 * count))
             let tooLarge = Array(("[" + Array(repeating: line, count: 50_000).joined(separator: ",") + "]").utf8)
             #expect(tooLarge.count > 4 << 20)
-            #expect(try await post(base.appendingPathComponent("summary"), tooLarge).status == 413)
+            #expect(try await LiveHTTP.post(base.appendingPathComponent("summary"), tooLarge).status == 413)
         }
     }
 
@@ -124,11 +108,11 @@ import FoundationNetworking
             let plist = PropertyListMapper()
             for (format, type) in [(PropertyListFormat.binary, "application/x-bplist"), (.xml, "application/x-plist")] {
                 let body = try plist.encode(Self.order, format: format)
-                let response = try await post(base.appendingPathComponent("orders"), body, contentType: type, accept: type)
+                let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), body, contentType: type, accept: type)
                 #expect(response.status == 200 && response.contentType == type)
                 #expect(try plist.decode(Order.self, from: response.body) == Self.order)
             }
-            let corrupt = try await post(base.appendingPathComponent("orders"), Array("bplist00garbage".utf8), contentType: "application/x-bplist")
+            let corrupt = try await LiveHTTP.post(base.appendingPathComponent("orders"), Array("bplist00garbage".utf8), contentType: "application/x-bplist")
             #expect(corrupt.status == 400)
         }
     }

@@ -1,11 +1,9 @@
 import Cartograph
 import CartographVapor
 import Foundation
+import HTTPTestSupport
 import Testing
 import Vapor
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A real Vapor app on 127.0.0.1 (ephemeral port) with Cartograph's coders
 /// registered for JSON and plists, driven over real HTTP by URLSession.
@@ -52,22 +50,9 @@ import FoundationNetworking
         try await app.asyncShutdown()
     }
 
-    func post(_ url: URL, _ body: [UInt8], contentType: String = "application/json", accept: String? = nil) async throws
-        -> (status: Int, body: Data, contentType: String?)
-    {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
-        let (data, response) = try await URLSession.shared.upload(for: request, from: Data(body))
-        let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type"))
-    }
-
     @Test func jsonThroughCartographBothWays() async throws {
         try await withApp { base in
-            let body = Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": 1}]}"#.utf8)
-            let response = try await post(base.appendingPathComponent("orders"), body)
+            let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order)
             #expect(response.status == 200 && response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
         }
@@ -75,12 +60,11 @@ import FoundationNetworking
 
     @Test func invalidBodiesAreA400WithThePlace() async throws {
         try await withApp { base in
-            let broken = try await post(base.appendingPathComponent("orders"), Array("{\"id\": 7,\n \"customer\": tru}".utf8))
-            let brokenText = String(decoding: broken.body, as: UTF8.self)
+            let broken = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.broken)
+            let brokenText = broken.text
             #expect(broken.status == 400 && brokenText.contains("2:14"), "\(brokenText)")
-            let mistyped = try await post(base.appendingPathComponent("orders"),
-                Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": "two"}]}"#.utf8))
-            let mistypedText = String(decoding: mistyped.body, as: UTF8.self)
+            let mistyped = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.mistyped)
+            let mistypedText = mistyped.text
             #expect(mistyped.status == 400 && mistypedText.contains("$.lines[0].quantity"), "\(mistypedText)")
         }
     }
@@ -89,11 +73,11 @@ import FoundationNetworking
         try await withApp { base in
             let line = #"{"sku": "a stock keeping unit with a long name", "quantity": 3}"#
             let body = Array((#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 40_000).joined(separator: ",") + "]}").utf8)
-            let response = try await post(base.appendingPathComponent("orders"), body)
+            let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), body)
             #expect(response.status == 200)
             #expect(try JSONMapper().decode(Order.self, from: response.body).lines.count == 40_000)
             let tooLarge = Array((#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 80_000).joined(separator: ",") + "]}").utf8)
-            #expect(try await post(base.appendingPathComponent("orders"), tooLarge).status == 413)
+            #expect(try await LiveHTTP.post(base.appendingPathComponent("orders"), tooLarge).status == 413)
         }
     }
 
@@ -102,11 +86,11 @@ import FoundationNetworking
             let plist = PropertyListMapper()
             for (format, type) in [(PropertyListFormat.binary, "application/x-bplist"), (.xml, "application/x-plist")] {
                 let body = try plist.encode(Self.order, format: format)
-                let response = try await post(base.appendingPathComponent("orders/plist"), body, contentType: type, accept: type)
+                let response = try await LiveHTTP.post(base.appendingPathComponent("orders/plist"), body, contentType: type, accept: type)
                 #expect(response.status == 200 && response.contentType == type)
                 #expect(try plist.decode(Order.self, from: response.body) == Self.order)
             }
-            let corrupt = try await post(base.appendingPathComponent("orders"), Array("bplist00garbage".utf8), contentType: "application/x-bplist")
+            let corrupt = try await LiveHTTP.post(base.appendingPathComponent("orders"), Array("bplist00garbage".utf8), contentType: "application/x-bplist")
             #expect(corrupt.status == 400)
         }
     }
