@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "Cartograph", package: "Cartograph"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(

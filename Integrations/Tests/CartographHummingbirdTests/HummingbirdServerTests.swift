@@ -42,6 +42,14 @@ import Testing
             let orders = try await request.decode(as: [Order].self, context: context)
             return Summary(count: orders.count, quantity: orders.flatMap(\.lines).map(\.quantity).reduce(0, +))
         }
+        router.post("/summary/stream") { request, context -> Summary in
+            var summary = Summary(count: 0, quantity: 0)
+            for try await order in request.models(Order.self, context: context) {
+                summary.count += 1
+                summary.quantity += order.lines.map(\.quantity).reduce(0, +)
+            }
+            return summary
+        }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
@@ -100,6 +108,23 @@ import Testing
             let tooLarge = Array(("[" + Array(repeating: line, count: 50_000).joined(separator: ",") + "]").utf8)
             #expect(tooLarge.count > 4 << 20)
             #expect(try await LiveHTTP.post(base.appendingPathComponent("summary"), tooLarge).status == 413)
+        }
+    }
+
+    @Test func modelsStreamOutOfALargeBody() async throws {
+        try await withServer { base in
+            let line = #"{"id": 1, "customer": "a customer with a long name", "lines": [{"sku": "S", "quantity": 3}]}"#
+            let count = 30_000
+            let body = Array(("[" + Array(repeating: line, count: count).joined(separator: ",") + "]").utf8)
+            let url = base.appendingPathComponent("summary/stream")
+            let response = try await LiveHTTP.post(url, body)
+            #expect(response.status == 200)
+            #expect(try JSONMapper().decode(Summary.self, from: response.body) == Summary(count: count, quantity: 3 * count))
+            let bad = Array(("[" + line + "," + line.replacingOccurrences(of: "3}", with: "\"x\"}") + "]").utf8)
+            let rejected = try await LiveHTTP.post(url, bad)
+            #expect(rejected.status == 400 && rejected.text.contains("element 1") && rejected.text.contains("quantity"), "\(rejected.text)")
+            let tooLarge = Array(("[" + Array(repeating: line, count: 50_000).joined(separator: ",") + "]").utf8)
+            #expect(try await LiveHTTP.post(url, tooLarge).status == 413)
         }
     }
 
