@@ -21,4 +21,12 @@ public enum ErrorMessage {
             return "\(error)"
         }
     }
+
+    /// The message for an error Cartograph raised while decoding a body, or
+    /// nil for any other error (which the server should pass on unchanged).
+    public static func text(decoding error: any Error) -> String? {
+        if let error = error as? CartographError { return text(error) }
+        if let error = error as? DecodingError { return text(error) }
+        return nil
+    }
 }

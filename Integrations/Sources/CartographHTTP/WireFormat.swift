@@ -1,3 +1,4 @@
+import Cartograph
 import Foundation
 
 /// The body formats the Hummingbird coders speak, chosen from `Content-Type`
@@ -50,5 +51,29 @@ public enum WireFormat: Sendable, Equatable {
         case "application/x-plist", "application/xml", "text/xml": return .xmlPropertyList
         default: return nil
         }
+    }
+}
+
+extension WireFormat {
+    /// `value` as a body in this format: JSON through `mapper`, a property
+    /// list through `propertyLists`.
+    public func encode(_ value: some Encodable, mapper: JSONMapper, propertyLists: PropertyListMapper) throws -> [UInt8] {
+        switch self {
+        case .json: return try mapper.encode(value)
+        case .xmlPropertyList: return try propertyLists.encode(value, format: .xml)
+        case .binaryPropertyList: return try propertyLists.encode(value, format: .binary)
+        }
+    }
+
+    /// A whole body in this format as `T` (a plist body may be either plist
+    /// format: the bytes decide).
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, mapper: JSONMapper,
+                                     propertyLists: PropertyListMapper) throws -> T {
+        isPropertyList ? try propertyLists.decode(T.self, from: bytes) : try mapper.decode(T.self, from: bytes)
+    }
+
+    /// The property-list mapper to pair with `mapper` when none is given: the same registry.
+    public static func propertyLists(for mapper: JSONMapper, _ given: PropertyListMapper?) -> PropertyListMapper {
+        given ?? PropertyListMapper(registry: mapper.registry)
     }
 }

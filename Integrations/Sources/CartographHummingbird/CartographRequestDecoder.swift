@@ -31,16 +31,17 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
     /// A decoder with the given mappers; the defaults decode any `Decodable`.
     public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
         self.mapper = mapper
-        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+        self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
     }
 
     /// Decodes the request body as `T`.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let limit = context.maxUploadSize
         do {
-            if WireFormat(contentType: request.headers[.contentType]).isPropertyList {
+            let format = WireFormat(contentType: request.headers[.contentType])
+            if format.isPropertyList {
                 let body = try await request.body.collect(upTo: limit)
-                return try body.withUnsafeReadableBytes { try propertyLists.decode(T.self, from: $0) }
+                return try body.withUnsafeReadableBytes { try format.decode(T.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
             }
             let parser = JSONParser(options: mapper.parseOptions)
             var received = 0
@@ -51,10 +52,9 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
             }
             let document = try parser.finish()
             return try mapper.decode(T.self, from: document.root)
-        } catch let error as CartographError {
-            throw HTTPError(.badRequest, message: ErrorMessage.text(error))
-        } catch let error as DecodingError {
-            throw HTTPError(.badRequest, message: ErrorMessage.text(error))
+        } catch {
+            guard let message = ErrorMessage.text(decoding: error) else { throw error }
+            throw HTTPError(.badRequest, message: message)
         }
     }
 }

@@ -15,18 +15,13 @@ public struct CartographResponseEncoder: ResponseEncoder, Sendable {
     /// An encoder with the given mappers; the defaults encode any `Encodable`.
     public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
         self.mapper = mapper
-        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+        self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
     }
 
     /// Encodes `value` as the response body, in the format the request accepts.
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
         let format = WireFormat(accept: request.headers[.accept])
-        let bytes: [UInt8]
-        switch format {
-        case .json: bytes = try mapper.encode(value)
-        case .xmlPropertyList: bytes = try propertyLists.encode(value, format: .xml)
-        case .binaryPropertyList: bytes = try propertyLists.encode(value, format: .binary)
-        }
+        let bytes = try format.encode(value, mapper: mapper, propertyLists: propertyLists)
         return Response(
             status: .ok,
             headers: [.contentType: format.mediaType, .contentLength: String(bytes.count)],

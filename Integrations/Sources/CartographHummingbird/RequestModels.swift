@@ -54,11 +54,10 @@ public struct RequestModels<Model>: AsyncSequence {
         public mutating func next() async throws -> Model? {
             do {
                 return try await base.next()
-            } catch let error as CartographError {
-                let element = error.elementIndex.map { "element \($0): " } ?? ""
-                throw HTTPError(.badRequest, message: element + ErrorMessage.text(error))
-            } catch let error as DecodingError {
-                throw HTTPError(.badRequest, message: ErrorMessage.text(error))
+            } catch {
+                guard let message = ErrorMessage.text(decoding: error) else { throw error }
+                let element = (error as? CartographError)?.elementIndex.map { "element \($0): " } ?? ""
+                throw HTTPError(.badRequest, message: element + message)
             }
         }
     }

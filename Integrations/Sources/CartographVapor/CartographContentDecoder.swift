@@ -16,20 +16,17 @@ public struct CartographContentDecoder: ContentDecoder {
     /// A decoder with the given mappers; the defaults decode any `Decodable`.
     public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
         self.mapper = mapper
-        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+        self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
     }
 
     /// Decodes the body as `D`.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         let format = WireFormat(contentType: headers.first(name: .contentType))
         do {
-            return try body.withUnsafeReadableBytes { bytes in
-                format.isPropertyList ? try propertyLists.decode(D.self, from: bytes) : try mapper.decode(D.self, from: bytes)
-            }
-        } catch let error as CartographError {
-            throw Abort(.badRequest, reason: ErrorMessage.text(error))
-        } catch let error as DecodingError {
-            throw Abort(.badRequest, reason: ErrorMessage.text(error))
+            return try body.withUnsafeReadableBytes { try format.decode(D.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
+        } catch {
+            guard let message = ErrorMessage.text(decoding: error) else { throw error }
+            throw Abort(.badRequest, reason: message)
         }
     }
 }

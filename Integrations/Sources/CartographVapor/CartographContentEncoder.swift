@@ -17,17 +17,12 @@ public struct CartographContentEncoder: ContentEncoder {
     public init(format: WireFormat = .json, mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
         self.format = format
         self.mapper = mapper
-        self.propertyLists = propertyLists ?? PropertyListMapper(registry: mapper.registry)
+        self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
     }
 
     /// Writes `encodable` to the body and sets the content type.
     public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
-        let bytes: [UInt8]
-        switch format {
-        case .json: bytes = try mapper.encode(encodable)
-        case .xmlPropertyList: bytes = try propertyLists.encode(encodable, format: .xml)
-        case .binaryPropertyList: bytes = try propertyLists.encode(encodable, format: .binary)
-        }
+        let bytes = try format.encode(encodable, mapper: mapper, propertyLists: propertyLists)
         headers.replaceOrAdd(name: .contentType, value: format.mediaType)
         body.writeBytes(bytes)
     }
