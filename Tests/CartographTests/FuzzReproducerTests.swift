@@ -50,7 +50,12 @@ import Testing
         _ = try? mapper.decodeAny(from: bytes)
         _ = try? mapper.decode([Item].self, from: bytes)
         // FuzzPropertyList's invariant: what reads re-encodes and reads back.
-        let plist = PropertyListMapper(options: PropertyListOptions { $0.maxDepth = flags & 1 != 0 ? 8 : 512; $0.maxValues = 100_000 })
+        let plist = PropertyListMapper(options: PropertyListOptions {
+            $0.maxDepth = flags & 1 != 0 ? 8 : 512
+            $0.maxValues = 100_000
+            $0.reader = flags & 2 != 0 ? .libplist : .native
+            $0.nulls = .reject
+        })
         if let document = try? plist.document(from: bytes) {
             for format in PropertyListFormat.allCases {
                 guard let encoded = try? plist.encode(document, format: format) else { continue }

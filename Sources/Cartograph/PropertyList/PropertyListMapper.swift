@@ -32,7 +32,7 @@ public struct PropertyListMapper: Sendable {
     /// - Throws: ``CartographError`` when the bytes are not a plist, are
     ///   truncated or corrupted, or break a limit.
     public func document(from bytes: some ContiguousBytes) throws -> Document {
-        try bytes.withUnsafeBytes { try PlistReader.document($0, options: options) }
+        try bytes.withUnsafeBytes { try PlistInput.document($0, options: options) }
     }
 
     /// Decodes a `Decodable` type.
@@ -94,7 +94,7 @@ public struct PropertyListMapper: Sendable {
     private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
         switch options.writer {
         case .native: return try NativePlistWriter(format: format, options: options).write(value)
-        case .libplist: return try PlistWriter(format: format, options: options).write(value)
+        case .libplist: return try LibplistWriter(format: format, options: options).write(value)
         }
     }
 

@@ -17,6 +17,8 @@ public struct PropertyListOptions: Sendable, Hashable {
 
     /// Which code writes plists. Default ``Writer/native``.
     public var writer: Writer = .native
+    /// Which code reads plists. Default ``Reader/native``.
+    public var reader: Reader = .native
 
     /// The defaults described on each property.
     public init() {}
@@ -32,6 +34,17 @@ public struct PropertyListOptions: Sendable, Hashable {
         case integer
         /// Throw ``CartographError/Kind/typeMismatch``.
         case reject
+    }
+
+    /// Which code reads plists.
+    public enum Reader: Sendable, Hashable {
+        /// Cartograph's own readers, straight into the Document: binary
+        /// plists in one checked walk; faster than libplist 2.2 and without
+        /// its limits (dates beyond 1932–2069, keys holding NUL).
+        case native
+        /// libplist's `plist_from_bin` / `plist_from_xml`, after Cartograph's
+        /// structure checks, then converted into the Document.
+        case libplist
     }
 
     /// Which code writes plists.

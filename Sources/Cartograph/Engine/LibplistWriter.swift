@@ -8,7 +8,7 @@ import Foundation
 /// and `plist_array_append_item` take ownership of the child; the root is
 /// freed with `plist_free` on every path, and the output buffer with
 /// `plist_to_xml_free` / `plist_to_bin_free` after it is copied.
-struct PlistWriter {
+struct LibplistWriter {
     let format: PropertyListFormat
     let options: PropertyListOptions
 

@@ -3,26 +3,24 @@ import Foundation
 
 /// The C-facing layer over libplist's readers: checks the input, parses it
 /// with `plist_from_bin` / `plist_from_xml`, and turns the tree into a
-/// ``Document`` through the same ``DocumentBuilder`` JSON uses.
+/// ``Document`` through the same ``DocumentBuilder`` JSON uses. Chosen with
+/// ``PropertyListOptions/Reader/libplist``; ``PlistInput`` dispatches.
 ///
 /// Ownership: the root `plist_t` returned by libplist is new and freed with
 /// `plist_free` on every path; children, string and data pointers are
 /// borrowed from it; dictionary keys and iterators from
 /// `plist_dict_next_item` / `plist_dict_new_iter` are new and freed with `free`.
-enum PlistReader {
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions) throws -> Document {
-        guard bytes.count <= options.maxInputBytes else {
-            throw CartographError(.inputTooLarge, "the plist is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes)
-        }
-        guard bytes.count <= Int(UInt32.max), let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw CartographError(.unexpectedEnd, "the plist is empty", offset: 0)
-        }
-        let format = PropertyListFormat.detect(bytes)
+enum LibplistReader {
+    static func document(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions) throws
+        -> Document
+    {
+        let base = bytes.baseAddress!
         var root: plist_t?
         switch format {
         case .binary:
-            var check = BinaryPlistCheck(bytes, options: options)
-            try check.run()
+            // Cartograph's own reader checks the whole file first (libplist
+            // 2.2 recurses without limit, copies shared objects, aborts on NUL keys).
+            _ = try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_bin($0, UInt32(bytes.count), &root) }
         case .xml:
             try XMLPlistCheck.check(bytes, maxDepth: options.maxDepth)
@@ -32,10 +30,6 @@ enum PlistReader {
             throw CartographError(.syntax, "libplist could not read the \(format == .binary ? "binary" : "XML") plist (it is malformed or truncated)")
         }
         defer { plist_free(root) }
-        var parse = ParseOptions()
-        parse.maxDepth = options.maxDepth
-        parse.maxInputBytes = options.maxInputBytes
-        parse.maxStringBytes = options.maxInputBytes
         let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
         try convert(root, builder: builder, depth: 0, options: options)
         return builder.makeDocument()
