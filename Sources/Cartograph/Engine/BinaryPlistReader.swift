@@ -34,7 +34,7 @@ struct BinaryPlistReader {
     private var objectCount = 0
     private var topObject = 0
     private var offsetTable = 0
-    /// UTF-8 of a UTF-16 string, digits of a number (scratch).
+    /// UTF-8 of a UTF-16 string (scratch).
     private var scratch: [UInt8] = []
 
     /// A container being emitted: where its next reference is and how many remain.
@@ -250,7 +250,7 @@ struct BinaryPlistReader {
 
     @inline(__always)
     private func accept(_ accepted: Bool) throws {
-        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be read") }
+        try PlistScalars.accept(accepted, builder)
     }
 
     private mutating func emitKey(_ object: Int) throws {
@@ -298,27 +298,19 @@ struct BinaryPlistReader {
             guard at + 1 + width <= offsetTable else { throw fail("object \(object) runs past the object area", at: at) }
             let bits = unsigned(at + 1, width)
             let value = width == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
-            guard value.isFinite else {
-                throw CartographError(.nonFiniteNumber, "the plist holds a real \(value), which has no JSON form", offset: at)
-            }
-            try emitNumber(DoubleFormatting.shortest(value), at: at)
+            try PlistScalars.real(value, at: at, into: builder)
         case 0x3:
             guard marker == 0x33, at + 9 <= offsetTable else { throw fail("object \(object) is not an 8-byte date", at: at) }
-            try emitDate(Double(bitPattern: unsigned(at + 1, 8)), at: at)
+            try PlistScalars.date(secondsSince2001: Double(bitPattern: unsigned(at + 1, 8)), at: at, into: builder)
         case 0x4:
             let (length, start) = try sized(at: at, unit: 1)
-            let text = Data(bytes: bytes.baseAddress! + start, count: length).base64EncodedString()
-            try emitString(text, flags: TapeFlags.data, at: at)
+            try PlistScalars.data(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), at: at, into: builder)
         case 0x5, 0x6:
             try withString(at: at) { [builder] text, count in builder.string(text, count: count, at: at) }
         case 0x8:
-            guard options.uids == .integer else {
-                throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", offset: at,
-                    expected: "a property-list value", found: "UID")
-            }
             let width = Int(marker & 0x0F) + 1
             guard at + 1 + width <= offsetTable else { throw fail("object \(object) runs past the object area", at: at) }
-            try emitUnsigned(try wideUnsigned(at + 1, width, object: object), negative: false, at: at)
+            try PlistScalars.uid(try wideUnsigned(at + 1, width, object: object), at: at, options: options, into: builder)
         case 0xA, 0xC, 0xD:
             guard let shape = try container(at: at) else { return }
             try accept(builder.begin(object: marker >> 4 == 0xD, at: at))
@@ -339,7 +331,7 @@ struct BinaryPlistReader {
 
     /// Integers: 1, 2 and 4 bytes are unsigned, 8 bytes signed, 16 bytes a
     /// signed 128-bit value that must fit in Int64 or UInt64.
-    private mutating func emitInteger(at: Int) throws {
+    private func emitInteger(at: Int) throws {
         let exponent = Int(bytes[at] & 0x0F)
         guard exponent <= 4 else { throw fail("an integer wider than 16 bytes", at: at) }
         let width = 1 << exponent
@@ -347,55 +339,20 @@ struct BinaryPlistReader {
         switch width {
         case 8:
             let value = Int64(bitPattern: unsigned(at + 1, 8))
-            try emitUnsigned(value.magnitude, negative: value < 0, at: at)
+            try PlistScalars.integer(magnitude: value.magnitude, negative: value < 0, at: at, into: builder)
         case 16:
             let high = unsigned(at + 1, 8)
             let low = unsigned(at + 9, 8)
             if high == 0 {
-                try emitUnsigned(low, negative: false, at: at)
+                try PlistScalars.integer(magnitude: low, negative: false, at: at, into: builder)
             } else if high == UInt64.max, low >> 63 == 1 {
-                try emitUnsigned(Int64(bitPattern: low).magnitude, negative: true, at: at)
+                try PlistScalars.integer(magnitude: Int64(bitPattern: low).magnitude, negative: true, at: at, into: builder)
             } else {
                 throw CartographError(.numberOutOfRange, "the plist holds an integer beyond 64 bits", offset: at)
             }
         default:
-            try emitUnsigned(unsigned(at + 1, width), negative: false, at: at)
+            try PlistScalars.integer(magnitude: unsigned(at + 1, width), negative: false, at: at, into: builder)
         }
-    }
-
-    /// Decimal text of an integer, onto the tape as a number.
-    private mutating func emitUnsigned(_ magnitude: UInt64, negative: Bool, at: Int) throws {
-        scratch.removeAll(keepingCapacity: true)
-        var rest = magnitude
-        repeat {
-            scratch.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        if negative { scratch.append(UInt8(ascii: "-")) }
-        scratch.reverse()
-        try scratch.withUnsafeBufferPointer { try accept(builder.number($0.baseAddress!, count: $0.count, at: at)) }
-    }
-
-    private func emitNumber(_ text: String, at: Int) throws {
-        var text = text
-        try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: at)) }
-    }
-
-    private func emitString(_ text: String, flags: UInt8, at: Int) throws {
-        var text = text
-        try text.withUTF8 { try accept(builder.string($0.baseAddress, count: $0.count, at: at, flags: flags)) }
-    }
-
-    /// A date (seconds since 2001 as a double) as ISO 8601 text with
-    /// microseconds; years 1 to 9999 only, which that text can hold.
-    private func emitDate(_ seconds: Double, at: Int) throws {
-        // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 2001.
-        guard seconds >= -63_113_904_000, seconds < 252_423_993_599 else {
-            throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 1 to 9999", offset: at,
-                expected: "a date in the years 1 to 9999", found: "date")
-        }
-        let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds))
-        try emitString(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: at)
     }
 
     /// Converts the UTF-16 (big-endian) string at `at` into ``scratch`` as UTF-8.

@@ -36,16 +36,7 @@ enum LibplistReader {
     }
 
     private static func check(_ accepted: Bool, _ builder: DocumentBuilder) throws {
-        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be converted") }
-    }
-
-    private static func emitNumber(_ text: String, _ builder: DocumentBuilder) throws {
-        var text = text
-        try text.withUTF8 { try check(builder.number($0.baseAddress!, count: $0.count, at: 0), builder) }
-    }
-
-    private static func emitString(_ pointer: UnsafePointer<CChar>?, count: Int, flags: UInt8 = 0, _ builder: DocumentBuilder) throws {
-        try check(builder.string(pointer.map(UnsafeRawPointer.init), count: count, at: 0, flags: flags), builder)
+        try PlistScalars.accept(accepted, builder)
     }
 
     private static func convert(_ node: plist_t, builder: DocumentBuilder, depth: Int, options: PropertyListOptions) throws {
@@ -82,7 +73,7 @@ enum LibplistReader {
         case PLIST_STRING:
             var length: UInt64 = 0
             let pointer = plist_get_string_ptr(node, &length)
-            try emitString(pointer, count: Int(length), builder)
+            try check(builder.string(pointer.map(UnsafeRawPointer.init), count: Int(length), at: 0), builder)
         case PLIST_BOOLEAN:
             var flag: UInt8 = 0
             plist_get_bool_val(node, &flag)
@@ -90,14 +81,12 @@ enum LibplistReader {
         case PLIST_UINT:
             var value: UInt64 = 0
             plist_get_uint_val(node, &value)
-            try emitNumber(integerText(node, value), builder)
+            let negative = value > UInt64(Int64.max) && !isUnsigned(node, value)
+            try PlistScalars.integer(magnitude: negative ? Int64(bitPattern: value).magnitude : value, negative: negative, at: 0, into: builder)
         case PLIST_REAL:
             var value: Double = 0
             plist_get_real_val(node, &value)
-            guard value.isFinite else {
-                throw CartographError(.nonFiniteNumber, "the plist holds a real \(value), which has no JSON form", offset: 0)
-            }
-            try emitNumber(DoubleFormatting.shortest(value), builder)
+            try PlistScalars.real(value, at: 0, into: builder)
         case PLIST_DATE:
             var seconds: Int32 = 0
             var micro: Int32 = 0
@@ -111,25 +100,15 @@ enum LibplistReader {
                     "the plist holds a date outside 1932-12-13…2069-01-19, which libplist 2.2 cannot read (it gives dates as 32-bit seconds since 2001)",
                     expected: "a date libplist 2.2 can read", found: "date")
             }
-            var text = PlistDate.text(seconds: Int(seconds), microseconds: Int(micro))
-            try text.withUTF8 { buffer in
-                try buffer.withMemoryRebound(to: CChar.self) { try emitString($0.baseAddress, count: $0.count, flags: TapeFlags.date, builder) }
-            }
+            try PlistScalars.date(secondsSince2001: Double(seconds) + Double(micro) / 1_000_000, at: 0, into: builder)
         case PLIST_DATA:
             var length: UInt64 = 0
             let pointer = plist_get_data_ptr(node, &length)
-            let data = pointer.map { Data(bytes: $0, count: Int(length)) } ?? Data()
-            var text = data.base64EncodedString()
-            try text.withUTF8 { buffer in
-                try buffer.withMemoryRebound(to: CChar.self) { try emitString($0.baseAddress, count: $0.count, flags: TapeFlags.data, builder) }
-            }
+            try PlistScalars.data(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(length)), at: 0, into: builder)
         case PLIST_UID:
-            guard options.uids == .integer else {
-                throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", expected: "a property-list value", found: "UID")
-            }
             var value: UInt64 = 0
             plist_get_uid_val(node, &value)
-            try emitNumber(String(value), builder)
+            try PlistScalars.uid(value, at: 0, options: options, into: builder)
         default:
             throw CartographError(.typeMismatch, "the plist holds a value of an unknown type")
         }
@@ -138,10 +117,9 @@ enum LibplistReader {
     /// libplist 2.2 keeps integers in a UInt64 and marks the ones above
     /// Int64.max as 16-byte (unsigned) values; the mark is not public, but a
     /// comparison with a fresh 8-byte node tells the two apart.
-    private static func integerText(_ node: plist_t, _ value: UInt64) -> String {
-        guard value > UInt64(Int64.max) else { return String(value) }
-        guard let probe = plist_new_uint(value) else { return String(Int64(bitPattern: value)) }
+    private static func isUnsigned(_ node: plist_t, _ value: UInt64) -> Bool {
+        guard let probe = plist_new_uint(value) else { return false }
         defer { plist_free(probe) }
-        return plist_compare_node_value(node, probe) != 0 ? String(Int64(bitPattern: value)) : String(value)
+        return plist_compare_node_value(node, probe) == 0
     }
 }

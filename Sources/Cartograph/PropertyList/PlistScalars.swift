@@ -1,0 +1,72 @@
+import Foundation
+
+/// How every plist reader (binary, XML, libplist's) puts a plist scalar on
+/// the tape, so the three give identical Documents: integers as decimal
+/// text, reals as their shortest text, dates as ISO 8601 text with
+/// microseconds (``PlistDate``), data as base64 text, the last two flagged.
+enum PlistScalars {
+    /// Throws the builder's failure when it refused an event.
+    @inline(__always)
+    static func accept(_ accepted: Bool, _ builder: DocumentBuilder) throws {
+        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be read") }
+    }
+
+    /// An integer given as sign and magnitude.
+    static func integer(magnitude: UInt64, negative: Bool, at source: Int, into builder: DocumentBuilder) throws {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var index = 24
+            var rest = magnitude
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if negative, magnitude != 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "-")
+            }
+            try accept(builder.number(digits.baseAddress! + index, count: 24 - index, at: source), builder)
+        }
+    }
+
+    /// A real; NaN and the infinities have no JSON form and are refused.
+    static func real(_ value: Double, at source: Int, into builder: DocumentBuilder) throws {
+        guard value.isFinite else {
+            throw CartographError(.nonFiniteNumber, "the plist holds a real \(value), which has no JSON form", offset: source)
+        }
+        var text = DoubleFormatting.shortest(value)
+        try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }
+    }
+
+    /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 1 to
+    /// 9999 have the fixed-width text the tape keeps.
+    static func date(secondsSince2001 seconds: Double, at source: Int, into builder: DocumentBuilder) throws {
+        // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 2001.
+        guard seconds >= -63_113_904_000, seconds < 252_423_993_599 else {
+            throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 1 to 9999", offset: source,
+                expected: "a date in the years 1 to 9999", found: "date")
+        }
+        let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds))
+        try text(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: source, into: builder)
+    }
+
+    /// Data, kept as base64 text.
+    static func data(_ bytes: UnsafeRawBufferPointer, at source: Int, into builder: DocumentBuilder) throws {
+        let encoded = bytes.isEmpty ? "" : Data(bytes).base64EncodedString()
+        try text(encoded, flags: TapeFlags.data, at: source, into: builder)
+    }
+
+    private static func text(_ text: String, flags: UInt8, at source: Int, into builder: DocumentBuilder) throws {
+        var text = text
+        try text.withUTF8 { try accept(builder.string($0.baseAddress, count: $0.count, at: source, flags: flags), builder) }
+    }
+
+    /// A UID (keyed-archiver reference): an integer, or refused by option.
+    static func uid(_ value: UInt64, at source: Int, options: PropertyListOptions, into builder: DocumentBuilder) throws {
+        guard options.uids == .integer else {
+            throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", offset: source,
+                expected: "a property-list value", found: "UID")
+        }
+        try integer(magnitude: value, negative: false, at: source, into: builder)
+    }
+}
