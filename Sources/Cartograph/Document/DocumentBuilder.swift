@@ -331,6 +331,20 @@ final class DocumentBuilder {
         return visible
     }
 
+    /// Replaces the object just closed, if it holds exactly one key and a
+    /// scalar value, by that value: how an XML plist spells a UID
+    /// (`<dict><key>CF$UID</key><integer>7</integer></dict>`).
+    func collapseLastObjectToItsValue() {
+        let count = tapeStorage.pointee.count
+        let entries = tapeStorage.pointee.entries
+        let object = count - 3
+        guard object >= 0, entries[object].kind == .object, entries[object].length == 1, entries[object + 1].kind == .key else { return }
+        var value = entries[count - 1]
+        value.source = entries[object].source
+        entries[object] = value
+        tapeStorage.pointee.removeLast(2)
+    }
+
     /// Hands the finished tape over; the builder must not be used afterwards
     /// (unless ``reset()`` finds the Document gone).
     func makeDocument() -> Document {

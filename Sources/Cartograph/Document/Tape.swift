@@ -77,6 +77,11 @@ struct TapeStorage {
         byteCount = 0
     }
 
+    /// Forgets the last `entries` entries (their bytes stay, unused).
+    mutating func removeLast(_ entries: Int) {
+        count -= entries
+    }
+
     /// Appends an entry and returns its index.
     @inline(__always)
     mutating func append(_ entry: TapeEntry) -> Int {

@@ -15,6 +15,7 @@ enum PlistInput {
         let format = PropertyListFormat.detect(bytes)
         switch (format, options.reader) {
         case (.binary, .native): return try BinaryPlistReader.document(bytes, options: options, parse: parse)
+        case (.xml, .native): return try XMLPlistReader.document(bytes, options: options, parse: parse)
         default: return try LibplistReader.document(bytes, format: format, options: options, parse: parse)
         }
     }

@@ -1,12 +1,13 @@
 /// How property lists are read and written, in one `Sendable` value.
 public struct PropertyListOptions: Sendable, Hashable {
-    /// Deepest nesting of dicts and arrays. Default 512. libplist 2.2 has no
-    /// limit of its own; Cartograph checks the input before libplist parses it.
+    /// Deepest nesting of dicts and arrays. Default 512. Cartograph's readers
+    /// enforce it as they go; libplist 2.2 has no limit of its own, so with
+    /// ``Reader/libplist`` Cartograph checks the input before libplist parses it.
     public var maxDepth: Int = 512
     /// Largest input accepted, in bytes. Default 256 MiB.
     public var maxInputBytes: Int = 256 << 20
     /// Most values a binary plist may expand to. A binary plist can refer to
-    /// one object from many places, and libplist copies it each time, so a
+    /// one object from many places, and reading copies it each time, so a
     /// small file could expand enormously; the count is checked first.
     /// Default 16,000,000.
     public var maxValues: Int = 16_000_000
@@ -38,9 +39,10 @@ public struct PropertyListOptions: Sendable, Hashable {
 
     /// Which code reads plists.
     public enum Reader: Sendable, Hashable {
-        /// Cartograph's own readers, straight into the Document: binary
-        /// plists in one checked walk; faster than libplist 2.2 and without
-        /// its limits (dates beyond 1932–2069, keys holding NUL).
+        /// Cartograph's own readers, straight into the Document without a
+        /// tree in between: faster than libplist 2.2 (README) and without
+        /// its limits (dates beyond 1932–2069, keys holding NUL, no depth
+        /// limit of its own); XML `CF$UID` dicts read as UIDs, as Foundation does.
         case native
         /// libplist's `plist_from_bin` / `plist_from_xml`, after Cartograph's
         /// structure checks, then converted into the Document.
