@@ -18,16 +18,6 @@ enum EncodingSlot {
         case .array(let array): return .array(array.elements.map(\.value))
         }
     }
-
-    /// The finished value with dates and data kept.
-    var encoded: EncodedValue {
-        switch self {
-        case .value(let value): return EncodedValue(value)
-        case .native(let native): return native
-        case .object(let object): return .object(zip(object.keys, object.slots).map { ($0, $1.encoded) })
-        case .array(let array): return .array(array.elements.map(\.encoded))
-        }
-    }
 }
 
 /// An object being encoded; encoding a key twice keeps the last value, in the first position.

@@ -37,23 +37,6 @@ public indirect enum EncodedValue: @unchecked Sendable {
         }
     }
 
-    /// A JSON value as an encoded value, refusing nesting deeper than
-    /// `maxDepth` (a hostile value must not exhaust the stack).
-    static func checked(_ value: JSONValue, maxDepth: Int, depth: Int = 0, path: String = "$") throws -> EncodedValue {
-        switch value {
-        case .array(let elements):
-            guard depth < maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth (\(maxDepth))", path: path) }
-            return .array(try elements.enumerated().map { try checked($1, maxDepth: maxDepth, depth: depth + 1, path: PathText.appending($0, to: path)) })
-        case .object(let object):
-            guard depth < maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth (\(maxDepth))", path: path) }
-            return .object(try object.members.map {
-                ($0.key, try checked($0.value, maxDepth: maxDepth, depth: depth + 1, path: PathText.appending($0.key, to: path)))
-            })
-        default:
-            return EncodedValue(value)
-        }
-    }
-
     /// The JSON value; dates become ISO 8601 strings and data base64, and
     /// other native values throw (they have no JSON form).
     func jsonValue(path: String = "$") throws -> JSONValue {

@@ -13,19 +13,8 @@ enum PlistScalars {
 
     /// An integer given as sign and magnitude.
     static func integer(magnitude: UInt64, negative: Bool, at source: Int, into builder: DocumentBuilder) throws {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var index = 24
-            var rest = magnitude
-            repeat {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if negative, magnitude != 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "-")
-            }
-            try accept(builder.number(digits.baseAddress! + index, count: 24 - index, at: source), builder)
+        try DecimalText.withDigits(magnitude, negative: negative) { digits in
+            try accept(builder.number(digits.baseAddress!, count: digits.count, at: source), builder)
         }
     }
 

@@ -74,7 +74,7 @@ public struct PropertyListMapper: Sendable {
         let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, trail: nil)
         encoder.propertyList = true
         do {
-            return try write(format, try encoder.encodeRootSlot(value).encoded)
+            return try PlistOutput.bytes(try encoder.encodeRootSlot(value), format: format, options: options)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
@@ -88,14 +88,11 @@ public struct PropertyListMapper: Sendable {
 
     /// A JSON value as a plist (nulls omitted, or an error by option).
     public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
-        try write(format, try EncodedValue.checked(value, maxDepth: options.maxDepth))
+        try PlistOutput.bytes(.value(value), format: format, options: options)
     }
 
     private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
-        switch options.writer {
-        case .native: return try NativePlistWriter(format: format, options: options).write(value)
-        case .libplist: return try LibplistWriter(format: format, options: options).write(value)
-        }
+        try PlistOutput.bytes(.native(value), format: format, options: options)
     }
 
     /// A Document (JSON or plist) as a plist; plist dates and data stay dates and data.

@@ -1,0 +1,300 @@
+import Foundation
+
+/// Writes the binary format (`bplist00`) as the walker goes, in one pass
+/// over the value plus one over the containers.
+///
+/// Scalars are written the moment they arrive; an equal scalar written
+/// before (same marker and bytes: keys above all) is shared instead, as
+/// Foundation's writer does, found through a table keyed by a hash of the
+/// encoded bytes (Swift's `String` hashing normalises Unicode and was most
+/// of the old writer's time). Containers take their object number when they
+/// open, collect their members' object numbers, and are written after the
+/// last scalar, once the object count fixes the width of a reference.
+/// Objects need not be in number order: the offset table maps each number to
+/// its place.
+struct BinaryPlistSink: PlistSink {
+    private var output: [UInt8]
+    /// Byte offset of each object (containers: filled in by ``finish()``).
+    private var offsets: [Int] = []
+    /// Each container's object number and where its references start in `references`.
+    private var containers: [(object: Int, start: Int, count: Int, isDict: Bool)] = []
+    /// Members' object numbers; a dict's keys first, then its values.
+    private var references: [Int] = []
+    /// Open containers: the next key and value slots in `references`.
+    private var open: [(nextKey: Int, nextValue: Int)] = []
+    private var root = -1
+    private var table = ScalarTable()
+
+    init(capacity: Int = 4096) {
+        output = Array("bplist00".utf8)
+        output.reserveCapacity(capacity)
+    }
+
+    // MARK: Objects
+
+    /// Files an object under the open container (or as the root).
+    @inline(__always)
+    private mutating func place(_ object: Int) {
+        guard let last = open.indices.last else {
+            root = object
+            return
+        }
+        references[open[last].nextValue] = object
+        open[last].nextValue += 1
+    }
+
+    /// The scalar just written from `start` to the end of the output: kept as
+    /// a new object, or dropped for an equal one written before.
+    @inline(__always)
+    private mutating func finishScalar(from start: Int) -> Int {
+        let length = output.count - start
+        let object = output.withUnsafeBufferPointer { buffer in
+            table.object(for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
+                offsets: offsets, next: offsets.count)
+        }
+        if object < offsets.count {
+            output.removeLast(length)
+        } else {
+            offsets.append(start)
+        }
+        return object
+    }
+
+    private mutating func beginContainer(count: Int, isDict: Bool) {
+        let object = offsets.count
+        offsets.append(0)
+        place(object)
+        let start = references.count
+        references.append(contentsOf: repeatElement(0, count: isDict ? 2 * count : count))
+        containers.append((object, start, count, isDict))
+        open.append((start, isDict ? start + count : start))
+    }
+
+    mutating func beginArray(count: Int) throws { beginContainer(count: count, isDict: false) }
+    mutating func endArray(count: Int) throws { open.removeLast() }
+    mutating func beginDict(count: Int) throws { beginContainer(count: count, isDict: true) }
+    mutating func endDict(count: Int) throws { open.removeLast() }
+
+    mutating func key(_ key: String) throws {
+        let start = output.count
+        appendString(key)
+        let object = finishScalar(from: start)
+        let last = open.count - 1
+        references[open[last].nextKey] = object
+        open[last].nextKey += 1
+    }
+
+    // MARK: Scalars
+
+    mutating func bool(_ value: Bool) throws {
+        let start = output.count
+        output.append(value ? 0x09 : 0x08)
+        place(finishScalar(from: start))
+    }
+
+    mutating func integer(_ value: Int64) throws {
+        let start = output.count
+        appendInteger(value)
+        place(finishScalar(from: start))
+    }
+
+    mutating func unsigned(_ value: UInt64) throws {
+        let start = output.count
+        output.append(0x14)
+        append(0, width: 8)
+        append(value, width: 8)
+        place(finishScalar(from: start))
+    }
+
+    mutating func real(_ value: Double) throws {
+        let start = output.count
+        output.append(0x23)
+        append(value.bitPattern, width: 8)
+        place(finishScalar(from: start))
+    }
+
+    mutating func date(_ value: Date) throws {
+        let start = output.count
+        output.append(0x33)
+        append(value.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+        place(finishScalar(from: start))
+    }
+
+    mutating func data(_ value: Data) throws {
+        let start = output.count
+        appendMarker(0x4, count: value.count)
+        output.append(contentsOf: value)
+        place(finishScalar(from: start))
+    }
+
+    mutating func string(_ value: String) throws {
+        let start = output.count
+        appendString(value)
+        place(finishScalar(from: start))
+    }
+
+    /// ASCII strings as bytes (marker 5), others as UTF-16 big-endian (marker 6).
+    private mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if Self.isASCII(utf8) {
+                appendMarker(0x5, count: utf8.count)
+                output.append(contentsOf: utf8)
+            } else {
+                appendUTF16(utf8)
+            }
+        }
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        let raw = UnsafeRawPointer(bytes.baseAddress)
+        while index + 8 <= count {
+            if raw!.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// UTF-8 (valid: it came from a String) to UTF-16 big-endian.
+    private mutating func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var units = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        appendMarker(0x6, count: units)
+        var index = 0
+        while index < utf8.count {
+            let lead = UInt32(utf8[index])
+            var scalar: UInt32
+            switch lead {
+            case 0..<0x80:
+                scalar = lead
+                index += 1
+            case 0xC0..<0xE0:
+                scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                index += 2
+            case 0xE0..<0xF0:
+                scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                index += 3
+            default:
+                scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                    | UInt32(utf8[index + 3] & 0x3F)
+                index += 4
+            }
+            if scalar >= 0x10000 {
+                scalar -= 0x10000
+                append(UInt64(0xD800 | scalar >> 10), width: 2)
+                scalar = 0xDC00 | scalar & 0x3FF
+            }
+            append(UInt64(scalar), width: 2)
+        }
+    }
+
+    // MARK: Encoding
+
+    private static func width(_ value: Int) -> Int {
+        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+    }
+
+    @inline(__always)
+    private mutating func append(_ value: UInt64, width: Int) {
+        switch width {
+        case 1: output.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            output.append(UInt8(truncatingIfNeeded: value >> 8))
+            output.append(UInt8(truncatingIfNeeded: value))
+        default:
+            withUnsafeBytes(of: value.bigEndian) { output.append(contentsOf: $0.suffix(width)) }
+        }
+    }
+
+    /// Integers as Foundation writes them: non-negative ones in 1, 2 or 4
+    /// bytes when they fit, everything else in 8 (signed).
+    private mutating func appendInteger(_ value: Int64) {
+        if value >= 0, value <= 0xFF {
+            output.append(0x10)
+            append(UInt64(value), width: 1)
+        } else if value >= 0, value <= 0xFFFF {
+            output.append(0x11)
+            append(UInt64(value), width: 2)
+        } else if value >= 0, value <= 0xFFFF_FFFF {
+            output.append(0x12)
+            append(UInt64(value), width: 4)
+        } else {
+            output.append(0x13)
+            append(UInt64(bitPattern: value), width: 8)
+        }
+    }
+
+    private mutating func appendMarker(_ kind: UInt8, count: Int) {
+        if count < 15 {
+            output.append(kind << 4 | UInt8(count))
+        } else {
+            output.append(kind << 4 | 0x0F)
+            appendInteger(Int64(count))
+        }
+    }
+
+    /// The containers, the offset table and the trailer.
+    mutating func finish() -> [UInt8] {
+        let referenceWidth = Self.width(max(offsets.count - 1, 0))
+        for container in containers {
+            offsets[container.object] = output.count
+            appendMarker(container.isDict ? 0xD : 0xA, count: container.count)
+            let end = container.start + (container.isDict ? 2 * container.count : container.count)
+            for position in container.start..<end { append(UInt64(references[position]), width: referenceWidth) }
+        }
+        let tableOffset = output.count
+        let offsetWidth = Self.width(max(tableOffset, 1))
+        for offset in offsets { append(UInt64(offset), width: offsetWidth) }
+        output += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(referenceWidth)]
+        append(UInt64(offsets.count), width: 8)
+        append(UInt64(root), width: 8)
+        append(UInt64(tableOffset), width: 8)
+        return output
+    }
+}
+
+/// Open addressing from the bytes of an encoded scalar to its object
+/// number; equal hashes are confirmed by comparing the bytes in the output.
+private struct ScalarTable {
+    private var slots: [(hash: UInt64, object: Int, length: Int)]
+    private var mask: Int
+    private var used = 0
+    private let seed = KeyHash.seed
+
+    init() {
+        slots = Array(repeating: (0, -1, 0), count: 1024)
+        mask = 1023
+    }
+
+    /// The object already holding these bytes, or `next` (now recorded for them).
+    mutating func object(for bytes: UnsafeRawPointer, length: Int, in output: UnsafeRawPointer, offsets: [Int], next: Int) -> Int {
+        let hash = KeyHash.hash(bytes, count: length, seed: seed)
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index].object >= 0 {
+            let slot = slots[index]
+            if slot.hash == hash, slot.length == length, memcmp(output + offsets[slot.object], bytes, length) == 0 { return slot.object }
+            index = (index + 1) & mask
+        }
+        slots[index] = (hash, next, length)
+        used += 1
+        if used * 2 > slots.count { grow() }
+        return next
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: (0, -1, 0), count: old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot.object >= 0 {
+            var index = Int(truncatingIfNeeded: slot.hash) & mask
+            while slots[index].object >= 0 { index = (index + 1) & mask }
+            slots[index] = slot
+        }
+    }
+}
