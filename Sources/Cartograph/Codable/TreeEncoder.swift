@@ -22,77 +22,53 @@ enum EncodingSlot {
 
 /// An object being encoded; encoding a key twice keeps the last value, in the first position.
 ///
-/// Duplicates are found by a linear scan that compares UTF-8 lengths before
-/// text: measured cheaper than hashing every key for the object sizes
-/// `Codable` types have (synthesized code never repeats a key). The members
-/// sit behind a pointer: appending to an array stored in a class property
-/// pays a runtime exclusivity check each time.
+/// Duplicates are found by a linear scan that compares UTF-8 lengths (O(1)
+/// for native strings) before text, and only when a key of the same length
+/// (modulo 64) was seen: measured cheaper than hashing every key for the
+/// object sizes `Codable` types have (synthesized code never repeats a key). The arrays are `@exclusivity(unchecked)`: appending to an array
+/// stored in a class property otherwise pays a runtime exclusivity check each
+/// time; a slot is only ever filled by the one encoder that owns it.
 final class ObjectSlot {
-    struct Members {
-        var keys: [String] = []
-        var slots: [EncodingSlot] = []
-        var lengths: [Int] = []
-    }
-    private let members: UnsafeMutablePointer<Members>
-
-    init() {
-        members = .allocate(capacity: 1)
-        members.initialize(to: Members())
-    }
-
-    deinit {
-        members.deinitialize(count: 1)
-        members.deallocate()
-    }
-
-    var keys: [String] { members.pointee.keys }
-    var slots: [EncodingSlot] { members.pointee.slots }
+    @exclusivity(unchecked) private(set) var keys: [String] = []
+    @exclusivity(unchecked) private(set) var slots: [EncodingSlot] = []
+    /// One bit per UTF-8 length (modulo 64) among the keys: a key whose bit
+    /// is clear is new without a scan, which is nearly always.
+    @exclusivity(unchecked) private var lengths: UInt64 = 0
 
     func set(_ key: String, _ slot: EncodingSlot) {
         let length = key.utf8.count
-        if let position = position(of: key, length: length) {
-            members.pointee.slots[position] = slot
+        let bit: UInt64 = 1 << UInt64(length & 63)
+        if lengths & bit != 0, let position = position(of: key, length: length) {
+            slots[position] = slot
             return
         }
-        members.pointee.keys.append(key)
-        members.pointee.slots.append(slot)
-        members.pointee.lengths.append(length)
+        lengths |= bit
+        keys.append(key)
+        slots.append(slot)
     }
 
-    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members.pointee.slots[$0] } }
+    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { slots[$0] } }
 
     private func position(of key: String, length: Int) -> Int? {
-        let lengths = members.pointee.lengths
-        for position in lengths.indices where lengths[position] == length && members.pointee.keys[position] == key { return position }
+        for position in keys.indices where keys[position].utf8.count == length && keys[position] == key { return position }
         return nil
     }
 
     func finished() -> JSONObject {
         var object = JSONObject()
-        object.reserveCapacity(members.pointee.keys.count)
-        for (key, slot) in zip(members.pointee.keys, members.pointee.slots) { object.appendUnchecked(key, slot.value) }
+        object.reserveCapacity(keys.count)
+        for (key, slot) in zip(keys, slots) { object.appendUnchecked(key, slot.value) }
         return object
     }
 }
 
-/// An array being encoded (elements behind a pointer, as in ``ObjectSlot``).
+/// An array being encoded (unchecked exclusivity, as in ``ObjectSlot``).
 final class ArraySlot {
-    private let storage: UnsafeMutablePointer<[EncodingSlot]>
+    @exclusivity(unchecked) private(set) var elements: [EncodingSlot] = []
 
-    init() {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: [])
-    }
-
-    deinit {
-        storage.deinitialize(count: 1)
-        storage.deallocate()
-    }
-
-    var elements: [EncodingSlot] { storage.pointee }
-    var count: Int { storage.pointee.count }
-    func append(_ slot: EncodingSlot) { storage.pointee.append(slot) }
-    func replace(_ position: Int, with slot: EncodingSlot) { storage.pointee[position] = slot }
+    var count: Int { elements.count }
+    func append(_ slot: EncodingSlot) { elements.append(slot) }
+    func replace(_ position: Int, with slot: EncodingSlot) { elements[position] = slot }
 }
 
 /// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a

@@ -65,10 +65,10 @@ struct LibplistSink: PlistSink {
         open.append(node!)
     }
 
-    mutating func beginArray(count: Int) throws { try begin(plist_new_array()) }
-    mutating func endArray(count: Int) throws { open.removeLast() }
-    mutating func beginDict(count: Int) throws { try begin(plist_new_dict()) }
-    mutating func endDict(count: Int) throws { open.removeLast() }
+    mutating func beginArray() throws { try begin(plist_new_array()) }
+    mutating func endArray() throws { open.removeLast() }
+    mutating func beginDict() throws { try begin(plist_new_dict()) }
+    mutating func endDict() throws { open.removeLast() }
 
     mutating func key(_ key: String) throws {
         guard !key.utf8.contains(0) else { throw failure("libplist cannot write a key holding NUL") }

@@ -8,20 +8,23 @@ import Foundation
 /// Foundation's writer does, found through a table keyed by a hash of the
 /// encoded bytes (Swift's `String` hashing normalises Unicode and was most
 /// of the old writer's time). Containers take their object number when they
-/// open, collect their members' object numbers, and are written after the
-/// last scalar, once the object count fixes the width of a reference.
+/// open, gather their members' object numbers on a stack until they close,
+/// and are written after the last scalar, once the object count fixes the
+/// width of a reference.
 /// Objects need not be in number order: the offset table maps each number to
 /// its place.
 struct BinaryPlistSink: PlistSink {
     private var output: [UInt8]
     /// Byte offset of each object (containers: filled in by ``finish()``).
     private var offsets: [Int] = []
-    /// Each container's object number and where its references start in `references`.
+    /// Each closed container's object number and where its references start in `references`.
     private var containers: [(object: Int, start: Int, count: Int, isDict: Bool)] = []
-    /// Members' object numbers; a dict's keys first, then its values.
+    /// Closed containers' members' object numbers; a dict's keys first, then its values.
     private var references: [Int] = []
-    /// Open containers: the next key and value slots in `references`.
-    private var open: [(nextKey: Int, nextValue: Int)] = []
+    /// Open containers: object number, where their members start on `pending`.
+    private var open: [(object: Int, start: Int, isDict: Bool)] = []
+    /// Members of the open containers, in arrival order (a dict's key, value, key …).
+    private var pending: [Int] = []
     private var root = -1
     private var table = ScalarTable()
 
@@ -35,12 +38,11 @@ struct BinaryPlistSink: PlistSink {
     /// Files an object under the open container (or as the root).
     @inline(__always)
     private mutating func place(_ object: Int) {
-        guard let last = open.indices.last else {
+        if open.isEmpty {
             root = object
-            return
+        } else {
+            pending.append(object)
         }
-        references[open[last].nextValue] = object
-        open[last].nextValue += 1
     }
 
     /// The scalar just written from `start` to the end of the output: kept as
@@ -60,28 +62,38 @@ struct BinaryPlistSink: PlistSink {
         return object
     }
 
-    private mutating func beginContainer(count: Int, isDict: Bool) {
+    private mutating func begin(isDict: Bool) {
         let object = offsets.count
         offsets.append(0)
         place(object)
-        let start = references.count
-        references.append(contentsOf: repeatElement(0, count: isDict ? 2 * count : count))
-        containers.append((object, start, count, isDict))
-        open.append((start, isDict ? start + count : start))
+        open.append((object, pending.count, isDict))
     }
 
-    mutating func beginArray(count: Int) throws { beginContainer(count: count, isDict: false) }
-    mutating func endArray(count: Int) throws { open.removeLast() }
-    mutating func beginDict(count: Int) throws { beginContainer(count: count, isDict: true) }
-    mutating func endDict(count: Int) throws { open.removeLast() }
+    /// Moves the container's members from `pending` to `references` (a
+    /// dict's keys before its values).
+    private mutating func end() {
+        let container = open.removeLast()
+        let count = pending.count - container.start
+        let start = references.count
+        if container.isDict {
+            for position in stride(from: container.start, to: pending.count, by: 2) { references.append(pending[position]) }
+            for position in stride(from: container.start + 1, to: pending.count, by: 2) { references.append(pending[position]) }
+        } else {
+            references.append(contentsOf: pending[container.start...])
+        }
+        pending.removeLast(count)
+        containers.append((container.object, start, container.isDict ? count / 2 : count, container.isDict))
+    }
+
+    mutating func beginArray() throws { begin(isDict: false) }
+    mutating func endArray() throws { end() }
+    mutating func beginDict() throws { begin(isDict: true) }
+    mutating func endDict() throws { end() }
 
     mutating func key(_ key: String) throws {
         let start = output.count
         appendString(key)
-        let object = finishScalar(from: start)
-        let last = open.count - 1
-        references[open[last].nextKey] = object
-        open[last].nextKey += 1
+        pending.append(finishScalar(from: start))
     }
 
     // MARK: Scalars

@@ -1,16 +1,17 @@
 import Foundation
 
 /// Where ``PlistTreeWalker`` sends a value, in document order: one writer
-/// per output (binary, XML, libplist's tree). Containers announce how many
-/// members they will hold (nulls already left out), which the binary format
-/// needs up front and XML uses for `<dict/>`. A sink only checks what its
-/// own format cannot hold; the walker has already refused what no plist can.
+/// per output (binary, XML, libplist's tree). Members arrive between a
+/// container's begin and end (a dict's as key, value, key, value …), with
+/// nulls already left out, so the walker needs no counting pass. A sink only
+/// checks what its own format cannot hold; the walker has already refused
+/// what no plist can.
 protocol PlistSink {
-    mutating func beginArray(count: Int) throws
-    mutating func endArray(count: Int) throws
-    mutating func beginDict(count: Int) throws
+    mutating func beginArray() throws
+    mutating func endArray() throws
+    mutating func beginDict() throws
     mutating func key(_ key: String) throws
-    mutating func endDict(count: Int) throws
+    mutating func endDict() throws
     mutating func bool(_ value: Bool) throws
     mutating func integer(_ value: Int64) throws
     /// An unsigned integer above `Int64.max`.

@@ -32,7 +32,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .value(let value): try write(value, depth: depth, path: path())
         case .native(let native): try write(native, depth: depth, path: path())
         case .array(let array):
-            try self.array(array.elements, depth: depth, path: path(), isNull: \.isNull) { walker, element, position in
+            try self.array(array.elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
                 try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let object):
@@ -58,7 +58,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             default: throw failure("\(type(of: native)) has no property-list form", path())
             }
         case .array(let elements):
-            try array(elements, depth: depth, path: path(), isNull: \.isNull) { walker, element, position in
+            try array(elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
                 try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let members):
@@ -75,7 +75,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .number(let number): try self.number(number, path: path())
         case .string(let text): try scalar(path()) { try $0.string(text) }
         case .array(let elements):
-            try array(elements, depth: depth, path: path(), isNull: \.isNull) { walker, element, position in
+            try array(elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
                 try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let object):
@@ -113,26 +113,27 @@ struct PlistTreeWalker<Sink: PlistSink> {
         _ element: (inout Self, Element, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
-        let count = omitsNulls ? elements.count(where: { !isNull($0) }) : elements.count
-        try sink.beginArray(count: count)
-        for (position, value) in elements.enumerated() where !omitsNulls || !isNull(value) {
+        try sink.beginArray()
+        for position in elements.indices {
+            let value = elements[position]
+            if omitsNulls, isNull(value) { continue }
             try element(&self, value, position)
         }
-        try sink.endArray(count: count)
+        try sink.endArray()
     }
 
     private mutating func dict(_ keys: [String], depth: Int, path: @autoclosure () -> String, isNull: (Int) -> Bool,
         _ member: (inout Self, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
-        let count = omitsNulls ? keys.indices.count(where: { !isNull($0) }) : keys.count
-        try sink.beginDict(count: count)
-        for position in keys.indices where !omitsNulls || !isNull(position) {
+        try sink.beginDict()
+        for position in keys.indices {
+            if omitsNulls, isNull(position) { continue }
             let key = keys[position]
             try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
             try member(&self, position)
         }
-        try sink.endDict(count: count)
+        try sink.endDict()
     }
 }
 

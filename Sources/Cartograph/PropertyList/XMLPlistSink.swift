@@ -6,6 +6,8 @@ import Foundation
 struct XMLPlistSink: PlistSink {
     private var output: [UInt8]
     private var depth = 0
+    /// The output's length right after the last open tag, until something follows it.
+    private var openedAt = -1
 
     init(capacity: Int = 4096) {
         output = []
@@ -28,21 +30,25 @@ struct XMLPlistSink: PlistSink {
         for _ in 0..<depth { output.append(0x09) }
     }
 
-    private mutating func open(_ tag: StaticString, empty: StaticString, count: Int) {
-        indent()
-        if count == 0 {
-            append(empty)
-        } else {
-            append(tag)
-            depth += 1
-        }
-    }
-
-    private mutating func close(_ tag: StaticString, count: Int) {
-        guard count > 0 else { return }
-        depth -= 1
+    /// Opens a container; if it closes with nothing in it, ``close(_:)``
+    /// turns the open tag into the empty element (`<dict/>`).
+    private mutating func open(_ tag: StaticString) {
         indent()
         append(tag)
+        depth += 1
+        openedAt = output.count
+    }
+
+    private mutating func close(_ tag: StaticString) {
+        depth -= 1
+        if openedAt == output.count {
+            output.removeLast(2)
+            append("/>\n")
+        } else {
+            indent()
+            append(tag)
+        }
+        openedAt = -1
     }
 
     @inline(__always)
@@ -50,10 +56,10 @@ struct XMLPlistSink: PlistSink {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func beginArray(count: Int) throws { open("<array>\n", empty: "<array/>\n", count: count) }
-    mutating func endArray(count: Int) throws { close("</array>\n", count: count) }
-    mutating func beginDict(count: Int) throws { open("<dict>\n", empty: "<dict/>\n", count: count) }
-    mutating func endDict(count: Int) throws { close("</dict>\n", count: count) }
+    mutating func beginArray() throws { open("<array>\n") }
+    mutating func endArray() throws { close("</array>\n") }
+    mutating func beginDict() throws { open("<dict>\n") }
+    mutating func endDict() throws { close("</dict>\n") }
 
     mutating func key(_ key: String) throws { element("<key>", escaping: key, "</key>\n") }
 
