@@ -27,6 +27,9 @@ struct BinaryPlistSink: PlistSink {
     private var pending: [Int] = []
     private var root = -1
     private var table = ScalarTable()
+    private var keyCache = KeyCache()
+    /// The objects for `false` and `true`, once written.
+    private var bools = (-1, -1)
 
     init(capacity: Int = 4096) {
         output = Array("bplist00".utf8)
@@ -75,11 +78,19 @@ struct BinaryPlistSink: PlistSink {
         let container = open.removeLast()
         let count = pending.count - container.start
         let start = references.count
-        if container.isDict {
-            for position in stride(from: container.start, to: pending.count, by: 2) { references.append(pending[position]) }
-            for position in stride(from: container.start + 1, to: pending.count, by: 2) { references.append(pending[position]) }
-        } else {
-            references.append(contentsOf: pending[container.start...])
+        references.append(contentsOf: repeatElement(0, count: count))
+        pending.withUnsafeBufferPointer { members in
+            references.withUnsafeMutableBufferPointer { target in
+                if container.isDict {
+                    let pairs = count / 2
+                    for pair in 0..<pairs {
+                        target[start + pair] = members[container.start + 2 * pair]
+                        target[start + pairs + pair] = members[container.start + 2 * pair + 1]
+                    }
+                } else {
+                    for position in 0..<count { target[start + position] = members[container.start + position] }
+                }
+            }
         }
         pending.removeLast(count)
         containers.append((container.object, start, container.isDict ? count / 2 : count, container.isDict))
@@ -91,17 +102,28 @@ struct BinaryPlistSink: PlistSink {
     mutating func endDict() throws { end() }
 
     mutating func key(_ key: String) throws {
+        if let object = keyCache.object(for: key) {
+            pending.append(object)
+            return
+        }
         let start = output.count
         appendString(key)
-        pending.append(finishScalar(from: start))
+        let object = finishScalar(from: start)
+        keyCache.remember(key, object)
+        pending.append(object)
     }
 
     // MARK: Scalars
 
     mutating func bool(_ value: Bool) throws {
-        let start = output.count
-        output.append(value ? 0x09 : 0x08)
-        place(finishScalar(from: start))
+        var object = value ? bools.1 : bools.0
+        if object < 0 {
+            object = offsets.count
+            offsets.append(output.count)
+            output.append(value ? 0x09 : 0x08)
+            if value { bools.1 = object } else { bools.0 = object }
+        }
+        place(object)
     }
 
     mutating func integer(_ value: Int64) throws {
@@ -147,23 +169,25 @@ struct BinaryPlistSink: PlistSink {
 
     /// ASCII strings as bytes (marker 5), others as UTF-16 big-endian (marker 6).
     private mutating func appendString(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            if Self.isASCII(utf8) {
-                appendMarker(0x5, count: utf8.count)
-                output.append(contentsOf: utf8)
-            } else {
-                appendUTF16(utf8)
-            }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendString(utf8: $0) }
+        if done == nil { Array(text.utf8).withUnsafeBufferPointer { appendString(utf8: $0) } }
+    }
+
+    private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+        if Self.isASCII(utf8) {
+            appendMarker(0x5, count: utf8.count)
+            output.append(contentsOf: utf8)
+        } else {
+            appendUTF16(utf8)
         }
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
-        let raw = UnsafeRawPointer(bytes.baseAddress)
+        guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return true }
         while index + 8 <= count {
-            if raw!.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
             index += 8
         }
         while index < count {
@@ -173,36 +197,41 @@ struct BinaryPlistSink: PlistSink {
         return true
     }
 
-    /// UTF-8 (valid: it came from a String) to UTF-16 big-endian.
+    /// UTF-8 (valid: it came from a String) to UTF-16 big-endian, written in place.
     private mutating func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>) {
         var units = 0
         for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
         appendMarker(0x6, count: units)
-        var index = 0
-        while index < utf8.count {
-            let lead = UInt32(utf8[index])
-            var scalar: UInt32
-            switch lead {
-            case 0..<0x80:
-                scalar = lead
-                index += 1
-            case 0xC0..<0xE0:
-                scalar = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
-                index += 2
-            case 0xE0..<0xF0:
-                scalar = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
-                index += 3
-            default:
-                scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
-                    | UInt32(utf8[index + 3] & 0x3F)
-                index += 4
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: units * 2))
+        output.withUnsafeMutableBufferPointer { buffer in
+            var at = start
+            var index = 0
+            @inline(__always) func put(_ unit: UInt32) {
+                buffer[at] = UInt8(truncatingIfNeeded: unit >> 8)
+                buffer[at + 1] = UInt8(truncatingIfNeeded: unit)
+                at += 2
             }
-            if scalar >= 0x10000 {
-                scalar -= 0x10000
-                append(UInt64(0xD800 | scalar >> 10), width: 2)
-                scalar = 0xDC00 | scalar & 0x3FF
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                switch lead {
+                case 0..<0x80:
+                    put(lead)
+                    index += 1
+                case 0xC0..<0xE0:
+                    put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+                    index += 2
+                case 0xE0..<0xF0:
+                    put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                    index += 3
+                default:
+                    let scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                        | UInt32(utf8[index + 3] & 0x3F)
+                    put(0xD800 | (scalar - 0x10000) >> 10)
+                    put(0xDC00 | (scalar - 0x10000) & 0x3FF)
+                    index += 4
+                }
             }
-            append(UInt64(scalar), width: 2)
         }
     }
 
@@ -251,23 +280,83 @@ struct BinaryPlistSink: PlistSink {
         }
     }
 
-    /// The containers, the offset table and the trailer.
+    /// The containers, the offset table and the trailer, written in place
+    /// into space reserved at once.
     mutating func finish() -> [UInt8] {
         let referenceWidth = Self.width(max(offsets.count - 1, 0))
+        var size = 0
+        for container in containers {
+            size += (container.count < 15 ? 1 : 10) + (container.isDict ? 2 : 1) * container.count * referenceWidth
+        }
+        // An upper bound: a container's count takes at most 9 bytes after its marker.
+        let tableOffset = output.count + size
+        let offsetWidth = Self.width(max(tableOffset, 1))
+        output.reserveCapacity(tableOffset + offsets.count * offsetWidth + 32)
         for container in containers {
             offsets[container.object] = output.count
             appendMarker(container.isDict ? 0xD : 0xA, count: container.count)
             let end = container.start + (container.isDict ? 2 * container.count : container.count)
-            for position in container.start..<end { append(UInt64(references[position]), width: referenceWidth) }
+            Self.appendBigEndian(references[container.start..<end], width: referenceWidth, to: &output)
         }
-        let tableOffset = output.count
-        let offsetWidth = Self.width(max(tableOffset, 1))
-        for offset in offsets { append(UInt64(offset), width: offsetWidth) }
+        let tableStart = output.count
+        Self.appendBigEndian(offsets[...], width: offsetWidth, to: &output)
         output += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(referenceWidth)]
         append(UInt64(offsets.count), width: 8)
         append(UInt64(root), width: 8)
-        append(UInt64(tableOffset), width: 8)
+        append(UInt64(tableStart), width: 8)
         return output
+    }
+
+    /// Integers of one width, big-endian, written in place.
+    private static func appendBigEndian(_ values: ArraySlice<Int>, width: Int, to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: values.count * width))
+        output.withUnsafeMutableBufferPointer { buffer in
+            var at = start
+            for value in values {
+                var remaining = UInt64(value)
+                for byte in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[at + byte] = UInt8(truncatingIfNeeded: remaining)
+                    remaining >>= 8
+                }
+                at += width
+            }
+        }
+    }
+}
+
+/// The object of a key met before, by the key's own bits: `Codable` keys
+/// are the same few strings over and over, so most keys skip encoding and
+/// hashing their bytes. Equal bits mean equal text while both strings are
+/// alive — a small string's bits are its bytes, a large one's point at its
+/// storage — and every key stays alive in the tree for the whole write;
+/// different bits for equal text only miss the cache (the byte table then
+/// shares the object).
+private struct KeyCache {
+    private var entries: [(low: UInt64, high: UInt64, object: Int)] = Array(repeating: (0, 0, -1), count: 256)
+    private static let usable = MemoryLayout<String>.size == 16
+
+    @inline(__always)
+    private static func bits(_ key: String) -> (UInt64, UInt64) {
+        unsafeBitCast(key, to: (UInt64, UInt64).self)
+    }
+
+    @inline(__always)
+    private static func slot(_ bits: (UInt64, UInt64)) -> Int {
+        Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+    }
+
+    func object(for key: String) -> Int? {
+        guard Self.usable else { return nil }
+        let bits = Self.bits(key)
+        let entry = entries[Self.slot(bits)]
+        return entry.object >= 0 && entry.low == bits.0 && entry.high == bits.1 ? entry.object : nil
+    }
+
+    mutating func remember(_ key: String, _ object: Int) {
+        guard Self.usable else { return }
+        let bits = Self.bits(key)
+        entries[Self.slot(bits)] = (bits.0, bits.1, object)
     }
 }
 
@@ -280,8 +369,8 @@ private struct ScalarTable {
     private let seed = KeyHash.seed
 
     init() {
-        slots = Array(repeating: (0, -1, 0), count: 1024)
-        mask = 1023
+        slots = Array(repeating: (0, -1, 0), count: 4096)
+        mask = 4095
     }
 
     /// The object already holding these bytes, or `next` (now recorded for them).

@@ -31,15 +31,29 @@ struct PlistTreeWalker<Sink: PlistSink> {
         switch slot {
         case .value(let value): try write(value, depth: depth, path: path())
         case .native(let native): try write(native, depth: depth, path: path())
+        // The encoder's containers are walked through borrowed buffers (the
+        // hot path of `Codable` output): no retain per member for the null
+        // check and the read.
         case .array(let array):
-            try self.array(array.elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
-                try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
+            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try sink.beginArray()
+            try array.elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices where !omitsNulls || !elements[position].isNull {
+                    try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                }
             }
+            try sink.endArray()
         case .object(let object):
-            let slots = object.slots
-            try dict(object.keys, depth: depth, path: path(), isNull: { slots[$0].isNull }) { walker, position in
-                try walker.write(slots[position], depth: depth + 1, path: PathText.appending(object.keys[position], to: path()))
+            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try sink.beginDict()
+            let keys = object.keys
+            try object.slots.withUnsafeBufferPointer { slots in
+                for position in slots.indices where !omitsNulls || !slots[position].isNull {
+                    try scalar(PathText.appending(keys[position], to: path())) { try $0.key(keys[position]) }
+                    try write(slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+                }
             }
+            try sink.endDict()
         }
     }
 
@@ -62,8 +76,8 @@ struct PlistTreeWalker<Sink: PlistSink> {
                 try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let members):
-            try dict(members.map(\.key), depth: depth, path: path(), isNull: { members[$0].value.isNull }) { walker, position in
-                try walker.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+            try dict(members, depth: depth, path: path(), isNull: { $0.isNull }) { walker, value, key in
+                try walker.write(value, depth: depth + 1, path: PathText.appending(key, to: path()))
             }
         }
     }
@@ -79,9 +93,8 @@ struct PlistTreeWalker<Sink: PlistSink> {
                 try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let object):
-            let members = object.members
-            try dict(members.map(\.key), depth: depth, path: path(), isNull: { members[$0].value.isNull }) { walker, position in
-                try walker.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+            try dict(object.members, depth: depth, path: path(), isNull: { $0.isNull }) { walker, value, key in
+                try walker.write(value, depth: depth + 1, path: PathText.appending(key, to: path()))
             }
         }
     }
@@ -109,29 +122,32 @@ struct PlistTreeWalker<Sink: PlistSink> {
         }
     }
 
-    private mutating func array<Element>(_ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (Element) -> Bool,
-        _ element: (inout Self, Element, Int) throws -> Void) throws
+    /// An array's elements through a borrowed buffer (no retain per element for the null check).
+    private mutating func array<Element>(_ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (borrowing Element) -> Bool,
+        _ element: (inout Self, borrowing Element, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
         try sink.beginArray()
-        for position in elements.indices {
-            let value = elements[position]
-            if omitsNulls, isNull(value) { continue }
-            try element(&self, value, position)
+        try elements.withUnsafeBufferPointer { elements in
+            for position in elements.indices where !omitsNulls || !isNull(elements[position]) {
+                try element(&self, elements[position], position)
+            }
         }
         try sink.endArray()
     }
 
-    private mutating func dict(_ keys: [String], depth: Int, path: @autoclosure () -> String, isNull: (Int) -> Bool,
-        _ member: (inout Self, Int) throws -> Void) throws
+    /// A dict's members through a borrowed buffer; `member` gets the value and its key.
+    private mutating func dict<Value>(_ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
+        isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
         try sink.beginDict()
-        for position in keys.indices {
-            if omitsNulls, isNull(position) { continue }
-            let key = keys[position]
-            try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
-            try member(&self, position)
+        try members.withUnsafeBufferPointer { members in
+            for position in members.indices where !omitsNulls || !isNull(members[position].value) {
+                let key = members[position].key
+                try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
+                try member(&self, members[position].value, key)
+            }
         }
         try sink.endDict()
     }
