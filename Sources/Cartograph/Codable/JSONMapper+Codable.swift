@@ -76,7 +76,7 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let encoder = TreeEncoder(options: codableOptions, registry: registry, trail: nil)
+        let encoder = TreeEncoder(options: codableOptions, registry: registry)
         do {
             let slot = try encoder.encodeRootSlot(value)
             var writer = NativeJSONWriter(options: writeOptions)
@@ -95,7 +95,7 @@ extension JSONMapper {
 
     /// Encodes an `Encodable` value as a ``JSONValue``.
     public func encodeJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
-        let encoder = TreeEncoder(options: codableOptions, registry: registry, trail: nil)
+        let encoder = TreeEncoder(options: codableOptions, registry: registry)
         do {
             return try encoder.encodeRoot(value)
         } catch let error as CartographError {

@@ -18,6 +18,16 @@ enum EncodingSlot {
         case .array(let array): return .array(array.elements.map(\.value))
         }
     }
+
+    /// The finished value with dates and data kept (for mappings writing plists).
+    var encoded: EncodedValue {
+        switch self {
+        case .value(let value): return EncodedValue(value)
+        case .native(let native): return native
+        case .object(let object): return .object(zip(object.keys, object.slots).map { ($0, $1.encoded) })
+        case .array(let array): return .array(array.elements.map(\.encoded))
+        }
+    }
 }
 
 /// An object being encoded; encoding a key twice keeps the last value, in the first position.
@@ -71,28 +81,48 @@ final class ArraySlot {
     func replace(_ position: Int, with slot: EncodingSlot) { elements[position] = slot }
 }
 
-/// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
-/// ``JSONValue`` that the writer then turns into bytes.
-final class TreeEncoder: Encoder {
+/// What every encoder of one encode shares, behind one reference: a nested
+/// value's encoder then costs one retain for it instead of a copy of the
+/// options (strategies, closures, `userInfo`) and the registry each.
+final class EncodingRun {
     let options: CodableOptions
     let registry: ModelRegistry
     let registryIsEmpty: Bool
-    let trail: CodingTrail?
-    private(set) var result: EncodingSlot?
-    private var convertedKeys: [String: String]
-
-    /// Nesting depth of this encoder's value.
-    let depth: Int
     /// Writing a property list: dates and data stay dates and data.
-    var propertyList = false
+    let propertyList: Bool
+    /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
+    @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
 
-    init(options: CodableOptions, registry: ModelRegistry, trail: CodingTrail?, convertedKeys: [String: String] = [:], depth: Int = 0) {
-        self.depth = depth
+    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool) {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
+        self.propertyList = propertyList
+    }
+}
+
+/// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
+/// tree of slots that a writer then turns into bytes.
+final class TreeEncoder: Encoder {
+    let run: EncodingRun
+    let trail: CodingTrail?
+    private(set) var result: EncodingSlot?
+    /// Nesting depth of this encoder's value.
+    let depth: Int
+
+    var options: CodableOptions { run.options }
+    var registry: ModelRegistry { run.registry }
+    var propertyList: Bool { run.propertyList }
+
+    /// The encoder for a root value.
+    convenience init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool = false) {
+        self.init(run: EncodingRun(options: options, registry: registry, propertyList: propertyList), trail: nil, depth: 0)
+    }
+
+    init(run: EncodingRun, trail: CodingTrail?, depth: Int) {
+        self.run = run
         self.trail = trail
-        self.convertedKeys = convertedKeys
+        self.depth = depth
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
@@ -133,10 +163,10 @@ final class TreeEncoder: Encoder {
         case .useDefaultKeys, .fuzzy: return key.stringValue
         case .snakeCase, .custom:
             let name = key.stringValue
-            if let cached = convertedKeys[name] { return cached }
+            if let cached = run.convertedKeys[name] { return cached }
             let converted: String
             if case .custom(let transform) = options.keys { converted = transform(name) } else { converted = NamingStrategy.snakeCase.outputKey(for: name) }
-            convertedKeys[name] = converted
+            run.convertedKeys[name] = converted
             return converted
         }
     }
@@ -168,7 +198,7 @@ final class TreeEncoder: Encoder {
     /// Encodes any value under `key` into a slot.
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingSlot {
         if let special = try encodeSpecial(value, key: key) { return special }
-        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             do {
                 let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
                 return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
@@ -179,9 +209,7 @@ final class TreeEncoder: Encoder {
         guard depth < options.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
         }
-        let child = TreeEncoder(options: options, registry: registry, trail: CodingTrail(parent: trail, key: key), convertedKeys: convertedKeys,
-            depth: depth + 1)
-        child.propertyList = propertyList
+        let child = TreeEncoder(run: run, trail: CodingTrail(parent: trail, key: key), depth: depth + 1)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -194,7 +222,7 @@ final class TreeEncoder: Encoder {
     /// Encodes the root value into a slot (written without a JSONValue in between).
     func encodeRootSlot<T: Encodable>(_ value: T) throws -> EncodingSlot {
         if let special = try encodeSpecial(value, key: nil) { return special }
-        if !registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
             return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
         }
@@ -249,7 +277,7 @@ final class TreeEncoder: Encoder {
     }
 
     private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
-        let child = TreeEncoder(options: options, registry: registry, trail: key.map { CodingTrail(parent: trail, key: $0) } ?? trail)
+        let child = TreeEncoder(run: run, trail: key.map { CodingTrail(parent: trail, key: $0) } ?? trail, depth: depth + 1)
         try body(child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -404,7 +432,7 @@ final class SlotReferencingEncoder: Encoder {
     private let commit: (EncodingSlot) -> Void
 
     init(parent: TreeEncoder, trail: CodingTrail?, commit: @escaping (EncodingSlot) -> Void) {
-        inner = TreeEncoder(options: parent.options, registry: parent.registry, trail: trail)
+        inner = TreeEncoder(run: parent.run, trail: trail, depth: parent.depth + 1)
         self.commit = commit
     }
 

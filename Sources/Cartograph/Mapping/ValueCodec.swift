@@ -237,7 +237,8 @@ enum CodableFallback {
     }
 
     static func encode<T: Encodable>(_ value: T, context: EncodingContext) throws -> EncodedValue {
-        let encoder = TreeEncoder(options: CodableOptions(), registry: context.registry, trail: nil)
-        return EncodedValue(try encoder.encodeRoot(value))
+        // For plists, dates and data stay dates and data, as in a plain `Codable` encode.
+        guard context.profile == .propertyList else { return EncodedValue(try TreeEncoder(options: CodableOptions(), registry: context.registry).encodeRoot(value)) }
+        return try TreeEncoder(options: CodableOptions(), registry: context.registry, propertyList: true).encodeRootSlot(value).encoded
     }
 }

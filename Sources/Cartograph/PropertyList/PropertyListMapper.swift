@@ -71,8 +71,7 @@ public struct PropertyListMapper: Sendable {
     /// A `Codable` value as a plist.
     /// - Throws: `EncodingError` naming the path; nil is omitted (or an error by option).
     public func encode<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> [UInt8] {
-        let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, trail: nil)
-        encoder.propertyList = true
+        let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true)
         do {
             return try PlistOutput.bytes(try encoder.encodeRootSlot(value), format: format, options: options)
         } catch let error as CartographError {

@@ -178,6 +178,26 @@ import Testing
         #expect(user.screenName == "renamed" && user.id == users[0].id)
     }
 
+    /// A plain `Codable` value inside a mapped model keeps its dates and
+    /// data as plist dates and data (not the JSON spellings).
+    @Test func codableValuesInsideMappingsKeepPlistDates() throws {
+        struct Stamp: Codable, Equatable { var at: Date; var blob: Data }
+        struct Holder: Mappable {
+            var stamp = Stamp(at: Date(timeIntervalSinceReferenceDate: 0), blob: Data())
+            static let mapping = Mapping<Holder>({ Holder() }) { Map(\.stamp, "stamp") }
+        }
+        var holder = Holder()
+        holder.stamp = Stamp(at: Date(timeIntervalSinceReferenceDate: 800_000_000.5), blob: Data([1, 2, 3]))
+        var registry = ModelRegistry()
+        registry.register(Holder.self)
+        let mapper = PropertyListMapper(registry: registry)
+        let bytes = try mapper.encode(holder, format: .binary)
+        let native = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: [String: Any]]
+        #expect(native?["stamp"]?["at"] as? Date == holder.stamp.at)
+        #expect(native?["stamp"]?["blob"] as? Data == holder.stamp.blob)
+        #expect(try mapper.decode(Holder.self, from: bytes).stamp == holder.stamp)
+    }
+
     @Test func uidsAreIntegersOrRejected() throws {
         // A keyed-archiver style binary plist: {"$top": UID(7)} written by Foundation.
         let archive = try NSKeyedArchiver.archivedData(withRootObject: ["k": "v"] as NSDictionary, requiringSecureCoding: false)
