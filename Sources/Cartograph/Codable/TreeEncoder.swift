@@ -105,10 +105,24 @@ final class EncodingRun {
 /// tree of slots that a writer then turns into bytes.
 final class TreeEncoder: Encoder {
     let run: EncodingRun
-    let trail: CodingTrail?
     private(set) var result: EncodingSlot?
     /// Nesting depth of this encoder's value.
     let depth: Int
+    /// The encoder whose member this one encodes, under `key`; or nil, with `baseTrail`.
+    private let parent: TreeEncoder?
+    /// The key of this encoder's value in its parent.
+    let key: (any CodingKey)?
+    private let baseTrail: CodingTrail?
+    @exclusivity(unchecked) private var madeTrail: CodingTrail??
+
+    /// The coding path as a chain, made on first use: most encoders are never
+    /// asked (it serves `codingPath`, nested containers and errors).
+    var trail: CodingTrail? {
+        if let madeTrail { return madeTrail }
+        let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        madeTrail = .some(made)
+        return made
+    }
 
     var options: CodableOptions { run.options }
     var registry: ModelRegistry { run.registry }
@@ -121,7 +135,18 @@ final class TreeEncoder: Encoder {
 
     init(run: EncodingRun, trail: CodingTrail?, depth: Int) {
         self.run = run
-        self.trail = trail
+        baseTrail = trail
+        parent = nil
+        key = nil
+        self.depth = depth
+    }
+
+    /// The encoder of a member of `parent`'s value.
+    init(run: EncodingRun, parent: TreeEncoder, key: any CodingKey, depth: Int) {
+        self.run = run
+        self.parent = parent
+        self.key = key
+        baseTrail = nil
         self.depth = depth
     }
 
@@ -136,7 +161,7 @@ final class TreeEncoder: Encoder {
             object = ObjectSlot()
             result = .object(object)
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object, trail: trail))
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object, nestedTrail: nil))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -147,7 +172,7 @@ final class TreeEncoder: Encoder {
             array = ArraySlot()
             result = .array(array)
         }
-        return TreeUnkeyedContainer(encoder: self, array: array, trail: trail)
+        return TreeUnkeyedContainer(encoder: self, array: array, nestedTrail: nil)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -209,7 +234,7 @@ final class TreeEncoder: Encoder {
         guard depth < options.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
         }
-        let child = TreeEncoder(run: run, trail: CodingTrail(parent: trail, key: key), depth: depth + 1)
+        let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -277,7 +302,7 @@ final class TreeEncoder: Encoder {
     }
 
     private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
-        let child = TreeEncoder(run: run, trail: key.map { CodingTrail(parent: trail, key: $0) } ?? trail, depth: depth + 1)
+        let child = key.map { TreeEncoder(run: run, parent: self, key: $0, depth: depth + 1) } ?? TreeEncoder(run: run, trail: trail, depth: depth + 1)
         try body(child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -286,7 +311,9 @@ final class TreeEncoder: Encoder {
 struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: TreeEncoder
     let object: ObjectSlot
-    let trail: CodingTrail?
+    /// A nested container's own trail; a top container's is its encoder's (made only if asked).
+    let nestedTrail: CodingTrail?
+    var trail: CodingTrail? { nestedTrail ?? encoder.trail }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
@@ -320,7 +347,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = ObjectSlot()
             object.set(name, .object(nested))
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, trail: CodingTrail(parent: trail, key: key)))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, nestedTrail: CodingTrail(parent: trail, key: key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -332,7 +359,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = ArraySlot()
             object.set(name, .array(nested))
         }
-        return TreeUnkeyedContainer(encoder: encoder, array: nested, trail: CodingTrail(parent: trail, key: key))
+        return TreeUnkeyedContainer(encoder: encoder, array: nested, nestedTrail: CodingTrail(parent: trail, key: key))
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!) }
@@ -348,7 +375,9 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoder
     let array: ArraySlot
-    let trail: CodingTrail?
+    /// A nested container's own trail; a top container's is its encoder's (made only if asked).
+    let nestedTrail: CodingTrail?
+    var trail: CodingTrail? { nestedTrail ?? encoder.trail }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
     var count: Int { array.count }
@@ -378,14 +407,14 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         let nested = ObjectSlot()
         let key = IndexKey(count)
         array.append(.object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, trail: CodingTrail(parent: trail, key: key)))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, nestedTrail: CodingTrail(parent: trail, key: key)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArraySlot()
         let key = IndexKey(count)
         array.append(.array(nested))
-        return TreeUnkeyedContainer(encoder: encoder, array: nested, trail: CodingTrail(parent: trail, key: key))
+        return TreeUnkeyedContainer(encoder: encoder, array: nested, nestedTrail: CodingTrail(parent: trail, key: key))
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -418,7 +447,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
     mutating func encode(_ value: UInt64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if let key = encoder.trail?.key {
+        if let key = encoder.key ?? encoder.trail?.key {
             encoder.store(try encoder.encodeValue(value, key: key))
         } else {
             encoder.store(.value(try encoder.encodeRoot(value)))
