@@ -33,26 +33,31 @@ enum EncodingSlot {
 /// An object being encoded; encoding a key twice keeps the last value, in the first position.
 ///
 /// Duplicates are found by a linear scan that compares UTF-8 lengths (O(1)
-/// for native strings) before text, and only when a key of the same length
-/// (modulo 64) was seen: measured cheaper than hashing every key for the
+/// for native strings) before text, and only when a key of the same
+/// signature (length and first byte, hashed to one of 64 bits) was seen: measured cheaper than hashing every key for the
 /// object sizes `Codable` types have (synthesized code never repeats a key). The arrays are `@exclusivity(unchecked)`: appending to an array
 /// stored in a class property otherwise pays a runtime exclusivity check each
 /// time; a slot is only ever filled by the one encoder that owns it.
 final class ObjectSlot {
     @exclusivity(unchecked) private(set) var keys: [String] = []
     @exclusivity(unchecked) private(set) var slots: [EncodingSlot] = []
-    /// One bit per UTF-8 length (modulo 64) among the keys: a key whose bit
-    /// is clear is new without a scan, which is nearly always.
-    @exclusivity(unchecked) private var lengths: UInt64 = 0
+    /// One bit per (UTF-8 length, first byte) signature among the keys: a key
+    /// whose bit is clear is new without a scan, which is nearly always.
+    @exclusivity(unchecked) private var signatures: UInt64 = 0
 
     func set(_ key: String, _ slot: EncodingSlot) {
         let length = key.utf8.count
-        let bit: UInt64 = 1 << UInt64(length & 63)
-        if lengths & bit != 0, let position = position(of: key, length: length) {
+        let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
+        if signatures & bit != 0, let position = position(of: key, length: length) {
             slots[position] = slot
             return
         }
-        lengths |= bit
+        signatures |= bit
+        if keys.isEmpty {
+            // Models have a handful of keys or more: skip the 1-2-4 growth steps.
+            keys.reserveCapacity(8)
+            slots.reserveCapacity(8)
+        }
         keys.append(key)
         slots.append(slot)
     }
@@ -92,9 +97,18 @@ final class EncodingRun {
     let propertyList: Bool
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
     @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
+    /// Read on every key and value: kept apart from `options` so that the hot
+    /// path never copies the options struct.
+    let usesKeysAsTheyAre: Bool
+    let maxDepth: Int
 
     init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool) {
         self.options = options
+        switch options.keys {
+        case .useDefaultKeys, .fuzzy: usesKeysAsTheyAre = true
+        default: usesKeysAsTheyAre = false
+        }
+        maxDepth = options.maxDepth
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         self.propertyList = propertyList
@@ -184,6 +198,7 @@ final class TreeEncoder: Encoder {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
+        if run.usesKeysAsTheyAre { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys, .fuzzy: return key.stringValue
         case .snakeCase, .custom:
@@ -231,7 +246,7 @@ final class TreeEncoder: Encoder {
                 throw invalid(value, error.message, key: key)
             }
         }
-        guard depth < options.maxDepth else {
+        guard depth < run.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
         }
         let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)

@@ -31,9 +31,13 @@ struct BinaryPlistSink: PlistSink {
     /// The objects for `false` and `true`, once written.
     private var bools = (-1, -1)
 
-    init(capacity: Int = 4096) {
+    init(capacity: Int = 1 << 16) {
         output = Array("bplist00".utf8)
         output.reserveCapacity(capacity)
+        offsets.reserveCapacity(capacity / 16)
+        references.reserveCapacity(capacity / 8)
+        pending.reserveCapacity(256)
+        containers.reserveCapacity(capacity / 64)
     }
 
     // MARK: Objects

@@ -29,6 +29,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
 
     private mutating func write(_ slot: EncodingSlot, depth: Int, path: @autoclosure () -> String) throws {
         switch slot {
+        // Scalars first, matched in place: most of an encoder's tree.
+        case .value(.string(let text)): try scalar(path()) { try $0.string(text) }
+        case .value(.number(let number)): try self.number(number, path: path())
+        case .value(.bool(let flag)): try scalar(path()) { try $0.bool(flag) }
         case .value(let value): try write(value, depth: depth, path: path())
         case .native(let native): try write(native, depth: depth, path: path())
         // The encoder's containers are walked through borrowed buffers (the
