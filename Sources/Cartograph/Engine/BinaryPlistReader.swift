@@ -167,7 +167,9 @@ struct BinaryPlistReader {
         // 0: not seen; 1: open (on the current path); 2: done.
         var state = [UInt8](repeating: 0, count: objectCount)
         // Values each finished container expands to (itself included).
-        var expanded = [Int](repeating: 1, count: objectCount)
+        // 4 bytes per object: totals never pass the limit, which is kept below 2^32.
+        let limit = min(options.maxValues, Int(UInt32.max))
+        var expanded = [UInt32](repeating: 1, count: objectCount)
         var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int)] = []
         func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) throws -> (Int, Int, Int, Int, Int) {
             // Keys are strings (checked when emitted); only values nest.
@@ -203,16 +205,16 @@ struct BinaryPlistReader {
                 case 1:
                     throw fail("object references form a loop (object \(child) contains itself)", at: stack[last].offset)
                 default:
-                    stack[last].total += expanded[child]
+                    stack[last].total += Int(expanded[child])
                 }
-                if stack[last].total > options.maxValues { throw tooManyValues(at: stack[last].offset) }
+                if stack[last].total > limit { throw tooManyValues(at: stack[last].offset) }
             } else {
                 let done = stack.removeLast()
-                expanded[done.object] = done.total
+                expanded[done.object] = UInt32(done.total)
                 state[done.object] = 2
                 if let parent = stack.indices.last {
                     stack[parent].total += done.total
-                    if stack[parent].total > options.maxValues { throw tooManyValues(at: stack[parent].offset) }
+                    if stack[parent].total > limit { throw tooManyValues(at: stack[parent].offset) }
                 }
             }
         }

@@ -9,7 +9,7 @@ public struct PropertyListOptions: Sendable, Hashable {
     /// Most values a binary plist may expand to. A binary plist can refer to
     /// one object from many places, and reading copies it each time, so a
     /// small file could expand enormously; the count is checked first.
-    /// Default 16,000,000.
+    /// Default 16,000,000; at most 2^32 − 1 is applied.
     public var maxValues: Int = 16_000_000
     /// What reading does with a UID (keyed-archiver reference). Default ``UIDPolicy/integer``.
     public var uids: UIDPolicy = .integer

@@ -85,14 +85,19 @@ struct NativeJSONWriter {
             try write(value, depth: depth, path: path())
         case .native(let native):
             try write(try native.jsonValue(path: path()), depth: depth, path: path())
+        // Through borrowed buffers: no retain per member to read it.
         case .array(let array):
-            try writeArray(array.elements.count, depth: depth, path: path()) { writer, position in
-                try writer.write(array.elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+            try array.elements.withUnsafeBufferPointer { elements in
+                try writeArray(elements.count, depth: depth, path: path()) { writer, position in
+                    try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                }
             }
         case .object(let object):
             let keys = object.keys
-            try writeObject(keys, depth: depth, path: path()) { writer, position in
-                try writer.write(object.slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+            try object.slots.withUnsafeBufferPointer { slots in
+                try writeObject(keys, depth: depth, path: path()) { writer, position in
+                    try writer.write(slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+                }
             }
         }
     }
