@@ -24,7 +24,7 @@ enum EncodingSlot {
         switch self {
         case .value(let value): return EncodedValue(value)
         case .native(let native): return native
-        case .object(let object): return .object(zip(object.keys, object.slots).map { ($0, $1.encoded) })
+        case .object(let object): return .object(object.members.map { ($0.key, $0.slot.encoded) })
         case .array(let array): return .array(array.elements.map(\.encoded))
         }
     }
@@ -34,13 +34,15 @@ enum EncodingSlot {
 ///
 /// Duplicates are found by a linear scan that compares UTF-8 lengths (O(1)
 /// for native strings) before text, and only when a key of the same
-/// signature (length and first byte, hashed to one of 64 bits) was seen: measured cheaper than hashing every key for the
-/// object sizes `Codable` types have (synthesized code never repeats a key). The arrays are `@exclusivity(unchecked)`: appending to an array
-/// stored in a class property otherwise pays a runtime exclusivity check each
-/// time; a slot is only ever filled by the one encoder that owns it.
+/// signature (length and first byte, hashed to one of 64 bits) was seen:
+/// measured cheaper than hashing every key for the object sizes `Codable`
+/// types have (synthesized code never repeats a key). Keys and values share
+/// one array (one allocation per object, one buffer to walk). It is
+/// `@exclusivity(unchecked)`: appending to an array stored in a class
+/// property otherwise pays a runtime exclusivity check each time; a slot is
+/// only ever filled by the one encoder that owns it.
 final class ObjectSlot {
-    @exclusivity(unchecked) private(set) var keys: [String] = []
-    @exclusivity(unchecked) private(set) var slots: [EncodingSlot] = []
+    @exclusivity(unchecked) private(set) var members: [(key: String, slot: EncodingSlot)] = []
     /// One bit per (UTF-8 length, first byte) signature among the keys: a key
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
@@ -49,30 +51,26 @@ final class ObjectSlot {
         let length = key.utf8.count
         let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
         if signatures & bit != 0, let position = position(of: key, length: length) {
-            slots[position] = slot
+            members[position].slot = slot
             return
         }
         signatures |= bit
-        if keys.isEmpty {
-            // Models have a handful of keys or more: skip the 1-2-4 growth steps.
-            keys.reserveCapacity(8)
-            slots.reserveCapacity(8)
-        }
-        keys.append(key)
-        slots.append(slot)
+        // Models have a handful of keys or more: skip the 1-2-4 growth steps.
+        if members.isEmpty { members.reserveCapacity(8) }
+        members.append((key, slot))
     }
 
-    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { slots[$0] } }
+    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members[$0].slot } }
 
     private func position(of key: String, length: Int) -> Int? {
-        for position in keys.indices where keys[position].utf8.count == length && keys[position] == key { return position }
+        for position in members.indices where members[position].key.utf8.count == length && members[position].key == key { return position }
         return nil
     }
 
     func finished() -> JSONObject {
         var object = JSONObject()
-        object.reserveCapacity(keys.count)
-        for (key, slot) in zip(keys, slots) { object.appendUnchecked(key, slot.value) }
+        object.reserveCapacity(members.count)
+        for member in members { object.appendUnchecked(member.key, member.slot.value) }
         return object
     }
 }

@@ -50,11 +50,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .object(let object):
             guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
             try sink.beginDict()
-            let keys = object.keys
-            try object.slots.withUnsafeBufferPointer { slots in
-                for position in slots.indices where !omitsNulls || !slots[position].isNull {
-                    try scalar(PathText.appending(keys[position], to: path())) { try $0.key(keys[position]) }
-                    try write(slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+            try object.members.withUnsafeBufferPointer { members in
+                for position in members.indices where !omitsNulls || !members[position].slot.isNull {
+                    try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
+                    try write(members[position].slot, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
             try sink.endDict()

@@ -93,10 +93,9 @@ struct NativeJSONWriter {
                 }
             }
         case .object(let object):
-            let keys = object.keys
-            try object.slots.withUnsafeBufferPointer { slots in
-                try writeObject(keys, depth: depth, path: path()) { writer, position in
-                    try writer.write(slots[position], depth: depth + 1, path: PathText.appending(keys[position], to: path()))
+            try object.members.withUnsafeBufferPointer { members in
+                try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
+                    try writer.write(members[position].slot, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
         }
@@ -115,7 +114,7 @@ struct NativeJSONWriter {
             }
         case .object(let object):
             let members = object.members
-            try writeObject(members.map(\.key), depth: depth, path: path()) { writer, position in
+            try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
                 try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
             }
         }
@@ -139,21 +138,21 @@ struct NativeJSONWriter {
         output.append(UInt8(ascii: "]"))
     }
 
-    private mutating func writeObject(_ keys: [String], depth: Int, path: @autoclosure () -> String,
+    private mutating func writeObject(_ count: Int, key: (Int) -> String, depth: Int, path: @autoclosure () -> String,
         _ member: (inout NativeJSONWriter, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw depthError(path()) }
         output.append(UInt8(ascii: "{"))
-        guard !keys.isEmpty else {
+        guard count > 0 else {
             output.append(UInt8(ascii: "}"))
             return
         }
-        var order = Array(keys.indices)
-        if options.sortedKeys { order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) } }
+        var order = Array(0..<count)
+        if options.sortedKeys { order.sort { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } }
         for (ordinal, position) in order.enumerated() {
             if ordinal > 0 { output.append(UInt8(ascii: ",")) }
             newline(depth + 1)
-            writeString(keys[position])
+            writeString(key(position))
             output.append(UInt8(ascii: ":"))
             if indent > 0 { output.append(UInt8(ascii: " ")) }
             try member(&self, position)
