@@ -26,14 +26,22 @@ enum LeakCheck {
             var deep: JSONValue = 1
             for _ in 0..<600 { deep = [deep] }
             _ = try? deep.encoded()
-            // libplist: reads, corrupt input, and its writer (also failing half-way).
-            let plist = PropertyListMapper()
-            _ = try plist.document(from: plistBytes)
+            // libplist: reads (binary and XML, corrupt and cut short), and its
+            // writer (also failing half-way); the same through Cartograph's readers.
+            let libplist = PropertyListMapper(options: PropertyListOptions {
+                $0.reader = .libplist
+                $0.writer = .libplist
+            })
             var corrupted = plistBytes
             for offset in stride(from: 0, to: corrupted.count, by: 4999) { corrupted[offset] ^= 0xFF }
-            _ = try? plist.document(from: corrupted)
-            _ = try? plist.document(from: Array("<plist><dict><key>a</key>".utf8))
-            let libplist = PropertyListMapper(options: PropertyListOptions { $0.writer = .libplist })
+            for plist in [PropertyListMapper(), libplist] {
+                _ = try plist.document(from: plistBytes)
+                _ = try plist.document(from: try plist.encode(Document(parsing: twitter), format: .xml))
+                _ = try? plist.document(from: corrupted)
+                _ = try? plist.document(from: Array(plistBytes.prefix(plistBytes.count / 2)))
+                _ = try? plist.document(from: Array("<plist><dict><key>a</key>".utf8))
+                _ = try? plist.document(from: Array("<plist><array><string>a</string><bogus/></array></plist>".utf8))
+            }
             let document = try Document(parsing: twitter)
             _ = try libplist.encode(document, format: .binary)
             _ = try libplist.encode(document, format: .xml)
