@@ -10,8 +10,8 @@ import Foundation
 /// seconds, so every file had to be walked in full before libplist could be
 /// trusted with it. Building the Document during that walk removes
 /// libplist's node tree (an allocation per value and a copy per key) and the
-/// second pass over it: reading twitter's binary plist went from 2.2 ms in
-/// libplist plus the conversion to well under libplist's time alone
+/// second pass over it: the whole `Codable` decode of twitter's binary plist
+/// went from 5.1 ms (check, libplist's parse, conversion, decode) to 2.4 ms
 /// (README, "Property lists"). Dates keep their full range.
 ///
 /// Two passes, both iterative:
