@@ -1,8 +1,9 @@
 import Foundation
 
 /// Property-list dates on the tape: ISO 8601 text with microseconds (what
-/// JSON sees), read back to the same `Date` libplist gave (whole seconds
-/// since 2001 plus microseconds, computed the same way both times).
+/// JSON sees), read back to the same `Date` the reader found, to the
+/// microsecond (whole seconds since 2001 plus microseconds, computed the
+/// same way both times).
 enum PlistDate {
     static let referenceOffset = 978_307_200
 

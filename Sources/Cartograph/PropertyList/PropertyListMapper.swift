@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads and writes property lists (XML and binary, detected from the
-/// bytes) through libplist, with every mapping feature: the plist becomes
+/// bytes) with every mapping feature, through Cartograph's own readers and
+/// writers (libplist's on request, ``PropertyListOptions``): the plist becomes
 /// the same ``Document`` JSON does, so factories, `Mapping`s, class
 /// inference, `decodeAny`, `collect`, `update` and `Codable` work unchanged.
 ///
