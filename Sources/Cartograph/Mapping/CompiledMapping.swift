@@ -62,21 +62,24 @@ struct CompiledMapping<Model>: Sendable {
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
         let scanned = naming.scans ? try scan(object, context) : [:]
         var cursor = object.cursor()
-        for position in rules.indices {
-            let compiled = rules[position]
-            guard compiled.decodes else { continue }
-            switch compiled.role {
-            case .parent:
-                try compiled.read(&model, nil, context, nil, mode)
-            case .ignore:
-                continue
-            case .property, .setter:
-                if let spec = compiled.decodeSpec {
-                    try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext, spec, mode)
-                } else if let (key, node) = scanned[position] {
-                    try compiled.read(&model, node, childContext, .key(key), mode)
-                } else {
-                    try compiled.read(&model, nil, childContext, .key(compiled.rule.property ?? ""), mode)
+        // Through a borrowed buffer: no retain and release of each rule per object.
+        try rules.withUnsafeBufferPointer { rules in
+            for position in rules.indices {
+                let compiled = rules[position]
+                guard compiled.decodes else { continue }
+                switch compiled.role {
+                case .parent:
+                    try compiled.read(&model, nil, context, nil, mode)
+                case .ignore:
+                    continue
+                case .property, .setter:
+                    if let spec = compiled.decodeSpec {
+                        try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext, spec, mode)
+                    } else if let (key, node) = scanned[position] {
+                        try compiled.read(&model, node, childContext, .key(key), mode)
+                    } else {
+                        try compiled.read(&model, nil, childContext, .key(compiled.rule.property ?? ""), mode)
+                    }
                 }
             }
         }
