@@ -40,7 +40,7 @@ import Testing
         case 2: return .uint(UInt64.random(in: UInt64(Int64.max) + 1 ... .max, using: &generator))
         case 3:
             // Not -0.0: Foundation's XML writer drops its sign (see the test below).
-            let choices: [Double] = [0, 0.1, -1.5, 1e300, 5e-324, .pi, Double(Int.random(in: -1000...1000, using: &generator)) / 7]
+            let choices: [Double] = [0, 0.1, -1.5, 1e300, .leastNonzeroMagnitude, .pi, Double(Int.random(in: -1000...1000, using: &generator)) / 7]
             return .real(choices.randomElement(using: &generator)!)
         case 4: return .bool(Bool.random(using: &generator))
         // Whole seconds (what XML holds), inside the years libplist 2.2 can read.
