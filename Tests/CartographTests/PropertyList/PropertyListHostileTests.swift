@@ -54,8 +54,28 @@ import Testing
 
     @Test func everyTruncationOfAnXMLFixtureIsATypedError() throws {
         let bytes = try plist.encode(PropertyListTests.settings, format: .xml)
-        for length in stride(from: 0, to: bytes.count, by: 7) {
-            #expect(!outcome(Array(bytes.prefix(length))).contains("untyped"))
+        for length in 0..<bytes.count {
+            let result = outcome(Array(bytes.prefix(length)))
+            // Cut inside the root's end tag or after it, the value may still be whole.
+            #expect(!result.contains("untyped") && (result != "ok" || length >= bytes.count - "</plist>\n".utf8.count), "cut at \(length): \(result)")
+        }
+    }
+
+    @Test func flippedBytesOfXMLNeverCrash() throws {
+        let bytes = try plist.encode(PropertyListTests.settings, format: .xml)
+        var generator = SeededGenerator(seed: 7)
+        for offset in 0..<bytes.count {
+            for _ in 0..<2 {
+                var corrupted = bytes
+                corrupted[offset] ^= UInt8.random(in: 1...255, using: &generator)
+                #expect(!outcome(corrupted).contains("untyped"), "flip at \(offset)")
+            }
+        }
+        let twitter = try Fixtures.bytes("twitter.xml.plist")
+        for offset in stride(from: 0, to: twitter.count, by: 4999) {
+            var corrupted = twitter
+            corrupted[offset] ^= 0x5A
+            #expect(!outcome(corrupted).contains("untyped"), "twitter flip at \(offset)")
         }
     }
 
