@@ -106,7 +106,7 @@ struct BinaryPlistSink: PlistSink {
     mutating func endDict() throws { end() }
 
     mutating func key(_ key: String) throws {
-        if let object = keyCache.object(for: key) {
+        if let object = keyCache.object(for: key), holds(object, key) {
             pending.append(object)
             return
         }
@@ -115,6 +115,26 @@ struct BinaryPlistSink: PlistSink {
         let object = finishScalar(from: start)
         keyCache.remember(key, object)
         pending.append(object)
+    }
+
+    /// Whether the object is the ASCII string `key` (a cache hit is a hint,
+    /// confirmed here against the bytes written).
+    private func holds(_ object: Int, _ key: String) -> Bool {
+        let offset = offsets[object]
+        let marker = output[offset]
+        guard marker >> 4 == 0x5 else { return false }
+        var length = Int(marker & 0x0F)
+        var start = offset + 1
+        if length == 0x0F {
+            let width = 1 << Int(output[start] & 0x0F)
+            length = 0
+            for index in (start + 1)..<(start + 1 + width) { length = length << 8 | Int(output[index]) }
+            start += 1 + width
+        }
+        guard key.utf8.count == length else { return false }
+        return output.withUnsafeBufferPointer { buffer in
+            key.utf8.withContiguousStorageIfAvailable { memcmp(buffer.baseAddress! + start, $0.baseAddress!, length) == 0 } ?? false
+        }
     }
 
     // MARK: Scalars
@@ -329,13 +349,14 @@ struct BinaryPlistSink: PlistSink {
     }
 }
 
-/// The object of a key met before, by the key's own bits: `Codable` keys
-/// are the same few strings over and over, so most keys skip encoding and
-/// hashing their bytes. Equal bits mean equal text while both strings are
-/// alive — a small string's bits are its bytes, a large one's point at its
-/// storage — and every key stays alive in the tree for the whole write;
-/// different bits for equal text only miss the cache (the byte table then
-/// shares the object).
+/// The object a key probably is, by the key's own bits: `Codable` keys are
+/// the same few strings over and over, so most keys skip encoding and
+/// hashing their bytes. Equal bits usually mean equal text (a small string's
+/// bits are its bytes, a large one's point at its storage), but a string
+/// freed during the write can leave its address to another with different
+/// text, so a hit is only a hint: the sink compares the key with the bytes
+/// of the object before using it (``BinaryPlistSink/holds(_:_:)``). A miss
+/// goes through the byte table, which shares the object anyway.
 private struct KeyCache {
     private var entries: [(low: UInt64, high: UInt64, object: Int)] = Array(repeating: (0, 0, -1), count: 256)
     private static let usable = MemoryLayout<String>.size == 16

@@ -8,23 +8,39 @@
 /// (``PropertyListOptions/Writer/libplist``). Tests check that libplist and
 /// Foundation read Cartograph's output back to equal values.
 enum PlistOutput {
-    /// The plist bytes of an encoder's tree (``EncodingSlot/native(_:)`` wraps
-    /// an ``EncodedValue``, ``EncodingSlot/value(_:)`` a ``JSONValue``).
-    static func bytes(_ root: EncodingSlot, format: PropertyListFormat, options: PropertyListOptions) throws -> [UInt8] {
+    /// What to write: an encoder's tree (``EncodingSlot/native(_:)`` wraps an
+    /// ``EncodedValue``, ``EncodingSlot/value(_:)`` a ``JSONValue``), or a
+    /// Document's value, read from its tape.
+    enum Root {
+        case slot(EncodingSlot)
+        case document(Document, index: Int)
+    }
+
+    /// The plist bytes of a value.
+    static func bytes(_ root: Root, format: PropertyListFormat, options: PropertyListOptions) throws -> [UInt8] {
         switch (options.writer, format) {
         case (.native, .binary):
             var walker = PlistTreeWalker(sink: BinaryPlistSink(), options: options)
-            try walker.write(root: root)
+            try walker.write(root)
             return walker.sink.finish()
         case (.native, .xml):
             var walker = PlistTreeWalker(sink: XMLPlistSink(), options: options)
-            try walker.write(root: root)
+            try walker.write(root)
             return walker.sink.finish()
         case (.libplist, _):
             var walker = PlistTreeWalker(sink: LibplistSink(), options: options)
             defer { walker.sink.release() }
-            try walker.write(root: root)
+            try walker.write(root)
             return try walker.sink.finish(format)
+        }
+    }
+}
+
+extension PlistTreeWalker {
+    fileprivate mutating func write(_ root: PlistOutput.Root) throws {
+        switch root {
+        case .slot(let slot): try write(root: slot)
+        case .document(let document, let index): try write(root: document, at: index)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Walks a value to be written — the `Codable` encoder's tree, an
-/// ``EncodedValue`` from a mapping, a ``JSONValue`` — into a ``PlistSink``,
+/// ``EncodedValue`` from a mapping, a ``JSONValue``, a ``Document``'s tape —
+/// into a ``PlistSink``,
 /// with no copy of the tree in between: nulls are left out (or refused, by
 /// ``PropertyListOptions/nulls``), numbers and other values checked for what
 /// a plist can hold, nesting limited by ``PropertyListOptions/maxDepth``.
@@ -21,6 +22,14 @@ struct PlistTreeWalker<Sink: PlistSink> {
     mutating func write(root slot: EncodingSlot) throws {
         guard !slot.isNull else { throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$") }
         try write(slot, depth: 0, path: "$")
+    }
+
+    /// Writes a Document's value straight from its tape; it must not be null.
+    mutating func write(root document: Document, at index: Int) throws {
+        guard document.tape.entries[index].kind != .null else {
+            throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$")
+        }
+        try write(document, at: index, depth: 0, path: "$")
     }
 
     private func failure(_ message: String, _ path: String) -> CartographError {
@@ -99,6 +108,55 @@ struct PlistTreeWalker<Sink: PlistSink> {
             try dict(object.members, depth: depth, path: path(), isNull: { $0.isNull }) { walker, value, key in
                 try walker.write(value, depth: depth + 1, path: PathText.appending(key, to: path()))
             }
+        }
+    }
+
+    /// A tape value: numbers keep their text's meaning, flagged strings are
+    /// dates and data again, shadowed duplicate keys stay hidden.
+    private mutating func write(_ document: Document, at index: Int, depth: Int, path: @autoclosure () -> String) throws {
+        let tape = document.tape
+        let entry = tape.entries[index]
+        switch entry.kind {
+        case .null: throw failure("property lists have no null", path())
+        case .true, .false: try scalar(path()) { try $0.bool(entry.kind == .true) }
+        case .number:
+            try number(JSONNumber(validText: UnsafePointer(tape.bytes + entry.payload), count: Int(entry.length), terminated: true), path: path())
+        case .string, .key:
+            let text = String(decoding: document.bytes(of: entry), as: UTF8.self)
+            if entry.flags & TapeFlags.date != 0, let date = PlistDate.date(text) {
+                try scalar(path()) { try $0.date(date) }
+            } else if entry.flags & TapeFlags.data != 0, let data = Data(base64Encoded: text) {
+                try scalar(path()) { try $0.data(data) }
+            } else {
+                try scalar(path()) { try $0.string(text) }
+            }
+        case .array:
+            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try sink.beginArray()
+            var position = index + 1
+            var ordinal = 0
+            while position < entry.payload {
+                if !omitsNulls || tape.entries[position].kind != .null {
+                    try write(document, at: position, depth: depth + 1, path: PathText.appending(ordinal, to: path()))
+                }
+                position = document.next(after: position)
+                ordinal += 1
+            }
+            try sink.endArray()
+        case .object:
+            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try sink.beginDict()
+            var position = index + 1
+            while position < entry.payload {
+                let key = tape.entries[position]
+                if key.flags & TapeFlags.shadowed == 0, !omitsNulls || tape.entries[position + 1].kind != .null {
+                    let name = String(decoding: document.bytes(of: key), as: UTF8.self)
+                    try scalar(PathText.appending(name, to: path())) { try $0.key(name) }
+                    try write(document, at: position + 1, depth: depth + 1, path: PathText.appending(name, to: path()))
+                }
+                position = document.next(after: position + 1)
+            }
+            try sink.endDict()
         }
     }
 

@@ -74,7 +74,7 @@ public struct PropertyListMapper: Sendable {
     public func encode<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> [UInt8] {
         let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true)
         do {
-            return try PlistOutput.bytes(try encoder.encodeRootSlot(value), format: format, options: options)
+            return try PlistOutput.bytes(.slot(try encoder.encodeRootSlot(value)), format: format, options: options)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
@@ -88,15 +88,15 @@ public struct PropertyListMapper: Sendable {
 
     /// A JSON value as a plist (nulls omitted, or an error by option).
     public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
-        try PlistOutput.bytes(.value(value), format: format, options: options)
+        try PlistOutput.bytes(.slot(.value(value)), format: format, options: options)
     }
 
     private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
-        try PlistOutput.bytes(.native(value), format: format, options: options)
+        try PlistOutput.bytes(.slot(.native(value)), format: format, options: options)
     }
 
     /// A Document (JSON or plist) as a plist; plist dates and data stay dates and data.
     public func encode(_ document: Document, format: PropertyListFormat) throws -> [UInt8] {
-        try write(format, document.encodedValue(at: document.root.index))
+        try PlistOutput.bytes(.document(document, index: document.root.index), format: format, options: options)
     }
 }
