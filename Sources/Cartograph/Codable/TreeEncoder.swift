@@ -24,7 +24,7 @@ enum EncodingSlot {
         switch self {
         case .value(let value): return EncodedValue(value)
         case .native(let native): return native
-        case .object(let object): return .object(object.members.map { ($0.key, $0.slot.encoded) })
+        case .object(let object): return .object(object.members.map { ($0.key, $0.value.encoded) })
         case .array(let array): return .array(array.elements.map(\.encoded))
         }
     }
@@ -42,7 +42,7 @@ enum EncodingSlot {
 /// property otherwise pays a runtime exclusivity check each time; a slot is
 /// only ever filled by the one encoder that owns it.
 final class ObjectSlot {
-    @exclusivity(unchecked) private(set) var members: [(key: String, slot: EncodingSlot)] = []
+    @exclusivity(unchecked) private(set) var members: [(key: String, value: EncodingSlot)] = []
     /// One bit per (UTF-8 length, first byte) signature among the keys: a key
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
@@ -51,7 +51,7 @@ final class ObjectSlot {
         let length = key.utf8.count
         let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
         if signatures & bit != 0, let position = position(of: key, length: length) {
-            members[position].slot = slot
+            members[position].value = slot
             return
         }
         signatures |= bit
@@ -60,7 +60,7 @@ final class ObjectSlot {
         members.append((key, slot))
     }
 
-    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members[$0].slot } }
+    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members[$0].value } }
 
     private func position(of key: String, length: Int) -> Int? {
         for position in members.indices where members[position].key.utf8.count == length && members[position].key == key { return position }
@@ -70,7 +70,7 @@ final class ObjectSlot {
     func finished() -> JSONObject {
         var object = JSONObject()
         object.reserveCapacity(members.count)
-        for member in members { object.appendUnchecked(member.key, member.slot.value) }
+        for member in members { object.appendUnchecked(member.key, member.value.value) }
         return object
     }
 }
@@ -95,18 +95,9 @@ final class EncodingRun {
     let propertyList: Bool
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
     @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
-    /// Read on every key and value: kept apart from `options` so that the hot
-    /// path never copies the options struct.
-    let usesKeysAsTheyAre: Bool
-    let maxDepth: Int
 
     init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool) {
         self.options = options
-        switch options.keys {
-        case .useDefaultKeys, .fuzzy: usesKeysAsTheyAre = true
-        default: usesKeysAsTheyAre = false
-        }
-        maxDepth = options.maxDepth
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         self.propertyList = propertyList
@@ -196,7 +187,6 @@ final class TreeEncoder: Encoder {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if run.usesKeysAsTheyAre { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys, .fuzzy: return key.stringValue
         case .snakeCase, .custom:
@@ -244,7 +234,7 @@ final class TreeEncoder: Encoder {
                 throw invalid(value, error.message, key: key)
             }
         }
-        guard depth < run.maxDepth else {
+        guard depth < options.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
         }
         let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)

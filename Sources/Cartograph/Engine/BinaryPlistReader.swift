@@ -16,11 +16,11 @@ import Foundation
 ///
 /// Two passes, both iterative:
 /// 1. ``measure()`` walks the containers once each: the trailer and offset
-///    table are in range, every reference points at an object, references
+///    table are in range, every value reference points at an object, references
 ///    form no loop, and the values the file expands to (a shared object is
 ///    copied once per reference) stay within ``PropertyListOptions/maxValues``.
-/// 2. ``build()`` emits the values in document order; scalar extents and
-///    encodings are checked as they are read.
+/// 2. ``build()`` emits the values in document order; keys, scalar extents
+///    and encodings are checked as they are read.
 ///
 /// Every failure is a ``CartographError`` with the byte offset of the object.
 struct BinaryPlistReader {
@@ -39,7 +39,6 @@ struct BinaryPlistReader {
 
     /// A container being emitted: where its next reference is and how many remain.
     private struct Frame {
-        var object: Int
         var next: Int
         var remaining: Int
         /// Bytes from a key reference to its value's reference (dicts), or 0 (arrays).
@@ -171,20 +170,15 @@ struct BinaryPlistReader {
         let limit = min(options.maxValues, Int(UInt32.max))
         var expanded = [UInt32](repeating: 1, count: objectCount)
         var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int)] = []
-        func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) throws -> (Int, Int, Int, Int, Int) {
-            // Keys are strings (checked when emitted); only values nest.
-            if shape.valueDistance > 0 {
-                for ordinal in 0..<shape.count {
-                    _ = try self.reference(at: shape.start + ordinal * referenceSize)
-                }
-            }
+        func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) -> (Int, Int, Int, Int, Int) {
+            // Only values nest: keys are strings, and pass 2 checks their references as it reads them.
             state[object] = 1
             let first = shape.start + shape.valueDistance
             return (object, offset, first, first + shape.count * referenceSize, 1)
         }
         let rootOffset = try offset(of: topObject)
         guard let rootShape = try container(at: rootOffset) else { return }
-        stack.append(try open(topObject, rootOffset, rootShape))
+        stack.append(open(topObject, rootOffset, rootShape))
         while let last = stack.indices.last {
             if stack[last].next < stack[last].end {
                 let position = stack[last].next
@@ -197,7 +191,7 @@ struct BinaryPlistReader {
                         if stack.count >= options.maxDepth {
                             throw CartographError(.depthLimitExceeded, "the plist nests deeper than maxDepth (\(options.maxDepth))", offset: childOffset)
                         }
-                        stack.append(try open(child, childOffset, shape))
+                        stack.append(open(child, childOffset, shape))
                     } else {
                         state[child] = 2
                         stack[last].total += 1
@@ -316,7 +310,7 @@ struct BinaryPlistReader {
         case 0xA, 0xC, 0xD:
             guard let shape = try container(at: at) else { return }
             try accept(builder.begin(object: marker >> 4 == 0xD, at: at))
-            frames.append(Frame(object: object, next: shape.start, remaining: shape.count, valueDistance: shape.valueDistance))
+            frames.append(Frame(next: shape.start, remaining: shape.count, valueDistance: shape.valueDistance))
         default:
             throw fail("object \(object) has the unknown marker 0x\(String(marker, radix: 16))", at: at)
         }

@@ -31,7 +31,7 @@ enum LibplistReader {
         }
         defer { plist_free(root) }
         let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
-        try convert(root, builder: builder, depth: 0, options: options)
+        try convert(root, builder: builder, options: options)
         return builder.makeDocument()
     }
 
@@ -39,7 +39,7 @@ enum LibplistReader {
         try PlistScalars.accept(accepted, builder)
     }
 
-    private static func convert(_ node: plist_t, builder: DocumentBuilder, depth: Int, options: PropertyListOptions) throws {
+    private static func convert(_ node: plist_t, builder: DocumentBuilder, options: PropertyListOptions) throws {
         switch plist_get_node_type(node) {
         case PLIST_DICT:
             try check(builder.begin(object: true, at: 0), builder)
@@ -53,7 +53,7 @@ enum LibplistReader {
                 defer { free(key) }
                 guard let value else { break }
                 try check(builder.key(key.map(UnsafeRawPointer.init), count: key.map { strlen($0) } ?? 0, at: 0), builder)
-                try convert(value, builder: builder, depth: depth + 1, options: options)
+                try convert(value, builder: builder, options: options)
             }
             try check(builder.end(), builder)
         case PLIST_ARRAY:
@@ -67,7 +67,7 @@ enum LibplistReader {
                 var item: plist_t?
                 plist_array_next_item(node, iterator, &item)
                 guard let item else { break }
-                try convert(item, builder: builder, depth: depth + 1, options: options)
+                try convert(item, builder: builder, options: options)
             }
             try check(builder.end(), builder)
         case PLIST_STRING:

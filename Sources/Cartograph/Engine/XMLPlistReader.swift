@@ -57,8 +57,9 @@ struct XMLPlistReader {
         var isDict: Bool
         /// In a dict: the next thing must be a key (or the end of the dict).
         var expectsKey = true
-        var keys = 0
-        /// One `CF$UID` key so far, and (when 2) an integer value for it.
+        /// Whether the dict spells a UID: 0 before its first key, 1 after a
+        /// first key `CF$UID`, 2 once that key has an integer; 3 when it is
+        /// not a UID (another first key, another value, a second key).
         var uidState = 0
     }
 
@@ -98,8 +99,8 @@ struct XMLPlistReader {
     }
 
     private mutating func run() throws {
-        if memchr(base, 0, count) != nil {
-            let nul = UnsafeRawPointer(memchr(base, 0, count)!) - UnsafeRawPointer(base)
+        if let found = memchr(base, 0, count) {
+            let nul = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             throw fail(nul < 2 ? "only UTF-8 XML plists are read (this looks like UTF-16)" : "a NUL byte", at: nul)
         }
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
@@ -139,7 +140,7 @@ struct XMLPlistReader {
             } else {
                 if containers[last].isDict {
                     containers[last].expectsKey = true
-                    if containers[last].uidState == 1 { containers[last].uidState = tag.element == .integer ? 2 : 0 }
+                    if containers[last].uidState == 1 { containers[last].uidState = tag.element == .integer ? 2 : 3 }
                 }
                 try value(tag)
             }
@@ -154,7 +155,7 @@ struct XMLPlistReader {
         guard container.expectsKey || !container.isDict else { throw fail("the last <key> of the <dict> has no value", at: tag.offset) }
         containers.removeLast()
         try accept(builder.end())
-        if container.isDict, container.keys == 1, container.uidState == 2 {
+        if container.isDict, container.uidState == 2 {
             // {CF$UID: n} is how XML plists write a UID.
             guard options.uids == .integer else {
                 throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", offset: tag.offset,
@@ -167,13 +168,12 @@ struct XMLPlistReader {
     private mutating func key(_ tag: Tag, _ last: Int) throws {
         let source = tag.offset
         containers[last].expectsKey = false
-        containers[last].keys += 1
         var isUID = false
         try text(of: tag) { [builder] bytes, length in
             isUID = length == 6 && bytes.map { memcmp($0, "CF$UID", 6) == 0 } == true
             return builder.key(bytes, count: length, at: source)
         }
-        containers[last].uidState = containers[last].keys == 1 && isUID ? 1 : 0
+        containers[last].uidState = containers[last].uidState == 0 && isUID ? 1 : 3
     }
 
     /// One value from its start tag: scalars are read whole, containers opened.
@@ -236,7 +236,7 @@ struct XMLPlistReader {
             radix = 16
             digits = digits.dropFirst(2)
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
+        guard Self.isDigits(digits, radix: radix) else {
             throw CartographError(.syntax, "invalid XML plist: <integer> holds \"\(text)\", which is not an integer", offset: tag.offset)
         }
         guard let magnitude = UInt64(digits, radix: radix), !negative || magnitude <= UInt64(Int64.max) + 1 else {
@@ -275,6 +275,12 @@ struct XMLPlistReader {
         }
         guard let decoded else { throw CartographError(.syntax, "invalid XML plist: <data> is not base64", offset: tag.offset) }
         try decoded.withUnsafeBytes { try PlistScalars.data($0, at: tag.offset, into: builder) }
+    }
+
+    /// Whether the text is one or more ASCII digits of the radix (10 or 16)
+    /// and nothing else: Swift's integer parsing would also take a sign.
+    private static func isDigits(_ digits: Substring, radix: Int) -> Bool {
+        !digits.isEmpty && digits.allSatisfy { $0.isASCII && (radix == 16 ? $0.isHexDigit : $0.isNumber) }
     }
 
     // MARK: Text
@@ -323,7 +329,7 @@ struct XMLPlistReader {
         builder.failure ?? fail("<\(tag.element)> holds text where none is allowed", at: tag.offset)
     }
 
-    /// The slow path of ``text(of:_:inspect:then:)``: decodes into ``scratch`` up to the end tag.
+    /// The slow path of ``text(of:_:)``: decodes into ``scratch`` up to the end tag.
     private mutating func decodeText(of tag: Tag) throws {
         while position < count {
             let byte = base[position]
@@ -374,8 +380,7 @@ struct XMLPlistReader {
                 radix = 16
                 digits = digits.dropFirst()
             }
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) }),
-                let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value)
+            guard Self.isDigits(digits, radix: radix), let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value)
             else { throw fail("&\(name); is not a character XML allows", at: start) }
             guard value != 0 else { throw fail("a character reference to NUL, which XML does not allow", at: start) }
             scratch.append(contentsOf: UTF8.encode(scalar)!)

@@ -20,19 +20,26 @@ enum PlistOutput {
     static func bytes(_ root: Root, format: PropertyListFormat, options: PropertyListOptions) throws -> [UInt8] {
         switch (options.writer, format) {
         case (.native, .binary):
-            var walker = PlistTreeWalker(sink: BinaryPlistSink(), options: options)
-            try walker.write(root)
-            return walker.sink.finish()
+            var sink = try walked(BinaryPlistSink(), root, options)
+            return sink.finish()
         case (.native, .xml):
-            var walker = PlistTreeWalker(sink: XMLPlistSink(), options: options)
-            try walker.write(root)
-            return walker.sink.finish()
+            var sink = try walked(XMLPlistSink(), root, options)
+            return sink.finish()
         case (.libplist, _):
+            // Not through walked(_:_:_:): the tree built so far is freed on every path.
             var walker = PlistTreeWalker(sink: LibplistSink(), options: options)
             defer { walker.sink.release() }
             try walker.write(root)
             return try walker.sink.finish(format)
         }
+    }
+}
+
+extension PlistOutput {
+    private static func walked<Sink: PlistSink>(_ sink: Sink, _ root: Root, _ options: PropertyListOptions) throws -> Sink {
+        var walker = PlistTreeWalker(sink: sink, options: options)
+        try walker.write(root)
+        return walker.sink
     }
 }
 

@@ -48,7 +48,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         // hot path of `Codable` output): no retain per member for the null
         // check and the read.
         case .array(let array):
-            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try checkDepth(depth, path())
             try sink.beginArray()
             try array.elements.withUnsafeBufferPointer { elements in
                 for position in elements.indices where !omitsNulls || !elements[position].isNull {
@@ -57,12 +57,12 @@ struct PlistTreeWalker<Sink: PlistSink> {
             }
             try sink.endArray()
         case .object(let object):
-            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try checkDepth(depth, path())
             try sink.beginDict()
             try object.members.withUnsafeBufferPointer { members in
-                for position in members.indices where !omitsNulls || !members[position].slot.isNull {
+                for position in members.indices where !omitsNulls || !members[position].value.isNull {
                     try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
-                    try write(members[position].slot, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                    try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
             try sink.endDict()
@@ -131,7 +131,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
                 try scalar(path()) { try $0.string(text) }
             }
         case .array:
-            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try checkDepth(depth, path())
             try sink.beginArray()
             var position = index + 1
             var ordinal = 0
@@ -144,7 +144,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             }
             try sink.endArray()
         case .object:
-            guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+            try checkDepth(depth, path())
             try sink.beginDict()
             var position = index + 1
             while position < entry.payload {
@@ -183,11 +183,16 @@ struct PlistTreeWalker<Sink: PlistSink> {
         }
     }
 
+    @inline(__always)
+    private func checkDepth(_ depth: Int, _ path: @autoclosure () -> String) throws {
+        guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+    }
+
     /// An array's elements through a borrowed buffer (no retain per element for the null check).
     private mutating func array<Element>(_ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (borrowing Element) -> Bool,
         _ element: (inout Self, borrowing Element, Int) throws -> Void) throws
     {
-        guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+        try checkDepth(depth, path())
         try sink.beginArray()
         try elements.withUnsafeBufferPointer { elements in
             for position in elements.indices where !omitsNulls || !isNull(elements[position]) {
@@ -201,7 +206,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
     private mutating func dict<Value>(_ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
         isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void) throws
     {
-        guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+        try checkDepth(depth, path())
         try sink.beginDict()
         try members.withUnsafeBufferPointer { members in
             for position in members.indices where !omitsNulls || !isNull(members[position].value) {

@@ -95,7 +95,7 @@ struct NativeJSONWriter {
         case .object(let object):
             try object.members.withUnsafeBufferPointer { members in
                 try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
-                    try writer.write(members[position].slot, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                    try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
         }
