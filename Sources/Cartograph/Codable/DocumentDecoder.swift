@@ -23,8 +23,8 @@ final class DocumentDecoder: Decoder {
     /// The value being decoded.
     var index: Int
     var trail: CodingTrail?
-    /// Where each depth's keyed container last found a key (a hint only).
-    private let hints: UnsafeMutablePointer<Int>
+    /// Where each depth's keyed container last found a key (a hint only; see ``KeyHint``).
+    private let hints: UnsafeMutablePointer<KeyHint>
     private let hintCapacity = 1024
     var depth = 0
     private var convertedKeys: [String: [UInt8]] = [:]
@@ -40,7 +40,7 @@ final class DocumentDecoder: Decoder {
         self.issues = issues
         self.index = index
         hints = .allocate(capacity: hintCapacity)
-        hints.initialize(repeating: 0, count: hintCapacity)
+        hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
     }
 
     deinit {
@@ -53,12 +53,19 @@ final class DocumentDecoder: Decoder {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard entries[index].kind == .object else { throw mismatch(expected: "object", type: [String: Any].self, at: index, key: nil) }
+        guard entries[index].kind == .object else {
+            // null is a missing value, as Foundation reports it.
+            if entries[index].kind == .null { throw valueNotFound([String: Any].self, at: index, key: nil, trail: trail) }
+            throw mismatch(expected: "object", type: [String: Any].self, at: index, key: nil)
+        }
         return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard entries[index].kind == .array else { throw mismatch(expected: "array", type: [Any].self, at: index, key: nil) }
+        guard entries[index].kind == .array else {
+            if entries[index].kind == .null { throw valueNotFound([Any].self, at: index, key: nil, trail: trail) }
+            throw mismatch(expected: "array", type: [Any].self, at: index, key: nil)
+        }
         return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
     }
 
@@ -69,12 +76,18 @@ final class DocumentDecoder: Decoder {
     // MARK: Keys
 
     /// The hint slot of a container depth.
-    func hint(_ depth: Int) -> UnsafeMutablePointer<Int>? {
-        depth < hintCapacity ? hints + depth : nil
+    ///
+    /// Slots are a speed-up only: containers that share one (a nested
+    /// container, a custom strategy's decoder) overwrite each other's hint,
+    /// and ``KeyHint/object`` makes `find` ignore a hint left by another
+    /// object, so sharing costs a scan from the object's first key, never a
+    /// key read from the wrong object.
+    func hint(_ depth: Int) -> UnsafeMutablePointer<KeyHint>? {
+        depth >= 0 && depth < hintCapacity ? hints + depth : nil
     }
 
     /// The tape index of the value for `key` in the object at `object`, or nil.
-    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<Int>?) -> Int? {
+    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         switch options.keys {
         case .useDefaultKeys:
             let name = key.stringValue
@@ -103,13 +116,21 @@ final class DocumentDecoder: Decoder {
         return bytes
     }
 
-    private func find(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<Int>?) -> Int? {
+    /// Walks the object's keys once, cyclically from the hint: each step
+    /// goes from a key to the next key of the same object (past the value's
+    /// subtree), so the walk visits only this object's keys and ends where
+    /// it began.
+    private func find(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         let end = entries[object].payload
         let start = object + 1
         guard start < end else { return nil }
         let length = UInt32(key.count)
         var probe = start
-        if let hint, hint.pointee > start, hint.pointee < end { probe = hint.pointee }
+        // Only a hint this object left is a key of this object.
+        if let hint, hint.pointee.object == object {
+            let next = hint.pointee.next
+            if next > start, next < end, entries[next].kind == .key { probe = next }
+        }
         let first = probe
         repeat {
             let entry = entries[probe]
@@ -118,7 +139,7 @@ final class DocumentDecoder: Decoder {
             if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
                 key.count == 0 || memcmp(bytes + entry.payload, key.baseAddress!, key.count) == 0
             {
-                hint?.pointee = next
+                hint?.pointee = KeyHint(object: object, next: next)
                 return probe + 1
             }
             probe = next < end ? next : start
@@ -468,6 +489,15 @@ final class DocumentDecoder: Decoder {
         }
         return try body()
     }
+}
+
+/// Where a keyed container found its last key: the object it searched and
+/// the index of the key after the one found (where the next search starts).
+struct KeyHint {
+    /// The tape index of the object the hint belongs to.
+    var object: Int
+    /// The tape index of a key of that object.
+    var next: Int
 }
 
 extension LockedFormatter {

@@ -3,14 +3,14 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: DocumentDecoder
     let object: Int
     let trail: CodingTrail?
-    let hint: UnsafeMutablePointer<Int>?
+    let hint: UnsafeMutablePointer<KeyHint>?
 
     init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int) {
         self.decoder = decoder
         self.object = object
         self.trail = trail
         hint = decoder.hint(depth)
-        hint?.pointee = object + 1
+        hint?.pointee = KeyHint(object: object, next: object + 1)
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
@@ -86,14 +86,24 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
     }
 
-    func superDecoder() throws -> any Decoder {
-        try superDecoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!)
-    }
+    /// A decoder for the value under `"super"` (Foundation's spelling; the
+    /// key need not be one of `Key`'s cases).
+    func superDecoder() throws -> any Decoder { superDecoder(for: StringKey("super")) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        let index = decoder.find(key, in: object, hint: hint)
-        let child = DocumentDecoder(document: decoder.document, index: index ?? object, options: decoder.options,
-            registry: decoder.registry, input: decoder.input, issues: decoder.issues)
+    func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(for: key) }
+
+    /// A decoder for the value under `key`, or for `null` when the key is
+    /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
+    private func superDecoder(for key: some CodingKey) -> any Decoder {
+        let child: DocumentDecoder
+        if let index = decoder.find(key, in: object, hint: hint) {
+            child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options,
+                registry: decoder.registry, input: decoder.input, issues: decoder.issues)
+        } else {
+            let null = Document.null(at: decoder.entries[object].source)
+            child = DocumentDecoder(document: null, index: 0, options: decoder.options,
+                registry: decoder.registry, input: decoder.input, issues: decoder.issues)
+        }
         child.trail = CodingTrail(parent: trail, key: key)
         return child
     }

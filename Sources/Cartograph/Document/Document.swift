@@ -64,6 +64,15 @@ public final class Document: @unchecked Sendable {
         return Document(tape: copy, roots: roots)
     }
 
+    /// A document holding only `null`, placed at `source` in some input:
+    /// what a decoder reads for a key that is absent (Foundation's
+    /// `superDecoder(forKey:)` decodes a missing key as null).
+    static func null(at source: Int) -> Document {
+        let tape = Tape(entryCapacity: 1, byteCapacity: 1)
+        _ = tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
+        return Document(tape: tape, roots: [0])
+    }
+
     /// Index of the first entry after the value at `index`.
     @inline(__always)
     func next(after index: Int) -> Int {
