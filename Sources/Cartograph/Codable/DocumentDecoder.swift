@@ -53,19 +53,12 @@ final class DocumentDecoder: Decoder {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard entries[index].kind == .object else {
-            // null is a missing value, as Foundation reports it.
-            if entries[index].kind == .null { throw valueNotFound([String: Any].self, at: index, key: nil, trail: trail) }
-            throw mismatch(expected: "object", type: [String: Any].self, at: index, key: nil)
-        }
+        guard entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
         return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard entries[index].kind == .array else {
-            if entries[index].kind == .null { throw valueNotFound([Any].self, at: index, key: nil, trail: trail) }
-            throw mismatch(expected: "array", type: [Any].self, at: index, key: nil)
-        }
+        guard entries[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
         return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
     }
 
@@ -212,6 +205,14 @@ final class DocumentDecoder: Decoder {
         return .typeMismatch(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
+    /// The error for a container asked of a value of another kind: null is
+    /// a missing value (`valueNotFound`), as Foundation reports it.
+    func containerMismatch(object: Bool, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let type: Any.Type = object ? [String: Any].self : [Any].self
+        if entries[index].kind == .null { return valueNotFound(type, at: index, key: key, trail: trail) }
+        return mismatch(expected: object ? "object" : "array", type: type, at: index, key: key, trail: trail)
+    }
+
     func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let text = String(decoding: UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)), as: UTF8.self)
@@ -251,7 +252,8 @@ final class DocumentDecoder: Decoder {
         switch entries[index].kind {
         case .true: return true
         case .false: return false
-        case .null: throw valueNotFound(Bool.self, at: index, key: key, trail: trail)
+        // Foundation's JSONDecoder reports null for a Bool as a type
+        // mismatch (unlike every other type, where it is valueNotFound).
         default: throw mismatch(expected: "bool", type: Bool.self, at: index, key: key, trail: trail)
         }
     }

@@ -72,7 +72,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try required(key)
         guard decoder.entries[index].kind == .object else {
-            throw decoder.mismatch(expected: "object", type: [String: Any].self, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
             trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
@@ -81,7 +81,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try required(key)
         guard decoder.entries[index].kind == .array else {
-            throw decoder.mismatch(expected: "array", type: [Any].self, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
         return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
     }
@@ -151,7 +151,8 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard position < end, decoder.entries[position].kind == .null else { return false }
+        _ = try peek(Any?.self)
+        guard decoder.entries[position].kind == .null else { return false }
         position += 1
         currentIndex += 1
         return true
@@ -248,10 +249,39 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
+    /// Like Foundation's container: past the end, `nil` and the index still
+    /// moves on; on null, `nil` and the element is consumed.
+    private mutating func ifPresent<T>(_ read: (inout Self) throws -> T) throws -> T? {
+        guard position < end else {
+            currentIndex += 1
+            return nil
+        }
+        if decoder.entries[position].kind == .null {
+            advance()
+            return nil
+        }
+        return try read(&self)
+    }
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try ifPresent { try $0.decode(Bool.self) } }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try ifPresent { try $0.decode(String.self) } }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try ifPresent { try $0.decode(Double.self) } }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try ifPresent { try $0.decode(Float.self) } }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try ifPresent { try $0.decode(Int.self) } }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try ifPresent { try $0.decode(Int8.self) } }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try ifPresent { try $0.decode(Int16.self) } }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try ifPresent { try $0.decode(Int32.self) } }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try ifPresent { try $0.decode(Int64.self) } }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try ifPresent { try $0.decode(UInt.self) } }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try ifPresent { try $0.decode(UInt8.self) } }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try ifPresent { try $0.decode(UInt16.self) } }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try ifPresent { try $0.decode(UInt32.self) } }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try ifPresent { try $0.decode(UInt64.self) } }
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try ifPresent { try $0.decode(T.self) } }
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (index, key) = try peek([String: Any].self)
         guard decoder.entries[index].kind == .object else {
-            throw decoder.mismatch(expected: "object", type: [String: Any].self, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         advance()
         return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
@@ -261,7 +291,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (index, key) = try peek([Any].self)
         guard decoder.entries[index].kind == .array else {
-            throw decoder.mismatch(expected: "array", type: [Any].self, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
         advance()
         return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))

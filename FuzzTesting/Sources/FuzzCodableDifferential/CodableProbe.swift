@@ -1,0 +1,1 @@
+../../../Tests/CartographTests/Support/CodableProbe.swift
