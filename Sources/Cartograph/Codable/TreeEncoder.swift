@@ -287,7 +287,7 @@ final class TreeEncoder: Encoder {
             let millis = date.timeIntervalSince1970 * 1000
             if let whole = Int64(exactly: millis) { return .value(.number(JSONNumber(whole))) }
             return .value(try double(millis, key: key))
-        case .iso8601(let fractional): return .value(.string(DateFormats.iso8601String(date, fractional: fractional)))
+        case .iso8601(let fractional): return .value(.string(try DateFormats.iso8601String(date, fractional: fractional)))
         case .formatted(let format, let timeZone):
             return .value(.string(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date)))
         case .custom(_, let encode):

@@ -90,7 +90,7 @@ struct LibplistSink: PlistSink {
     }
 
     mutating func date(_ value: Date) throws {
-        let (seconds, micro) = PlistDate.parts(value)
+        guard let (seconds, micro) = PlistDate.parts(value) else { throw DateFormats.outOfRange(value) }
         guard let whole = Int32(exactly: seconds) else { throw failure("libplist 2.2 cannot write a date this far from 2001") }
         try attach(plist_new_date(whole, Int32(micro)))
     }

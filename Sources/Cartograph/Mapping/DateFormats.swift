@@ -20,7 +20,8 @@ enum DateFormats {
         guard bytes.count >= 20, let year = number(0, 4), bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
             let day = number(8, 2), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32, let hour = number(11, 2), bytes[13] == 58,
             let minute = number(14, 2), bytes[16] == 58, let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60,
+            second <= 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -52,6 +53,8 @@ enum DateFormats {
             } else {
                 index += 3
             }
+            // Offsets run from -23:59 to +23:59 (real ones stay within ±14:00).
+            guard hours < 24, minutes < 60 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         } else {
             return nil
@@ -63,14 +66,39 @@ enum DateFormats {
     }
 
     /// `2026-11-02T09:14:03Z`, or with `.250` milliseconds when `fractional` and the date has them.
-    static func iso8601String(_ date: Date, fractional: Bool) -> String {
+    ///
+    /// - Throws: ``CartographError/Kind/numberOutOfRange`` for a date that
+    ///   is not finite or falls outside the years 1 to 9999 once rounded:
+    ///   four-digit ISO 8601 text cannot hold it, and the readers would refuse
+    ///   what a wider format wrote.
+    static func iso8601String(_ date: Date, fractional: Bool) throws -> String {
+        guard let text = iso8601Text(date, fractional: fractional) else { throw outOfRange(date) }
+        return text
+    }
+
+    /// The error for a date no Cartograph date text can hold.
+    static func outOfRange(_ date: Date) -> CartographError {
+        CartographError(.numberOutOfRange,
+            "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years 1 to 9999 that date text can hold",
+            expected: "a date in the years 1 to 9999", found: "date")
+    }
+
+    /// Whole seconds since 1970 of 0001-01-01T00:00:00Z and of 10000-01-01T00:00:00Z.
+    static let writableSeconds = -62_135_596_800..<253_402_300_800
+
+    private static func iso8601Text(_ date: Date, fractional: Bool) -> String? {
         let interval = date.timeIntervalSince1970
+        // Checked before any conversion to Int, which traps past Int's range.
+        guard interval.isFinite, interval >= Double(writableSeconds.lowerBound), interval < Double(writableSeconds.upperBound) else {
+            return nil
+        }
         var seconds = Int(interval.rounded(.down))
-        var millis = Int(((interval - Double(seconds)) * 1000).rounded())
+        var millis = fractional ? Int(((interval - Double(seconds)) * 1000).rounded()) : 0
         if millis == 1000 {
             seconds += 1
             millis = 0
         }
+        guard writableSeconds.contains(seconds) else { return nil }
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -78,6 +106,15 @@ enum DateFormats {
         var text = "\(String(format: "%04d", year))-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
         if fractional, millis != 0 { text += String(format: ".%03d", millis) }
         return text + "Z"
+    }
+
+    /// Days in a month of the proleptic Gregorian calendar.
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -45,7 +45,10 @@ public indirect enum EncodedValue: @unchecked Sendable {
         case .bool(let flag): return .bool(flag)
         case .number(let number): return .number(number)
         case .string(let text): return .string(text)
-        case .date(let date): return .string(DateFormats.iso8601String(date, fractional: true))
+        case .date(let date):
+            do { return .string(try DateFormats.iso8601String(date, fractional: true)) } catch let error as CartographError {
+                throw error.at(path: path)
+            }
         case .data(let data): return .string(data.base64EncodedString())
         case .native(let value):
             throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form; give the property a transform", path: path,

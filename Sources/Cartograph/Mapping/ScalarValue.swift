@@ -156,7 +156,10 @@ extension Date: ScalarValue {
         }
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue {
-        profile == .json ? .string(DateFormats.iso8601String(self, fractional: true)) : .date(self)
+        // A date ISO 8601 text cannot hold stays a date: turning it into JSON
+        // (EncodedValue.jsonValue) then throws with its path.
+        guard profile == .json, let text = try? DateFormats.iso8601String(self, fractional: true) else { return .date(self) }
+        return .string(text)
     }
 }
 

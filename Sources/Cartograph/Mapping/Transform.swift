@@ -77,7 +77,7 @@ extension Transform where Value == Date {
                 return date
             },
             encode: { date, context in
-                context.profile == .json ? .string(DateFormats.iso8601String(date, fractional: fractionalSeconds)) : .date(date)
+                context.profile == .json ? .string(try DateFormats.iso8601String(date, fractional: fractionalSeconds)) : .date(date)
             })
     }
 

@@ -172,6 +172,7 @@ struct BinaryPlistSink: PlistSink {
     }
 
     mutating func date(_ value: Date) throws {
+        try PlistDate.checkWritable(value)
         let start = output.count
         output.append(0x33)
         append(value.timeIntervalSinceReferenceDate.bitPattern, width: 8)

@@ -54,15 +54,31 @@ enum PlistDate {
         return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(micro) / 1_000_000)
     }
 
-    /// Whole seconds since 2001 and microseconds of a date (for writing).
-    static func parts(_ date: Date) -> (seconds: Int, microseconds: Int) {
+    /// Refuses a date the property-list readers would not read back: not
+    /// finite, or outside the years 1 to 9999 once rounded to the
+    /// microsecond (the range the tape's date text and the XML format hold;
+    /// binary plists are kept to the same range so that both formats read
+    /// back what they wrote).
+    static func checkWritable(_ date: Date) throws {
+        guard parts(date) != nil else { throw DateFormats.outOfRange(date) }
+    }
+
+    /// Whole seconds since 2001 and microseconds of a date, or nil when it is
+    /// not finite or falls outside the years 1 to 9999 once rounded.
+    static func parts(_ date: Date) -> (seconds: Int, microseconds: Int)? {
         let interval = date.timeIntervalSinceReferenceDate
+        let range = DateFormats.writableSeconds
+        // Checked before any conversion to Int, which traps past Int's range.
+        guard interval.isFinite, interval >= Double(range.lowerBound - referenceOffset),
+            interval < Double(range.upperBound - referenceOffset)
+        else { return nil }
         var seconds = Int(interval.rounded(.down))
         var micro = Int(((interval - Double(seconds)) * 1_000_000).rounded())
         if micro >= 1_000_000 {
             seconds += 1
             micro -= 1_000_000
         }
+        guard range.contains(seconds + referenceOffset) else { return nil }
         return (seconds, micro)
     }
 }

@@ -30,12 +30,10 @@ enum PlistScalars {
     /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 1 to
     /// 9999 have the fixed-width text the tape keeps.
     static func date(secondsSince2001 seconds: Double, at source: Int, into builder: DocumentBuilder) throws {
-        // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 2001.
-        guard seconds >= -63_113_904_000, seconds < 252_423_993_599 else {
+        guard let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds)) else {
             throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 1 to 9999", offset: source,
                 expected: "a date in the years 1 to 9999", found: "date")
         }
-        let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds))
         try text(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: source, into: builder)
     }
 

@@ -61,7 +61,7 @@ struct XMLPlistSink: PlistSink {
     mutating func beginDict() throws { open("<dict>\n") }
     mutating func endDict() throws { close("</dict>\n") }
 
-    mutating func key(_ key: String) throws { element("<key>", escaping: key, "</key>\n") }
+    mutating func key(_ key: String) throws { try element("<key>", escaping: key, "</key>\n") }
 
     mutating func bool(_ value: Bool) throws {
         indent()
@@ -89,12 +89,13 @@ struct XMLPlistSink: PlistSink {
         append("</real>\n")
     }
 
-    mutating func string(_ value: String) throws { element("<string>", escaping: value, "</string>\n") }
+    mutating func string(_ value: String) throws { try element("<string>", escaping: value, "</string>\n") }
 
     mutating func date(_ value: Date) throws {
         indent()
         append("<date>")
-        output.append(contentsOf: DateFormats.iso8601String(value, fractional: false).utf8)
+        try PlistDate.checkWritable(value)
+        output.append(contentsOf: try DateFormats.iso8601String(value, fractional: false).utf8)
         append("</date>\n")
     }
 
@@ -110,15 +111,23 @@ struct XMLPlistSink: PlistSink {
     }
 
     /// `<tag>text</tag>` with `&`, `<` and `>` escaped, runs without them copied whole.
-    private mutating func element(_ open: StaticString, escaping text: String, _ close: StaticString) {
+    ///
+    /// - Throws: for text holding NUL, which XML cannot hold in any spelling
+    ///   (not even `&#0;`), so no XML reader — Cartograph's included — would
+    ///   read the file back; the binary format holds it.
+    private mutating func element(_ open: StaticString, escaping text: String, _ close: StaticString) throws {
         indent()
         append(open)
         var text = text
-        text.withUTF8 { bytes in
+        try text.withUTF8 { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]
-                guard byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") else { continue }
+                guard byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0 else { continue }
+                if byte == 0 {
+                    throw CartographError(.encodingFailed, "a string holding NUL cannot be written in an XML property list (the binary format holds it)",
+                        expected: "text without NUL", found: "NUL")
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 switch byte {
                 case UInt8(ascii: "&"): append("&amp;")

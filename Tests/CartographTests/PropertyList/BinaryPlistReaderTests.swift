@@ -43,7 +43,9 @@ import Testing
             let refused = try #require(throws: CartographError.self) { try libplist.document(from: bytes) }
             #expect(refused.kind == .numberOutOfRange)
         }
-        let year10000 = try native.encode(Event(at: Date(timeIntervalSinceReferenceDate: 260_000_000_000)), format: .binary)
+        // The writer refuses what the reader would refuse (issue: what a writer writes, its reader reads back).
+        #expect(throws: EncodingError.self) { try native.encode(Event(at: Date(timeIntervalSinceReferenceDate: 260_000_000_000)), format: .binary) }
+        let year10000 = objects([[0x33] + withUnsafeBytes(of: Double(260_000_000_000).bitPattern.bigEndian) { Array($0) }])
         let error = try #require(throws: CartographError.self) { try native.document(from: year10000) }
         #expect(error.kind == .numberOutOfRange && error.message.contains("years 1 to 9999"))
         // A NaN date (0x33 then the bits of NaN).
