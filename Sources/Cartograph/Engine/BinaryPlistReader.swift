@@ -17,8 +17,10 @@ import Foundation
 /// Two passes, both iterative:
 /// 1. ``measure()`` walks the containers once each: the trailer and offset
 ///    table are in range, every value reference points at an object, references
-///    form no loop, and the values the file expands to (a shared object is
-///    copied once per reference) stay within ``PropertyListOptions/maxValues``.
+///    form no loop, and the values and bytes the file expands to (a shared
+///    object is copied once per reference) stay within
+///    ``PropertyListOptions/maxValues`` and the byte budget of
+///    ``PropertyListOptions/maxExpansionFactor``.
 /// 2. ``build()`` emits the values in document order; keys, scalar extents
 ///    and encodings are checked as they are read.
 ///
@@ -161,24 +163,40 @@ struct BinaryPlistReader {
     }
 
     /// Pass 1: every reachable container once, depth first with an explicit
-    /// stack; loops and expansion beyond `maxValues` are rejected here.
+    /// stack; loops, and expansion beyond `maxValues` values or beyond the
+    /// byte budget (``PropertyListOptions/maxExpansionFactor``), are rejected
+    /// here, before anything is built.
     private mutating func measure() throws {
         // 0: not seen; 1: open (on the current path); 2: done.
         var state = [UInt8](repeating: 0, count: objectCount)
-        // Values each finished container expands to (itself included).
-        // 4 bytes per object: totals never pass the limit, which is kept below 2^32.
+        // Values and bytes each finished object expands to (itself included;
+        // a dict's keys count with it). Value totals never pass their limit,
+        // which is kept below 2^32, so 4 bytes hold them.
         let limit = min(options.maxValues, Int(UInt32.max))
+        let budget = max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue)
         var expanded = [UInt32](repeating: 1, count: objectCount)
-        var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int)] = []
-        func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) -> (Int, Int, Int, Int, Int) {
-            // Only values nest: keys are strings, and pass 2 checks their references as it reads them.
+        var expandedBytes = [Int](repeating: 0, count: objectCount)
+        var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int, bytes: Int)] = []
+        func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) throws
+            -> (Int, Int, Int, Int, Int, Int)
+        {
+            // Only values nest: keys are strings, and pass 2 checks their
+            // references as it reads them; their bytes count here.
             state[object] = 1
+            var cost = Self.entryBytes
+            if shape.valueDistance > 0 {
+                for position in stride(from: shape.start, to: shape.start + shape.count * referenceSize, by: referenceSize) {
+                    let key = try reference(at: position)
+                    cost += try scalarBytes(of: key, offset: try self.offset(of: key))
+                }
+                if cost > budget { throw tooManyBytes(budget, at: offset) }
+            }
             let first = shape.start + shape.valueDistance
-            return (object, offset, first, first + shape.count * referenceSize, 1)
+            return (object, offset, first, first + shape.count * referenceSize, 1, cost)
         }
         let rootOffset = try offset(of: topObject)
         guard let rootShape = try container(at: rootOffset) else { return }
-        stack.append(open(topObject, rootOffset, rootShape))
+        stack.append(try open(topObject, rootOffset, rootShape))
         while let last = stack.indices.last {
             if stack[last].next < stack[last].end {
                 let position = stack[last].next
@@ -191,27 +209,58 @@ struct BinaryPlistReader {
                         if stack.count >= options.maxDepth {
                             throw CartographError(.depthLimitExceeded, "the plist nests deeper than maxDepth (\(options.maxDepth))", offset: childOffset)
                         }
-                        stack.append(open(child, childOffset, shape))
+                        stack.append(try open(child, childOffset, shape))
                     } else {
                         state[child] = 2
+                        expandedBytes[child] = try scalarBytes(of: child, offset: childOffset)
                         stack[last].total += 1
+                        stack[last].bytes += expandedBytes[child]
                     }
                 case 1:
                     throw fail("object references form a loop (object \(child) contains itself)", at: stack[last].offset)
                 default:
                     stack[last].total += Int(expanded[child])
+                    stack[last].bytes += expandedBytes[child]
                 }
                 if stack[last].total > limit { throw tooManyValues(at: stack[last].offset) }
+                if stack[last].bytes > budget { throw tooManyBytes(budget, at: stack[last].offset) }
             } else {
                 let done = stack.removeLast()
                 expanded[done.object] = UInt32(done.total)
+                expandedBytes[done.object] = done.bytes
                 state[done.object] = 2
                 if let parent = stack.indices.last {
                     stack[parent].total += done.total
+                    stack[parent].bytes += done.bytes
                     if stack[parent].total > limit { throw tooManyValues(at: stack[parent].offset) }
+                    if stack[parent].bytes > budget { throw tooManyBytes(budget, at: stack[parent].offset) }
                 }
             }
         }
+    }
+
+    /// What one value costs in a Document besides its text.
+    private static let entryBytes = MemoryLayout<TapeEntry>.stride
+
+    /// An upper bound of the bytes a scalar (or key) takes in the Document:
+    /// its tape entry and its text. Nothing is checked beyond its extent;
+    /// pass 2 reads and checks it.
+    private func scalarBytes(of object: Int, offset at: Int) throws -> Int {
+        let marker = bytes[at]
+        switch marker >> 4 {
+        case 0x1, 0x2, 0x8: return Self.entryBytes + 48  // integer or real text and its NUL
+        case 0x3: return Self.entryBytes + 27  // 0001-01-01T00:00:00.000000Z
+        case 0x4: return Self.entryBytes + (try sized(at: at, unit: 1).length + 2) / 3 * 4  // base64
+        case 0x5: return Self.entryBytes + (try sized(at: at, unit: 1).length)
+        case 0x6: return Self.entryBytes + (try sized(at: at, unit: 2).length) * 3  // UTF-16 unit to at most 3 UTF-8 bytes
+        default: return Self.entryBytes
+        }
+    }
+
+    private func tooManyBytes(_ budget: Int, at offset: Int) -> CartographError {
+        CartographError(.inputTooLarge,
+            "the plist expands through shared references to more than \(budget) bytes (maxExpansionFactor \(options.maxExpansionFactor) times its size)",
+            offset: offset)
     }
 
     private func tooManyValues(at offset: Int) -> CartographError {

@@ -11,6 +11,20 @@ public struct PropertyListOptions: Sendable, Hashable {
     /// small file could expand enormously; the count is checked first.
     /// Default 16,000,000; at most 2^32 − 1 is applied.
     public var maxValues: Int = 16_000_000
+    /// Most memory, in bytes, the Document of a binary plist may take once
+    /// shared references are expanded, as a multiple of the file's size (with
+    /// ``minExpansionBudget`` as a floor for small files). Counting values is
+    /// not enough: a 5 KB file whose array refers 1,000 times to a 1 KiB
+    /// string, referred to 1,000 times itself, holds only 2,000 values per
+    /// level but would expand to gigabytes. The budget counts each value's
+    /// tape entry and its text (strings, keys, numbers, base64 data, dates),
+    /// before anything is allocated. Default 64: files written without shared
+    /// values expand about 8 to 25 times; reaching 64 takes thousands of
+    /// references to one long value.
+    public var maxExpansionFactor: Int = 64
+    /// The budget of ``maxExpansionFactor`` for files too small for the
+    /// factor to matter. Default 4 MiB.
+    public var minExpansionBudget: Int = 4 << 20
     /// What reading does with a UID (keyed-archiver reference). Default ``UIDPolicy/integer``.
     public var uids: UIDPolicy = .integer
     /// What writing does with `nil`/`null`, which plists cannot hold. Default ``NullPolicy/omit``.

@@ -96,6 +96,59 @@ import Testing
         return bytes + trailer
     }
 
+    /// A binary plist with 2-byte offsets and 1-byte references.
+    static func widePlist(objects: [[UInt8]], top: Int) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        var trailer = [UInt8](repeating: 0, count: 6) + [2, 1]
+        for value in [objects.count, top, table] {
+            trailer += (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) }
+        }
+        return bytes + trailer
+    }
+
+    @Test func sharedReferencesCannotExpandPastTheByteBudget() throws {
+        // A 1 KiB string, an array of 1,000 references to it, and a top-level
+        // array of 1,000 references to that array: 3 KB that expand to 1 GB
+        // (1,000,000 values, within maxValues).
+        let string: [UInt8] = [0x5F, 0x11, 0x04, 0x00] + [UInt8](repeating: UInt8(ascii: "a"), count: 1024)
+        let inner: [UInt8] = [0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: 0, count: 1000)
+        let outer: [UInt8] = [0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: 1, count: 1000)
+        let bomb = Self.widePlist(objects: [string, inner, outer], top: 2)
+        #expect(bomb.count < 4_000)
+        for reader in [PropertyListOptions.Reader.native, .libplist] {
+            let error = try #require(throws: CartographError.self) {
+                try PropertyListMapper(options: PropertyListOptions { $0.reader = reader }).document(from: bomb)
+            }
+            #expect(error.kind == .inputTooLarge && error.message.contains("maxExpansionFactor"), "\(error)")
+        }
+        // The same shape at a size the budget allows reads in full.
+        let small = Self.widePlist(objects: [Array(string.prefix(4)) + [UInt8](repeating: 0x61, count: 1024), inner, [0xA4, 1, 1, 1, 1]], top: 2)
+        let document = try PropertyListMapper().document(from: small)
+        #expect(try document.root.array().count == 4)
+        #expect(try document.root.array()[3]?.array().count == 1000)
+        // A larger factor lets the bomb through the budget check (and maxValues stops it instead).
+        let lenient = PropertyListOptions { $0.maxExpansionFactor = 1 << 20; $0.maxValues = 10_000 }
+        let valuesError = try #require(throws: CartographError.self) { try PropertyListMapper(options: lenient).document(from: bomb) }
+        #expect(valuesError.message.contains("maxValues"))
+    }
+
+    @Test func foundationsSharedValuesStayWithinTheBudget() throws {
+        // Foundation writes one object for equal values: 200,000 references
+        // to one string, legitimately a 40-fold expansion.
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let values = [String](repeating: "a value written many times", count: 200_000)
+        let bytes = try encoder.encode(values)
+        #expect(try PropertyListMapper().decode([String].self, from: Array(bytes)) == values)
+    }
+
     @Test func referenceLoopsAreRejected() {
         // Object 0 is an array holding object 1, an array holding object 0.
         let looping = Self.binaryPlist(objects: [[0xA1, 1], [0xA1, 0]])
