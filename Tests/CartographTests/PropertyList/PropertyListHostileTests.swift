@@ -80,7 +80,8 @@ import Testing
     }
 
     /// A binary plist of hand-made objects (object refs and offsets one byte).
-    static func binaryPlist(objects: [[UInt8]], top: Int = 0) -> [UInt8] {
+    /// A binary plist of these objects, with 1-byte references and offsets of `offsetSize` bytes.
+    static func binaryPlist(objects: [[UInt8]], top: Int = 0, offsetSize: Int = 1) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -88,25 +89,8 @@ import Testing
             bytes += object
         }
         let table = bytes.count
-        bytes += offsets.map { UInt8($0) }
-        var trailer = [UInt8](repeating: 0, count: 6) + [1, 1]
-        for value in [objects.count, top, table] {
-            trailer += (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) }
-        }
-        return bytes + trailer
-    }
-
-    /// A binary plist with 2-byte offsets and 1-byte references.
-    static func widePlist(objects: [[UInt8]], top: Int) -> [UInt8] {
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-        var trailer = [UInt8](repeating: 0, count: 6) + [2, 1]
+        for offset in offsets { bytes += (0..<offsetSize).reversed().map { UInt8((offset >> ($0 * 8)) & 0xFF) } }
+        var trailer = [UInt8](repeating: 0, count: 6) + [UInt8(offsetSize), 1]
         for value in [objects.count, top, table] {
             trailer += (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) }
         }
@@ -120,7 +104,7 @@ import Testing
         let string: [UInt8] = [0x5F, 0x11, 0x04, 0x00] + [UInt8](repeating: UInt8(ascii: "a"), count: 1024)
         let inner: [UInt8] = [0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: 0, count: 1000)
         let outer: [UInt8] = [0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: 1, count: 1000)
-        let bomb = Self.widePlist(objects: [string, inner, outer], top: 2)
+        let bomb = Self.binaryPlist(objects: [string, inner, outer], top: 2, offsetSize: 2)
         #expect(bomb.count < 4_000)
         for reader in [PropertyListOptions.Reader.native, .libplist] {
             let error = try #require(throws: CartographError.self) {
@@ -129,7 +113,7 @@ import Testing
             #expect(error.kind == .inputTooLarge && error.message.contains("maxExpansionFactor"), "\(error)")
         }
         // The same shape at a size the budget allows reads in full.
-        let small = Self.widePlist(objects: [Array(string.prefix(4)) + [UInt8](repeating: 0x61, count: 1024), inner, [0xA4, 1, 1, 1, 1]], top: 2)
+        let small = Self.binaryPlist(objects: [string, inner, [0xA4, 1, 1, 1, 1]], top: 2, offsetSize: 2)
         let document = try PropertyListMapper().document(from: small)
         #expect(try document.root.array().count == 4)
         #expect(try document.root.array()[3]?.array().count == 1000)
