@@ -27,7 +27,10 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     case (.success(let a), .success(let b)):
         if a.values.map({ $0.jsonValue() }) != b.values.map({ $0.jsonValue() }) { FuzzInput.fail("chunked value differs") }
     case (.failure(let a as CartographError), .failure(let b as CartographError)):
-        if a.kind != b.kind || a.offset != b.offset { FuzzInput.fail("chunked error differs: \(a) vs \(b)") }
+        // A token past its limit is refused while still arriving in chunks;
+        // whole, yajl may first find a fault later in that token.
+        let refusedEarly = (b.kind == .stringTooLong || b.kind == .numberTooLong) && (a.offset ?? 0) >= (b.offset ?? 0)
+        if (a.kind != b.kind || a.offset != b.offset) && !refusedEarly { FuzzInput.fail("chunked error differs: \(a) vs \(b)") }
     default:
         FuzzInput.fail("whole and chunked disagree: \(whole) vs \(chunked)")
     }

@@ -53,6 +53,18 @@ final class YajlParser {
     private var carry: [UInt8] = []
     private var carryBase = 0
 
+    /// What follows the last token yajl reported (see ``PendingToken``).
+    private var pending = PendingToken()
+    /// Chunks held back while a long token is unfinished (see ``hold(_:)``).
+    private var held: [UInt8] = []
+    /// An unfinished token longer than this holds back further chunks.
+    private static let holdThreshold = 64
+    /// Bytes of unfinished tokens yajl was given again (it rescans them on
+    /// each call); tests check this stays proportional to the input.
+    private(set) var rescannedBytes = 0
+    /// Input bytes kept between chunks: the unfinished token and held chunks.
+    var retainedBytes: Int { carry.count + held.count }
+
     /// Bytes handed to yajl so far (after a skipped byte order mark).
     private(set) var totalBytes = 0
     private var byteOrderMarkResolved = false
@@ -88,7 +100,7 @@ final class YajlParser {
     /// Parses the next chunk. After an error, every call returns it again.
     func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if let failure { return failure }
-        guard chunk.count <= options.maxInputBytes - totalBytes - pendingPrefix.count else {
+        guard chunk.count <= options.maxInputBytes - totalBytes - held.count - pendingPrefix.count else {
             return record(CartographError(.inputTooLarge,
                 "input is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes))
         }
@@ -121,13 +133,46 @@ final class YajlParser {
             carryBase = 3
             lastTokenEnd = 3
             totalBytes = 3
+            pending.reset(at: 3)
             return nil
         }
         return prefix.withUnsafeBytes { feedRaw($0) }
     }
 
     private func feedRaw(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        guard !chunk.isEmpty else { return failure }
+        if !held.isEmpty || (pending.isOpen && pending.raw > Self.holdThreshold) { return hold(chunk) }
+        return parse(chunk)
+    }
+
+    /// Keeps a chunk back while a long token is unfinished, and hands the
+    /// held bytes to yajl once they are at least as long as that token (or
+    /// the token ended in them). yajl lexes an unfinished token again from
+    /// its first byte on every call, so feeding it each small chunk of a long
+    /// token costs quadratic time; with this rule each call's rescan is paid
+    /// for by as many new bytes, and the total stays linear. The limits are
+    /// checked on the held bytes as they arrive.
+    private func hold(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        let base = totalBytes + held.count
+        if let error = pending.advance(chunk.assumingMemoryBound(to: UInt8.self), base: base, options: options) {
+            return record(error)
+        }
+        held.append(contentsOf: chunk)
+        guard !pending.isOpen || held.count >= pending.raw else { return nil }
+        return releaseHeld()
+    }
+
+    private func releaseHeld() -> CartographError? {
+        guard !held.isEmpty else { return failure }
+        let bytes = held
+        held = []
+        return bytes.withUnsafeBytes { parse($0) }
+    }
+
+    /// Hands one chunk to yajl.
+    private func parse(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         guard !chunk.isEmpty, let base = chunk.baseAddress, let handle else { return failure }
+        if pending.isOpen { rescannedBytes += pending.raw }
         // Vertical tab and form feed: yajl skips them as whitespace; JSON does not.
         var limit = chunk.count
         for forbidden: Int32 in [0x0B, 0x0C] {
@@ -149,12 +194,26 @@ final class YajlParser {
                 "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
                 offset: chunkBase + limit))
         }
-        keepCarry(UnsafeBufferPointer(start: bytes, count: chunk.count))
+        // What is left unfinished after the last token: checked against the
+        // limits now, and measured for hold(_:).
+        if pending.origin != lastTokenEnd { pending.reset(at: lastTokenEnd) }
+        let buffer = UnsafeBufferPointer(start: bytes, count: chunk.count)
+        if let error = pending.advance(buffer, base: chunkBase, options: options) { return record(error) }
+        keepCarry(buffer)
         totalBytes += chunk.count
         return nil
     }
 
+    /// Keeps the bytes after the last token (see ``rawByte(_:)``), except a
+    /// gap between tokens: its whitespace and comments are forgotten (only
+    /// its separator's place is kept, by ``PendingToken``), so that nothing
+    /// accumulates between values.
     private func keepCarry(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if pending.phase == .gap {
+            carry.removeAll(keepingCapacity: carry.capacity <= 1 << 16)
+            carryBase = chunkBase + chunk.count
+            return
+        }
         if lastTokenEnd >= chunkBase {
             carry.removeAll(keepingCapacity: true)
             carry.append(contentsOf: chunk[(lastTokenEnd - chunkBase)...])
@@ -168,6 +227,7 @@ final class YajlParser {
     func finish() -> CartographError? {
         if let failure { return failure }
         if !byteOrderMarkResolved, let error = resolvePrefix() { return error }
+        if !held.isEmpty, let error = releaseHeld() { return error }
         guard let handle else { return failure }
         chunkBase = totalBytes
         chunkStart = nil
@@ -189,7 +249,7 @@ final class YajlParser {
 
     /// Whether everything after the last token is whitespace.
     private var onlyWhitespacePending: Bool {
-        carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        pending.separator == nil && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// yajl's wording where it misleads, in terms of the JSON grammar.
@@ -284,6 +344,11 @@ final class YajlParser {
     private func rawByte(_ absolute: Int) -> UInt8? {
         if let chunkStart, absolute >= chunkBase, absolute < chunkBase + chunkCount {
             return chunkStart[absolute - chunkBase]
+        }
+        // The gap keepCarry(_:) forgot: whitespace (comments read as such) and a separator.
+        if absolute >= lastTokenEnd, absolute < carryBase {
+            if let separator = pending.separator, separator.offset == absolute { return separator.byte }
+            return 0x20
         }
         if absolute >= carryBase, absolute < carryBase + carry.count {
             return carry[absolute - carryBase]

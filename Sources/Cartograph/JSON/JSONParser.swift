@@ -52,6 +52,11 @@ public final class JSONParser {
         return engine.builder.makeDocument()
     }
 
+    /// Bytes yajl was given again because a token was unfinished (for tests).
+    var rescannedBytes: Int { engine.rescannedBytes }
+    /// Input bytes the parser keeps between chunks (for tests).
+    var retainedBytes: Int { engine.retainedBytes }
+
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
         let engine = YajlParser(options: options, expectedInputBytes: input.count)

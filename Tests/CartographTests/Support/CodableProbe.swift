@@ -123,7 +123,7 @@ struct ProbeCase: Sendable {
         case 6: return .superKeyed(choices.next(3) == 0 ? nil : key, plan(&choices, depth: depth + 1))
         case 7: return .model(key, plan(&choices, depth: depth + 1))
         case 8: return .allKeys
-        default: return .attempt(step(&choices, depth: depth))
+        default: return .attempt(step(&choices, depth: depth + 1))
         }
     }
 
