@@ -133,6 +133,21 @@ import Testing
         #expect(try Self.run(["count", "/no/such/file"]).status == 2)
     }
 
+    @Test func countAndNdjsonFailWhenThePathMatchesNothing() throws {
+        let file = try Self.temporaryFile(#"{"data": {"items": [1, 2]}, "meta": {"n": 2}}"#)
+        for command in ["count", "ndjson"] {
+            let missing = try Self.run([command, file, "--path", "$.data.missing"])
+            #expect(missing.status == 1, "\(command)")
+            #expect(missing.output.isEmpty, "\(command) printed \(missing.output)")
+            #expect(missing.errors.contains("names nothing"), "\(missing.errors)")
+            let notArray = try Self.run([command, file, "--path", "$.meta"])
+            #expect(notArray.status == 1)
+            #expect(notArray.errors.contains("not an array"), "\(notArray.errors)")
+        }
+        #expect(try Self.run(["count", "-"], input: #"{"a": 1}"#).status == 1)
+        #expect(try Self.run(["count", "-"], input: "[]").output == "0\n")
+    }
+
     /// Progress goes to standard error only on a terminal (forced here with
     /// CARTOGRAPH_PROGRESS=1, since the test's pipes are not one).
     @Test func progressIsShownOnlyWhenStandardErrorIsATerminal() throws {

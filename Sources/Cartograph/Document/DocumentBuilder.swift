@@ -62,6 +62,9 @@ final class DocumentBuilder {
     /// Nesting depth of the value being built.
     var depth: Int { current.pointee.depth }
 
+    /// The memory the tape takes so far: its entries and text.
+    var memoryBytes: Int { tapeStorage.pointee.count * MemoryLayout<TapeEntry>.stride + tapeStorage.pointee.byteCount }
+
     /// Records a failure; always returns false so callers can `return fail(...)`.
     @discardableResult
     func fail(_ error: CartographError) -> Bool {

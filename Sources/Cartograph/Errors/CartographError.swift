@@ -103,7 +103,7 @@ extension CartographError {
             case syntax, unexpectedEnd, invalidUTF8, invalidEscape, invalidWhitespace
             case depthLimitExceeded, inputTooLarge, stringTooLong, numberTooLong, tooManyKeys
             case duplicateKey, typeMismatch, keyNotFound, indexOutOfRange, numberOutOfRange
-            case nonFiniteNumber, encodingFailed, outOfMemory, ambiguousKey, cycle
+            case nonFiniteNumber, encodingFailed, outOfMemory, ambiguousKey, cycle, pathNotFound, tooManyIssues
         }
         private let code: Code
 
@@ -147,6 +147,10 @@ extension CartographError {
         public static let ambiguousKey = Kind(code: .ambiguousKey)
         /// Encoding met a class instance it is already inside.
         public static let cycle = Kind(code: .cycle)
+        /// A stream's path names nothing in the input.
+        public static let pathNotFound = Kind(code: .pathNotFound)
+        /// A lossy stream skipped more elements than ``ParseOptions/maxStreamIssues``.
+        public static let tooManyIssues = Kind(code: .tooManyIssues)
 
         /// The kind's name, such as `syntax` or `typeMismatch`.
         public var description: String { code.rawValue }

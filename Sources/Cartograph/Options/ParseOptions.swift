@@ -26,6 +26,23 @@ public struct ParseOptions: Sendable, Hashable {
     ///
     /// Exceeding it throws ``CartographError/Kind/tooManyKeys``.
     public var maxKeysPerObject: Int = 1_000_000
+    /// Most memory one streamed element may take, in bytes of its Document
+    /// (tape entries and text). Default 64 MiB.
+    ///
+    /// A stream (``ModelStream``, ``JSONMapper/models(_:from:path:lossy:)``)
+    /// has no total size limit; this bounds what it holds at once. Exceeding
+    /// it throws ``CartographError/Kind/inputTooLarge`` while the element is
+    /// still arriving.
+    public var maxElementBytes: Int = 64 << 20
+    /// Most memory a stream's envelope (everything around the streamed
+    /// array, kept for ``ModelStream/envelope``) may take, in bytes of its
+    /// Document. Default 16 MiB. Exceeding it throws
+    /// ``CartographError/Kind/inputTooLarge``; a path that matches nothing
+    /// keeps the whole input in the envelope, so this also bounds that.
+    public var maxEnvelopeBytes: Int = 16 << 20
+    /// Most element errors a lossy stream keeps in ``ModelStream/issues``.
+    /// Default 10,000. One more throws ``CartographError/Kind/tooManyIssues``.
+    public var maxStreamIssues: Int = 10_000
     /// What to do when an object repeats a key. Default ``DuplicateKeyPolicy/lastWins``.
     public var duplicateKeys: DuplicateKeyPolicy = .lastWins
     /// Accept `//` and `/* */` comments. Default `false` (they are not JSON).

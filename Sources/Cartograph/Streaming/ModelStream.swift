@@ -20,7 +20,14 @@ import Foundation
 /// is skipped and its error kept in ``issues``.
 ///
 /// ``ParseOptions/maxInputBytes`` does not apply to a stream (an export may
-/// be many gigabytes); every other limit applies to each element.
+/// be many gigabytes); every other limit applies to each element, and three
+/// bound what a stream holds at once: ``ParseOptions/maxElementBytes`` (one
+/// element), ``ParseOptions/maxEnvelopeBytes`` (what surrounds the streamed
+/// array) and ``ParseOptions/maxStreamIssues`` (lossy mode's skipped
+/// elements). Whitespace between elements is not kept. A path that names
+/// nothing in the input, or names something other than an array, ends the
+/// stream with ``CartographError/Kind/pathNotFound`` or
+/// ``CartographError/Kind/typeMismatch`` rather than zero models.
 ///
 /// A stream is used from one task at a time.
 public final class ModelStream<Model> {
@@ -32,6 +39,13 @@ public final class ModelStream<Model> {
     private var ready: [Model] = []
     private var deferred: (any Error)?
     private var finished = false
+    private let limits: ParseOptions
+    /// A stream limit that stopped the stream; every later call throws it.
+    private var failure: CartographError?
+    /// Chunks are fed in slices of at most this many bytes, so that the
+    /// element and envelope limits are checked before a large chunk can
+    /// build far past them.
+    private static var sliceBytes: Int { 256 << 10 }
 
     /// Errors of the elements skipped in lossy mode.
     public private(set) var issues: [CartographError] = []
@@ -50,6 +64,7 @@ public final class ModelStream<Model> {
         splitter = StreamSplitter(mode: path.splitterMode, options: mapper.parseOptions)
         parser = YajlParser(options: options, expectedInputBytes: 16 << 10, splitter: splitter)
         self.lossy = lossy
+        limits = mapper.parseOptions
         decode = ModelStream.decoder(for: Model.self, mapper: mapper)
         splitter.onElement = { [unowned self] element in self.deliver(element) }
     }
@@ -93,6 +108,11 @@ public final class ModelStream<Model> {
                 ?? CartographError(.typeMismatch, "element \(index) could not be decoded: \(error)")
             issue.elementIndex = index
             if lossy {
+                guard issues.count < limits.maxStreamIssues else {
+                    splitter.failure = CartographError(.tooManyIssues,
+                        "more than maxStreamIssues (\(limits.maxStreamIssues)) elements could not be decoded", offset: nil)
+                    return false
+                }
                 issues.append(issue)
                 return true
             }
@@ -106,10 +126,52 @@ public final class ModelStream<Model> {
     /// completed before it were handed over.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Model) throws -> Void) throws {
         precondition(!finished, "ModelStream.feed called after finish()")
-        let error = parser.feed(chunk).map { located($0, in: chunk) }
-        if error == nil { lines.advance(over: chunk) }
+        if let failure { throw failure }
+        var error: CartographError?
+        var start = 0
+        repeat {
+            let slice = UnsafeRawBufferPointer(rebasing: chunk[start..<min(chunk.count, start + Self.sliceBytes)])
+            start += slice.count
+            error = parser.feed(slice).map { located($0, in: slice) }
+            if error == nil {
+                lines.advance(over: slice)
+                error = brokenLimit()
+            }
+        } while error == nil && start < chunk.count
         for model in takeReady() { try body(model) }
         if let error { throw error }
+    }
+
+    /// A stream limit the element being read or the envelope has passed.
+    private func brokenLimit() -> CartographError? {
+        if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
+            failure = CartographError(.inputTooLarge,
+                "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: parser.totalBytes)
+        } else if parser.builder.memoryBytes > limits.maxEnvelopeBytes {
+            let hint = splitter.foundArray ? "" : " (the stream's path has not matched anything so far)"
+            failure = CartographError(.inputTooLarge,
+                "the values around the streamed array take more than maxEnvelopeBytes (\(limits.maxEnvelopeBytes)) bytes\(hint)",
+                offset: parser.totalBytes)
+        }
+        if var failure {
+            failure.elementIndex = splitter.elementCount
+            self.failure = failure
+        }
+        return failure
+    }
+
+    /// The error for a path that did not lead to an array.
+    private func pathError() -> CartographError? {
+        guard !splitter.foundArray, case .array(let keys) = splitter.mode else { return nil }
+        let text = "$" + keys.map { "." + $0 }.joined()
+        var node: Node? = parser.builder.tokenCountForEnvelope > 0 ? parser.builder.makeDocument().root : nil
+        for key in keys { node = (try? node?.object())?[key] }
+        guard let node else {
+            return CartographError(.pathNotFound, "the stream's path \(text) names nothing in the input", path: text,
+                expected: "an array", found: "nothing")
+        }
+        return CartographError(.typeMismatch, "the stream's path \(text) names \(node.kind), not an array", offset: node.sourceOffset,
+            path: text, expected: "array", found: "\(node.kind)")
     }
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …), handing models to `body`.
@@ -144,9 +206,11 @@ public final class ModelStream<Model> {
             self.deferred = nil
             throw deferred
         }
+        if let failure { throw failure }
         let error = parser.finish().map { located($0, in: UnsafeRawBufferPointer(start: nil, count: 0)) }
         for model in takeReady() { try body(model) }
         if let error { throw error }
+        if let error = pathError() { throw error }
         if case .array = splitter.mode, parser.builder.tokenCountForEnvelope > 0 {
             envelope = parser.builder.makeDocument().root.jsonValue()
         }
@@ -171,6 +235,9 @@ public final class ModelStream<Model> {
         located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located
     }
+
+    /// Input bytes the parser keeps between chunks (for tests).
+    var retainedBytes: Int { parser.retainedBytes }
 
     /// How many elements have completed (decoded, or skipped in lossy mode).
     public var elementCount: Int { splitter.elementCount }

@@ -26,11 +26,14 @@ final class StreamSplitter {
     var onElement: (DocumentBuilder) -> Bool = { _ in true }
     /// How many elements have completed.
     private(set) var elementCount = 0
+    /// Whether the array at the path was opened (always true for `.values`).
+    private(set) var foundArray = false
     /// Why ``onElement`` stopped the parse.
     var failure: CartographError?
 
     init(mode: Mode, options: ParseOptions) {
         self.mode = mode
+        if case .values = mode { foundArray = true }
         var elementOptions = options
         elementOptions.allowMultipleValues = false
         builder = DocumentBuilder(options: elementOptions, expectedInputBytes: 4 << 10)
@@ -71,6 +74,9 @@ final class StreamSplitter {
     func envelopeBegin(isArray: Bool) {
         let key = stack.last.map { $0.isArray ? nil : pendingKey } ?? nil
         stack.append((isArray, key))
+        if isArray, !foundArray, case .array(let keys) = mode, stack.count == keys.count + 1 {
+            foundArray = zip(keys, stack.dropFirst()).allSatisfy { $0 == $1.key }
+        }
     }
 
     func envelopeEnd() {
