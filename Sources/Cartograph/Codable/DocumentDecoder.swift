@@ -188,14 +188,17 @@ final class DocumentDecoder: Decoder {
 
     func codingPath(_ trail: CodingTrail?) -> [any CodingKey] { CodingTrail.keys(trail) }
 
-    /// A located Cartograph error for the value at `index`.
+    /// A Cartograph error for the value at `index`, with its byte offset.
+    ///
+    /// Its line and column are added only if the error leaves the decode
+    /// (``DecodingErrors/locating(_:in:)``): many errors are caught and
+    /// dropped on the way (`try?`, `decodeIfPresent` fallbacks, lossy
+    /// arrays), and locating each would walk the input every time.
     func located(_ kind: CartographError.Kind, _ message: String, at index: Int?, path keys: [any CodingKey],
         expected: String? = nil, found: String? = nil) -> CartographError
     {
-        let error = CartographError(kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
+        CartographError(kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
             expected: expected, found: found)
-        guard let input else { return error }
-        return error.locating(in: input)
     }
 
     func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {

@@ -67,6 +67,10 @@ extension JSONMapper {
         } catch let error as CartographError {
             let located = input.map { error.locating(in: $0) } ?? error
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))
+        } catch {
+            // Located only now that it leaves the decode (see DocumentDecoder.located).
+            guard let input else { throw error }
+            throw DecodingErrors.locating(error, in: input)
         }
     }
 

@@ -65,6 +65,13 @@ final class YajlParser {
     /// Input bytes kept between chunks: the unfinished token and held chunks.
     var retainedBytes: Int { carry.count + held.count }
 
+    /// The input bytes still kept from earlier chunks (the unfinished token,
+    /// then chunks held back), and the absolute offset of the first: errors
+    /// that point back into earlier chunks are located in them.
+    var retained: (base: Int, bytes: [UInt8]) { (carryBase, carry + held) }
+    /// Where ``retained`` begins (without copying the bytes).
+    var retainedBase: Int { carryBase }
+
     /// Bytes handed to yajl so far (after a skipped byte order mark).
     private(set) var totalBytes = 0
     private var byteOrderMarkResolved = false
@@ -165,8 +172,10 @@ final class YajlParser {
     private func releaseHeld() -> CartographError? {
         guard !held.isEmpty else { return failure }
         let bytes = held
-        held = []
-        return bytes.withUnsafeBytes { parse($0) }
+        // Kept on failure: the error may point into them (see `retained`).
+        let error = bytes.withUnsafeBytes { parse($0) }
+        if error == nil { held = [] }
+        return error
     }
 
     /// Hands one chunk to yajl.

@@ -48,10 +48,16 @@ public struct CartographError: Error, Sendable, Hashable {
     /// A copy with the line, column and excerpt computed from the input text.
     func locating(in input: UnsafeRawBufferPointer, base: Int = 0) -> CartographError {
         guard let offset, line == nil else { return self }
-        let location = SourceLocation(offset: offset - base, in: input)
-        return CartographError(
+        return located(at: SourceLocation(offset: offset - base, in: input))
+    }
+
+    /// A copy with this line, column and excerpt.
+    func located(at location: SourceLocation) -> CartographError {
+        var copy = CartographError(
             kind, message, offset: offset, line: location.line, column: location.column,
             path: path, expected: expected, found: found, excerpt: location.excerpt)
+        copy.elementIndex = elementIndex
+        return copy
     }
 
     /// A copy with the given path, unless one is already set.

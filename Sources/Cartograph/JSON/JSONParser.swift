@@ -28,9 +28,9 @@ public final class JSONParser {
     public func feed(_ chunk: UnsafeRawBufferPointer) throws {
         precondition(!finished, "JSONParser.feed called after finish()")
         if let error = engine.feed(chunk) {
-            throw lines.locate(error, in: chunk)
+            throw lines.locate(error, in: chunk, retained: engine.retained)
         }
-        lines.advance(over: chunk)
+        lines.advance(over: chunk, anchor: engine.retainedBase)
     }
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …).
@@ -47,7 +47,7 @@ public final class JSONParser {
         precondition(!finished, "JSONParser.finish called twice")
         finished = true
         if let error = engine.finish() {
-            throw lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0))
+            throw lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
         }
         return engine.builder.makeDocument()
     }

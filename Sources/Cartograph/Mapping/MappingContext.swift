@@ -107,8 +107,8 @@ public struct MappingContext {
 final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
-    /// Gives every collected error its line and column.
-    func locate(in input: UnsafeRawBufferPointer) { issues = issues.map { $0.locating(in: input) } }
+    /// Gives every collected error its line and column (one pass over the input).
+    func locate(in input: UnsafeRawBufferPointer) { issues = SourceLocation.locateAll(issues, in: input) }
 }
 
 /// What a factory, transform or mapping knows while it encodes a model.

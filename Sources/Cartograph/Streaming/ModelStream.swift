@@ -134,7 +134,7 @@ public final class ModelStream<Model> {
             start += slice.count
             error = parser.feed(slice).map { located($0, in: slice) }
             if error == nil {
-                lines.advance(over: slice)
+                lines.advance(over: slice, anchor: parser.retainedBase)
                 error = brokenLimit()
             }
         } while error == nil && start < chunk.count
@@ -230,7 +230,7 @@ public final class ModelStream<Model> {
     }
 
     private func located(_ error: CartographError, in chunk: UnsafeRawBufferPointer) -> CartographError {
-        var located = lines.locate(error, in: chunk)
+        var located = lines.locate(error, in: chunk, retained: parser.retained)
         // Inside an element, or between elements: the element being read or next to be read.
         located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located

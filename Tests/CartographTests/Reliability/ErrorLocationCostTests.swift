@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Errors are located only when they leave Cartograph, many at once in one
+/// pass, and correctly when they point back into earlier chunks.
+@Suite struct ErrorLocationCostTests {
+    private struct Feed: Codable {
+        struct Item: Codable, Equatable { var id: Int }
+        @LossyArray var items: [Item]
+    }
+
+    @Test func lossyIssuesAreLocatedOnTheirOwnLines() throws {
+        // 5,000 elements, one per line, every other one bad.
+        let lines = (0..<5_000).map { $0 % 2 == 0 ? #"{"id": \#($0)}"# : #"{"id": "bad"}"# }
+        let text = "{\"items\": [\n" + lines.joined(separator: ",\n") + "\n]}"
+        let result = try JSONMapper().decodeLossy(Feed.self, from: Array(text.utf8))
+        #expect(result.value.items.count == 2_500)
+        #expect(result.issues.count == 2_500)
+        for (position, issue) in result.issues.enumerated() {
+            let element = 2 * position + 1
+            #expect(issue.line == element + 2, "\(issue)")
+            #expect(issue.column == 8)
+            guard issue.line == element + 2 else { break }
+        }
+    }
+
+    @Test func anErrorThatLeavesTheDecodeIsLocated() throws {
+        struct Pair: Decodable { var a: Int; var b: String }
+        let text = "{\n  \"a\": 1,\n  \"b\": 2\n}"
+        let error = try #require(throws: DecodingError.self) { try JSONMapper().decode(Pair.self, from: Array(text.utf8)) }
+        let inner = try #require(DecodingErrors.cartographError(error))
+        #expect(inner.line == 3 && inner.column == 8)
+        guard case .typeMismatch(_, let context) = error else { Issue.record("\(error)"); return }
+        #expect(context.debugDescription.contains("3:8"), "\(context.debugDescription)")
+        #expect(context.codingPath.map(\.stringValue) == ["b"])
+    }
+
+    /// Whole and chunked parses give the same error, line and column.
+    private func sameErrorWholeAndChunked(_ text: String, sizes: [Int], options: ParseOptions = ParseOptions()) throws {
+        let bytes = Array(text.utf8)
+        let whole = try #require(throws: CartographError.self) { try Document(parsing: bytes, options: options) }
+        for size in sizes {
+            let chunked = try #require(throws: CartographError.self) { try parseInChunks(bytes, sizes: [size], options: options) }
+            #expect(chunked.kind == whole.kind, "\(size)")
+            #expect(chunked.offset == whole.offset, "\(size)")
+            #expect(chunked.line == whole.line && chunked.column == whole.column, "\(size): \(chunked) vs \(whole)")
+        }
+    }
+
+    @Test func anErrorAfterALongStringInAChunkIsPlacedRight() throws {
+        try sameErrorWholeAndChunked("[\n\"" + String(repeating: "a", count: 5_000) + "\",\n\n  x]", sizes: [1, 7, 4_096, 6_000, 100_000])
+    }
+
+    @Test func anErrorPointingBackIntoEarlierChunksIsPlacedRight() throws {
+        // An unpaired surrogate at the end of a long multi-line string, found once it closes.
+        try sameErrorWholeAndChunked("[1,\n  \"" + String(repeating: "é\\n", count: 2_000) + "\\uD800\"]", sizes: [1, 16, 4_096])
+        // A bad literal split across chunks: the error is at its start.
+        try sameErrorWholeAndChunked("[true,\n\n     trux]", sizes: [1, 2, 3, 14])
+        // A string past its limit, refused while still arriving, at its opening quote on line 2.
+        let options = ParseOptions { $0.maxStringBytes = 100 }
+        let bytes = Array(("[\n  \"" + String(repeating: "z", count: 5_000)).utf8)
+        for size in [1, 10, 64] {
+            let error = try #require(throws: CartographError.self) { try parseInChunks(bytes, sizes: [size], options: options) }
+            #expect(error.kind == .stringTooLong)
+            #expect(error.line == 2 && error.column == 3, "\(size): \(error)")
+        }
+    }
+
+    @Test func excerptsShowTabsAsSpaces() throws {
+        let error = try #require(throws: CartographError.self) { try Document(parsing: "{\t\"a\":\tx}") }
+        #expect(error.excerpt?.hasPrefix("{ \"a\": x}") == true, "\(error.excerpt ?? "")")
+    }
+}
