@@ -6,4 +6,12 @@
 /// does not define, so it is reached through this one function).
 double cartograph_strtod_c_locale(const char *text);
 
+#include <stddef.h>
+
+/// Bytes of the calling thread's stack left below the caller's frame, or
+/// SIZE_MAX when the stack's bounds cannot be found. The bounds are read
+/// once per thread (pthread_getattr_np, a GNU extension) and kept in a
+/// thread-local variable, so a call costs a few instructions.
+size_t cartograph_stack_remaining(void);
+
 #endif

@@ -216,6 +216,13 @@ final class DocumentDecoder: Decoder {
         return mismatch(expected: object ? "object" : "array", type: type, at: index, key: key, trail: trail)
     }
 
+    /// The error for a value nested deeper than the thread's stack allows (``StackGuard``).
+    func stackExhausted(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = StackGuard.exhausted(path: CodingTrail.render(keys), offset: entries[index].source)
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
     func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let text = String(decoding: UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)), as: UTF8.self)
@@ -341,6 +348,7 @@ final class DocumentDecoder: Decoder {
                 throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
             }
         }
+        guard StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
         let savedIndex = self.index
         let savedTrail = trail
         self.index = index

@@ -201,10 +201,10 @@ final class TreeEncoder: Encoder {
 
     // MARK: Values
 
-    func invalid(_ value: Any, _ message: String, key: (any CodingKey)?) -> EncodingError {
+    func invalid(_ value: Any, _ message: String, key: (any CodingKey)?, kind: CartographError.Kind = .encodingFailed) -> EncodingError {
         var keys = codingPath
         if let key { keys.append(key) }
-        let error = CartographError(.encodingFailed, message, path: CodingTrail.render(keys))
+        let error = CartographError(kind, message, path: CodingTrail.render(keys))
         return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
@@ -234,12 +234,30 @@ final class TreeEncoder: Encoder {
                 throw invalid(value, error.message, key: key)
             }
         }
-        guard depth < options.maxDepth else {
-            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key)
-        }
+        try checkDepth(value, key: key)
         let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
+    }
+
+    /// Encodes a value a single-value container at the root (no key) holds:
+    /// one level deeper, so that a value that encodes itself (a cycle)
+    /// meets the depth limit.
+    func encodeNested<T: Encodable>(_ value: T) throws -> EncodingSlot {
+        if let special = try encodeSpecial(value, key: nil) { return special }
+        if !run.registryIsEmpty, registry.registeredEntry(for: T.self) != nil { return try encodeRootSlot(value) }
+        try checkDepth(value, key: nil)
+        let child = TreeEncoder(run: run, trail: trail, depth: depth + 1)
+        try value.encode(to: child)
+        return child.result ?? .value(.object(JSONObject()))
+    }
+
+    /// Refuses one level more than ``CodableOptions/maxDepth`` or than the stack holds.
+    private func checkDepth(_ value: Any, key: (any CodingKey)?) throws {
+        guard depth < options.maxDepth else {
+            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
+        }
+        guard StackGuard.hasRoom else { throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded) }
     }
 
     /// Encodes the root value.
@@ -453,7 +471,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
         if let key = encoder.key ?? encoder.trail?.key {
             encoder.store(try encoder.encodeValue(value, key: key))
         } else {
-            encoder.store(.value(try encoder.encodeRoot(value)))
+            encoder.store(try encoder.encodeNested(value))
         }
     }
 }

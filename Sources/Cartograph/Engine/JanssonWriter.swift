@@ -143,6 +143,7 @@ struct JanssonWriter {
         case .string(let text): return string(text)
         case .array(let elements):
             guard depth < options.maxDepth else { throw depthError(path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
             guard let array = json_array() else { return nil }
             for (position, element) in elements.enumerated() {
                 do {
@@ -159,6 +160,7 @@ struct JanssonWriter {
             return array
         case .object(let object):
             guard depth < options.maxDepth else { throw depthError(path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
             guard let target = json_object() else { return nil }
             let members = object.members
             var order = Array(members.indices)
@@ -218,6 +220,7 @@ struct JanssonWriter {
             return withCText(document.bytes(of: entry)) { json_stringn_nocheck($0, $1) }
         case .array:
             guard depth < options.maxDepth else { throw depthError("$") }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let array = json_array() else { return nil }
             var position = index + 1
             while position < entry.payload {
@@ -236,6 +239,7 @@ struct JanssonWriter {
             return array
         case .object:
             guard depth < options.maxDepth else { throw depthError("$") }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let target = json_object() else { return nil }
             var members: [Int] = []
             var position = index + 1

@@ -150,6 +150,7 @@ public struct JSONMapper: Sendable {
     }
 
     private func decodeAny(_ node: Node, key: String?, trail: PathTrail?) throws -> MappedValue {
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: PathTrail.render(trail), offset: node.sourceOffset) }
         switch node.kind {
         case .object:
             let object = try node.object()

@@ -103,6 +103,17 @@ public struct MappingContext {
     }
 }
 
+/// The class instances an encode is inside (see ``EncodingContext/visiting``).
+final class VisitedObjects {
+    private var identifiers: Set<ObjectIdentifier> = []
+
+    /// Enters `object`; false if the encode is already inside it (a cycle).
+    func enter(_ object: AnyObject) -> Bool { identifiers.insert(ObjectIdentifier(object)).inserted }
+
+    /// Leaves `object` (its siblings may hold it again without a cycle).
+    func leave(_ object: AnyObject) { identifiers.remove(ObjectIdentifier(object)) }
+}
+
 /// Collects the errors a lossy decode skipped.
 final class IssueCollector {
     private(set) var issues: [CartographError] = []
@@ -120,32 +131,42 @@ public struct EncodingContext {
     /// The kind of output being produced.
     public let profile: OutputProfile
     let trail: PathTrail?
-    let visiting: Set<ObjectIdentifier>
+    /// The class instances being encoded, outermost first (one set per
+    /// encode, shared by every context of it: entered and left around each
+    /// instance, so a cycle is found in O(1) without copying a set per level).
+    let visiting: VisitedObjects
+    /// How many values deep this context is.
+    let depth: Int
 
-    init(registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: Set<ObjectIdentifier> = []) {
+    init(registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0) {
         self.registry = registry
         self.profile = profile
         self.trail = trail
         self.visiting = visiting
+        self.depth = depth
     }
 
     /// The path being encoded, as `$.friends[3]`.
     public var path: String { PathTrail.render(trail) }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
-        EncodingContext(registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting)
+        EncodingContext(registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting,
+            depth: depth + 1)
     }
 
     func child(spec: KeySpec) -> EncodingContext {
         var trail = self.trail
         for component in spec.trailComponents { trail = PathTrail(parent: trail, component: component) }
-        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting)
+        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth + 1)
     }
 
-    func entering(_ object: AnyObject) -> EncodingContext {
-        var visiting = visiting
-        visiting.insert(ObjectIdentifier(object))
-        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting)
+    /// Checks that one more level fits: within ``MappingOptions/maxDepth``
+    /// and within the thread's stack (``StackGuard``).
+    func descend() throws {
+        guard depth < options.maxDepth else {
+            throw CartographError(.depthLimitExceeded, "the value nests deeper than MappingOptions.maxDepth (\(options.maxDepth))", path: path)
+        }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path) }
     }
 
     /// Encodes a nested value of any supported type.

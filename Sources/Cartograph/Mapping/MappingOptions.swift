@@ -19,6 +19,11 @@ public struct MappingOptions: Sendable {
     /// What encoding does when a class instance refers back to one being
     /// encoded. Default ``CyclePolicy/error``.
     public var cycles: CyclePolicy = .error
+    /// Deepest nesting of models, arrays and dictionaries an encode writes.
+    /// Default 512. Exceeding it throws
+    /// ``CartographError/Kind/depthLimitExceeded`` (as does running short of
+    /// thread stack first; see the README's limits table).
+    public var maxDepth: Int = 512
     /// The kind of value `Date`, `Data` and `URL` properties become when encoding.
     public var profile: OutputProfile = .json
     /// Values passed through to factories and transforms.

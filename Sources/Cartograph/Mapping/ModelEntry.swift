@@ -23,6 +23,7 @@ extension ModelEntryProtocol {
                 path: context.path, expected: "object", found: node.kind.description)
         }
         let context = context.materialized()
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         do {
             if let typed = self as? TypedModelEntry<T> {
                 return try typed.make(try node.object(), context)
@@ -40,12 +41,17 @@ extension ModelEntryProtocol {
 
     /// Encodes a model, watching for cycles through class instances.
     func encodeValue<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
-        var context = context
+        try context.descend()
         if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
             let object = model as AnyObject
-            if context.visiting.contains(ObjectIdentifier(object)) { throw CycleDetected(path: context.path) }
-            context = context.entering(object)
+            guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
+            defer { context.visiting.leave(object) }
+            return try encodeTyped(model, context)
         }
+        return try encodeTyped(model, context)
+    }
+
+    private func encodeTyped<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
         if let typed = self as? TypedModelEntry<T> { return try typed.encode(model, context) }
         return try encodeAny(model, context)
     }

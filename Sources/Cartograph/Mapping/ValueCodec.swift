@@ -107,6 +107,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
             if options.coerceArrays, !node.isNull { return [try codec.decode(node, context.element(0), options)] }
             throw node.mismatch(expected: "array").at(path: context.path)
         }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         let array = try node.array()
         var result: [Element] = []
         result.reserveCapacity(array.count)
@@ -134,7 +135,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
     }
 
     private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue {
-        .array(try values.enumerated().map { try codec.encode($1, context.child(.index($0))) })
+        try context.descend()
+        return .array(try values.enumerated().map { try codec.encode($1, context.child(.index($0))) })
     }
 
     private static func arrayCodec<A: ArrayMarker>(_: A.Type) -> Any {
@@ -158,6 +160,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return ValueCodec<D>(
             decode: { node, context, options in
                 guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: context.path) }
+                guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
                 var pairs: [(String, D.Value)] = []
                 for (key, member) in try node.object() {
                     pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
@@ -165,7 +168,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 return D.make(pairs)
             },
             encode: { dictionary, context in
-                .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
+                try context.descend()
+                return .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
             })
     }
 

@@ -186,6 +186,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
     @inline(__always)
     private func checkDepth(_ depth: Int, _ path: @autoclosure () -> String) throws {
         guard depth < options.maxDepth else { throw CartographError(.depthLimitExceeded, "value nests deeper than maxDepth", path: path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
     }
 
     /// An array's elements through a borrowed buffer (no retain per element for the null check).

@@ -124,6 +124,7 @@ struct NativeJSONWriter {
         _ element: (inout NativeJSONWriter, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw depthError(path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         output.append(UInt8(ascii: "["))
         guard count > 0 else {
             output.append(UInt8(ascii: "]"))
@@ -142,6 +143,7 @@ struct NativeJSONWriter {
         _ member: (inout NativeJSONWriter, Int) throws -> Void) throws
     {
         guard depth < options.maxDepth else { throw depthError(path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         output.append(UInt8(ascii: "{"))
         guard count > 0 else {
             output.append(UInt8(ascii: "}"))

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Recursion within the default limits is safe on a 512 KiB thread stack
+/// (a small service thread): every path either succeeds or throws a typed
+/// error before the stack runs out; encoders honour their depth limits.
+@Suite(.serialized) struct StackDepthTests {
+    /// Runs `body` on a thread with a 512 KiB stack and returns its outcome.
+    private func onSmallStack(_ body: @escaping @Sendable () throws -> Void) -> String {
+        final class Box: @unchecked Sendable { var outcome = "not run" }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                try body()
+                box.outcome = "ok"
+            } catch let error as CartographError {
+                box.outcome = "\(error.kind)"
+            } catch {
+                box.outcome = DecodingErrors.cartographError(error).map { "\($0.kind)" } ?? "untyped: \(error)"
+            }
+            done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+        done.wait()
+        return box.outcome
+    }
+
+    final class Link: Codable, @unchecked Sendable {
+        var value = 1
+        var child: Link?
+    }
+
+    private static func chainJSON(_ depth: Int) -> [UInt8] {
+        Array((String(repeating: #"{"value":1,"child":"#, count: depth - 1) + #"{"value":1}"# + String(repeating: "}", count: depth - 1)).utf8)
+    }
+
+    private static func chain(_ depth: Int) -> Link {
+        let root = Link()
+        var tail = root
+        for _ in 1..<depth {
+            let next = Link()
+            tail.child = next
+            tail = next
+        }
+        return root
+    }
+
+    @Test func recursiveCodableModelsWithinTheDefaultDepthAreSafe() {
+        let json = Self.chainJSON(500)
+        let outcome = onSmallStack { _ = try JSONMapper().decode(Link.self, from: json) }
+        #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
+        // With the depth limit raised far past what the stack holds: a typed error, not a crash.
+        let deep = Self.chainJSON(20_000)
+        let raised = onSmallStack {
+            var mapper = JSONMapper()
+            mapper.parseOptions.maxDepth = 100_000
+            _ = try mapper.decode(Link.self, from: deep)
+        }
+        #expect(raised == "depthLimitExceeded", "\(raised)")
+    }
+
+    @Test func decodeAnyWithinTheDefaultDepthIsSafe() {
+        let json = Array((String(repeating: "[", count: 511) + String(repeating: "]", count: 511)).utf8)
+        let outcome = onSmallStack { _ = try JSONMapper().decodeAny(from: json) }
+        #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
+        let objects = Array((String(repeating: #"{"a":"#, count: 511) + "1" + String(repeating: "}", count: 511)).utf8)
+        #expect(["ok", "depthLimitExceeded"].contains(onSmallStack { _ = try JSONMapper().decodeAny(from: objects) }))
+    }
+
+    @Test func encodingADeepChainIsSafeAndLimited() {
+        let outcome = onSmallStack { _ = try JSONMapper().encode(Self.chain(500)) }
+        #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
+        let plist = onSmallStack { _ = try PropertyListMapper().encode(Self.chain(500), format: .binary) }
+        #expect(plist == "ok" || plist == "depthLimitExceeded", "\(plist)")
+        // Past CodableOptions.maxDepth: a typed error.
+        #expect(onSmallStack { _ = try JSONMapper().encode(Self.chain(5_000)) } == "depthLimitExceeded")
+    }
+
+    /// A value whose `encode(to:)` hands itself to a single-value container: a cycle.
+    struct Forever: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Forever())
+        }
+    }
+
+    @Test func aSingleValueCycleIsStoppedByTheDepthLimit() {
+        #expect(onSmallStack { _ = try JSONMapper().encode(Forever()) } == "depthLimitExceeded")
+        #expect(onSmallStack { _ = try JSONMapper().encode(["k": Forever()]) } == "depthLimitExceeded")
+        #expect(onSmallStack { _ = try PropertyListMapper().encode(Forever(), format: .xml) } == "depthLimitExceeded")
+    }
+
+    final class Node: Mappable, @unchecked Sendable {
+        var name = "n"
+        var next: Node?
+        static let mapping = Mapping<Node>({ Node() }) {
+            Map(\.name, "name")
+            Map(\.next, "next")
+        }
+    }
+
+    @Test func mappedClassChainsAreLimitedBothWays() {
+        var registry = ModelRegistry()
+        registry.register(Node.self)
+        let mapper = JSONMapper(registry: registry)
+        let root = Node()
+        var tail = root
+        for _ in 0..<10_000 {
+            let next = Node()
+            tail.next = next
+            tail = next
+        }
+        #expect(onSmallStack { _ = try mapper.encode(root) } == "depthLimitExceeded")
+        let shallow = Node()
+        shallow.next = Node()
+        #expect(onSmallStack { _ = try mapper.encode(shallow) } == "ok")
+        let json = Array((String(repeating: #"{"name":"a","next":"#, count: 500) + "null" + String(repeating: "}", count: 500)).utf8)
+        let decoded = onSmallStack { _ = try mapper.decode(Node.self, from: json) }
+        #expect(decoded == "ok" || decoded == "depthLimitExceeded", "\(decoded)")
+    }
+
+    private static let deepArrays = Array((String(repeating: "[", count: 511) + String(repeating: "]", count: 511)).utf8)
+
+    @Test func deepJSONValuesParseSafely() {
+        let outcome = onSmallStack { _ = try JSONValue(parsing: Self.deepArrays) }
+        #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
+        let codable = onSmallStack { _ = try JSONMapper().decode(JSONValue.self, from: Self.deepArrays) }
+        #expect(codable == "ok" || codable == "depthLimitExceeded", "\(codable)")
+    }
+
+    @Test func deepJSONValuesWriteSafely() throws {
+        let value = try JSONValue(parsing: Self.deepArrays)
+        for format in ["json", "codable", "binary", "xml"] {
+            let outcome = onSmallStack {
+                switch format {
+                case "json": _ = try value.encoded()
+                case "codable": _ = try JSONMapper().encode(value)
+                case "binary": _ = try PropertyListMapper().encode(value, format: .binary)
+                default: _ = try PropertyListMapper().encode(value, format: .xml)
+                }
+            }
+            #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(format): \(outcome)")
+        }
+    }
+}
