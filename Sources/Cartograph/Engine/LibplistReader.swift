@@ -17,13 +17,19 @@ enum LibplistReader {
         let base = bytes.baseAddress!
         var root: plist_t?
         switch format {
+        // Cartograph's own reader reads the whole file first and refuses what
+        // it refuses: libplist 2.2 recurses without limit (its recursive free
+        // overflows the stack), copies shared objects, aborts on NUL keys, and
+        // turns malformed scalars into values (an overlong integer into
+        // UInt64.max, a bad date into 1970, bad base64 into empty data). A
+        // lighter structural pre-check was tried and bypassed: a `/>` inside an
+        // attribute value looked self-closing to it but opens an element to
+        // libplist.
         case .binary:
-            // Cartograph's own reader checks the whole file first (libplist
-            // 2.2 recurses without limit, copies shared objects, aborts on NUL keys).
             _ = try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_bin($0, UInt32(bytes.count), &root) }
         case .xml:
-            try XMLPlistCheck.check(bytes, maxDepth: options.maxDepth)
+            _ = try XMLPlistReader.document(bytes, options: options, parse: parse)
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_xml($0, UInt32(bytes.count), &root) }
         }
         guard let root else {

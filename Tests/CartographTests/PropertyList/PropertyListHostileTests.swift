@@ -133,6 +133,34 @@ import Testing
         #expect(try PropertyListMapper().decode([String].self, from: Array(bytes)) == values)
     }
 
+    private static func xml(_ body: String) -> [UInt8] {
+        Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#.utf8) + Array(body.utf8) + Array("</plist>".utf8)
+    }
+
+    @Test func anAttributeHoldingSlashGreaterThanCannotSmuggleDepthToLibplist() {
+        // `/>` inside an attribute value does not close the element.
+        let deep = Self.xml(String(repeating: #"<array x="/>">"#, count: 300_000))
+        for reader in [PropertyListOptions.Reader.native, .libplist] {
+            let outcome = Result { try PropertyListMapper(options: PropertyListOptions { $0.reader = reader }).document(from: deep) }
+            guard case .failure(let error) = outcome else { Issue.record("\(reader) read it"); continue }
+            #expect((error as? CartographError)?.kind == .depthLimitExceeded, "\(reader): \(error)")
+        }
+    }
+
+    @Test func libplistIsNotGivenMalformedScalarsToGuessAt() throws {
+        let libplist = PropertyListMapper(options: PropertyListOptions { $0.reader = .libplist })
+        for body in ["<integer>99999999999999999999999</integer>", "<integer>12abc</integer>", "<date>not a date</date>",
+            "<date>2024-02-30T00:00:00Z</date>", "<data>!!!not base64!!!</data>", "<real>one</real>"]
+        {
+            let bytes = Self.xml("<array>\(body)</array>")
+            #expect(throws: CartographError.self, "\(body)") { try libplist.document(from: bytes) }
+            #expect(throws: CartographError.self, "\(body)") { try PropertyListMapper().document(from: bytes) }
+        }
+        // Well-formed scalars still read the same through both.
+        let good = Self.xml("<array><integer>-5</integer><date>2024-02-29T12:00:00Z</date><data>AQI=</data><real>1.5</real></array>")
+        #expect(try libplist.document(from: good).root.jsonValue() == PropertyListMapper().document(from: good).root.jsonValue())
+    }
+
     @Test func referenceLoopsAreRejected() {
         // Object 0 is an array holding object 1, an array holding object 0.
         let looping = Self.binaryPlist(objects: [[0xA1, 1], [0xA1, 0]])
