@@ -137,7 +137,7 @@ final class DocumentDecoder: Decoder {
             }
             probe = next < end ? next : start
         } while probe != first
-        return nil
+        return document.canonicalValue(forKey: key, inObject: object)
     }
 
     private func fuzzyFind(_ name: String, in object: Int) -> Int? {

@@ -73,6 +73,26 @@ public final class Document: @unchecked Sendable {
         return Document(tape: tape, roots: [0])
     }
 
+    /// The tape index of the value whose visible key is canonically equal
+    /// to `key` (equal as a Swift `String`), in an object flagged
+    /// ``TapeFlags/canonicalKeys``; nil otherwise. The slow path behind every
+    /// byte-wise key lookup, taken only when that lookup missed in an object
+    /// holding a non-ASCII key: `"café"` (é precomposed) finds `"cafe\u0301"`,
+    /// as it would in a Swift `Dictionary` or Foundation's decoder.
+    func canonicalValue(forKey key: UnsafeRawBufferPointer, inObject object: Int) -> Int? {
+        let entries = tape.entries
+        guard entries[object].kind == .object, entries[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
+        let wanted = String(decoding: key, as: UTF8.self)
+        let end = entries[object].payload
+        var position = object + 1
+        while position < end {
+            let entry = entries[position]
+            if entry.flags & TapeFlags.shadowed == 0, String(decoding: bytes(of: entry), as: UTF8.self) == wanted { return position + 1 }
+            position = next(after: position + 1)
+        }
+        return nil
+    }
+
     /// Index of the first entry after the value at `index`.
     @inline(__always)
     func next(after index: Int) -> Int {

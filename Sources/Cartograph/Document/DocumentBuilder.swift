@@ -14,6 +14,8 @@ final class DocumentBuilder {
         var count = 0
         var isObject = false
         var depth = 0
+        /// Whether a key of this object has a byte above 0x7F.
+        var hasNonASCIIKey = false
     }
 
     let tape: Tape
@@ -166,6 +168,7 @@ final class DocumentBuilder {
         }
         guard top.pointee.count < maxKeys else { return failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
+        if count > 0, let bytes, !UTF8Validation.isASCII(bytes, count: count) { top.pointee.hasNonASCIIKey = true }
         top.pointee.count += 1
         _ = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
@@ -211,13 +214,16 @@ final class DocumentBuilder {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
         }
         var count = frame.count
+        let entries = tapeStorage.pointee.entries
         if frame.isObject {
             if count > 1 {
-                guard let remaining = resolveDuplicates(inObjectAt: frame.entry, count: count) else { return false }
+                guard let remaining = resolveDuplicates(inObjectAt: frame.entry, count: count, canonically: frame.hasNonASCIIKey) else {
+                    return false
+                }
                 count = remaining
             }
+            if frame.hasNonASCIIKey { entries[frame.entry].flags |= TapeFlags.canonicalKeys }
         }
-        let entries = tapeStorage.pointee.entries
         entries[frame.entry].length = UInt32(count)
         entries[frame.entry].payload = tapeStorage.pointee.count
         current.pointee = parent
@@ -249,7 +255,14 @@ final class DocumentBuilder {
     /// skipping values. Small objects compare every pair (cheap: lengths
     /// differ first); larger ones go through a seeded hash table, so the work
     /// stays linear even for inputs built to collide.
-    private func resolveDuplicates(inObjectAt objectIndex: Int, count: Int) -> Int? {
+    ///
+    /// With `canonically` (a key has a non-ASCII byte), keys that differ in
+    /// bytes but are equal as Swift strings (canonically equivalent:
+    /// `"API_\u212AEY"`, with a Kelvin sign, and `"API_KEY"`) are duplicates
+    /// too: a `[String: T]`, a `Dictionary` or a plist reader downstream
+    /// would see one key, and the policy must decide which, the same way
+    /// everywhere.
+    private func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
         let entries = tapeStorage.pointee.entries
         let end = tapeStorage.pointee.count
         keyIndices.truncate(to: 0)
@@ -260,7 +273,7 @@ final class DocumentBuilder {
             position = value.kind == .array || value.kind == .object ? value.payload : position + 2
         }
         var visible = count
-        func handle(earlier: Int, later: Int) -> Int? {
+        func handle(_ earlier: Int, _ later: Int) -> Int? {
             switch options.duplicateKeys {
             case .reject:
                 let entry = entries[later]
@@ -304,11 +317,11 @@ final class DocumentBuilder {
                     guard signature(earlier) == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
                         sameKey(earlierIndex, laterIndex)
                     else { continue }
-                    guard handle(earlier: earlierIndex, later: laterIndex) != nil else { return nil }
+                    guard handle(earlierIndex, laterIndex) != nil else { return nil }
                     break
                 }
             }
-            return visible
+            return canonically ? resolveCanonicalDuplicates(keyCount, handle) : visible
         }
         let table = duplicateTable.prepare(for: keyCount)
         let mask = table.mask
@@ -324,13 +337,38 @@ final class DocumentBuilder {
                     break
                 }
                 if sameKey(occupant, keyIndex) {
-                    guard let kept = handle(earlier: occupant, later: keyIndex) else { return nil }
+                    guard let kept = handle(occupant, keyIndex) else { return nil }
                     table.set(slot, kept)
                     break
                 }
                 slot = (slot + 1) & mask
             }
         }
+        return canonically ? resolveCanonicalDuplicates(keyCount, handle) : visible
+    }
+
+    /// The second pass of ``resolveDuplicates(inObjectAt:count:canonically:)``
+    /// over the keys still visible, comparing them as Swift strings (whose
+    /// hashing and equality follow canonical equivalence). Only for objects
+    /// holding a non-ASCII key.
+    private func resolveCanonicalDuplicates(_ keyCount: Int, _ handle: (Int, Int) -> Int?) -> Int? {
+        let entries = tapeStorage.pointee.entries
+        let bytes = tapeStorage.pointee.bytes
+        var seen: [String: Int] = [:]
+        for ordinal in 0..<keyCount {
+            let keyIndex = keyIndices[ordinal]
+            let key = entries[keyIndex]
+            guard key.flags & TapeFlags.shadowed == 0 else { continue }
+            let name = String(decoding: UnsafeBufferPointer(start: bytes + key.payload, count: Int(key.length)), as: UTF8.self)
+            if let earlier = seen[name] {
+                guard let kept = handle(earlier, keyIndex) else { return nil }
+                seen[name] = kept
+            } else {
+                seen[name] = keyIndex
+            }
+        }
+        var visible = 0
+        for ordinal in 0..<keyCount where entries[keyIndices[ordinal]].flags & TapeFlags.shadowed == 0 { visible += 1 }
         return visible
     }
 

@@ -65,7 +65,7 @@ extension ObjectView {
                 }
                 probe = next < end ? next : start
             } while probe != first
-            return nil
+            return document.canonicalValue(forKey: key, inObject: start - 1).map { Node(document: document, index: $0) }
         }
     }
 

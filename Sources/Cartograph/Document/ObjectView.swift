@@ -56,7 +56,7 @@ public struct ObjectView: Sendable, Sequence {
             }
             position = document.next(after: position + 1)
         }
-        return nil
+        return document.canonicalValue(forKey: key, inObject: index).map { Node(document: document, index: $0) }
     }
 
     @inline(__always)

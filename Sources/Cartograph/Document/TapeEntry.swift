@@ -45,4 +45,8 @@ enum TapeFlags {
     static let date: UInt8 = 8
     /// On a string: property-list data, stored as base64 text.
     static let data: UInt8 = 16
+    /// On an object: a key has a non-ASCII byte, so a key looked up by
+    /// bytes and not found may still be there in another, canonically
+    /// equivalent spelling (``Document/canonicalValue(forKey:inObject:)``).
+    static let canonicalKeys: UInt8 = 32
 }
