@@ -2,6 +2,7 @@ import Foundation
 
 // cartograph-bench [--json] [--rounds N] [--min-time SECONDS] [--only ID[,ID…]] [--peak-memory] [FILE…]
 // cartograph-bench records generate|stream|decode|foundation PATH [BYTES]   (scripts/stream-bench)
+// cartograph-bench hostile [CASE]   (scripts/hostile: what each attack costs, one process per case)
 //
 // With no files, measures every .json file in Benchmarks/Data. Release builds only
 // give meaningful numbers: `swift run -c release cartograph-bench` (scripts/bench).
@@ -22,6 +23,15 @@ if arguments.first == "leakcheck" {
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("cartograph-bench leakcheck: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.first == "hostile" {
+    do {
+        try HostileBenchmark.run(Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("cartograph-bench hostile: \(error)\n".utf8))
         exit(1)
     }
 }
