@@ -359,7 +359,7 @@ final class DocumentDecoder: Decoder {
             trail = savedTrail
             depth -= 1
         }
-        return try T(from: self)
+        return try type.init(from: self)
     }
 
     /// Decodes the current value as the root.
@@ -369,7 +369,7 @@ final class DocumentDecoder: Decoder {
             let context = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
             return try entry.decode(Node(document: document, index: index), context, as: T.self)
         }
-        return try T(from: self)
+        return try type.init(from: self)
     }
 
     /// Arrays of the common scalars, read straight off the tape: no nested

@@ -48,7 +48,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decodeValue(T.self, at: required(key), key: key, parent: trail)
+        try decoder.decodeValue(type, at: required(key), key: key, parent: trail)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decoder.decodeBool(at: $0, key: key, trail: trail) } }
@@ -66,7 +66,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) } }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) } }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key).map { try decoder.decodeValue(T.self, at: $0, key: key, parent: trail) }
+        try present(key).map { try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -244,7 +244,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (index, key) = try peek(type)
-        let value = try decoder.decodeValue(T.self, at: index, key: key, parent: trail)
+        let value = try decoder.decodeValue(type, at: index, key: key, parent: trail)
         advance()
         return value
     }
@@ -333,8 +333,8 @@ struct DocumentSingleValueContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A single value's nested value shares its path: decode in place.
         if let key = trail?.key {
-            return try decoder.decodeValue(T.self, at: index, key: key, parent: trail?.parent)
+            return try decoder.decodeValue(type, at: index, key: key, parent: trail?.parent)
         }
-        return try decoder.decodeRoot(T.self)
+        return try decoder.decodeRoot(type)
     }
 }

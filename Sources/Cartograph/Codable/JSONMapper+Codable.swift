@@ -63,7 +63,7 @@ extension JSONMapper {
     func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil) throws -> T {
         let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues)
         do {
-            return try decoder.decodeRoot(T.self)
+            return try decoder.decodeRoot(type)
         } catch let error as CartographError {
             let located = input.map { error.locating(in: $0) } ?? error
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))

@@ -108,7 +108,13 @@ final class EncodingRun {
 /// tree of slots that a writer then turns into bytes.
 final class TreeEncoder: Encoder {
     let run: EncodingRun
-    private(set) var result: EncodingSlot?
+    private(set) var result: EncodingSlot? {
+        didSet { if let commit, let result { commit(result) } }
+    }
+    /// For a super encoder: hands each result to the parent's slot as soon
+    /// as it is set, so nothing depends on when the encoder is released (a
+    /// single value encoded after the encoder itself was dropped used to be lost).
+    var commit: ((EncodingSlot) -> Void)?
     /// Nesting depth of this encoder's value.
     let depth: Int
     /// The encoder whose member this one encodes, under `key`; or nil, with `baseTrail`.
@@ -383,13 +389,20 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return TreeUnkeyedContainer(encoder: encoder, array: nested, nestedTrail: CodingTrail(parent: trail, key: key))
     }
 
-    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!) }
+    /// An encoder for the value under `"super"` (Foundation's spelling; the
+    /// key need not be one of `Key`'s cases).
+    mutating func superEncoder() -> any Encoder { superEncoder(for: StringKey("super")) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(for: key) }
+
+    /// The key holds `{}` until the super encoder writes something (as in
+    /// Foundation), keeping its place among the keys.
+    private func superEncoder(for key: some CodingKey) -> any Encoder {
         let name = encoder.jsonKey(key)
-        return SlotReferencingEncoder(parent: encoder, trail: CodingTrail(parent: trail, key: key)) { [object] slot in
-            object.set(name, slot)
-        }
+        object.set(name, .value(.object(JSONObject())))
+        let child = TreeEncoder(run: encoder.run, trail: CodingTrail(parent: trail, key: key), depth: encoder.depth + 1)
+        child.commit = { [object] slot in object.set(name, slot) }
+        return child
     }
 }
 
@@ -440,10 +453,10 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         let position = array.count
-        array.append(.value(.null))
-        return SlotReferencingEncoder(parent: encoder, trail: CodingTrail(parent: trail, key: IndexKey(position))) { [array] slot in
-            array.replace(position, with: slot)
-        }
+        array.append(.value(.object(JSONObject())))
+        let child = TreeEncoder(run: encoder.run, trail: CodingTrail(parent: trail, key: IndexKey(position)), depth: encoder.depth + 1)
+        child.commit = { [array] slot in array.replace(position, with: slot) }
+        return child
     }
 }
 
@@ -476,23 +489,4 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     }
 }
 
-/// The encoder handed out by `superEncoder()`: it writes its result into the parent's slot when done.
-final class SlotReferencingEncoder: Encoder {
-    private let inner: TreeEncoder
-    private let commit: (EncodingSlot) -> Void
 
-    init(parent: TreeEncoder, trail: CodingTrail?, commit: @escaping (EncodingSlot) -> Void) {
-        inner = TreeEncoder(run: parent.run, trail: trail, depth: parent.depth + 1)
-        self.commit = commit
-    }
-
-    deinit {
-        if let result = inner.result { commit(result) }
-    }
-
-    var codingPath: [any CodingKey] { inner.codingPath }
-    var userInfo: [CodingUserInfoKey: Any] { inner.userInfo }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { inner.container(keyedBy: type) }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { inner.unkeyedContainer() }
-    func singleValueContainer() -> any SingleValueEncodingContainer { inner.singleValueContainer() }
-}

@@ -230,7 +230,7 @@ enum CodableFallback {
         let decoder = DocumentDecoder(document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
             input: nil, issues: context.issues)
         do {
-            return try decoder.decodeRoot(T.self)
+            return try decoder.decodeRoot(type)
         } catch let error as DecodingError {
             let underlying = DecodingErrors.cartographError(error)
             let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""
