@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cartograph
 import Foundation
 
 /// The `cartograph` command-line tool.
@@ -11,6 +12,7 @@ struct CartographCommand: ParsableCommand {
             Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error \
             or an unreadable file.
             """,
+        version: CartographVersion.current,
         subcommands: [Validate.self, Format.self, Convert.self, Ndjson.self, Count.self, Infer.self]
     )
 

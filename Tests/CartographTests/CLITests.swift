@@ -1,3 +1,4 @@
+import Cartograph
 import Foundation
 import Testing
 
@@ -131,6 +132,15 @@ import Testing
         #expect(broken.output == "1\n2\n")
         #expect(broken.errors.contains("<stdin>:1:8:") && broken.errors.contains("element 2"))
         #expect(try Self.run(["count", "/no/such/file"]).status == 2)
+    }
+
+    @Test func versionIsPrinted() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.output == CartographVersion.current + "\n")
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let changelog = try String(contentsOf: packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("## [\(CartographVersion.current)]"))
     }
 
     @Test func countAndNdjsonFailWhenThePathMatchesNothing() throws {
