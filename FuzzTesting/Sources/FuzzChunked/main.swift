@@ -31,12 +31,26 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         // whole, yajl may first find a fault later in that token.
         let refusedEarly = (b.kind == .stringTooLong || b.kind == .numberTooLong) && (a.offset ?? 0) >= (b.offset ?? 0)
         if (a.kind != b.kind || a.offset != b.offset) && !refusedEarly { FuzzInput.fail("chunked error differs: \(a) vs \(b)") }
+        // The same place is the same line and column, however the input came.
+        if a.offset == b.offset, a.line != b.line || a.column != b.column { FuzzInput.fail("chunked location differs: \(a) vs \(b)") }
     default:
         FuzzInput.fail("whole and chunked disagree: \(whole) vs \(chunked)")
     }
-    // Streams of the same bytes do not crash either.
-    let stream = ModelStream(JSONValue.self, path: input.flags & 128 != 0 ? .values : .topLevelArray)
-    _ = try? stream.feed(input.bytes)
+    // Streams of the same bytes do not crash either, in every mode, with
+    // small stream limits so that they are reached.
+    var mapper = JSONMapper()
+    mapper.parseOptions = input.options
+    mapper.parseOptions.maxElementBytes = 4 << 10
+    mapper.parseOptions.maxEnvelopeBytes = 4 << 10
+    mapper.parseOptions.maxStreamIssues = 3
+    let paths: [StreamPath] = [.values, .topLevelArray, "$.a", "$.a.b"]
+    let stream = ModelStream(Int.self, mapper: mapper, path: paths[Int(input.flags >> 6)], lossy: input.flags & 8 != 0)
+    var streamOffset = 0
+    while streamOffset < input.bytes.count {
+        let end = min(input.bytes.count, streamOffset + Int(input.flags % 5) * 7 + 1)
+        if (try? stream.feed(input.bytes[streamOffset..<end])) == nil { break }
+        streamOffset = end
+    }
     _ = try? stream.finish()
     return 0
 }
