@@ -302,12 +302,12 @@ final class DocumentDecoder: Decoder {
     }
 
     @inline(__always)
-    func decodeDouble(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Double {
+    func decodeDouble(at index: Int, key: (any CodingKey)?, trail: CodingTrail?, reporting type: Any.Type = Double.self) throws -> Double {
         let entry = entries[index]
         switch entry.kind {
         case .number:
             let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
-            guard value.isFinite else { throw outOfRange(Double.self, at: index, key: key, trail: trail) }
+            guard value.isFinite else { throw outOfRange(type, at: index, key: key, trail: trail) }
             return value
         case .string:
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
@@ -316,16 +316,16 @@ final class DocumentDecoder: Decoder {
                 if text == negative { return -.infinity }
                 if text == nan { return .nan }
             }
-            throw mismatch(expected: "number", type: Double.self, at: index, key: key, trail: trail)
+            throw mismatch(expected: "number", type: type, at: index, key: key, trail: trail)
         case .null:
-            throw valueNotFound(Double.self, at: index, key: key, trail: trail)
+            throw valueNotFound(type, at: index, key: key, trail: trail)
         default:
-            throw mismatch(expected: "number", type: Double.self, at: index, key: key, trail: trail)
+            throw mismatch(expected: "number", type: type, at: index, key: key, trail: trail)
         }
     }
 
     func decodeFloat(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Float {
-        let value = try decodeDouble(at: index, key: key, trail: trail)
+        let value = try decodeDouble(at: index, key: key, trail: trail, reporting: Float.self)
         let narrowed = Float(value)
         if value.isFinite, !narrowed.isFinite { throw outOfRange(Float.self, at: index, key: key, trail: trail) }
         return narrowed

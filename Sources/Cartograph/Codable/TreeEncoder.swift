@@ -271,14 +271,18 @@ final class TreeEncoder: Encoder {
         try encodeRootSlot(value).value
     }
 
-    /// Encodes the root value into a slot (written without a JSONValue in between).
-    func encodeRootSlot<T: Encodable>(_ value: T) throws -> EncodingSlot {
+    /// Encodes the root value into a slot (written without a JSONValue in
+    /// between). With `requiringValue`, a value that encodes nothing throws,
+    /// as Foundation's encoders do at the top level ("Top-level T did not
+    /// encode any values."); nested, it is an empty object.
+    func encodeRootSlot<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingSlot {
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
             return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
         }
         try value.encode(to: self)
+        if result == nil, requiringValue { throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil) }
         return result ?? .value(.object(JSONObject()))
     }
 
@@ -480,13 +484,9 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
     mutating func encode(_ value: UInt32) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
     mutating func encode(_ value: UInt64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if let key = encoder.key ?? encoder.trail?.key {
-            encoder.store(try encoder.encodeValue(value, key: key))
-        } else {
-            encoder.store(try encoder.encodeNested(value))
-        }
-    }
+    /// The value takes this encoder's place: one level down, the same path
+    /// (its key is not repeated).
+    mutating func encode<T: Encodable>(_ value: T) throws { encoder.store(try encoder.encodeNested(value)) }
 }
 
 

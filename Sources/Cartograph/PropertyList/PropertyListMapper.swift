@@ -74,7 +74,7 @@ public struct PropertyListMapper: Sendable {
     public func encode<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> [UInt8] {
         let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true)
         do {
-            return try PlistOutput.bytes(.slot(try encoder.encodeRootSlot(value)), format: format, options: options)
+            return try PlistOutput.bytes(.slot(try encoder.encodeRootSlot(value, requiringValue: true)), format: format, options: options)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
