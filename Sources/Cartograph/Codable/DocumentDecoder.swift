@@ -348,7 +348,8 @@ final class DocumentDecoder: Decoder {
                 throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
             }
         }
-        guard StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
+        // The first levels cannot exhaust the stack's reserve: no check there.
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
         let savedIndex = self.index
         let savedTrail = trail
         self.index = index

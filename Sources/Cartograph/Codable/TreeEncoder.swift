@@ -263,7 +263,9 @@ final class TreeEncoder: Encoder {
         guard depth < options.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
         }
-        guard StackGuard.hasRoom else { throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded) }
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else {
+            throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)
+        }
     }
 
     /// Encodes the root value.

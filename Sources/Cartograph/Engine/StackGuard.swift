@@ -19,6 +19,10 @@ enum StackGuard {
     /// Stack bytes kept free below the deepest check.
     static let reserve = 128 << 10
 
+    /// Levels a caller that counts its depth may go without checking: at
+    /// about 2 KiB a level they stay well inside ``reserve``.
+    static let uncheckedLevels = 16
+
     /// Whether the calling thread has room for another level.
     @inline(__always)
     static var hasRoom: Bool { cartograph_stack_remaining() > reserve }
