@@ -29,6 +29,9 @@ struct CompiledMapping<Model>: Sendable {
     let naming: NamingStrategy
     let options: MappingOptions
     let isClass = Model.self is AnyClass
+    /// Why the mapping cannot run: a property rule without a key whose
+    /// property's name could not be found (``PropertyNameProbe``).
+    let unnamed: CartographError?
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
         self.mapping = mapping
@@ -40,6 +43,11 @@ struct CompiledMapping<Model>: Sendable {
             let decodeSpec = rule.decodeKey ?? (naming.scans ? nil : derived)
             return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived)
         }
+        let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
+        unnamed = missing.isEmpty ? nil : CartographError(.keyNotFound,
+            "\(missing.count) rule(s) of the mapping of \(Model.self) have no key, and the name of their property could not be found "
+                + "from the key path (its type gave no two values to tell it apart); give the key: Map(\\.property, \"key\")",
+            expected: "a key for every property rule", found: "a rule without a key")
     }
 
     /// The keys that identify this model's objects.
@@ -59,6 +67,7 @@ struct CompiledMapping<Model>: Sendable {
     }
 
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
+        if let unnamed { throw unnamed.at(path: context.path) }
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
         let scanned = naming.scans ? try scan(object, context) : [:]
         var cursor = object.cursor()
@@ -130,6 +139,7 @@ struct CompiledMapping<Model>: Sendable {
     }
 
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
+        if let unnamed { throw unnamed.at(path: context.path) }
         var members: [(key: String, value: EncodedValue)] = []
         for compiled in rules where compiled.rule.encodes {
             guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }

@@ -85,6 +85,7 @@ public struct Mapping<Model>: @unchecked Sendable {
         self.naming = naming
         self.identifyingKeys = keys
         self.allowed = allowed
+        let rules = Self.namingProperties(rules, construct: construct)
         var ignoredDecode = Set<String>()
         var ignoredEncode = Set<String>()
         for rule in rules {
@@ -101,6 +102,24 @@ public struct Mapping<Model>: @unchecked Sendable {
             if ignoredDecode.contains(property) { rule.decodes = false }
             if ignoredEncode.contains(property) { rule.encodes = false }
             return rule
+        }
+    }
+
+    /// Rules whose key paths did not give their property's name, named by
+    /// probing a model made by `construct` from an empty object
+    /// (``PropertyNameProbe``). A rule still unnamed keeps `property` nil.
+    private static func namingProperties(_ rules: [MappingRule<Model>], construct: (ObjectView, MappingContext) throws -> Model)
+        -> [MappingRule<Model>]
+    {
+        guard rules.contains(where: { $0.property == nil && $0.probe != nil }),
+            let empty = try? Document(parsing: "{}").root.object(),
+            var model = try? construct(empty, MappingContext(registry: ModelRegistry(), trail: nil, parent: nil, issues: nil))
+        else { return rules }
+        return rules.map { rule in
+            guard rule.property == nil, let probe = rule.probe else { return rule }
+            var named = rule
+            named.property = probe(&model)
+            return named
         }
     }
 

@@ -11,8 +11,12 @@ public struct MappingRule<Model>: @unchecked Sendable {
     // @unchecked: the closures capture key paths, codecs and @Sendable user
     // closures, none of which change after the rule is built.
     let role: RuleRole
-    /// The property's name, from its key path (`firstName`).
-    let property: String?
+    /// The property's name, from its key path (`firstName`); found by
+    /// ``probe`` when the key path does not say (see ``PropertyNameProbe``).
+    var property: String?
+    /// Finds ``property`` by writing through the key path into a model;
+    /// nil when the key path gave the name or the rule has no property.
+    var probe: ((inout Model) -> String?)?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -46,6 +50,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
     func lifted<Sub>(to _: Sub.Type) -> MappingRule<Sub> {
         let read = self.read
         let write = self.write
+        let probe = self.probe
         var lifted = MappingRule<Sub>(
             role: role, property: property, decodeKey: decodeKey, encodeKey: encodeKey,
             required: required, ignoreNull: ignoreNull,
@@ -57,6 +62,13 @@ public struct MappingRule<Model>: @unchecked Sendable {
             write: write.map { write in { sub, context in try write(sub as! Model, context) } })
         lifted.decodes = decodes
         lifted.encodes = encodes
+        lifted.probe = probe.map { probe in
+            { sub in
+                var base = sub as! Model
+                defer { sub = base as! Sub }
+                return probe(&base)
+            }
+        }
         return lifted
     }
 
@@ -70,11 +82,10 @@ enum RuleRole: Sendable, Equatable {
     case parent
 }
 
-/// The name of the last property in a key path (`\Place.geo.lat` → `lat`).
-func propertyName<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> String {
-    let text = "\(keyPath)"
-    if let dot = text.lastIndex(of: ".") { return String(text[text.index(after: dot)...]) }
-    return text
+/// The name of the last property in a key path (`\Place.geo.lat` → `lat`),
+/// or nil when the key path does not say (``PropertyNameProbe``).
+func propertyName<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> String? {
+    PropertyNameProbe.declaredName(keyPath)
 }
 
 /// A property rule through a codec.
@@ -82,14 +93,15 @@ func propertyRule<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decodeKey: KeySpec?, encodeKey: KeySpec?, codec: ValueCodec<Value>,
     options: ValueOptions, required: Bool, ignoreNull: Bool?
 ) -> MappingRule<Model> {
-    let name = propertyName(keyPath)
-    return MappingRule(
-        role: .property, property: name, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
+    let declared = propertyName(keyPath)
+    var rule = MappingRule<Model>(
+        role: .property, property: declared, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
         read: { model, node, context, spec, mode in
             func child() -> MappingContext { spec.map { context.child(spec: $0) } ?? context }
             guard let node else {
                 if required, mode == .create {
-                    throw CartographError(.keyNotFound, "required key \"\(decodeKey?.description ?? name)\" is missing", path: child().path,
+                    let name = spec?.description ?? decodeKey?.description ?? declared ?? "?"
+                    throw CartographError(.keyNotFound, "required key \"\(name)\" is missing", path: child().path,
                         expected: "a value", found: "nothing")
                 }
                 return
@@ -120,6 +132,14 @@ func propertyRule<Model, Value>(
             if codec.isNone(value) { return nil }
             return try codec.encode(value, context)
         })
+    if declared == nil {
+        rule.probe = { model in
+            // The model itself is a value a property of its own type (a weak parent) can hold.
+            let itself = (model as Any as? Value).map { [$0] } ?? []
+            return PropertyNameProbe.name(of: keyPath, in: &model, candidates: PropertyNameProbe.candidates(codec) + itself)
+        }
+    }
+    return rule
 }
 
 /// Maps a property to a key (or a dotted key path) for both directions; the
@@ -188,8 +208,17 @@ public func Map<Model, Value, Element>(
 
 /// Leaves a property out of reading, writing, or both.
 public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
-    MappingRule(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
         read: { _, _, _, _, _ in }, write: nil)
+    if rule.property == nil {
+        rule.probe = { model in
+            if let writable = keyPath as? WritableKeyPath<Model, Value> {
+                return PropertyNameProbe.name(of: writable, in: &model, candidates: PropertyNameProbe.candidates(ValueCodec<Value>.resolve()))
+            }
+            return PropertyNameProbe.name(of: keyPath, in: model, candidates: PropertyNameProbe.candidates(ValueCodec<Value>.resolve()))
+        }
+    }
+    return rule
 }
 
 /// Runs a setter when the key is present: it receives the value and the
@@ -207,8 +236,15 @@ public func Setter<Model>(
 /// (make the property `weak` to avoid a retain cycle); works for single
 /// children and for array elements. Never encoded.
 public func ParentReference<Model: AnyObject, Parent: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Model, Parent?>) -> MappingRule<Model> {
-    MappingRule(role: .parent, property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(role: .parent, property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
         read: { model, _, context, _, _ in
             if let parent = context.parent as? Parent { model[keyPath: keyPath] = parent }
         }, write: nil)
+    if rule.property == nil {
+        rule.probe = { model in
+            PropertyNameProbe.name(of: keyPath as WritableKeyPath<Model, Parent?>, in: &model,
+                candidates: PropertyNameProbe.structural(Parent?.self))
+        }
+    }
+    return rule
 }
