@@ -85,7 +85,7 @@ public struct Mapping<Model>: @unchecked Sendable {
         self.naming = naming
         self.identifyingKeys = keys
         self.allowed = allowed
-        let rules = Self.namingProperties(rules, construct: construct)
+        let rules = Self.overriding(Self.namingProperties(rules, construct: construct))
         var ignoredDecode = Set<String>()
         var ignoredEncode = Set<String>()
         for rule in rules {
@@ -121,6 +121,15 @@ public struct Mapping<Model>: @unchecked Sendable {
             named.property = probe(&model)
             return named
         }
+    }
+
+    /// A subclass's rule for a property replaces the one inherited for it
+    /// (`Map(\.street, "newCustomProperty")` in a subclass's mapping: only
+    /// the new key is read and written).
+    private static func overriding(_ rules: [MappingRule<Model>]) -> [MappingRule<Model>] {
+        let own = Set(rules.filter { !$0.inherited && $0.role == .property }.compactMap(\.property))
+        guard !own.isEmpty else { return rules }
+        return rules.filter { !($0.inherited && $0.role == .property && $0.property.map(own.contains) == true) }
     }
 
     /// The same mapping restricted to these properties (an allow list, by property name).

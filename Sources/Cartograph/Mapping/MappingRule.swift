@@ -17,6 +17,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// Finds ``property`` by writing through the key path into a model;
     /// nil when the key path gave the name or the rule has no property.
     var probe: ((inout Model) -> String?)?
+    /// A rule a subclass's mapping took from its superclass's: a rule of the
+    /// subclass for the same property replaces it.
+    var inherited = false
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -62,6 +65,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
             write: write.map { write in { sub, context in try write(sub as! Model, context) } })
         lifted.decodes = decodes
         lifted.encodes = encodes
+        lifted.inherited = true
         lifted.probe = probe.map { probe in
             { sub in
                 var base = sub as! Model

@@ -30,6 +30,8 @@ public struct ModelRegistry: Sendable {
         var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
         var discriminators: [(key: String, types: [String: Any.Type])] = []
         let compiled = CompiledMappings()
+        /// ``isPolymorphic(_:)``'s answers, per declared type.
+        let polymorphic = Mutex<[ObjectIdentifier: Bool]>([:])
 
         init(options: MappingOptions) { self.options = options }
 
@@ -162,11 +164,40 @@ public struct ModelRegistry: Sendable {
         return qualified.map(\.entry)
     }
 
-    /// The first candidate whose model is a `T`, made from the object, or nil when none is.
+    /// The first candidate whose model is a `T` (the type itself or a
+    /// subclass), or nil when none is: an identify rule that answers for an
+    /// object under a property of another declared type does not override
+    /// that type. For a protocol (or `Any`), the first candidate; decoding
+    /// checks that it conforms.
     func classify<T>(_ object: ObjectView, key: String?, as _: T.Type) throws -> ModelEntry? {
         let candidates = try candidates(for: object, key: key)
-        if candidates.count <= 1 { return candidates.first }
-        return candidates.first { $0.type is T.Type } ?? candidates.first
+        if let match = candidates.first(where: { $0.type is T.Type }) { return match }
+        return MetadataKind.isExistential(T.self) ? candidates.first : nil
+    }
+
+    /// Whether class inference can pick something more specific than `type`
+    /// for a value declared as it: identify rules or discriminators exist,
+    /// or a registered model is a strict subtype (a subclass; for a protocol,
+    /// any registered model). Cached per type for this registry.
+    func isPolymorphic(_ type: Any.Type) -> Bool {
+        if !identifyRules.isEmpty || !discriminators.isEmpty { return true }
+        let id = ObjectIdentifier(type)
+        if let known = storage.polymorphic.withLock({ $0[id] }) { return known }
+        let existential = MetadataKind.isExistential(type)
+        let answer = entries.values.contains { entry in
+            entry.type != type && (existential || Self.isSubclass(entry.type, of: type))
+        }
+        storage.polymorphic.withLock { $0[id] = answer }
+        return answer
+    }
+
+    private static func isSubclass(_ candidate: Any.Type, of type: Any.Type) -> Bool {
+        guard var current = candidate as? AnyClass, let base = type as? AnyClass else { return false }
+        while let parent = _getSuperclass(current) {
+            if parent == base { return true }
+            current = parent
+        }
+        return false
     }
 }
 

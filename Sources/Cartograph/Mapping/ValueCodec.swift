@@ -192,9 +192,20 @@ struct ValueCodec<Value>: @unchecked Sendable {
     private static func modelCodec() -> ValueCodec<Value> {
         ValueCodec<Value>(
             decode: { node, context, options in
-                if let entry = options.model ?? context.registry.entry(for: Value.self) {
-                    return try entry.decode(node, context, as: Value.self)
+                if let model = options.model { return try model.decode(node, context, as: Value.self) }
+                let declared = context.registry.entry(for: Value.self)
+                // A declared base class or protocol: class inference may pick a
+                // subclass or a conforming model (never another type).
+                if let declared, node.kind == .object, context.registry.isPolymorphic(Value.self) {
+                    let picked: ModelEntry?
+                    do {
+                        picked = try context.registry.classify(try node.object(), key: context.key, as: Value.self)
+                    } catch let error as CartographError {
+                        throw error.at(path: context.path)
+                    }
+                    return try (picked ?? declared).decode(node, context, as: Value.self)
                 }
+                if let declared { return try declared.decode(node, context, as: Value.self) }
                 if node.kind == .object {
                     let entry: ModelEntry?
                     do {

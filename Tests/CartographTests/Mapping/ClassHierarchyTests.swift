@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Class models with subclasses, as the seeds use them: a subclass mapping
+/// inherits and overrides its parent's rules; a property declared as a base
+/// class decodes to the subclass class inference picks; inference never
+/// overrides a property of another declared type.
+@Suite struct ClassHierarchyTests {
+    class Address {
+        var street = ""
+        var city = ""
+        required init() {}
+        static let mapping = Mapping<Address>({ Address() }) {
+            Map(\.street)
+            Map(\.city)
+        }
+    }
+
+    final class GeoAddress: Address {
+        var lat = 0.0
+        static let geoMapping = Mapping<GeoAddress>(inheriting: Address.mapping, { GeoAddress() }) {
+            Map(\.lat)
+            Map(\.street, "newCustomProperty")
+        }
+    }
+
+    struct Point: Codable, Equatable {
+        var x = 0
+        var y = 0
+    }
+
+    final class Customer {
+        var name = ""
+        var address: Address?
+        var addresses: [Address] = []
+        var spot = Point()
+        static let mapping = Mapping<Customer>({ Customer() }) {
+            Map(\.name)
+            Map(\.address)
+            Map(\.addresses)
+            Map(\.spot)
+        }
+    }
+
+    private func mapper(_ configure: (inout ModelRegistry) -> Void = { _ in }) -> JSONMapper {
+        var registry = ModelRegistry()
+        registry.register(Address.mapping)
+        registry.register(GeoAddress.geoMapping)
+        registry.register(Customer.mapping)
+        configure(&registry)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func aSubclassRuleOverridesTheInheritedOne() throws {
+        let address = GeoAddress()
+        address.street = "Rue"
+        address.city = "Paris"
+        address.lat = 48.8
+        let written = try JSONSerialization.jsonObject(with: Data(mapper().encode(address))) as? [String: Any]
+        #expect(Set(written?.keys.map { $0 } ?? []) == ["newCustomProperty", "city", "lat"])
+        let read = try mapper().decode(GeoAddress.self, from: Array(#"{"newCustomProperty": "Main", "street": "no", "city": "X", "lat": 1}"#.utf8))
+        #expect(read.street == "Main" && read.city == "X" && read.lat == 1)
+        // The parent's mapping is unchanged.
+        let base = try mapper().decode(Address.self, from: Array(#"{"street": "S", "city": "C"}"#.utf8))
+        #expect(base.street == "S" && type(of: base) == Address.self)
+    }
+
+    @Test func aBaseClassPropertyDecodesToTheSubclassTheKeysPick() throws {
+        let json = Array("""
+            {"name": "Ada", "address": {"newCustomProperty": "N", "city": "C", "lat": 2.5},
+             "addresses": [{"street": "S", "city": "C"}, {"newCustomProperty": "N", "city": "C", "lat": 1}]}
+            """.utf8)
+        let customer = try mapper().decode(Customer.self, from: json)
+        #expect(customer.address is GeoAddress)
+        #expect((customer.address as? GeoAddress)?.lat == 2.5)
+        #expect(customer.address?.street == "N")
+        #expect(customer.addresses.map { "\(type(of: $0))" } == ["Address", "GeoAddress"])
+        // Written back with the subclass's own mapping.
+        let back = try JSONSerialization.jsonObject(with: Data(mapper().encode(customer))) as? [String: Any]
+        #expect((back?["address"] as? [String: Any])?["lat"] as? Double == 2.5)
+    }
+
+    @Test func identifyRulesAndDiscriminatorsPickSubclassesOfADeclaredBase() throws {
+        let byRule = mapper { $0.identify { object, _ in object.contains("lat") ? GeoAddress.self : nil } }
+        let json = Array(#"{"address": {"street": "ignored", "city": "C", "lat": 3}}"#.utf8)
+        #expect(try byRule.decode(Customer.self, from: json).address is GeoAddress)
+        let byKind = mapper { $0.discriminator(key: "kind", ["geo": GeoAddress.self, "plain": Address.self]) }
+        let kinds = Array(#"{"addresses": [{"kind": "plain", "street": "a"}, {"kind": "geo", "lat": 4}]}"#.utf8)
+        #expect(try byKind.decode(Customer.self, from: kinds).addresses.map { "\(type(of: $0))" } == ["Address", "GeoAddress"])
+    }
+
+    @Test func aBroadIdentifyRuleDoesNotBreakPropertiesOfOtherTypes() throws {
+        // The rule answers Address for any object with "x": the Point
+        // property, declared as a Codable struct, keeps its type.
+        let broad = mapper { $0.identify { object, _ in object.contains("x") || object.contains("city") ? Address.self : nil } }
+        let customer = try broad.decode(Customer.self, from: Array(#"{"spot": {"x": 1, "y": 2}, "address": {"city": "C"}}"#.utf8))
+        #expect(customer.spot == Point(x: 1, y: 2))
+        #expect(customer.address?.city == "C")
+    }
+
+    @Test func aDecodeThroughASubclassMetatypeMakesTheSubclass() throws {
+        let type: Address.Type = GeoAddress.self
+        let decoded = try mapper().decode(type, from: Array(#"{"newCustomProperty": "N", "city": "C", "lat": 7}"#.utf8))
+        #expect(decoded is GeoAddress)
+        #expect((decoded as? GeoAddress)?.lat == 7)
+    }
+}
