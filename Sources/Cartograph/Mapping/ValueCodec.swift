@@ -46,6 +46,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
 
     /// The codec for `Value`.
     static func resolve() -> ValueCodec<Value> {
+        if Value.self == Any.self { return AnyCodec.codec() as! ValueCodec<Value> }
         // Each helper returns its codec as Any so the existential can be opened.
         if let scalar = Value.self as? any ScalarValue.Type {
             return scalarCodec(scalar) as! ValueCodec<Value>
