@@ -8,8 +8,8 @@
 /// ``YajlParser`` keeps this small state machine over the same bytes, one
 /// pass, never rescanned:
 ///
-/// - it refuses a string, number or comment that has passed its limit while
-///   the token is still arriving (a string's decoded length is bounded from
+/// - it refuses a string or number that has passed its limit while the
+///   token is still arriving (a string's decoded length is bounded from
 ///   below: each escape is counted at the fewest bytes it can decode to);
 /// - it tells the parser how long the unfinished token is, so the parser
 ///   can hold back further chunks until they are at least as long as what
@@ -162,10 +162,10 @@ struct PendingToken {
             return CartographError(.numberTooLong,
                 "number has more than \(options.maxNumberDigits) characters, more than maxNumberDigits (refused while it was still arriving)",
                 offset: start)
-        case .lineComment, .blockComment, .blockCommentStar:
-            guard raw > options.maxStringBytes else { return nil }
-            return CartographError(.stringTooLong, "a comment is longer than maxStringBytes (\(options.maxStringBytes))", offset: start)
         default:
+            // Comments (opt-in) have no limit of their own, as in a whole
+            // parse: the input's size bounds them (in a stream, the bytes a
+            // parser may keep, ``ParseOptions/maxElementBytes``).
             return nil
         }
     }

@@ -44,7 +44,7 @@ struct CompiledMapping<Model>: Sendable {
             return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived)
         }
         let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
-        unnamed = missing.isEmpty ? nil : CartographError(.keyNotFound,
+        unnamed = missing.isEmpty ? mapping.configurationError : CartographError(.keyNotFound,
             "\(missing.count) rule(s) of the mapping of \(Model.self) have no key, and the name of their property could not be found "
                 + "from the key path (its type gave no two values to tell it apart); give the key: Map(\\.property, \"key\")",
             expected: "a key for every property rule", found: "a rule without a key")

@@ -42,7 +42,19 @@ public struct Mapping<Model>: @unchecked Sendable {
     let rules: [MappingRule<Model>]
     let naming: NamingStrategy?
     let identifyingKeys: [String]?
-    let allowed: Set<String>?
+    /// The rules as given, before allow lists and ignores were applied (for ``only(_:on:)``).
+    let given: [MappingRule<Model>]
+    /// The allow lists, by direction.
+    let allowed: Allowed
+    /// A mistake in how the mapping was built (an allow list naming no
+    /// property); reported by ``validate()`` and by every use.
+    let configurationError: CartographError?
+
+    /// Properties allowed per direction; nil allows every property.
+    struct Allowed {
+        var decode: Set<String>?
+        var encode: Set<String>?
+    }
 
     /// A mapping that starts each model from `make()`.
     /// - Parameters:
@@ -66,42 +78,50 @@ public struct Mapping<Model>: @unchecked Sendable {
         self.init(construct: construct, naming: naming, keys: keys, rules: rules())
     }
 
-    /// A subclass's mapping: the superclass mapping's rules, then these.
+    /// A subclass's mapping: the superclass mapping's rules, then these; a
+    /// rule here for a property the superclass maps replaces the inherited one.
     /// `Model` must be a subclass of `Base` (checked when the mapping is built).
     public init<Base>(
         inheriting base: Mapping<Base>, _ make: @escaping @Sendable () -> Model, naming: NamingStrategy? = nil,
         keys: [String]? = nil, @MappingBuilder<Model> _ rules: () -> [MappingRule<Model>]
     ) {
         precondition(Model.self is Base.Type, "\(Model.self) does not inherit from \(Base.self)")
-        let inherited = base.rules.map { $0.lifted(to: Model.self) }
+        let inherited = base.given.map { $0.lifted(to: Model.self) }
         self.init(construct: { _, _ in make() }, naming: naming ?? base.naming, keys: keys ?? base.identifyingKeys,
             rules: inherited + rules())
     }
 
     init(construct: @escaping (ObjectView, MappingContext) throws -> Model, naming: NamingStrategy?, keys: [String]?,
-        rules: [MappingRule<Model>], allowed: Set<String>? = nil)
+        rules: [MappingRule<Model>], allowed: Allowed = Allowed())
     {
         self.construct = construct
         self.naming = naming
         self.identifyingKeys = keys
         self.allowed = allowed
-        let rules = Self.overriding(Self.namingProperties(rules, construct: construct))
+        let given = Self.overriding(Self.namingProperties(rules, construct: construct))
+        self.given = given
+        let mapped = Set(given.filter { $0.role == .property }.compactMap(\.property))
+        let unknown = (allowed.decode ?? []).union(allowed.encode ?? []).subtracting(mapped)
+        configurationError = unknown.isEmpty ? nil : CartographError(.keyNotFound,
+            "the allow list of the mapping of \(Model.self) names \(unknown.sorted().joined(separator: ", ")), which no rule maps",
+            expected: "properties the mapping maps: \(mapped.sorted().joined(separator: ", "))", found: unknown.sorted().joined(separator: ", "))
         var ignoredDecode = Set<String>()
         var ignoredEncode = Set<String>()
-        for rule in rules {
+        for rule in given {
             if case .ignore(let direction) = rule.role, let property = rule.property {
                 if direction.includes(.decode) { ignoredDecode.insert(property) }
                 if direction.includes(.encode) { ignoredEncode.insert(property) }
             }
         }
-        self.rules = rules.compactMap { rule in
+        // An allow list decides alone for its direction (it beats an
+        // ignore, as in MAXJsonAdapter); without one, ignores apply.
+        self.rules = given.compactMap { rule in
             if case .ignore = rule.role { return nil }
-            guard let property = rule.property else { return rule }
-            if let allowed, !allowed.contains(property) { return nil }
+            guard rule.role == .property, let property = rule.property else { return rule }
             var rule = rule
-            if ignoredDecode.contains(property) { rule.decodes = false }
-            if ignoredEncode.contains(property) { rule.encodes = false }
-            return rule
+            rule.decodes = rule.decodes && (allowed.decode.map { $0.contains(property) } ?? !ignoredDecode.contains(property))
+            rule.encodes = rule.encodes && (allowed.encode.map { $0.contains(property) } ?? !ignoredEncode.contains(property))
+            return rule.decodes || rule.encodes ? rule : nil
         }
     }
 
@@ -132,9 +152,31 @@ public struct Mapping<Model>: @unchecked Sendable {
         return rules.filter { !($0.inherited && $0.role == .property && $0.property.map(own.contains) == true) }
     }
 
-    /// The same mapping restricted to these properties (an allow list, by property name).
-    public func only(_ properties: [String]) -> Mapping<Model> {
-        Mapping(construct: construct, naming: naming, keys: identifyingKeys, rules: rules, allowed: Set(properties))
+    /// The same mapping restricted to these properties (an allow list, by
+    /// property name) in one direction or both. An allow list beats an
+    /// `Ignore`; a name the mapping does not map is an error (``validate()``,
+    /// and every use of the mapping).
+    public func only(_ properties: [String], on direction: MappingDirection = .both) -> Mapping<Model> {
+        var allowed = self.allowed
+        if direction.includes(.decode) { allowed.decode = Set(properties) }
+        if direction.includes(.encode) { allowed.encode = Set(properties) }
+        return Mapping(construct: construct, naming: naming, keys: identifyingKeys, rules: given, allowed: allowed)
+    }
+
+    /// The same mapping restricted to the properties of these key paths, in
+    /// one direction or both (`only(\.title, \.balance, on: .decode)`).
+    public func only(_ keyPaths: PartialKeyPath<Model>..., on direction: MappingDirection = .both) -> Mapping<Model> {
+        let names = keyPaths.map { keyPath in
+            given.first { $0.keyPath == keyPath }?.property ?? "\(keyPath) (not mapped)"
+        }
+        return only(names, on: direction)
+    }
+
+    /// Throws the mistake the mapping was built with, if any (an allow list
+    /// naming a property no rule maps). Every use of the mapping throws it
+    /// too; call this at start-up to fail early.
+    public func validate() throws {
+        if let configurationError { throw configurationError }
     }
 }
 

@@ -20,6 +20,8 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// A rule a subclass's mapping took from its superclass's: a rule of the
     /// subclass for the same property replaces it.
     var inherited = false
+    /// The rule's key path, for allow lists written with key paths.
+    var keyPath: AnyKeyPath?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -66,6 +68,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.decodes = decodes
         lifted.encodes = encodes
         lifted.inherited = true
+        lifted.keyPath = keyPath
         lifted.probe = probe.map { probe in
             { sub in
                 var base = sub as! Model
@@ -136,6 +139,7 @@ func propertyRule<Model, Value>(
             if codec.isNone(value) { return nil }
             return try codec.encode(value, context)
         })
+    rule.keyPath = keyPath
     if declared == nil {
         rule.probe = { model in
             // The model itself is a value a property of its own type (a weak parent) can hold.
@@ -214,6 +218,7 @@ public func Map<Model, Value, Element>(
 public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
     var rule = MappingRule<Model>(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
         read: { _, _, _, _, _ in }, write: nil)
+    rule.keyPath = keyPath
     if rule.property == nil {
         rule.probe = { model in
             if let writable = keyPath as? WritableKeyPath<Model, Value> {

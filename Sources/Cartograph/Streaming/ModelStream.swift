@@ -144,7 +144,11 @@ public final class ModelStream<Model> {
 
     /// A stream limit the element being read or the envelope has passed.
     private func brokenLimit() -> CartographError? {
-        if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
+        if parser.retainedBytes > limits.maxElementBytes {
+            failure = CartographError(.inputTooLarge,
+                "an unfinished token (a comment, when comments are allowed) is longer than maxElementBytes (\(limits.maxElementBytes))",
+                offset: parser.retainedBase)
+        } else if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
             failure = CartographError(.inputTooLarge,
                 "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: parser.totalBytes)
         } else if parser.builder.memoryBytes > limits.maxEnvelopeBytes {

@@ -57,11 +57,29 @@ import Testing
         #expect(fed < 4_096 + 200, "refused after \(fed) bytes")
     }
 
-    @Test func aLongCommentIsBoundedByTheStringLimit() {
-        let input = Array("[1, /*".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: 100_000)
-        let (_, fed, error) = feed(input, size: 64, options: ParseOptions { $0.allowComments = true; $0.maxStringBytes = 1_000 })
-        #expect(error?.kind == .stringTooLong)
-        #expect(fed < 1_200)
+    @Test func aLongCommentCostsLinearWorkAndIsBoundedInStreams() throws {
+        let input = Array("[1, /*".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: 100_000) + Array("*/ 2]".utf8)
+        let options = ParseOptions { $0.allowComments = true; $0.maxStringBytes = 1_000 }
+        let (parser, _, error) = feed(input, size: 64, options: options)
+        #expect(error == nil)
+        #expect(try parser.finish().root.array().count == 2)
+        #expect(parser.rescannedBytes <= 4 * input.count)
+        // As a whole parse reads it: comments have no limit of their own.
+        #expect(try Document(parsing: input, options: options).root.array().count == 2)
+        // A stream keeps no more of an unfinished comment than maxElementBytes.
+        var mapper = JSONMapper()
+        mapper.parseOptions = options
+        mapper.parseOptions.maxElementBytes = 10_000
+        let stream = ModelStream(Int.self, mapper: mapper)
+        let endless = Array("[1, /*".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: 1 << 20)
+        let refused = try #require(throws: CartographError.self) {
+            var offset = 0
+            while offset < endless.count {
+                _ = try stream.feed(endless[offset..<min(endless.count, offset + 4096)])
+                offset += 4096
+            }
+        }
+        #expect(refused.kind == .inputTooLarge)
     }
 
     @Test func escapesAreNotCountedAgainstTheLimitBeforeTheyAreDecoded() throws {
