@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps the line and column reached by an incremental parse, so an error in
 /// a later chunk can still say `line:column` without the earlier chunks.
 ///
@@ -22,22 +24,54 @@ struct LineCounter {
     /// Counts a chunk; remembers the line and column at `anchorOffset`
     /// when it lies in the chunk (or at its end).
     mutating func advance(over chunk: UnsafeRawBufferPointer, anchor anchorOffset: Int? = nil) {
-        var lineStart = 0
-        for (index, byte) in chunk.enumerated() {
-            if offset + index == anchorOffset { anchor = (anchorOffset!, line, column) }
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 0
-                lineStart = index + 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        if let anchorOffset, anchorOffset >= offset, anchorOffset <= offset + chunk.count {
+            let split = anchorOffset - offset
+            count(UnsafeRawBufferPointer(rebasing: chunk[..<split]))
+            anchor = (anchorOffset, line, column)
+            count(UnsafeRawBufferPointer(rebasing: chunk[split...]))
+        } else {
+            count(chunk)
+        }
+    }
+
+    /// Newlines found with `memchr`, scalars after the last one counted a
+    /// word at a time (every byte that is not a UTF-8 continuation byte).
+    private mutating func count(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        var lineStart = -1
+        var position = 0
+        while position < bytes.count, let found = memchr(base + position, 0x0A, bytes.count - position) {
+            line += 1
+            lineStart = base.distance(to: UnsafeRawPointer(found)) + 1
+            position = lineStart
+        }
+        if lineStart >= 0 {
+            column = 0
+            lineTail.removeAll()
+        }
+        let tail = UnsafeRawBufferPointer(rebasing: bytes[max(lineStart, 0)...])
+        column += Self.scalars(in: tail)
+        lineTail.append(contentsOf: tail.suffix(80))
+        if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
+        offset += bytes.count
+    }
+
+    /// Unicode scalars in valid UTF-8: bytes that are not `10xxxxxx`.
+    private static func scalars(in bytes: UnsafeRawBufferPointer) -> Int {
+        var continuation = 0
+        var index = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                continuation += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                index += 8
             }
         }
-        if lineStart > 0 { lineTail.removeAll() }
-        lineTail.append(contentsOf: chunk[lineStart...].suffix(80))
-        if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
-        offset += chunk.count
-        if anchorOffset == offset { anchor = (offset, line, column) }
+        while index < bytes.count {
+            if bytes[index] & 0xC0 == 0x80 { continuation += 1 }
+            index += 1
+        }
+        return bytes.count - continuation
     }
 
     /// The error located within `chunk`, which starts at ``offset``, or in
