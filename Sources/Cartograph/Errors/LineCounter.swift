@@ -34,16 +34,15 @@ struct LineCounter {
         }
     }
 
-    /// Newlines found with `memchr`, scalars after the last one counted a
-    /// word at a time (every byte that is not a UTF-8 continuation byte).
+    /// Newlines counted a word at a time, the last one found with `memrchr`,
+    /// scalars after it counted a word at a time (every byte that is not a
+    /// UTF-8 continuation byte).
     private mutating func count(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard !bytes.isEmpty else { return }
         var lineStart = -1
-        var position = 0
-        while position < bytes.count, let found = memchr(base + position, 0x0A, bytes.count - position) {
-            line += 1
-            lineStart = base.distance(to: UnsafeRawPointer(found)) + 1
-            position = lineStart
+        if let last = Self.lastNewline(in: bytes) {
+            line += Self.newlines(in: bytes)
+            lineStart = last + 1
         }
         if lineStart >= 0 {
             column = 0
@@ -54,6 +53,45 @@ struct LineCounter {
         lineTail.append(contentsOf: tail.suffix(80))
         if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
         offset += bytes.count
+    }
+
+    /// The offset of the last `\n`, looking a word at a time from the end.
+    private static func lastNewline(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var end = bytes.count
+        if let base = bytes.baseAddress {
+            while end >= 8 {
+                let word = base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
+                if nonzero & 0x8080_8080_8080_8080 != 0x8080_8080_8080_8080 { break }
+                end -= 8
+            }
+        }
+        var index = end - 1
+        while index >= 0 {
+            if bytes[index] == 0x0A { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// Bytes equal to `\n`: in each word, a byte is zero after the XOR
+    /// exactly when its high bit stays clear in `((x & 0x7F…) + 0x7F…) | x`.
+    private static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        var index = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
+                count += 8 - (nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
     }
 
     /// Unicode scalars in valid UTF-8: bytes that are not `10xxxxxx`.
