@@ -137,13 +137,27 @@ public struct EncodingContext {
     let visiting: VisitedObjects
     /// How many values deep this context is.
     let depth: Int
+    /// A rule's sub-mapper, for the model this value is or holds (cleared
+    /// inside that model: its own properties use the registry).
+    let subMapper: SubMapper?
 
-    init(registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0) {
+    init(registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0,
+        subMapper: SubMapper? = nil)
+    {
         self.registry = registry
         self.profile = profile
         self.trail = trail
         self.visiting = visiting
         self.depth = depth
+        self.subMapper = subMapper
+    }
+
+    func using(_ subMapper: SubMapper) -> EncodingContext {
+        EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth, subMapper: subMapper)
+    }
+
+    func leavingSubMapper() -> EncodingContext {
+        EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth)
     }
 
     /// The path being encoded, as `$.friends[3]`.
@@ -151,13 +165,13 @@ public struct EncodingContext {
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
         EncodingContext(registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting,
-            depth: depth + 1)
+            depth: depth + 1, subMapper: subMapper)
     }
 
     func child(spec: KeySpec) -> EncodingContext {
         var trail = self.trail
         for component in spec.trailComponents { trail = PathTrail(parent: trail, component: component) }
-        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth + 1)
+        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits: within ``MappingOptions/maxDepth``

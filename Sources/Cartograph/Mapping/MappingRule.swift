@@ -137,7 +137,8 @@ func propertyRule<Model, Value>(
         write: { model, context in
             let value = model[keyPath: keyPath]
             if codec.isNone(value) { return nil }
-            return try codec.encode(value, context)
+            // A sub-mapper writes the model it read (the registry's entry otherwise).
+            return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
     rule.keyPath = keyPath
     if declared == nil {
@@ -201,7 +202,8 @@ public func Map<Model, Value, Factory: ModelFactory>(
     coerceArray: Bool = false
 ) -> MappingRule<Model> {
     propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
-        options: ValueOptions(coerceArrays: coerceArray, model: TypedModelEntry(factory: factory)), required: required, ignoreNull: nil)
+        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(entry: TypedModelEntry(factory: factory))), required: required,
+        ignoreNull: nil)
 }
 
 /// Maps a property whose objects are read with a specific mapping (a sub-mapper).
@@ -210,7 +212,7 @@ public func Map<Model, Value, Element>(
     coerceArray: Bool = false
 ) -> MappingRule<Model> {
     propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
-        options: ValueOptions(coerceArrays: coerceArray, model: mapping.compile(options: MappingOptions())), required: required,
+        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(mapping)), required: required,
         ignoreNull: nil)
 }
 

@@ -30,8 +30,12 @@ public struct ModelRegistry: Sendable {
         var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
         var discriminators: [(key: String, types: [String: Any.Type])] = []
         let compiled = CompiledMappings()
-        /// ``isPolymorphic(_:)``'s answers, per declared type.
+        /// ``isPolymorphic(_:)``'s answers, per declared type (emptied by every change).
         let polymorphic = Mutex<[ObjectIdentifier: Bool]>([:])
+        /// Unique for the life of the process (an object's address is not:
+        /// a freed storage's address comes back), for caches keyed by registry.
+        let serial = Storage.serials.add(1, ordering: .relaxed).newValue
+        private static let serials = Atomic<UInt64>(0)
 
         init(options: MappingOptions) { self.options = options }
 
@@ -54,6 +58,7 @@ public struct ModelRegistry: Sendable {
 
     private mutating func writable() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.polymorphic.withLock { $0.removeAll() }
         return storage
     }
 
@@ -104,6 +109,10 @@ public struct ModelRegistry: Sendable {
     public mutating func discriminator(key: String, _ types: [String: Any.Type]) {
         writable().discriminators.append((key, types))
     }
+
+    /// The identity of this registry's storage and options (a copy that
+    /// changes gets a new one; the options never change within one).
+    var identity: UInt64 { storage.serial }
 
     /// Whether anything is registered.
     var hasEntries: Bool { !storage.entries.isEmpty || !storage.identifyRules.isEmpty || !storage.discriminators.isEmpty }

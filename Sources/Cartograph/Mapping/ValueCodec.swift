@@ -7,8 +7,8 @@ struct ValueOptions: Sendable {
     /// A single value where an array is expected becomes a one-element
     /// array; an array where one value is expected gives its first element.
     var coerceArrays = false
-    /// Decode the innermost model through this entry instead of the registry (a sub-mapper).
-    var model: ModelEntry?
+    /// Read and write the innermost model through this instead of the registry.
+    var subMapper: SubMapper?
 
     static let standard = ValueOptions()
 }
@@ -193,7 +193,15 @@ struct ValueCodec<Value>: @unchecked Sendable {
     private static func modelCodec() -> ValueCodec<Value> {
         ValueCodec<Value>(
             decode: { node, context, options in
-                if let model = options.model { return try model.decode(node, context, as: Value.self) }
+                // An array where one model is expected: its first element.
+                var node = node
+                if options.coerceArrays, node.kind == .array {
+                    guard let first = try node.array()[0] else { throw node.mismatch(expected: "\(Value.self)").at(path: context.path) }
+                    node = first
+                }
+                if let subMapper = options.subMapper {
+                    return try subMapper.entry(for: context.registry).decode(node, context, as: Value.self)
+                }
                 let declared = context.registry.entry(for: Value.self)
                 // A declared base class or protocol: class inference may pick a
                 // subclass or a conforming model (never another type).
@@ -224,6 +232,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
                     offset: node.sourceOffset, path: context.path, expected: "\(Value.self)", found: node.kind.description)
             },
             encode: { value, context in
+                if let subMapper = context.subMapper {
+                    return try subMapper.entry(for: context.registry).encodeValue(value, context.leavingSubMapper())
+                }
                 if let entry = context.registry.entry(for: type(of: value as Any)) ?? context.registry.entry(for: Value.self) {
                     return try entry.encodeValue(value, context)
                 }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Sub-mappers (a mapping or a factory given to one rule) read and write,
+/// under the options of the registry that runs them; array coercion works
+/// for model-typed properties.
+@Suite struct SubMapperTests {
+    final class Person {
+        var firstName = ""
+        var lastName = ""
+    }
+
+    /// How the registry writes people everywhere else.
+    static let registered = Mapping<Person>({ Person() }) {
+        Map(\.firstName, "first")
+        Map(\.lastName, "last")
+    }
+
+    /// How one property of a team writes them: keys derived from names.
+    static let nested = Mapping<Person>({ Person() }) {
+        Map(\.firstName)
+        Map(\.lastName)
+    }
+
+    struct PersonFactory: ModelFactory {
+        var keys: [String] { ["n"] }
+        func make(from object: ObjectView, context: MappingContext) throws -> Person {
+            let person = Person()
+            person.firstName = try object["n"]?.string() ?? ""
+            return person
+        }
+        func encode(_ model: Person, context: EncodingContext) throws -> EncodedValue {
+            .object([("n", .string(model.firstName))])
+        }
+    }
+
+    final class Team {
+        var lead = Person()
+        var members: [Person] = []
+        var coach: Person?
+        var mascot: Person?
+        var staff: [Person] = []
+        static let mapping = Mapping<Team>({ Team() }) {
+            Map(\.lead, "lead", using: SubMapperTests.nested)
+            Map(\.members, "members", using: SubMapperTests.nested)
+            Map(\.coach, "coach", using: PersonFactory())
+            Map(\.mascot, "mascot", coerceArray: true)
+            Map(\.staff, "staff", coerceArray: true)
+        }
+    }
+
+    private func mapper(_ naming: NamingStrategy = .exact) -> JSONMapper {
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = naming })
+        registry.register(Self.registered)
+        registry.register(Team.mapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func subMappersReadAndWriteTheirOwnKeys() throws {
+        let json = Array(#"{"lead": {"firstName": "Ada", "lastName": "L"}, "members": [{"firstName": "B"}], "coach": {"n": "C"}}"#.utf8)
+        let team = try mapper().decode(Team.self, from: json)
+        #expect(team.lead.firstName == "Ada" && team.members.first?.firstName == "B" && team.coach?.firstName == "C")
+        let written = String(decoding: try mapper().encode(team), as: UTF8.self)
+        #expect(written.contains(#""lead":{"firstName":"Ada","lastName":"L"}"#), "\(written)")
+        #expect(written.contains(#""members":[{"firstName":"B","lastName":""}]"#), "\(written)")
+        #expect(written.contains(#""coach":{"n":"C"}"#), "\(written)")
+        // A person elsewhere still goes through the registry's mapping.
+        #expect(String(decoding: try mapper().encode(team.lead), as: UTF8.self) == #"{"first":"Ada","last":"L"}"#)
+    }
+
+    @Test func subMappersFollowTheRegistrysNamingStrategy() throws {
+        let json = Array(#"{"lead": {"first_name": "Ada", "last_name": "L"}}"#.utf8)
+        let team = try mapper(.snakeCase).decode(Team.self, from: json)
+        #expect(team.lead.firstName == "Ada")
+        let written = String(decoding: try mapper(.snakeCase).encode(team), as: UTF8.self)
+        #expect(written.contains(#""lead":{"first_name":"Ada","last_name":"L"}"#), "\(written)")
+    }
+
+    @Test func arrayCoercionWorksForModels() throws {
+        let json = Array(#"{"mascot": [{"first": "M1"}, {"first": "M2"}], "staff": {"first": "S"}}"#.utf8)
+        let team = try mapper().decode(Team.self, from: json)
+        #expect(team.mascot?.firstName == "M1")
+        #expect(team.staff.map(\.firstName) == ["S"])
+    }
+}
