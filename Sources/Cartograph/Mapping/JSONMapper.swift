@@ -62,6 +62,13 @@ public struct JSONMapper: Sendable {
         try withDocument(bytes) { try decode(type, from: $0.root) }
     }
 
+    /// Decodes a model from JSON text (the text is parsed: a `String` is
+    /// not taken as a JSON string value).
+    @_disfavoredOverload
+    public func decode<Model>(_ type: Model.Type, from text: String) throws -> Model {
+        try decode(type, from: Array(text.utf8))
+    }
+
     /// Decodes from a node of a parsed ``Document``.
     @_disfavoredOverload
     public func decode<Model>(_ type: Model.Type, from node: Node) throws -> Model {
@@ -186,6 +193,16 @@ public struct JSONMapper: Sendable {
     /// a value-type model is left exactly as it was.
     public func update<Model>(_ model: inout Model, from bytes: some ContiguousBytes) throws {
         try withDocument(bytes) { document in try update(&model, from: document.root) }
+    }
+
+    /// Applies a patch given as JSON text (see ``update(_:from:)-(Model,_)``).
+    public func update<Model>(_ model: inout Model, from text: String) throws {
+        try update(&model, from: Array(text.utf8))
+    }
+
+    /// Updates a class instance in place from JSON text.
+    public func update<Model: AnyObject>(_ model: Model, from text: String) throws {
+        try update(model, from: Array(text.utf8))
     }
 
     /// Updates a class instance in place (see ``update(_:from:)-(Model,_)``).

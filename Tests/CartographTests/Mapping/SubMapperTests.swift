@@ -84,3 +84,33 @@ import Testing
         #expect(team.staff.map(\.firstName) == ["S"])
     }
 }
+
+/// Every entry point reads JSON text the same way.
+@Suite struct TextInputTests {
+    final class Note {
+        var text = ""
+        var stars = 0
+        static let mapping = Mapping<Note>({ Note() }) {
+            Map(\.text)
+            Map(\.stars)
+        }
+    }
+
+    private var mapper: JSONMapper {
+        var registry = ModelRegistry()
+        registry.register(Note.mapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func jsonTextDecodesAndUpdatesMappedModels() throws {
+        let note = try mapper.decode(Note.self, from: #"{"text": "hi", "stars": 2}"#)
+        #expect(note.text == "hi" && note.stars == 2)
+        let text: String = #"{"stars": 5}"#
+        try mapper.update(note, from: text)
+        #expect(note.stars == 5 && note.text == "hi")
+        var copy = note
+        try mapper.update(&copy, from: #"{"text": "there"}"#)
+        #expect(note.text == "there")
+        #expect(throws: CartographError.self) { try mapper.decode(Note.self, from: "not json") }
+    }
+}
