@@ -18,7 +18,8 @@ import Foundation
 /// `Codable`.
 enum AnyCodec {
     static func codec() -> ValueCodec<Any> {
-        ValueCodec<Any>(decode: { node, context, _ in try decode(node, context) }, encode: { value, context in try encode(value, context) })
+        ValueCodec<Any>(decode: { node, context, _ in try decode(node, context) }, encode: { value, context in try encode(value, context) },
+            holdsNull: true)
     }
 
     static func decode(_ node: Node, _ context: MappingContext) throws -> Any {

@@ -13,9 +13,16 @@ public struct MappingOptions: Sendable {
     public var lenientScalars: Bool = false
     /// What an optional property that is nil becomes when encoding. Default ``NilEncoding/omit``.
     public var nilEncoding: NilEncoding = .omit
-    /// In `JSONMapper.update(_:from:)`, keep the old value when the input
-    /// has an explicit `null`, instead of clearing the optional. Default `false`.
+    /// Keep a property's value (its default when creating, the old value
+    /// when updating) when the input has an explicit `null`, for optional
+    /// and non-optional properties alike, and leave out `null` elements of
+    /// arrays and dictionaries whose element type is not optional
+    /// (JAGPropertyConverter's `shouldIgnoreNullValues`). Default `false`;
+    /// per property with `Map(…, ignoreNull:)`.
     public var ignoreNulls: Bool = false
+    /// What a `null` does to a non-optional property when nulls are not
+    /// ignored. Default ``NullForNonOptional/error``.
+    public var nullForNonOptional: NullForNonOptional = .error
     /// What encoding does when a class instance refers back to one being
     /// encoded. Default ``CyclePolicy/error``.
     public var cycles: CyclePolicy = .error
@@ -36,6 +43,26 @@ public struct MappingOptions: Sendable {
     public init(_ configure: (inout MappingOptions) -> Void) {
         configure(&self)
     }
+}
+
+/// What a `null` in the input does to a property that is not optional.
+///
+/// The whole matrix, per property (`Map(…, required:, ignoreNull:)`) or
+/// for the registry (``MappingOptions``), creating or updating:
+///
+/// | input | optional property | non-optional property |
+/// | --- | --- | --- |
+/// | key absent | unchanged (`required`: `keyNotFound` when creating) | unchanged (the same) |
+/// | `null` | `nil` | this policy |
+/// | `null` with `ignoreNulls` | unchanged | unchanged |
+/// | `null` with `required` | `typeMismatch` | `typeMismatch` |
+/// | a value | the value | the value |
+public enum NullForNonOptional: Sendable, Hashable {
+    /// Throw ``CartographError/Kind/typeMismatch`` naming the path. The default: a `null` is never silently dropped.
+    case error
+    /// Set the type's zero: `""`, `0`, `false`, empty data, an empty
+    /// collection (types without one, such as models, still throw).
+    case resetToDefault
 }
 
 /// What an optional property that is nil becomes when a model is encoded.

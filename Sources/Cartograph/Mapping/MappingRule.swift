@@ -118,10 +118,19 @@ func propertyRule<Model, Value>(
                     throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: child().path,
                         expected: "a value", found: "null")
                 }
-                guard let none = codec.none else { return }
-                if mode == .update, ignoreNull ?? context.options.ignoreNulls { return }
-                model[keyPath: keyPath] = none()
-                return
+                if !codec.holdsNull {
+                    if ignoreNull ?? context.options.ignoreNulls { return }
+                    if let none = codec.none {
+                        model[keyPath: keyPath] = none()
+                        return
+                    }
+                    if context.options.nullForNonOptional == .resetToDefault, let zero = codec.zero {
+                        model[keyPath: keyPath] = zero()
+                        return
+                    }
+                    throw CartographError(.typeMismatch, "expected \(Value.self), found null (the property is not optional)",
+                        offset: node.sourceOffset, path: child().path, expected: "\(Value.self)", found: "null")
+                }
             }
             if codec.isLeaf {
                 // A scalar needs no context of its own: the path is spelled out only on error.

@@ -8,6 +8,16 @@ protocol ScalarValue {
     func encodedScalar(profile: OutputProfile) -> EncodedValue
     /// The expected kind, for errors.
     static var expectedKind: String { get }
+    /// The type's zero (`""`, `0`, `false`, empty data), what
+    /// ``NullForNonOptional/resetToDefault`` sets for a `null`; nil when it has none.
+    static var zero: Self? { get }
+    /// Whether `null` is one of its values (`JSONValue`).
+    static var holdsNull: Bool { get }
+}
+
+extension ScalarValue {
+    static var zero: Self? { nil }
+    static var holdsNull: Bool { false }
 }
 
 extension Node {
@@ -29,12 +39,14 @@ extension Node {
 
 extension String: ScalarValue {
     static var expectedKind: String { "string" }
+    static var zero: String? { "" }
     static func scalar(from node: Node, lenient: Bool) throws -> String { try node.lenientString(lenient) }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }
 
 extension Bool: ScalarValue {
     static var expectedKind: String { "bool" }
+    static var zero: Bool? { false }
     static func scalar(from node: Node, lenient: Bool) throws -> Bool {
         if node.kind == .bool { return try node.bool() }
         guard lenient else { throw node.mismatch(expected: "bool") }
@@ -63,6 +75,7 @@ protocol IntegerScalar: ScalarValue, FixedWidthInteger {}
 
 extension IntegerScalar {
     static var expectedKind: String { "integer" }
+    static var zero: Self? { 0 }
     static func scalar(from node: Node, lenient: Bool) throws -> Self {
         var source = node
         if node.kind == .string, lenient {
@@ -99,6 +112,7 @@ extension UInt64: IntegerScalar {}
 
 extension Double: ScalarValue {
     static var expectedKind: String { "number" }
+    static var zero: Double? { 0 }
     static func scalar(from node: Node, lenient: Bool) throws -> Double {
         if node.kind == .number { return try node.double() }
         if lenient, node.kind == .string, let value = Double(try node.string().trimmingCharacters(in: .whitespaces)), value.isFinite {
@@ -111,6 +125,7 @@ extension Double: ScalarValue {
 
 extension Float: ScalarValue {
     static var expectedKind: String { "number" }
+    static var zero: Float? { 0 }
     static func scalar(from node: Node, lenient: Bool) throws -> Float {
         let value = Float(try Double.scalar(from: node, lenient: lenient))
         guard value.isFinite else {
@@ -126,6 +141,7 @@ extension Float: ScalarValue {
 
 extension Decimal: ScalarValue {
     static var expectedKind: String { "number" }
+    static var zero: Decimal? { 0 }
     static func scalar(from node: Node, lenient: Bool) throws -> Decimal {
         if node.kind == .number { return try node.decimal() }
         if lenient, node.kind == .string, let value = Decimal(string: try node.string(), locale: Locale(identifier: "en_US_POSIX")) {
@@ -138,6 +154,7 @@ extension Decimal: ScalarValue {
 
 extension JSONValue: ScalarValue {
     static var expectedKind: String { "any JSON value" }
+    static var holdsNull: Bool { true }
     static func scalar(from node: Node, lenient: Bool) throws -> JSONValue { node.jsonValue() }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { EncodedValue(self) }
 }
@@ -189,6 +206,7 @@ extension UUID: ScalarValue {
 
 extension Data: ScalarValue {
     static var expectedKind: String { "base64 string" }
+    static var zero: Data? { Data() }
     static func scalar(from node: Node, lenient: Bool) throws -> Data {
         guard node.kind == .string else { throw node.mismatch(expected: "base64 string") }
         guard let data = Data(base64Encoded: try node.string()) else {

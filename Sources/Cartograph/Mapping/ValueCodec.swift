@@ -29,14 +29,21 @@ struct ValueCodec<Value>: @unchecked Sendable {
     let isCollection: Bool
     /// Leaves (scalars): they need their context only to name the path of an error.
     let isLeaf: Bool
+    /// The type's zero (empty string, 0, false, empty collection), for
+    /// ``NullForNonOptional/resetToDefault``.
+    let zero: (() -> Value)?
+    /// `null` is one of the type's values (`JSONValue`, `Any`): it is read, not treated as absent.
+    let holdsNull: Bool
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
-        isCollection: Bool = false, isLeaf: Bool = false
+        isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false
     ) {
         self.isLeaf = isLeaf
+        self.zero = zero
+        self.holdsNull = holdsNull
         self.decode = decode
         self.encode = encode
         self.none = none
@@ -83,7 +90,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             },
             encode: { value, context in value.encodedScalar(profile: context.profile) },
-            isLeaf: true)
+            isLeaf: true, zero: S.zero.map { zero in { zero } }, holdsNull: S.holdsNull)
     }
 
     private static func optionalCodec<O: OptionalMarker>(_: O.Type) -> Any {
@@ -113,6 +120,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
         var result: [Element] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
+            // With ignoreNulls, a null element of a non-optional element type is left out.
+            if element.isNull, codec.none == nil, !codec.holdsNull, context.options.ignoreNulls { continue }
             if codec.isLeaf, context.issues == nil {
                 // No element context is made for leaves: the path is only spelled out on error.
                 do {
@@ -145,7 +154,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return ValueCodec<A>(
             decode: { node, context, options in A.make(try elements(node, element, context, options)) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
-            isCollection: true)
+            isCollection: true, zero: { A.make([]) })
     }
 
     private static func setCodec<S: SetMarker>(_: S.Type) -> Any {
@@ -153,7 +162,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return ValueCodec<S>(
             decode: { node, context, options in S.make(try elements(node, element, context, options)) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
-            isCollection: true)
+            isCollection: true, zero: { S.make([]) })
     }
 
     private static func dictionaryCodec<D: StringDictionaryMarker>(_: D.Type) -> Any {
@@ -164,6 +173,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
                 var pairs: [(String, D.Value)] = []
                 for (key, member) in try node.object() {
+                    // With ignoreNulls, a null member of a non-optional value type is left out.
+                    if member.isNull, value.none == nil, !value.holdsNull, context.options.ignoreNulls { continue }
                     pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
                 }
                 return D.make(pairs)
@@ -171,7 +182,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
             encode: { dictionary, context in
                 try context.descend()
                 return .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
-            })
+            }, zero: { D.make([]) })
     }
 
     private static func rawCodec<R: RawRepresentable>(_: R.Type) -> Any? {
