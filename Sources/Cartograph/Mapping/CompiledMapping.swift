@@ -146,7 +146,9 @@ struct CompiledMapping<Model>: Sendable {
             let value: EncodedValue
             do {
                 guard let written = try write(model, context.child(spec: spec)) else {
-                    if options.nilEncoding == .null, context.profile != .propertyList { EncodedValue.insert(.null, at: spec.components, into: &members) }
+                    if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
+                        EncodedValue.insert(.null, at: spec.components, into: &members)
+                    }
                     continue
                 }
                 value = written

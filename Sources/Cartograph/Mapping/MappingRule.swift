@@ -22,6 +22,8 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var inherited = false
     /// The rule's key path, for allow lists written with key paths.
     var keyPath: AnyKeyPath?
+    /// What a nil optional becomes when encoding, for this property (the registry's option otherwise).
+    var nilEncoding: NilEncoding?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -69,6 +71,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.encodes = encodes
         lifted.inherited = true
         lifted.keyPath = keyPath
+        lifted.nilEncoding = nilEncoding
         lifted.probe = probe.map { probe in
             { sub in
                 var base = sub as! Model
@@ -168,13 +171,16 @@ func propertyRule<Model, Value>(
 ///   - required: a missing or null value fails the model instead of keeping the default.
 ///   - lenient: convert scalars between kinds (`"42"` → 42) for this property.
 ///   - coerceArray: accept one value where an array is expected (and the first element of an array where one value is).
-///   - ignoreNull: in updates, keep the old value when the input has `null` (overrides the registry option).
+///   - ignoreNull: keep the property's value when the input has `null` (overrides the registry option).
+///   - nilEncoding: what a nil optional becomes when encoding (overrides the registry option).
 public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, required: Bool = false, lenient: Bool = false,
-    coerceArray: Bool = false, ignoreNull: Bool? = nil
+    coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
+    var rule = propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
         options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull)
+    rule.nilEncoding = nilEncoding
+    return rule
 }
 
 /// Maps a property to different keys for reading and for writing (nil: the

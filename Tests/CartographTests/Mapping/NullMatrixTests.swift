@@ -68,6 +68,27 @@ import Testing
         #expect(throws: CartographError.self) { try mapper().decode(Profile.self, from: json) }
     }
 
+    final class Contact {
+        var email: String?
+        var phone: String?
+        static let mapping = Mapping<Contact>({ Contact() }) {
+            Map(\.email, nilEncoding: .null)
+            Map(\.phone)
+        }
+    }
+
+    @Test func nilEncodingPerProperty() throws {
+        var registry = ModelRegistry()
+        registry.register(Contact.mapping)
+        #expect(String(decoding: try JSONMapper(registry: registry).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
+        var writingNulls = ModelRegistry(options: MappingOptions { $0.nilEncoding = .null })
+        writingNulls.register(Mapping<Contact>({ Contact() }) {
+            Map(\.email)
+            Map(\.phone, nilEncoding: .omit)
+        })
+        #expect(String(decoding: try JSONMapper(registry: writingNulls).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
+    }
+
     @Test func resetToDefaultSetsTheTypesZero() throws {
         let resetting = mapper { $0.nullForNonOptional = .resetToDefault }
         let created = try resetting.decode(Profile.self, from: #"{"name": null, "age": null, "tags": null, "scores": null, "nickname": null}"#)
