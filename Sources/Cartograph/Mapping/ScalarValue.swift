@@ -161,12 +161,18 @@ extension JSONValue: ScalarValue {
 
 extension Date: ScalarValue {
     static var expectedKind: String { "ISO 8601 date string or seconds since 1970" }
-    /// Without a transform: an ISO 8601 string (fractional seconds optional) or seconds since 1970.
+    /// Without a transform: an ISO 8601 string (fractional seconds optional)
+    /// or seconds since 1970; lenient, also seconds since 1970 written as a
+    /// string (`"1700000000"`).
     static func scalar(from node: Node, lenient: Bool) throws -> Date {
         switch node.kind {
         case .number: return Date(timeIntervalSince1970: try node.double())
         case .string:
-            if let date = DateFormats.parseISO8601(try node.string()) { return date }
+            let text = try node.string()
+            if let date = DateFormats.parseISO8601(text) { return date }
+            if lenient, Array(text.utf8).withUnsafeBufferPointer(NumberGrammar.isValid), let seconds = Double(text), seconds.isFinite {
+                return Date(timeIntervalSince1970: seconds)
+            }
             throw CartographError(.typeMismatch, "\"\(try node.string())\" is not an ISO 8601 date", offset: node.sourceOffset,
                 expected: "ISO 8601 date", found: "string")
         default: throw node.mismatch(expected: expectedKind)

@@ -89,6 +89,23 @@ import Testing
         #expect(String(decoding: try JSONMapper(registry: writingNulls).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
     }
 
+    final class Stamp {
+        var at = Date(timeIntervalSince1970: 0)
+        static let mapping = Mapping<Stamp>({ Stamp() }) { Map(\.at, lenient: true) }
+    }
+
+    @Test func lenientDatesReadEpochSecondsWrittenAsStrings() throws {
+        var registry = ModelRegistry()
+        registry.register(Stamp.mapping)
+        let mapper = JSONMapper(registry: registry)
+        #expect(try mapper.decode(Stamp.self, from: #"{"at": "1700000000"}"#).at == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(try mapper.decode(Stamp.self, from: #"{"at": "2023-11-14T22:13:20Z"}"#).at == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(throws: CartographError.self) { try mapper.decode(Stamp.self, from: #"{"at": "soon"}"#) }
+        var strict = ModelRegistry()
+        strict.register(Mapping<Stamp>({ Stamp() }) { Map(\.at) })
+        #expect(throws: CartographError.self) { try JSONMapper(registry: strict).decode(Stamp.self, from: #"{"at": "1700000000"}"#) }
+    }
+
     @Test func resetToDefaultSetsTheTypesZero() throws {
         let resetting = mapper { $0.nullForNonOptional = .resetToDefault }
         let created = try resetting.decode(Profile.self, from: #"{"name": null, "age": null, "tags": null, "scores": null, "nickname": null}"#)
