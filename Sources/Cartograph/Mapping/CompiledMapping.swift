@@ -10,14 +10,18 @@ struct CompiledMapping<Model>: Sendable {
         let decodeSpec: KeySpec?
         /// Where to write.
         let encodeSpec: KeySpec?
+        /// Where to read when `decodeSpec` is absent: the property's own name,
+        /// for a key derived by a renaming strategy (`created_at`, else `createdAt`).
+        let fallbackSpec: KeySpec?
         let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
         let role: RuleRole
         let decodes: Bool
 
-        init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?) {
+        init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
             self.decodeSpec = decodeSpec
             self.encodeSpec = encodeSpec
+            self.fallbackSpec = fallbackSpec
             read = rule.read
             role = rule.role
             decodes = rule.decodes
@@ -41,7 +45,11 @@ struct CompiledMapping<Model>: Sendable {
         rules = mapping.rules.map { rule in
             let derived = rule.property.map { KeySpec.key(naming.outputKey(for: $0)) }
             let decodeSpec = rule.decodeKey ?? (naming.scans ? nil : derived)
-            return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived)
+            var fallback: KeySpec?
+            if rule.decodeKey == nil, !naming.scans, let property = rule.property, naming.outputKey(for: property) != property {
+                fallback = .key(property)
+            }
+            return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived, fallbackSpec: fallback)
         }
         let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
         unnamed = missing.isEmpty ? mapping.configurationError : CartographError(.keyNotFound,
@@ -83,7 +91,13 @@ struct CompiledMapping<Model>: Sendable {
                     continue
                 case .property, .setter:
                     if let spec = compiled.decodeSpec {
-                        try compiled.read(&model, spec.lookup(in: object, cursor: &cursor), childContext, spec, mode)
+                        var node = spec.lookup(in: object, cursor: &cursor)
+                        var used = spec
+                        if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
+                            node = found
+                            used = fallback
+                        }
+                        try compiled.read(&model, node, childContext, used, mode)
                     } else if let (key, node) = scanned[position] {
                         try compiled.read(&model, node, childContext, .key(key), mode)
                     } else {

@@ -71,8 +71,10 @@ public struct NamingStrategy: Sendable {
         String(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" }.map(Character.init))
     }
 
-    /// The words of a camelCase name; a run of capitals is one word (an acronym):
-    /// `myURLProperty` → `my`, `URL`, `Property`; `userID` → `user`, `ID`.
+    /// The words of a camelCase name; a run of capitals is one word (an acronym),
+    /// and digits after a letter start a word:
+    /// `myURLProperty` → `my`, `URL`, `Property`; `userID` → `user`, `ID`;
+    /// `createdAt1234` → `created`, `At`, `1234`.
     static func words(of name: String) -> [String] {
         let characters = Array(name)
         var words: [String] = []
@@ -82,6 +84,10 @@ public struct NamingStrategy: Sendable {
                 if !current.isEmpty { words.append(current) }
                 current = ""
                 continue
+            }
+            if character.isNumber, let previous = current.last, previous.isLetter {
+                words.append(current)
+                current = ""
             }
             if character.isUppercase, !current.isEmpty {
                 let previous = characters[index - 1]

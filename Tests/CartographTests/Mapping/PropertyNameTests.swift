@@ -146,3 +146,28 @@ import Testing
         #expect(error.message.contains("give the key"))
     }
 }
+
+/// Renaming strategies read the exact property name too, and split digits.
+@Suite struct NamingFallbackTests {
+    final class Event {
+        var createdAt1234 = ""
+        var startTime = ""
+        static let mapping = Mapping<Event>({ Event() }) {
+            Map(\.createdAt1234)
+            Map(\.startTime)
+        }
+    }
+
+    @Test func snakeCaseReadsTheExactNameAndSplitsDigits() throws {
+        #expect(NamingStrategy.snakeCase.outputKey(for: "createdAt1234") == "created_at_1234")
+        #expect(NamingStrategy.snakeCase.outputKey(for: "sha256Hash") == "sha_256_hash")
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = .snakeCase })
+        registry.register(Event.mapping)
+        let mapper = JSONMapper(registry: registry)
+        let event = try mapper.decode(Event.self, from: #"{"created_at_1234": "a", "startTime": "b"}"#)
+        #expect(event.createdAt1234 == "a" && event.startTime == "b")
+        // The snake_case key wins when both are present; writing uses it.
+        #expect(try mapper.decode(Event.self, from: #"{"start_time": "s", "startTime": "c"}"#).startTime == "s")
+        #expect(String(decoding: try mapper.encode(event), as: UTF8.self) == #"{"created_at_1234":"a","start_time":"b"}"#)
+    }
+}
