@@ -72,11 +72,15 @@ public struct JSONMapper: Sendable {
     /// Decodes from a node of a parsed ``Document``.
     @_disfavoredOverload
     public func decode<Model>(_ type: Model.Type, from node: Node) throws -> Model {
-        // A subclass's metatype passed as its base's: the subclass's mapping.
-        if type != Model.self, let entry = registry.entry(for: type) {
-            return try entry.decode(node, context(), as: Model.self)
+        do {
+            // A subclass's metatype passed as its base's: the subclass's mapping.
+            if type != Model.self, let entry = registry.entry(for: type) {
+                return try entry.decode(node, context(), as: Model.self)
+            }
+            return try ValueCodec<Model>.resolve().decode(node, context(), .standard)
+        } catch let skip as SkipElement {
+            throw skip.error(at: node, path: "$")
         }
-        return try ValueCodec<Model>.resolve().decode(node, context(), .standard)
     }
 
     /// Decodes from an in-memory JSON value.

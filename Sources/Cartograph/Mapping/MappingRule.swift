@@ -144,7 +144,13 @@ func propertyRule<Model, Value>(
                 }
                 return
             }
-            model[keyPath: keyPath] = try codec.decode(node, child(), options)
+            do {
+                model[keyPath: keyPath] = try codec.decode(node, child(), options)
+            } catch let skip as SkipElement {
+                // A factory left the property's object out: nil, or an error.
+                guard let none = codec.none else { throw skip.error(at: node, path: child().path) }
+                model[keyPath: keyPath] = none()
+            }
         },
         write: { model, context in
             let value = model[keyPath: keyPath]

@@ -131,14 +131,18 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 continue
             }
-            if let issues = context.issues {
-                do {
+            do {
+                if let issues = context.issues {
+                    do {
+                        result.append(try codec.decode(element, context.element(index), options))
+                    } catch let error as CartographError {
+                        issues.record(error.at(path: context.element(index).path))
+                    }
+                } else {
                     result.append(try codec.decode(element, context.element(index), options))
-                } catch let error as CartographError {
-                    issues.record(error.at(path: context.element(index).path))
                 }
-            } else {
-                result.append(try codec.decode(element, context.element(index), options))
+            } catch is SkipElement {
+                continue
             }
         }
         return result
@@ -175,7 +179,11 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 for (key, member) in try node.object() {
                     // With ignoreNulls, a null member of a non-optional value type is left out.
                     if member.isNull, value.none == nil, !value.holdsNull, context.options.ignoreNulls { continue }
-                    pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
+                    do {
+                        pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
+                    } catch is SkipElement {
+                        continue
+                    }
                 }
                 return D.make(pairs)
             },

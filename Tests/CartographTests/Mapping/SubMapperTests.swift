@@ -114,3 +114,53 @@ import Testing
         #expect(throws: CartographError.self) { try mapper.decode(Note.self, from: "not json") }
     }
 }
+
+/// A factory can leave an object out (JSACollection's objectForDictionary returning nil).
+@Suite struct SkipElementTests {
+    final class User {
+        var id = 0
+        init(id: Int) { self.id = id }
+    }
+
+    struct ActiveUsers: ModelFactory {
+        var keys: [String] { ["id", "active"] }
+        func make(from object: ObjectView, context: MappingContext) throws -> User {
+            guard try object["active"]?.bool() == true else { throw SkipElement("inactive") }
+            return User(id: try object["id"]!.int())
+        }
+        func encode(_ model: User, context: EncodingContext) throws -> EncodedValue { .object([("id", .number(JSONNumber(model.id)))]) }
+    }
+
+    final class Group {
+        var members: [User] = []
+        var byName: [String: User] = [:]
+        var owner: User?
+        static let mapping = Mapping<Group>({ Group() }) {
+            Map(\.members)
+            Map(\.byName)
+            Map(\.owner)
+        }
+    }
+
+    private var mapper: JSONMapper {
+        var registry = ModelRegistry()
+        registry.register(ActiveUsers())
+        registry.register(Group.mapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func skippedObjectsAreLeftOutOfCollections() throws {
+        let json = #"""
+            {"members": [{"id": 1, "active": true}, {"id": 2, "active": false}, {"id": 3, "active": true}],
+             "byName": {"a": {"id": 4, "active": false}, "b": {"id": 5, "active": true}},
+             "owner": {"id": 6, "active": false}}
+            """#
+        let group = try mapper.decode(Group.self, from: json)
+        #expect(group.members.map(\.id) == [1, 3])
+        #expect(group.byName.keys.sorted() == ["b"])
+        #expect(group.owner == nil)
+        #expect(try mapper.decode([User].self, from: Array(#"[{"id": 1, "active": false}, {"id": 2, "active": true}]"#.utf8)).map(\.id) == [2])
+        let single = try #require(throws: CartographError.self) { try mapper.decode(User.self, from: #"{"id": 1, "active": false}"#) }
+        #expect(single.message.contains("inactive"))
+    }
+}
