@@ -152,26 +152,42 @@ struct CompiledMapping<Model>: Sendable {
         return best.mapValues { ($0.key, $0.node) }
     }
 
+    /// Writes the model: each rule's value at its key path. Index paths
+    /// build arrays (a mapping whose keys are all indexes writes an array,
+    /// MAXJsonAdapter's `arrayFromObject`); several rules writing the same
+    /// key path accumulate into an array in rule order, never overwriting.
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
         if let unnamed { throw unnamed.at(path: context.path) }
-        var members: [(key: String, value: EncodedValue)] = []
+        var root: EncodedValue?
+        var written: [[KeySpec.Component]: Int] = [:]
+        func put(_ value: EncodedValue, at components: [KeySpec.Component]) {
+            let count = written[components, default: 0]
+            written[components] = count + 1
+            var target = root ?? (components.first.map { if case .index = $0 { .array([]) } else { .object([]) } } ?? .object([]))
+            switch count {
+            case 0: target.insert(value, at: components)
+            case 1: target.insert(.array([target.value(at: components) ?? .null, value]), at: components)
+            default:
+                guard case .array(let earlier)? = target.value(at: components) else { return }
+                target.insert(.array(earlier + [value]), at: components)
+            }
+            root = target
+        }
         for compiled in rules where compiled.rule.encodes {
             guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
-            let value: EncodedValue
             do {
                 guard let written = try write(model, context.child(spec: spec)) else {
                     if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
-                        EncodedValue.insert(.null, at: spec.components, into: &members)
+                        put(.null, at: spec.components)
                     }
                     continue
                 }
-                value = written
+                put(written, at: spec.components)
             } catch is CycleDetected where options.cycles == .skip {
                 continue
             }
-            EncodedValue.insert(value, at: spec.components, into: &members)
         }
-        return .object(members)
+        return root ?? .object([])
     }
 }
 
@@ -203,7 +219,19 @@ extension EncodedValue {
         if let position { members[position].value = child } else { members.append((key, child)) }
     }
 
-    private mutating func insert(_ value: EncodedValue, at components: [KeySpec.Component]) {
+    /// The value at a key path, if there is one.
+    func value(at components: [KeySpec.Component]) -> EncodedValue? {
+        guard let first = components.first else { return self }
+        let rest = Array(components.dropFirst())
+        switch (first, self) {
+        case (.key(let key), .object(let members)): return members.first { $0.key == key }?.value.value(at: rest)
+        case (.index(let index), .array(let elements)): return index < elements.count ? elements[index].value(at: rest) : nil
+        default: return nil
+        }
+    }
+
+    /// Puts a value at a key path, creating objects and arrays on the way.
+    mutating func insert(_ value: EncodedValue, at components: [KeySpec.Component]) {
         guard let first = components.first else {
             self = value
             return

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Shapes on output (MAXJsonAdapter and JAGPropertyConverter): index paths
+/// make arrays, a model can be written as an array, several properties on one
+/// key accumulate in order, and key paths may reach into nested references.
+@Suite struct OutputShapeTests {
+    final class Pair {
+        var first = "a"
+        var second = "b"
+        static let asArray = Mapping<Pair>({ Pair() }) {
+            Map(\.first, "0")
+            Map(\.second, "1")
+        }
+        static let nested = Mapping<Pair>({ Pair() }) {
+            Map(\.first, "names.0")
+            Map(\.second, "names.1")
+        }
+    }
+
+    final class Phones {
+        var home = "h"
+        var work = "w"
+        var mobile = "m"
+        static let mapping = Mapping<Phones>({ Phones() }) {
+            Map(\.home, "phones")
+            Map(\.work, "phones")
+            Map(\.mobile, "phones")
+        }
+    }
+
+    final class Tenant {
+        var name = "Acme"
+    }
+
+    final class Lease {
+        var tenant = Tenant()
+        var rent = 1
+        static let mapping = Mapping<Lease>({ Lease() }) {
+            Map(\.tenant.name, "tenantName")
+            Map(\.rent)
+        }
+    }
+
+    private func json<Model>(_ mapping: Mapping<Model>, _ model: Model) throws -> String {
+        var registry = ModelRegistry()
+        registry.register(mapping)
+        return String(decoding: try JSONMapper(registry: registry).encode(model), as: UTF8.self)
+    }
+
+    @Test func indexPathsWriteArrays() throws {
+        #expect(try json(Pair.asArray, Pair()) == #"["a","b"]"#)
+        #expect(try json(Pair.nested, Pair()) == #"{"names":["a","b"]}"#)
+    }
+
+    @Test func propertiesOnOneKeyAccumulateInOrder() throws {
+        #expect(try json(Phones.mapping, Phones()) == #"{"phones":["h","w","m"]}"#)
+    }
+
+    @Test func keyPathsReachIntoNestedReferences() throws {
+        #expect(try json(Lease.mapping, Lease()) == #"{"tenantName":"Acme","rent":1}"#)
+        var registry = ModelRegistry()
+        registry.register(Lease.mapping)
+        let lease = try JSONMapper(registry: registry).decode(Lease.self, from: #"{"tenantName": "Initech", "rent": 2}"#)
+        #expect(lease.tenant.name == "Initech" && lease.rent == 2)
+    }
+}
