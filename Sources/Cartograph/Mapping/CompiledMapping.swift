@@ -199,7 +199,8 @@ extension Mapping {
             keys: compiled.identifyingKeys,
             make: { object, context in try compiled.make(object, context) },
             encode: { model, context in try compiled.encode(model, context) },
-            update: { model, object, context in try compiled.apply(&model, object, context, .update) })
+            update: { model, object, context in try compiled.apply(&model, object, context, .update) },
+            keyNaming: compiled.naming)
     }
 }
 

@@ -118,35 +118,38 @@ public struct JSONMapper: Sendable {
 
     /// Every object anywhere in the input (inside wrappers, envelopes, arrays
     /// of arrays, other models) that class inference identifies as `Model`,
-    /// decoded, in document order.
-    public func collect<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> [Model] {
-        try withDocument(bytes) { try collect(type, in: $0.root) }
+    /// decoded, in document order. With `nested: false`, the search stops at
+    /// a match (JSACollection's mode): objects inside a matched object are
+    /// not returned again on their own.
+    public func collect<Model>(_ type: Model.Type, from bytes: some ContiguousBytes, nested: Bool = true) throws -> [Model] {
+        try withDocument(bytes) { try collect(type, in: $0.root, nested: nested) }
     }
 
-    /// ``collect(_:from:)`` over a node.
-    public func collect<Model>(_ type: Model.Type, in node: Node) throws -> [Model] {
+    /// ``collect(_:from:nested:)`` over a node.
+    public func collect<Model>(_ type: Model.Type, in node: Node, nested: Bool = true) throws -> [Model] {
         var found: [Model] = []
-        try collect(node, key: nil, trail: nil, into: &found)
+        try collect(node, key: nil, trail: nil, nested: nested, into: &found)
         return found
     }
 
-    private func collect<Model>(_ node: Node, key: String?, trail: PathTrail?, into found: inout [Model]) throws {
+    private func collect<Model>(_ node: Node, key: String?, trail: PathTrail?, nested: Bool, into found: inout [Model]) throws {
         switch node.kind {
         case .object:
             let object = try node.object()
             let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
             if let entry = try registry.candidates(for: object, key: key).first, entry.type == Model.self {
                 found.append(try entry.decode(node, context, as: Model.self))
+                if !nested { return }
             }
             var iterator = object.makeIterator()
             while let (keyNode, value) = iterator.nextNodes() {
                 guard value.kind == .object || value.kind == .array else { continue }
                 let name = try keyNode.string()
-                try collect(value, key: name, trail: PathTrail(parent: trail, component: .key(name)), into: &found)
+                try collect(value, key: name, trail: PathTrail(parent: trail, component: .key(name)), nested: nested, into: &found)
             }
         case .array:
             for (index, element) in try node.array().enumerated() where element.kind == .object || element.kind == .array {
-                try collect(element, key: key, trail: PathTrail(parent: trail, component: .index(index)), into: &found)
+                try collect(element, key: key, trail: PathTrail(parent: trail, component: .index(index)), nested: nested, into: &found)
             }
         default:
             return

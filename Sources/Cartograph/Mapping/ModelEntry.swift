@@ -7,6 +7,10 @@ typealias ModelEntry = any ModelEntryProtocol
 protocol ModelEntryProtocol: AnyObject, Sendable {
     var type: Any.Type { get }
     var keys: [String] { get }
+    /// How an object's keys match ``keys`` for class inference: the naming
+    /// strategy of the mapping (a scanning one matches `First_Name` to
+    /// `firstName`), or nil for exact keys.
+    var keyNaming: NamingStrategy? { get }
     func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any
     func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue
     var canUpdate: Bool { get }
@@ -15,6 +19,15 @@ protocol ModelEntryProtocol: AnyObject, Sendable {
 
 extension ModelEntryProtocol {
     var name: String { "\(type)" }
+
+    /// Whether the object has every identifying key (through the naming
+    /// strategy when it scans, so keys derived from names match as reading does).
+    func isIdentified(by object: ObjectView) -> Bool {
+        guard !keys.isEmpty else { return false }
+        guard let naming = keyNaming, naming.scans else { return keys.allSatisfy { object.contains($0) } }
+        let present = object.compactMap { key, _ in key }
+        return keys.allSatisfy { property in object.contains(property) || present.contains { naming.rank(key: $0, property: property) != nil } }
+    }
 
     /// Makes a model from a node that must be an object, as `T`.
     func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
@@ -66,13 +79,15 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
     let make: (ObjectView, MappingContext) throws -> Model
     let encode: (Model, EncodingContext) throws -> EncodedValue
     let update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
+    let keyNaming: NamingStrategy?
 
     init(
         keys: [String], make: @escaping (ObjectView, MappingContext) throws -> Model,
         encode: @escaping (Model, EncodingContext) throws -> EncodedValue,
-        update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
+        update: ((inout Model, ObjectView, MappingContext) throws -> Void)?, keyNaming: NamingStrategy? = nil
     ) {
         self.keys = keys
+        self.keyNaming = keyNaming
         self.make = make
         self.encode = encode
         self.update = update

@@ -164,7 +164,7 @@ public struct ModelRegistry: Sendable {
         if !identifyRules.isEmpty || !discriminators.isEmpty { return [] }
         var qualified: [(entry: ModelEntry, rank: Int)] = []
         for (rank, id) in order.enumerated() {
-            guard let entry = entries[id], !entry.keys.isEmpty, entry.keys.allSatisfy({ object.contains($0) }) else { continue }
+            guard let entry = entries[id], entry.isIdentified(by: object) else { continue }
             qualified.append((entry, rank))
         }
         qualified.sort { a, b in

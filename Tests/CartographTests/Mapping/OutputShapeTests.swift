@@ -66,3 +66,42 @@ import Testing
         #expect(lease.tenant.name == "Initech" && lease.rent == 2)
     }
 }
+
+/// JSACollection's discovery: identifying keys through the naming strategy,
+/// and the mode that stops at a match.
+@Suite struct CollectTests {
+    final class Person {
+        var firstName = ""
+        var lastName = ""
+        var friend: Person?
+        static let mapping = Mapping<Person>({ Person() }) {
+            Map(\.firstName)
+            Map(\.lastName)
+            Map(\.friend)
+        }
+    }
+
+    @Test func identifyingKeysFollowAScanningNamingStrategy() throws {
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = .fuzzy })
+        // Identified by every rule's key: both names.
+        registry.register(Mapping<Person>({ Person() }) {
+            Map(\.firstName)
+            Map(\.lastName)
+        })
+        let json = Array(#"{"data": [{"First_Name": "Ada", "LAST_NAME": "L", "other": 1}, {"first_name": "B", "lastname": "C"}, {"nope": 1}]}"#.utf8)
+        let people = try JSONMapper(registry: registry).collect(Person.self, from: json)
+        #expect(people.map(\.firstName) == ["Ada", "B"])
+        #expect(people.map(\.lastName) == ["L", "C"])
+    }
+
+    @Test func stoppingAtAMatchLeavesNestedMatchesInside() throws {
+        var registry = ModelRegistry()
+        registry.register(Person.mapping)
+        let mapper = JSONMapper(registry: registry)
+        let json = Array(#"[{"firstName": "A", "lastName": "1", "friend": {"firstName": "B", "lastName": "2", "friend": null}}]"#.utf8)
+        #expect(try mapper.collect(Person.self, from: json).map(\.firstName) == ["A", "B"])
+        let outer = try mapper.collect(Person.self, from: json, nested: false)
+        #expect(outer.map(\.firstName) == ["A"])
+        #expect(outer.first?.friend?.firstName == "B")
+    }
+}
