@@ -215,6 +215,14 @@ public func Map<Model, Value>(
         ignoreNull: ignoreNull)
 }
 
+/// Maps an array property through a value transform applied to each element
+/// (`[Date]` with `.iso8601`, a format, or seconds since 1970).
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, [Value]>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false
+) -> MappingRule<Model> {
+    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.arrayCodec(), options: .standard, required: required, ignoreNull: nil)
+}
+
 /// Maps a property whose objects are made by a specific factory (a
 /// sub-mapper) rather than the registry: the property may be the model, an
 /// optional, an array or a set of it.

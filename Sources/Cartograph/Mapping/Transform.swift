@@ -47,6 +47,8 @@ public struct Transform<Value>: @unchecked Sendable {
             encode: { value, context in try encode(value, context) })
     }
 
+    func arrayCodec() -> ValueCodec<[Value]> { ValueCodec<[Value]>.array(of: codec()) }
+
     func optionalCodec() -> ValueCodec<Value?> {
         let inner = codec()
         return ValueCodec<Value?>(

@@ -148,6 +148,15 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return result
     }
 
+    /// An array read and written element by element through `element`
+    /// (a transform applied to each element: `[Date]` with a date format).
+    static func array<Element>(of element: ValueCodec<Element>) -> ValueCodec<[Element]> {
+        ValueCodec<[Element]>(
+            decode: { node, context, options in try elements(node, element, context, options) },
+            encode: { value, context in try encodeElements(value, element, context) },
+            isCollection: true, zero: { [] })
+    }
+
     private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue {
         try context.descend()
         return .array(try values.enumerated().map { try codec.encode($1, context.child(.index($0))) })

@@ -105,3 +105,24 @@ import Testing
         #expect(outer.first?.friend?.firstName == "B")
     }
 }
+
+/// Transforms apply to each element of an array property.
+@Suite struct ElementTransformTests {
+    final class Schedule {
+        var days: [Date] = []
+        static let mapping = Mapping<Schedule>({ Schedule() }) {
+            Map(\.days, transform: .iso8601)
+        }
+    }
+
+    @Test func aTransformAppliesToEveryElement() throws {
+        var registry = ModelRegistry()
+        registry.register(Schedule.mapping)
+        let mapper = JSONMapper(registry: registry)
+        let schedule = try mapper.decode(Schedule.self, from: #"{"days": ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"]}"#)
+        #expect(schedule.days == [Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: 1_767_312_000)])
+        #expect(String(decoding: try mapper.encode(schedule), as: UTF8.self) == #"{"days":["2026-01-01T00:00:00Z","2026-01-02T00:00:00Z"]}"#)
+        let error = try #require(throws: CartographError.self) { try mapper.decode(Schedule.self, from: #"{"days": ["2026-01-01T00:00:00Z", 5]}"#) }
+        #expect(error.path == "$.days[1]")
+    }
+}
