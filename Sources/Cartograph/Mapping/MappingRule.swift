@@ -266,7 +266,23 @@ public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction:
 public func Setter<Model>(
     _ key: KeySpec, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
 ) -> MappingRule<Model> {
-    MappingRule(role: .setter, property: nil, decodeKey: key, encodeKey: nil,
+    setterRule(property: nil, key: key, body)
+}
+
+/// Runs a setter for a property name: its key comes from the name through
+/// the naming strategy, as a property rule's does (`fullName` reads
+/// `full_name` under `.snakeCase`, any spelling under `.fuzzy`) — the
+/// setter-based properties of JAGPropertyConverter and MAXJsonAdapter.
+public func Setter<Model>(
+    property name: String, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
+) -> MappingRule<Model> {
+    setterRule(property: name, key: nil, body)
+}
+
+private func setterRule<Model>(
+    property: String?, key: KeySpec?, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
+) -> MappingRule<Model> {
+    MappingRule(role: .setter, property: property, decodeKey: key, encodeKey: nil,
         read: { model, node, context, spec, _ in
             if let node { try body(&model, node, spec.map { context.child(spec: $0) } ?? context) }
         }, write: nil)

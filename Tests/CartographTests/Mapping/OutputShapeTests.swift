@@ -126,3 +126,27 @@ import Testing
         #expect(error.path == "$.days[1]")
     }
 }
+
+/// Setters named by property find their key through the naming strategy.
+@Suite struct NamedSetterTests {
+    final class Person {
+        var first = ""
+        var last = ""
+        static let mapping = Mapping<Person>({ Person() }) {
+            Setter(property: "fullName") { person, node, _ in
+                let parts = try node.string().split(separator: " ")
+                person.first = parts.first.map(String.init) ?? ""
+                person.last = parts.dropFirst().joined(separator: " ")
+            }
+        }
+    }
+
+    @Test(arguments: [("snake", NamingStrategy.snakeCase, "full_name"), ("kebab", .kebabCase, "full-name"), ("fuzzy", .fuzzy, "FULL_NAME"),
+        ("exact", .exact, "fullName")])
+    func aSetterReadsTheKeyItsPropertyNameGives(_ label: String, _ naming: NamingStrategy, _ key: String) throws {
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = naming })
+        registry.register(Person.mapping)
+        let person = try JSONMapper(registry: registry).decode(Person.self, from: #"{"\#(key)": "Ada King"}"#)
+        #expect(person.first == "Ada" && person.last == "King", "\(label)")
+    }
+}
