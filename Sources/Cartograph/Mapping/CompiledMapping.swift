@@ -185,6 +185,8 @@ struct CompiledMapping<Model>: Sendable {
                 put(written, at: spec.components)
             } catch is CycleDetected where options.cycles == .skip {
                 continue
+            } catch is OmitProperty {
+                continue
             }
         }
         return root ?? .object([])

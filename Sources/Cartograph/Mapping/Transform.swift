@@ -17,6 +17,8 @@ public struct Transform<Value>: @unchecked Sendable {
     // capture only immutable values (codecs, a locked formatter).
     let decode: (Node, MappingContext) throws -> Value
     let encode: (Value, EncodingContext) throws -> EncodedValue
+    /// Whether `null` reaches ``decode`` (instead of clearing or being refused).
+    var readsNull = false
 
     /// A transform from a pair of closures over nodes and JSON values.
     public init(decode: @escaping @Sendable (Node) throws -> Value, encode: @escaping @Sendable (Value) throws -> JSONValue) {
@@ -32,6 +34,24 @@ public struct Transform<Value>: @unchecked Sendable {
         self.init(uncheckedDecode: decodeWithContext, encode: encodeWithContext)
     }
 
+    /// A transform that also reads `null` (the closure sees the null node,
+    /// where otherwise the property would be cleared or the null refused)
+    /// and may leave the key out when encoding by returning nil.
+    ///
+    /// ```swift
+    /// // "N/A" and null both mean "no price"; no price is not written at all.
+    /// let price = Transform<Decimal?>(nullable: { $0.isNull || (try? $0.string()) == "N/A" ? nil : try $0.decimal() },
+    ///                                 encode: { $0.map { .number(JSONNumber($0)) } })
+    /// ```
+    public init(nullable decode: @escaping @Sendable (Node) throws -> Value, encode: @escaping @Sendable (Value) throws -> JSONValue?) {
+        self.decode = { node, _ in try decode(node) }
+        self.encode = { value, _ in
+            guard let written = try encode(value) else { throw OmitProperty() }
+            return EncodedValue(written)
+        }
+        readsNull = true
+    }
+
     init(uncheckedDecode decode: @escaping (Node, MappingContext) throws -> Value, encode: @escaping (Value, EncodingContext) throws -> EncodedValue) {
         self.decode = decode
         self.encode = encode
@@ -44,7 +64,7 @@ public struct Transform<Value>: @unchecked Sendable {
             decode: { node, context, _ in
                 do { return try decode(node, context) } catch let error as CartographError { throw error.at(path: context.path) }
             },
-            encode: { value, context in try encode(value, context) })
+            encode: { value, context in try encode(value, context) }, holdsNull: readsNull)
     }
 
     func arrayCodec() -> ValueCodec<[Value]> { ValueCodec<[Value]>.array(of: codec()) }
@@ -60,6 +80,9 @@ public struct Transform<Value>: @unchecked Sendable {
             none: { nil }, isNone: { $0 == nil })
     }
 }
+
+/// Thrown by a transform's encode to leave the property's key out.
+struct OmitProperty: Error {}
 
 private func invalid(_ node: Node, _ expected: String) -> CartographError {
     CartographError(.typeMismatch, "expected \(expected), found \(node.kind)\((try? node.string()).map { " \"\($0)\"" } ?? "")",

@@ -150,3 +150,37 @@ import Testing
         #expect(person.first == "Ada" && person.last == "King", "\(label)")
     }
 }
+
+/// Transforms that opt in see null, and may leave a key out when encoding.
+@Suite struct NullableTransformTests {
+    final class Item {
+        var price: Decimal? = 1
+        var name = ""
+        static let price = Transform<Decimal?>(nullable: { node in
+            if node.isNull || (try? node.string()) == "N/A" { return nil }
+            return try node.decimal()
+        }, encode: { value in value.map { .number(JSONNumber($0)) } })
+        static let mapping = Mapping<Item>({ Item() }) {
+            Map(\.price, "price", transform: Item.price)
+            Map(\.name)
+        }
+    }
+
+    private var mapper: JSONMapper {
+        var registry = ModelRegistry(options: MappingOptions { $0.nilEncoding = .null })
+        registry.register(Item.mapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func theTransformSeesNullAndOmitsWhatItReturnsNilFor() throws {
+        #expect(try mapper.decode(Item.self, from: #"{"price": null}"#).price == nil)
+        #expect(try mapper.decode(Item.self, from: #"{"price": "N/A"}"#).price == nil)
+        #expect(try mapper.decode(Item.self, from: #"{"price": 2.5}"#).price == Decimal(string: "2.5"))
+        let item = Item()
+        item.price = nil
+        // Left out even though the registry writes nil as null.
+        #expect(String(decoding: try mapper.encode(item), as: UTF8.self) == #"{"name":""}"#)
+        item.price = 3
+        #expect(String(decoding: try mapper.encode(item), as: UTF8.self) == #"{"price":3,"name":""}"#)
+    }
+}
