@@ -97,6 +97,13 @@ struct CompiledMapping<Model>: Sendable {
                             node = found
                             used = fallback
                         }
+                        // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
+                        if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
+                            let (found, name) = Self.caseInsensitive(key, in: object)
+                        {
+                            node = found
+                            used = .key(name)
+                        }
                         try compiled.read(&model, node, childContext, used, mode)
                     } else if let (key, node) = scanned[position] {
                         try compiled.read(&model, node, childContext, .key(key), mode)
@@ -106,6 +113,16 @@ struct CompiledMapping<Model>: Sendable {
                 }
             }
         }
+    }
+
+    /// The value of the first key equal to `key` ignoring case, and that key.
+    private static func caseInsensitive(_ key: String, in object: ObjectView) -> (Node, String)? {
+        let wanted = key.lowercased()
+        var iterator = object.makeIterator()
+        while let (keyNode, value) = iterator.nextNodes() {
+            if let name = try? keyNode.string(), name.lowercased() == wanted { return (value, name) }
+        }
+        return nil
     }
 
     /// For scanning strategies: which input key each property rule takes,

@@ -184,3 +184,20 @@ import Testing
         #expect(String(decoding: try mapper.encode(item), as: UTF8.self) == #"{"price":3,"name":""}"#)
     }
 }
+
+/// Under a scanning strategy (JSACollection's rules are case-insensitive),
+/// explicit keys match without regard to case too.
+@Suite struct CaseInsensitiveKeyTests {
+    final class Home {
+        var street = ""
+        static let mapping = Mapping<Home>({ Home() }) { Map(\.street, "StreetName") }
+    }
+
+    @Test func explicitKeysIgnoreCaseUnderFuzzyNaming() throws {
+        for (naming, expected) in [(NamingStrategy.fuzzy, "Main"), (.caseInsensitive, "Main"), (.exact, "")] {
+            var registry = ModelRegistry(options: MappingOptions { $0.naming = naming })
+            registry.register(Home.mapping)
+            #expect(try JSONMapper(registry: registry).decode(Home.self, from: #"{"streetname": "Main"}"#).street == expected)
+        }
+    }
+}
