@@ -1,0 +1,48 @@
+import Foundation
+
+/// JSON in UTF-16 or UTF-32, recognised as RFC 4627 (section 3) describes
+/// and as Foundation's `JSONDecoder` and `JSONSerialization` read it: by a
+/// byte order mark, or, without one, by where the zero bytes fall among the
+/// first four (the first two characters of JSON text are ASCII).
+///
+/// | first bytes | encoding |
+/// | --- | --- |
+/// | `00 00 FE FF` / `FF FE 00 00` | UTF-32 big / little endian, with BOM |
+/// | `FE FF` / `FF FE` | UTF-16 big / little endian, with BOM |
+/// | `00 00 00 xx` / `xx 00 00 00` | UTF-32 big / little endian |
+/// | `00 xx 00 xx` / `xx 00 xx 00` (or two bytes `00 xx` / `xx 00`) | UTF-16 big / little endian |
+/// | anything else | UTF-8 (a UTF-8 BOM is ``ParseOptions/byteOrderMark``'s business) |
+///
+/// Whole inputs are converted to UTF-8 before parsing (offsets, lines and
+/// columns in errors then count the UTF-8 text); a stream or a chunked
+/// parse must be UTF-8.
+enum InputEncoding {
+    /// The input as UTF-8, or nil when it already is UTF-8.
+    /// - Throws: ``CartographError/Kind/invalidUTF8`` when the detected
+    ///   encoding does not decode (a lone surrogate, a cut-off unit).
+    static func utf8(from input: UnsafeRawBufferPointer) throws -> [UInt8]? {
+        guard let (encoding, bom) = detect(input) else { return nil }
+        let body = Data(UnsafeRawBufferPointer(rebasing: input[bom...]))
+        guard let text = String(data: body, encoding: encoding) else {
+            throw CartographError(.invalidUTF8, "the input looks like \(encoding) but does not decode as it", offset: 0)
+        }
+        return Array(text.utf8)
+    }
+
+    private static func detect(_ input: UnsafeRawBufferPointer) -> (String.Encoding, Int)? {
+        func byte(_ index: Int) -> UInt8? { index < input.count ? input[index] : nil }
+        switch (byte(0), byte(1), byte(2), byte(3)) {
+        case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
+        case (0xFF, 0xFE, 0x00, 0x00): return (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
+        case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
+        case (0x00, 0x00, 0x00, let x?) where x != 0: return (.utf32BigEndian, 0)
+        case (let x?, 0x00, 0x00, 0x00) where x != 0: return (.utf32LittleEndian, 0)
+        case (0x00, let x?, 0x00, let y?) where x != 0 && y != 0: return (.utf16BigEndian, 0)
+        case (let x?, 0x00, let y?, 0x00) where x != 0 && y != 0: return (.utf16LittleEndian, 0)
+        case (0x00, let x?, nil, nil) where x != 0: return (.utf16BigEndian, 0)
+        case (let x?, 0x00, nil, nil) where x != 0: return (.utf16LittleEndian, 0)
+        default: return nil
+        }
+    }
+}
