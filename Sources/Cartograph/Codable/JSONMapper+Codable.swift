@@ -19,7 +19,7 @@ extension JSONMapper {
     ///   expected and found kinds and the line and column; the underlying
     ///   error is the ``CartographError``.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
-        try bytes.withUnsafeBytes { input in
+        try InputEncoding.withUTF8(bytes) { input in
             let document: Document
             do {
                 document = try JSONParser.parseWhole(input, options: parseOptions)
@@ -35,7 +35,7 @@ extension JSONMapper {
     /// elements; the errors of the skipped elements come back with their paths.
     public func decodeLossy<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> LossyResult<T> {
         let issues = IssueCollector()
-        let value: T = try bytes.withUnsafeBytes { input in
+        let value: T = try InputEncoding.withUTF8(bytes) { input in
             let document = try JSONParser.parseWhole(input, options: parseOptions)
             let value = try decode(type, document: document, index: document.root.index, input: input, issues: issues)
             issues.locate(in: input)

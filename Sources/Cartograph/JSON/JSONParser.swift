@@ -59,10 +59,6 @@ public final class JSONParser {
 
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
-        // UTF-16 and UTF-32 input is read as Foundation reads it (InputEncoding).
-        if input.count >= 2, input[0] == 0 || input[1] == 0 || input[0] >= 0xFE, let utf8 = try InputEncoding.utf8(from: input) {
-            return try utf8.withUnsafeBytes { try parseWhole($0, options: options) }
-        }
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
         if let error = engine.feed(input) ?? engine.finish() {
             throw error.locating(in: input)

@@ -34,7 +34,7 @@ public struct JSONMapper: Sendable {
 
     /// Runs `body` on the document of JSON bytes, locating any error in them.
     func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document, UnsafeRawBufferPointer) throws -> R) throws -> R {
-        try bytes.withUnsafeBytes { input in
+        try InputEncoding.withUTF8(bytes) { input in
             let document = try JSONParser.parseWhole(input, options: parseOptions)
             do {
                 return try body(document, input)

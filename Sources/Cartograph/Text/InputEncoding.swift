@@ -13,10 +13,22 @@ import Foundation
 /// | `00 xx 00 xx` / `xx 00 xx 00` (or two bytes `00 xx` / `xx 00`) | UTF-16 big / little endian |
 /// | anything else | UTF-8 (a UTF-8 BOM is ``ParseOptions/byteOrderMark``'s business) |
 ///
-/// Whole inputs are converted to UTF-8 before parsing (offsets, lines and
-/// columns in errors then count the UTF-8 text); a stream or a chunked
-/// parse must be UTF-8.
+/// The mappers' whole-input decodes (`JSONMapper.decode`, `decodeLossy`,
+/// `decodeAny`, `collect`, `update`) convert such input to UTF-8 first, as
+/// a drop-in for Foundation (offsets, lines and columns in errors then count
+/// the UTF-8 text). ``Document`` and ``JSONParser`` read JSON as RFC 8259
+/// defines it for exchange: UTF-8 only, whole or in chunks alike.
 enum InputEncoding {
+    /// Runs `body` on the input as UTF-8: the bytes themselves, or their conversion.
+    static func withUTF8<R>(_ bytes: some ContiguousBytes, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try bytes.withUnsafeBytes { input in
+            guard input.count >= 2, input[0] == 0 || input[1] == 0 || input[0] >= 0xFE, let converted = try utf8(from: input) else {
+                return try body(input)
+            }
+            return try converted.withUnsafeBytes(body)
+        }
+    }
+
     /// The input as UTF-8, or nil when it already is UTF-8.
     /// - Throws: ``CartographError/Kind/invalidUTF8`` when the detected
     ///   encoding does not decode (a lone surrogate, a cut-off unit).
