@@ -194,7 +194,8 @@ final class TreeEncoder: Encoder {
 
     func jsonKey(_ key: some CodingKey) -> String {
         switch options.keys {
-        case .useDefaultKeys, .fuzzy: return key.stringValue
+        case .useDefaultKeys: return key.stringValue
+        case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
         case .snakeCase, .custom:
             let name = key.stringValue
             if let cached = run.convertedKeys[name] { return cached }

@@ -23,9 +23,17 @@ public struct NamingStrategy: Sendable {
     /// `myURLProperty` ↔ `my-url-property`.
     public static let kebabCase = NamingStrategy(kind: .kebabCase)
     /// JSACollection's rules: case-insensitive; `firstName` matches
-    /// `first_name`; the first camelCase word matches (`nameString` matches
-    /// `name`). Output keeps the property name.
+    /// `first_name` and `first-name`; the first camelCase word matches
+    /// (`nameString` matches `name`); a `jsc_` prefix (any case) is not part
+    /// of the name, so `jsc_description` reads and writes `description` —
+    /// JSACollection's way to name a property after a key that would clash
+    /// with an inherited member. Output keeps the property name, less that prefix.
     public static let fuzzy = NamingStrategy(kind: .fuzzy)
+
+    /// The prefix ``fuzzy`` drops from property names (JSACollection's
+    /// `kJSACollectionPropertyPrefix`); compared without regard to case, and
+    /// only when something follows it.
+    static let fuzzyPrefix = "jsc_"
     /// The key is whatever the closure makes of the property name (both ways).
     public static func custom(_ transform: @escaping @Sendable (String) -> String) -> NamingStrategy {
         NamingStrategy(kind: .custom(transform))
@@ -34,7 +42,8 @@ public struct NamingStrategy: Sendable {
     /// The key written when encoding a property.
     public func outputKey(for property: String) -> String {
         switch kind {
-        case .exact, .caseInsensitive, .fuzzy: return property
+        case .exact, .caseInsensitive: return property
+        case .fuzzy: return Self.droppingFuzzyPrefix(property)
         case .snakeCase: return Self.words(of: property).map { $0.lowercased() }.joined(separator: "_")
         case .kebabCase: return Self.words(of: property).map { $0.lowercased() }.joined(separator: "-")
         case .custom(let transform): return transform(property)
@@ -58,12 +67,24 @@ public struct NamingStrategy: Sendable {
         case .caseInsensitive:
             return key.lowercased() == property.lowercased() ? 3 : nil
         case .fuzzy:
+            let property = Self.droppingFuzzyPrefix(property)
+            if key == property { return 4 }
             if key.lowercased() == property.lowercased() { return 3 }
             let squeezed = Self.squeeze(key)
             if squeezed == Self.squeeze(property) { return 2 }
             if let first = Self.words(of: property).first, squeezed == first.lowercased() { return 1 }
             return nil
         }
+    }
+
+    /// `property` without a leading ``fuzzyPrefix`` (in any case), when more follows it.
+    static func droppingFuzzyPrefix(_ property: String) -> String {
+        let prefix = fuzzyPrefix.utf8
+        let bytes = property.utf8
+        guard bytes.count > prefix.count,
+              zip(bytes.prefix(prefix.count), prefix).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
+        else { return property }
+        return String(property.dropFirst(prefix.count))
     }
 
     /// Lowercased with `_` and `-` removed: `first_name`, `First-Name` and `firstName` agree.

@@ -21,6 +21,9 @@ import Testing
     @Test func fuzzyAndCustomKeys() throws {
         let fuzzy = JSONMapper(options: CodableOptions { $0.keys = .fuzzy })
         #expect(try fuzzy.decode(Account.self, from: #"{"USERID": 1, "my_url_property": "u", "display-name": "d"}"#).userID == 1)
+        struct Described: Codable, Equatable { var jsc_description: String }
+        #expect(try fuzzy.encodeString(Described(jsc_description: "x")) == #"{"description":"x"}"#)
+        #expect(try fuzzy.decode(Described.self, from: #"{"Description":"y"}"#) == Described(jsc_description: "y"))
         let custom = JSONMapper(options: CodableOptions { $0.keys = .custom { "x." + $0 } })
         let account = Account(userID: 2, myURLProperty: "u", displayName: "d")
         #expect(try custom.decode(Account.self, from: try custom.encode(account)) == account)

@@ -51,6 +51,35 @@ import Testing
         #expect(try mapper.decode(Loose.self, from: bytes(#"{"NAMESTRING": "exact-ish", "name": "n"}"#)).nameString == "exact-ish")
     }
 
+    /// JSACollection's key generator drops a `jsc_` prefix, so a property can
+    /// be named after a key that clashes with an inherited member
+    /// (`description`); dashed words match like underscored ones.
+    @Test func fuzzyDropsTheJSCPrefixBothWays() throws {
+        final class Item: Mappable {
+            var jsc_description = ""
+            var JSC_hash = 0
+            var jsc_ = ""
+            var displayName = ""
+            init() {}
+            static let mapping = Mapping<Item>({ Item() }) {
+                Map(\.jsc_description)
+                Map(\.JSC_hash)
+                Map(\.jsc_)
+                Map(\.displayName)
+            }
+        }
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = .fuzzy })
+        registry.register(Item.self)
+        let mapper = JSONMapper(registry: registry)
+        let item = try mapper.decode(Item.self, from: #"{"Description": "d", "hash": 7, "jsc_": "kept", "display-name": "n"}"#)
+        #expect(item.jsc_description == "d")
+        #expect(item.JSC_hash == 7)
+        #expect(item.jsc_ == "kept")
+        #expect(item.displayName == "n")
+        #expect(try mapper.encodeValue(item) == ["description": "d", "hash": 7, "jsc_": "kept", "displayName": "n"])
+        #expect(NamingStrategy.snakeCase.outputKey(for: "jsc_description") == "jsc_description")
+    }
+
     @Test func clashesFollowPrecedenceOrThrowWhenStrict() throws {
         let text = bytes(#"{"firstName": "exact", "first_name": "converted"}"#)
         #expect(try mapper(.fuzzy).decode(Profile.self, from: text).firstName == "exact")
