@@ -38,8 +38,10 @@ extension ModelEntryProtocol {
         let context = context.materialized()
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         do {
-            if let typed = self as? TypedModelEntry<T> {
-                return try typed.make(try node.object(), context)
+            // The entry's own type: no dynamic cast to the generic class
+            // (which would look up `TypedModelEntry<T>`'s metadata per object).
+            if type == T.self {
+                return try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
             }
             let made = try makeAny(try node.object(), context)
             guard let model = made as? T else {

@@ -13,11 +13,42 @@ protocol ScalarValue {
     static var zero: Self? { get }
     /// Whether `null` is one of its values (`JSONValue`).
     static var holdsNull: Bool { get }
+    /// Reads every element of an array node (nulls left out when
+    /// `skippingNulls` and the type does not hold null). A requirement, not
+    /// only an extension method, so that each conformance's witness is
+    /// compiled for its concrete type: the mapping layer reaches scalars
+    /// through opened existentials, where a generic loop would look up
+    /// `[Self]`'s metadata and call through witnesses for every element.
+    /// On failure throws ``ScalarElementFailure`` with the element's position.
+    static func scalarArray(_ array: ArrayView, lenient: Bool, skippingNulls: Bool) throws -> [Self]
+}
+
+/// A failure while reading element `index` of a scalar array (the caller
+/// adds the element's path).
+struct ScalarElementFailure: Error {
+    let index: Int
+    let error: CartographError
 }
 
 extension ScalarValue {
     static var zero: Self? { nil }
     static var holdsNull: Bool { false }
+
+    static func scalarArray(_ array: ArrayView, lenient: Bool, skippingNulls: Bool) throws -> [Self] {
+        var result: [Self] = []
+        result.reserveCapacity(array.count)
+        var index = 0
+        for element in array {
+            defer { index += 1 }
+            if skippingNulls, !holdsNull, element.isNull { continue }
+            do {
+                result.append(try scalar(from: element, lenient: lenient))
+            } catch let error as CartographError {
+                throw ScalarElementFailure(index: index, error: error)
+            }
+        }
+        return result
+    }
 }
 
 extension Node {

@@ -34,13 +34,19 @@ struct ValueCodec<Value>: @unchecked Sendable {
     let zero: (() -> Value)?
     /// `null` is one of the type's values (`JSONValue`, `Any`): it is read, not treated as absent.
     let holdsNull: Bool
+    /// Scalars: reads a whole array of the type in one specialised loop
+    /// (``ScalarValue/scalarArray(_:lenient:skippingNulls:)``); arguments:
+    /// the array, lenient, leave nulls out.
+    let scalarArray: ((ArrayView, Bool, Bool) throws -> [Value])?
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
-        isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false
+        isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
+        scalarArray: ((ArrayView, Bool, Bool) throws -> [Value])? = nil
     ) {
+        self.scalarArray = scalarArray
         self.isLeaf = isLeaf
         self.zero = zero
         self.holdsNull = holdsNull
@@ -90,7 +96,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             },
             encode: { value, context in value.encodedScalar(profile: context.profile) },
-            isLeaf: true, zero: S.zero.map { zero in { zero } }, holdsNull: S.holdsNull)
+            isLeaf: true, zero: S.zero.map { zero in { zero } }, holdsNull: S.holdsNull,
+            scalarArray: { array, lenient, skippingNulls in try S.scalarArray(array, lenient: lenient, skippingNulls: skippingNulls) })
     }
 
     private static func optionalCodec<O: OptionalMarker>(_: O.Type) -> Any {
@@ -117,6 +124,17 @@ struct ValueCodec<Value>: @unchecked Sendable {
         }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         let array = try node.array()
+        // Scalars in one specialised loop, unless array coercion or a lossy
+        // decode needs each element on its own.
+        if let scalarArray = codec.scalarArray, !options.coerceArrays, context.issues == nil {
+            do {
+                return try scalarArray(array, options.lenient || context.options.lenientScalars, context.options.ignoreNulls)
+            } catch let failure as ScalarElementFailure {
+                throw failure.error.replacingPath(context.element(failure.index).path)
+            }
+        }
+        // The array's own pending path linked once, not once per element.
+        let context = context.pendingIndex < 0 ? context : context.materialized()
         var result: [Element] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {

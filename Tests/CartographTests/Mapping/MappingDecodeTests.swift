@@ -191,3 +191,60 @@ import Testing
         #expect(try mapper.encodeValue(place) == ["at": ["x": 1, "y": 2]])
     }
 }
+
+/// Arrays of scalars are read in one specialised loop (`ScalarValue.scalarArray`):
+/// it must keep the element-by-element behaviour — paths of failures, nulls,
+/// leniency, and nested arrays.
+@Suite struct ScalarArrayTests {
+    struct Series: Mappable, Equatable {
+        var values: [Int] = []
+        var grid: [[Double]] = []
+        var names: [String]? = nil
+        static let mapping = Mapping<Series>({ Series() }) {
+            Map(\.values, "values")
+            Map(\.grid, "data.grid")
+            Map(\.names, "names")
+        }
+    }
+
+    func mapper(_ configure: (inout MappingOptions) -> Void = { _ in }) -> JSONMapper {
+        var registry = ModelRegistry(options: MappingOptions(configure))
+        registry.register(Series.self)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func readsScalarsAtEveryDepth() throws {
+        let series = try mapper().decode(Series.self, from: #"{"values": [1, -2, 3], "data": {"grid": [[0.5, 1e3], [], [-0.0]]}, "names": ["a", "é"]}"#)
+        #expect(series == Series(values: [1, -2, 3], grid: [[0.5, 1000], [], [-0.0]], names: ["a", "é"]))
+    }
+
+    @Test func aFailingElementNamesItsPosition() throws {
+        let wrongKind = try #require(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": [1, "x", 3]}"#) }
+        #expect(wrongKind.kind == .typeMismatch)
+        #expect(wrongKind.path == "$.values[1]")
+        let nested = try #require(throws: CartographError.self) {
+            try mapper().decode(Series.self, from: #"{"data": {"grid": [[1], [2, true]]}}"#)
+        }
+        #expect(nested.path == "$.data.grid[1][1]")
+        let tooBig = try #require(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": [0, 0, 1e999]}"#) }
+        #expect(tooBig.path == "$.values[2]")
+    }
+
+    @Test func nullElementsFailUnlessIgnored() throws {
+        let error = try #require(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": [1, null]}"#) }
+        #expect(error.kind == .typeMismatch && error.path == "$.values[1]")
+        let ignoring = try mapper { $0.ignoreNulls = true }.decode(Series.self, from: #"{"values": [1, null, 2]}"#)
+        #expect(ignoring.values == [1, 2])
+    }
+
+    @Test func lenientScalarsConvertEachElement() throws {
+        let series = try mapper { $0.lenientScalars = true }.decode(Series.self, from: #"{"values": ["1", 2], "names": [3, true]}"#)
+        #expect(series.values == [1, 2] && series.names == ["3", "true"])
+        #expect(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": ["1"]}"#) }
+    }
+
+    @Test func lossyDecodeStillRecordsEachElement() throws {
+        let result = try mapper().decodeLossy([Series].self, from: Array(#"[{"values": [1, "x"]}, {"values": [2]}]"#.utf8))
+        #expect(result.issues.map(\.path) == ["$[0].values[1]"])
+    }
+}
