@@ -43,15 +43,23 @@ extension ModelEntryProtocol {
             if type == T.self {
                 return try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
             }
-            let made = try makeAny(try node.object(), context)
-            guard let model = made as? T else {
-                throw CartographError(.typeMismatch, "the object was identified as \(name), which is not a \(T.self)",
-                    offset: node.sourceOffset, path: context.path, expected: "\(T.self)", found: name)
-            }
-            return model
+            return try decodeAsOtherType(node, context, as: T.self)
         } catch let error as CartographError {
             throw error.at(path: context.path)
         }
+    }
+
+    /// An entry of a subclass or conforming type read as `T`. Kept out of
+    /// ``decode(_:_:as:)`` so that the common path does not set up an
+    /// `Optional<T>` (a metadata lookup per object) for the cast.
+    @inline(never)
+    private func decodeAsOtherType<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
+        let made = try makeAny(try node.object(), context)
+        guard let model = made as? T else {
+            throw CartographError(.typeMismatch, "the object was identified as \(name), which is not a \(T.self)",
+                offset: node.sourceOffset, path: context.path, expected: "\(T.self)", found: name)
+        }
+        return model
     }
 
     /// Encodes a model, watching for cycles through class instances.
