@@ -48,7 +48,8 @@ import Testing
 
     @Test func jsonNumberStorageKeepsValues() throws {
         #expect(JSONNumber(text: "0.1")?.text == "0.1")
-        #expect(JSONNumber(text: "-0.0")?.text == "-0.0")
+        #expect(JSONNumber(text: "-0.0")?.text == "-0")
+        #expect(JSONNumber(text: "-0.0")?.doubleValue.sign == .minus)
         #expect(JSONNumber(text: "18446744073709551615")?.uint64Value == UInt64.max)
         #expect(JSONNumber(text: "1e400")?.text == "1e400")
         #expect(JSONNumber(text: "01") == nil)

@@ -32,12 +32,31 @@ public struct CodableOptions: @unchecked Sendable {
     public enum KeyStrategy: Sendable {
         /// The coding key's `stringValue` is the JSON key.
         case useDefaultKeys
-        /// `myURLProperty` reads and writes `my_url_property` (acronyms round-trip, unlike Foundation's).
+        /// Foundation's `convertToSnakeCase` / `convertFromSnakeCase`, exactly:
+        /// writing turns `myURLProperty` into `my_url_property`; reading turns
+        /// each JSON key into camelCase (`my_url_property` → `myUrlProperty`,
+        /// `_id` stays `_id`, `userID` stays `userID`) and compares it with the
+        /// coding key, the first of several JSON keys that convert alike
+        /// winning. So an acronym property written this way does not read
+        /// back (as with Foundation); use ``snakeCaseRoundTrip`` for that.
+        /// Keys of `[String: Value]` dictionaries are left as they are, both
+        /// ways, as Foundation leaves them.
         case snakeCase
+        /// The coding key's words in snake_case are the JSON key, both ways
+        /// (`myURLProperty` ↔ `my_url_property`, `createdAt1234` ↔
+        /// `created_at_1234`), with the mapping layer's word rules: every key
+        /// written reads back. Not Foundation's behaviour.
+        case snakeCaseRoundTrip
         /// The mapping engine's fuzzy rules (case-insensitive, snake_case, first word); writes keys unchanged.
         case fuzzy
         /// A closure from a coding key's name to its JSON key, used both ways.
         case custom(@Sendable (String) -> String)
+
+        /// Whether keys are changed at all (dictionary keys never are, then).
+        var convertsKeys: Bool {
+            if case .useDefaultKeys = self { return false }
+            return true
+        }
     }
 
     /// How dates are read and written.

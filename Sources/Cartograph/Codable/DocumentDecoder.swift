@@ -28,6 +28,11 @@ final class DocumentDecoder: Decoder {
     private let hintCapacity = 1024
     var depth = 0
     private var convertedKeys: [String: [UInt8]] = [:]
+    /// JSON keys with underscores after ``SnakeCaseKeys/fromSnakeCase(_:)``.
+    private var camelCaseKeys: [String: String] = [:]
+    /// The next keyed container reads a `[String: Value]` dictionary: its
+    /// keys are data and are read as they are (as Foundation does).
+    private var nextContainerKeepsKeys = false
 
     init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?) {
         self.document = document
@@ -53,17 +58,21 @@ final class DocumentDecoder: Decoder {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let keepsKeys = nextContainerKeepsKeys
+        nextContainerKeepsKeys = false
         guard entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
-        return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth))
+        return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth, keepsKeys: keepsKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        nextContainerKeepsKeys = false
         guard entries[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
         return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        DocumentSingleValueContainer(decoder: self, index: index, trail: trail)
+        nextContainerKeepsKeys = false
+        return DocumentSingleValueContainer(decoder: self, index: index, trail: trail)
     }
 
     // MARK: Keys
@@ -80,15 +89,19 @@ final class DocumentDecoder: Decoder {
     }
 
     /// The tape index of the value for `key` in the object at `object`, or nil.
-    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    /// `keys` is how the container reads its object's keys (``ObjectKeys``).
+    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?, keys: ObjectKeys = .byStrategy) -> Int? {
+        switch keys {
+        case .asGiven: return findExact(key.stringValue, in: object, hint: hint)
+        case .camelCased(let values): return values[key.stringValue]
+        case .byStrategy: break
+        }
         switch options.keys {
-        case .useDefaultKeys:
-            let name = key.stringValue
-            if let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), in: object, hint: hint) }) {
-                return found
-            }
-            return Array(name.utf8).withUnsafeBytes { find($0, in: object, hint: hint) }
-        case .snakeCase, .custom:
+        case .useDefaultKeys, .snakeCase:
+            // Under .snakeCase a container whose keys have no underscores
+            // compares them as they are (each converts to itself).
+            return findExact(key.stringValue, in: object, hint: hint)
+        case .snakeCaseRoundTrip, .custom:
             let converted = convertedKey(key.stringValue)
             return converted.withUnsafeBytes { find($0, in: object, hint: hint) }
         case .fuzzy:
@@ -96,11 +109,69 @@ final class DocumentDecoder: Decoder {
         }
     }
 
+    private func findExact(_ name: String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), in: object, hint: hint) }) {
+            return found
+        }
+        return Array(name.utf8).withUnsafeBytes { find($0, in: object, hint: hint) }
+    }
+
+    /// How a keyed container over `object` reads its keys: as given for a
+    /// dictionary's container (`keepsKeys`) or without a key strategy; under
+    /// ``CodableOptions/KeyStrategy/snakeCase``, when a key has an
+    /// underscore, each JSON key converted to camelCase, the first of equal
+    /// conversions winning — Foundation's rule, built once per container as
+    /// Foundation builds its dictionary.
+    func objectKeys(of object: Int, keepsKeys: Bool) -> ObjectKeys {
+        if keepsKeys, options.keys.convertsKeys { return .asGiven }
+        guard case .snakeCase = options.keys else { return .byStrategy }
+        let end = entries[object].payload
+        var position = object + 1
+        var hasUnderscore = false
+        while position < end {
+            let entry = entries[position]
+            if entry.flags & TapeFlags.shadowed == 0, memchr(bytes + entry.payload, 0x5F, Int(entry.length)) != nil {
+                hasUnderscore = true
+                break
+            }
+            let valueEntry = entries[position + 1]
+            position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
+        }
+        guard hasUnderscore else { return .byStrategy }
+        var values: [String: Int] = [:]
+        position = object + 1
+        while position < end {
+            let entry = entries[position]
+            let valueEntry = entries[position + 1]
+            if entry.flags & TapeFlags.shadowed == 0 {
+                let name = String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+                let converted = camelCased(name)
+                if values[converted] == nil { values[converted] = position + 1 }
+            }
+            position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
+        }
+        return .camelCased(values)
+    }
+
+    private func camelCased(_ name: String) -> String {
+        guard name.utf8.contains(0x5F) else { return name }
+        if let cached = camelCaseKeys[name] { return cached }
+        let converted = SnakeCaseKeys.fromSnakeCase(name)
+        camelCaseKeys[name] = converted
+        return converted
+    }
+
+    /// Marks the next keyed container as a `[String: Value]` dictionary's
+    /// when the key strategy changes keys.
+    private func keepDictionaryKeys<T>(_: T.Type) {
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { nextContainerKeepsKeys = true }
+    }
+
     private func convertedKey(_ name: String) -> [UInt8] {
         if let cached = convertedKeys[name] { return cached }
         let converted: String
         switch options.keys {
-        case .snakeCase: converted = NamingStrategy.snakeCase.outputKey(for: name)
+        case .snakeCaseRoundTrip: converted = NamingStrategy.snakeCase.outputKey(for: name)
         case .custom(let transform): converted = transform(name)
         default: converted = name
         }
@@ -150,13 +221,25 @@ final class DocumentDecoder: Decoder {
         return best?.index
     }
 
-    /// The keys of an object as coding-key names (snake_case keys become camelCase).
-    func keyNames(in object: Int) -> [String] {
+    /// The keys of an object as coding-key names: converted by the key
+    /// strategy (each once, in document order) unless `keys` keeps them.
+    func keyNames(in object: Int, keys: ObjectKeys = .byStrategy) -> [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         var iterator = ObjectView(document: document, index: object).makeIterator()
         while let (keyNode, _) = iterator.nextNodes() {
             let name = (try? keyNode.string()) ?? ""
-            if case .snakeCase = options.keys { names.append(Self.camelCase(name)) } else { names.append(name) }
+            if case .asGiven = keys {
+                names.append(name)
+                continue
+            }
+            switch options.keys {
+            case .snakeCase:
+                let converted = camelCased(name)
+                if seen.insert(converted).inserted { names.append(converted) }
+            case .snakeCaseRoundTrip: names.append(Self.camelCase(name))
+            default: names.append(name)
+            }
         }
         return names
     }
@@ -360,6 +443,7 @@ final class DocumentDecoder: Decoder {
             trail = savedTrail
             depth -= 1
         }
+        keepDictionaryKeys(T.self)
         return try type.init(from: self)
     }
 
@@ -370,6 +454,7 @@ final class DocumentDecoder: Decoder {
             let context = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
             return try entry.decode(Node(document: document, index: index), context, as: T.self)
         }
+        keepDictionaryKeys(T.self)
         return try type.init(from: self)
     }
 
@@ -536,4 +621,14 @@ final class FormatterCache: Sendable {
             return made
         }
     }
+}
+
+/// How a keyed container reads its object's keys (``DocumentDecoder/objectKeys(of:keepsKeys:)``).
+enum ObjectKeys {
+    /// Through the key strategy, one lookup per key.
+    case byStrategy
+    /// As they are: a `[String: Value]` dictionary's keys under a key strategy.
+    case asGiven
+    /// Foundation's snake_case reading: the JSON keys converted to camelCase, to their value's tape index.
+    case camelCased([String: Int])
 }

@@ -4,30 +4,33 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: Int
     let trail: CodingTrail?
     let hint: UnsafeMutablePointer<KeyHint>?
+    /// How this object's keys are read (a dictionary's keys are kept as they are).
+    let keys: ObjectKeys
 
-    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int) {
+    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) {
         self.decoder = decoder
         self.object = object
         self.trail = trail
         hint = decoder.hint(depth)
         hint?.pointee = KeyHint(object: object, next: object + 1)
+        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys)
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
-    var allKeys: [Key] { decoder.keyNames(in: object).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { decoder.keyNames(in: object, keys: keys).compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { decoder.find(key, in: object, hint: hint) != nil }
+    func contains(_ key: Key) -> Bool { decoder.find(key, in: object, hint: hint, keys: keys) != nil }
 
     @inline(__always)
     private func required(_ key: Key) throws -> Int {
-        guard let index = decoder.find(key, in: object, hint: hint) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
+        guard let index = decoder.find(key, in: object, hint: hint, keys: keys) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
         return index
     }
 
     @inline(__always)
     private func present(_ key: Key) -> Int? {
-        guard let index = decoder.find(key, in: object, hint: hint), decoder.entries[index].kind != .null else { return nil }
+        guard let index = decoder.find(key, in: object, hint: hint, keys: keys), decoder.entries[index].kind != .null else { return nil }
         return index
     }
 
@@ -96,7 +99,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
     private func superDecoder(for key: some CodingKey) -> any Decoder {
         let child: DocumentDecoder
-        if let index = decoder.find(key, in: object, hint: hint) {
+        if let index = decoder.find(key, in: object, hint: hint, keys: keys) {
             child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options,
                 registry: decoder.registry, input: decoder.input, issues: decoder.issues)
         } else {

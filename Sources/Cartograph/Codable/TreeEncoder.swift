@@ -123,6 +123,8 @@ final class TreeEncoder: Encoder {
     let key: (any CodingKey)?
     private let baseTrail: CodingTrail?
     @exclusivity(unchecked) private var madeTrail: CodingTrail??
+    /// Keys are written without the key strategy (a string-keyed dictionary's).
+    @exclusivity(unchecked) private var writesKeysAsGiven = false
 
     /// The coding path as a chain, made on first use: most encoders are never
     /// asked (it serves `codingPath`, nested containers and errors).
@@ -193,17 +195,29 @@ final class TreeEncoder: Encoder {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
+        if writesKeysAsGiven { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
-        case .snakeCase, .custom:
+        case .snakeCase, .snakeCaseRoundTrip, .custom:
             let name = key.stringValue
             if let cached = run.convertedKeys[name] { return cached }
             let converted: String
-            if case .custom(let transform) = options.keys { converted = transform(name) } else { converted = NamingStrategy.snakeCase.outputKey(for: name) }
+            switch options.keys {
+            case .custom(let transform): converted = transform(name)
+            case .snakeCaseRoundTrip: converted = NamingStrategy.snakeCase.outputKey(for: name)
+            default: converted = SnakeCaseKeys.toSnakeCase(name)
+            }
             run.convertedKeys[name] = converted
             return converted
         }
+    }
+
+    /// Marks this encoder as encoding a `[String: Value]` dictionary when
+    /// the key strategy changes keys: its keys are data, not coding keys, and
+    /// are written as they are (as Foundation's encoder does).
+    private func keepDictionaryKeys<T>(_: T.Type) {
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
     }
 
     // MARK: Values
@@ -227,7 +241,11 @@ final class TreeEncoder: Encoder {
 
     func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
         guard value.isFinite else { return try double(Double(value), key: key) }
-        return .number(JSONNumber(text: value.description) ?? JSONNumber(Double(value)))
+        // Float's own shortest digits (0.1 stays 0.1), whole values without
+        // `.0`, as Foundation writes them.
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return .number(JSONNumber(text: text) ?? JSONNumber(Double(value)))
     }
 
     /// Encodes any value under `key` into a slot.
@@ -243,6 +261,7 @@ final class TreeEncoder: Encoder {
         }
         try checkDepth(value, key: key)
         let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)
+        child.keepDictionaryKeys(T.self)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -255,6 +274,7 @@ final class TreeEncoder: Encoder {
         if !run.registryIsEmpty, registry.registeredEntry(for: T.self) != nil { return try encodeRootSlot(value) }
         try checkDepth(value, key: nil)
         let child = TreeEncoder(run: run, trail: trail, depth: depth + 1)
+        child.keepDictionaryKeys(T.self)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -284,6 +304,7 @@ final class TreeEncoder: Encoder {
             let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
             return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
         }
+        keepDictionaryKeys(T.self)
         try value.encode(to: self)
         if result == nil, requiringValue { throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil) }
         return result ?? .value(.object(JSONObject()))

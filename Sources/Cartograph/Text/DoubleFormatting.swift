@@ -1,12 +1,22 @@
-/// Shortest round-trip text for doubles, in JSON's number grammar.
+/// Shortest round-trip text for doubles.
 ///
 /// Swift's own `description` already produces the shortest digits that
-/// read back to the same double (`0.1` → `"0.1"`), so this only adapts its
-/// spelling: `"1e-05"` is valid JSON, and whole values keep a `.0` so that
-/// they read back as doubles (`100.0`).
+/// read back to the same double (`0.1` → `"0.1"`), in a spelling JSON
+/// accepts (`"1e-05"`, `"1e+16"`).
 enum DoubleFormatting {
-    /// The shortest JSON text for a finite double; `-0.0` keeps its sign.
+    /// The shortest text for a finite double, whole values with `.0`
+    /// (`100.0`); `-0.0` keeps its sign. Property lists' `<real>` text.
     static func shortest(_ value: Double) -> String {
         value.description
+    }
+
+    /// The shortest JSON text for a finite double, as Foundation's
+    /// `JSONEncoder` and `JSONSerialization` write it: a whole value without
+    /// `.0` (`100`, `-0`), so that golden files written by Foundation's
+    /// coders stay byte-identical. Either spelling reads back as the same double.
+    static func json(_ value: Double) -> String {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
     }
 }

@@ -124,7 +124,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         switch storage {
         case .int(let value): return String(value)
         case .uint(let value): return String(value)
-        case .double(let value): return DoubleFormatting.shortest(value)
+        case .double(let value): return DoubleFormatting.json(value)
         case .text(let text): return text
         }
     }
