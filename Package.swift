@@ -8,7 +8,9 @@ import PackageDescription
 /// layer, the Document and its views, values and the writer.
 let package = Package(
     name: "Cartograph",
-    platforms: [.macOS(.v13)],
+    // Synchronization.Mutex, Int128 and UInt128 need the Swift 6.0 runtime:
+    // macOS 15 and its siblings (Linux has no such floor).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Cartograph", targets: ["Cartograph"]),
         .executable(name: "cartograph", targets: ["CartographCLI"]),

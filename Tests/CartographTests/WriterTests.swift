@@ -47,7 +47,7 @@ import Testing
     @Test func escapingOptions() throws {
         let value: JSONValue = ["path": "a/b", "text": "é😀\u{0}\"\\\n"]
         #expect(try written(value) == "{\"path\":\"a/b\",\"text\":\"é😀\\u0000\\\"\\\\\\n\"}")
-        #expect(try written(value, WriteOptions { $0.escapeSlashes = true; $0.asciiOnly = true }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00E9\\uD83D\\uDE00\\u0000\\\"\\\\\\n\"}")
+        #expect(try written(value, WriteOptions { $0.escapeSlashes = true; $0.asciiOnly = true }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00e9\\ud83d\\ude00\\u0000\\\"\\\\\\n\"}")
     }
 
     @Test func numberPlaceholdersAreNotConfusedByStringsThatLookLikeThem() throws {

@@ -375,6 +375,16 @@ final class DocumentDecoder: Decoder {
         } else if let value = NumberText.uint64(text, count: count), let exact = T(exactly: value) {
             return exact
         }
+        if T.bitWidth > 64 {
+            // Int128 / UInt128: the exact digits, or out of range. A fraction
+            // of zeros (`18446744073709551616.0`) is read exactly too, where
+            // Foundation's slow path gives up beyond 64 bits.
+            var digits = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            if let dot = digits.firstIndex(of: "."), digits[digits.index(after: dot)...].allSatisfy({ $0 == "0" }) {
+                digits = String(digits[..<dot])
+            }
+            if let value = T(digits, radix: 10) { return value }
+        }
         if !NumberText.isIntegerText(text, count: count) {
             // A whole number written with a fraction or exponent (`3.0`, `1e2`) is accepted when exact.
             let node = Node(document: document, index: index)
@@ -520,10 +530,19 @@ final class DocumentDecoder: Decoder {
             if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
             throw mismatch(expected: "number", type: Decimal.self, at: index, key: key, trail: trail)
         }
-        guard let value = NumberText.decimal(UnsafePointer(bytes + entry.payload), count: Int(entry.length)) else {
-            throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
+        let text = UnsafePointer(bytes + entry.payload)
+        let count = Int(entry.length)
+        if let value = NumberText.decimal(text, count: count) { return value }
+        // More significant digits than Decimal's 38 (or zeros it need not
+        // keep, as in 1e127 written out): rounded as Foundation's
+        // JSONDecoder reads them, so a Decimal it wrote reads back equal.
+        // The mapping layer's Decimal stays exact-or-throw.
+        if let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self),
+            locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+        {
+            return value
         }
-        return value
+        throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
     }
 
     private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {

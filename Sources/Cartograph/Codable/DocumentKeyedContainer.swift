@@ -50,6 +50,8 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decoder.decodeInteger(Int128.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decoder.decodeInteger(UInt128.self, at: required(key), key: key, trail: trail) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decodeValue(type, at: required(key), key: key, parent: trail)
     }
@@ -68,6 +70,8 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) } }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) } }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try present(key).map { try decoder.decodeInteger(Int128.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try present(key).map { try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) } }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try present(key).map { try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
     }
@@ -245,6 +249,18 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         advance()
         return value
     }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(Int128.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 {
+        let (i, k) = try peek(type)
+        let value = try decoder.decodeInteger(UInt128.self, at: i, key: k, trail: trail)
+        advance()
+        return value
+    }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (index, key) = try peek(type)
         let value = try decoder.decodeValue(type, at: index, key: key, parent: trail)
@@ -279,6 +295,8 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try ifPresent { try $0.decode(UInt16.self) } }
     mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try ifPresent { try $0.decode(UInt32.self) } }
     mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try ifPresent { try $0.decode(UInt64.self) } }
+    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try ifPresent { try $0.decode(Int128.self) } }
+    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try ifPresent { try $0.decode(UInt128.self) } }
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try ifPresent { try $0.decode(T.self) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -333,6 +351,8 @@ struct DocumentSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, at: index, key: nil, trail: trail) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: index, key: nil, trail: trail) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.decodeInteger(Int128.self, at: index, key: nil, trail: trail) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.decodeInteger(UInt128.self, at: index, key: nil, trail: trail) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A single value's nested value shares its path: decode in place.
         if let key = trail?.key {

@@ -389,6 +389,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         object.set(encoder.jsonKey(key), try encoder.encodeValue(value, key: key))
     }
@@ -461,6 +463,8 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { append(.number(JSONNumber(UInt64(value)))) }
     mutating func encode(_ value: UInt32) throws { append(.number(JSONNumber(UInt64(value)))) }
     mutating func encode(_ value: UInt64) throws { append(.number(JSONNumber(value))) }
+    mutating func encode(_ value: Int128) throws { append(.number(JSONNumber(wide: value))) }
+    mutating func encode(_ value: UInt128) throws { append(.number(JSONNumber(wide: value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.append(try encoder.encodeValue(value, key: IndexKey(count)))
     }
@@ -508,6 +512,8 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
     mutating func encode(_ value: UInt32) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
     mutating func encode(_ value: UInt64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
+    mutating func encode(_ value: Int128) throws { encoder.store(.value(.number(JSONNumber(wide: value)))) }
+    mutating func encode(_ value: UInt128) throws { encoder.store(.value(.number(JSONNumber(wide: value)))) }
     /// The value takes this encoder's place: one level down, the same path
     /// (its key is not repeated).
     mutating func encode<T: Encodable>(_ value: T) throws { encoder.store(try encoder.encodeNested(value)) }

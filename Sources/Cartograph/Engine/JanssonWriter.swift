@@ -83,6 +83,12 @@ struct JanssonWriter {
                 sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
                 sink.nextNumber += 1
                 return 0
+            } else if sink.inString, size == 6 || size == 12, chunk[0] == UInt8(ascii: "\\"), chunk[1] == UInt8(ascii: "u") {
+                // jansson writes escapes as `\u%04X` (one chunk each, or a
+                // surrogate pair); Foundation and the native writer use
+                // lowercase hex, so both writers' bytes agree with it.
+                sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
+                return 0
             }
             sink.output.append(contentsOf: chunk)
             return 0

@@ -26,6 +26,17 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// A double. NaN and infinities are kept but cannot be written as JSON
     /// unless ``WriteOptions/nonConformingFloats`` says how.
     public init(_ value: Double) { storage = .double(value) }
+    /// A 128-bit integer (`Int128`, `UInt128`): within 64 bits as an
+    /// integer, beyond as its exact decimal text.
+    public init<Wide: FixedWidthInteger>(wide value: Wide) {
+        if let small = Int64(exactly: value) {
+            storage = .int(small)
+        } else if let small = UInt64(exactly: value) {
+            storage = .uint(small)
+        } else {
+            storage = .text(String(value))
+        }
+    }
     /// A `Decimal`, kept as its exact text.
     public init(_ value: Decimal) {
         let text = value.description

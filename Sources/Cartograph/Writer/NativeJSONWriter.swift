@@ -202,7 +202,8 @@ struct NativeJSONWriter {
         _ = count
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// Lowercase, as Foundation's `JSONEncoder` writes `\u001f`: output stays byte-identical to it.
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
