@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Cartograph: JSON and property lists mapped into Swift models at C speed.
@@ -6,19 +6,39 @@ import PackageDescription
 /// Layers (see README.md): `CModules/` hold the system-library targets for
 /// yajl, jansson and libplist; `Sources/Cartograph` holds the thin C-facing
 /// layer, the Document and its views, values and the writer.
+///
+/// The server integrations are products of this package behind traits, so
+/// that they can be added by URL (SwiftPM takes URL dependencies only on root
+/// packages) and cost nothing when unused: a Hummingbird service writes
+/// `.package(url: …, from: "0.1.0", traits: ["Hummingbird"])` and never
+/// fetches Vapor; users of the core library fetch neither, since a
+/// dependency used only under a disabled trait is not resolved.
 let package = Package(
     name: "Cartograph",
     // Synchronization.Mutex, Int128 and UInt128 need the Swift 6.0 runtime:
     // macOS 15 and its siblings (Linux has no such floor).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The benchmark and the demo are executable targets of this package
+    // (`swift run cartograph-bench`, `scripts/demo`), not products: a
+    // dependent package has no use for them.
     products: [
         .library(name: "Cartograph", targets: ["Cartograph"]),
         .executable(name: "cartograph", targets: ["CartographCLI"]),
-        .executable(name: "cartograph-bench", targets: ["CartographBench"]),
-        .executable(name: "cartograph-demo", targets: ["CartographDemo"]),
+        .library(name: "CartographHummingbird", targets: ["CartographHummingbird"]),
+        .library(name: "CartographVapor", targets: ["CartographVapor"]),
+    ],
+    traits: [
+        .trait(name: "Hummingbird", description: "Builds CartographHummingbird: request decoding and response encoding for Hummingbird 2."),
+        .trait(name: "Vapor", description: "Builds CartographVapor: content coders for Vapor 4."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only under the Hummingbird / Vapor traits. Hummingbird without its
+        // default traits: swift-configuration and full Foundation are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.100.0"),
         // Only for `swift package generate-documentation` (scripts/docs); a
         // plugin adds nothing to the library's build or to its users' builds.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -62,6 +82,30 @@ let package = Package(
             dependencies: ["Cartograph"],
             path: "Sources/CorpusModels"
         ),
+        // What both integrations share: body formats and error messages.
+        .target(
+            name: "CartographHTTP",
+            dependencies: ["Cartograph"]
+        ),
+        .target(
+            name: "CartographHummingbird",
+            dependencies: [
+                "CartographHTTP",
+                "Cartograph",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        .target(
+            name: "CartographVapor",
+            dependencies: [
+                "CartographHTTP",
+                "Cartograph",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+            ]
+        ),
         .executableTarget(
             name: "CartographDemo",
             dependencies: ["Cartograph"]
@@ -74,6 +118,25 @@ let package = Package(
             name: "CartographTests",
             dependencies: ["Cartograph", "CorpusModels"],
             resources: [.copy("Fixtures")]
+        ),
+        // Live-server tests of the integrations (127.0.0.1 only); empty
+        // unless their trait is enabled (scripts/test enables both).
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .testTarget(
+            name: "CartographHummingbirdTests",
+            dependencies: [
+                "CartographHummingbird",
+                "HTTPTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        .testTarget(
+            name: "CartographVaporTests",
+            dependencies: [
+                "CartographVapor",
+                "HTTPTestSupport",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ]
         ),
     ]
 )

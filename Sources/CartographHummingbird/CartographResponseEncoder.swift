@@ -1,3 +1,5 @@
+#if Hummingbird
+// Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
 @_exported import CartographHTTP
 import Hummingbird
@@ -29,3 +31,4 @@ public struct CartographResponseEncoder: ResponseEncoder, Sendable {
         )
     }
 }
+#endif

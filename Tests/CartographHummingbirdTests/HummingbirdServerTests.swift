@@ -1,3 +1,5 @@
+#if Hummingbird
+// Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographHummingbird
 import Foundation
@@ -142,3 +144,4 @@ import Testing
         }
     }
 }
+#endif

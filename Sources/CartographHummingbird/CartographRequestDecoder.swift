@@ -1,3 +1,5 @@
+#if Hummingbird
+// Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographHTTP
 import Hummingbird
@@ -58,3 +60,4 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
         }
     }
 }
+#endif

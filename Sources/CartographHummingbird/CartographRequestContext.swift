@@ -1,3 +1,5 @@
+#if Hummingbird
+// Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
 import Hummingbird
 
@@ -22,3 +24,4 @@ public struct CartographRequestContext: RequestContext {
     /// Encodes responses with Cartograph.
     public var responseEncoder: CartographResponseEncoder { CartographResponseEncoder() }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Vapor
+// Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
 import Cartograph
 @_exported import CartographHTTP
 import NIOCore
@@ -27,3 +29,4 @@ public struct CartographContentEncoder: ContentEncoder {
         body.writeBytes(bytes)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Vapor
+// Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographVapor
 import Foundation
@@ -95,3 +97,4 @@ import Vapor
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if Hummingbird
+// Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographHTTP
 import Hummingbird
@@ -62,3 +64,4 @@ public struct RequestModels<Model>: AsyncSequence {
         }
     }
 }
+#endif

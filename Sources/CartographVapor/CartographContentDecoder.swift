@@ -1,3 +1,5 @@
+#if Vapor
+// Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographHTTP
 import NIOCore
@@ -30,3 +32,4 @@ public struct CartographContentDecoder: ContentDecoder {
         }
     }
 }
+#endif

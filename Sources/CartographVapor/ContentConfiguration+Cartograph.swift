@@ -1,3 +1,5 @@
+#if Vapor
+// Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
 import Cartograph
 import CartographHTTP
 import Vapor
@@ -22,3 +24,4 @@ extension ContentConfiguration {
         use(encoder: CartographContentEncoder(format: .binaryPropertyList, mapper: mapper, propertyLists: propertyLists), for: .binaryPlist)
     }
 }
+#endif
