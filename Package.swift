@@ -106,13 +106,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
             ]
         ),
+        // Named as their commands: SwiftPM gives a root package's executable
+        // targets products of their own name, so `swift run cartograph-bench`
+        // works while dependents see no such product.
         .executableTarget(
-            name: "CartographDemo",
-            dependencies: ["Cartograph"]
+            name: "cartograph-demo",
+            dependencies: ["Cartograph"],
+            path: "Sources/CartographDemo"
         ),
         .executableTarget(
-            name: "CartographBench",
-            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist"]
+            name: "cartograph-bench",
+            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist"],
+            path: "Sources/CartographBench"
         ),
         .testTarget(
             name: "CartographTests",
