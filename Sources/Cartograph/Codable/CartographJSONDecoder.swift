@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+/// A drop-in for Foundation's `JSONDecoder`: the same properties, taking
+/// Foundation's own strategy types, and the same `decode(_:from:)`, running
+/// Cartograph's decoder. Switching is one line:
+///
+/// ```swift
+/// let decoder = CartographJSONDecoder()        // was: JSONDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// decoder.dateDecodingStrategy = .iso8601
+/// let order = try decoder.decode(Order.self, from: data)
+/// ```
+///
+/// Differences are those of ``JSONMapper``'s `Codable` support (README, "How
+/// it compares with Foundation"); in addition `KeyDecodingStrategy.custom`
+/// (a closure over coding paths) and `allowsJSON5` are not supported and
+/// throw a `DecodingError.dataCorrupted` saying so. For Cartograph's own
+/// options (lossy arrays, registered mappings, fuzzy keys), use
+/// ``JSONMapper`` with ``CodableOptions``.
+public final class CartographJSONDecoder: @unchecked Sendable {
+    // @unchecked: the settings sit behind a lock, as Foundation's do.
+    private struct Settings {
+        var date: JSONDecoder.DateDecodingStrategy = .deferredToDate
+        var data: JSONDecoder.DataDecodingStrategy = .base64
+        var floats: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
+        var keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var allowsJSON5 = false
+        var parseOptions = ParseOptions()
+    }
+    private let settings = Mutex(Settings())
+
+    private subscript<Value: Sendable>(setting: WritableKeyPath<Settings, Value>) -> Value {
+        get { settings.withLock { $0[keyPath: setting] } }
+        set { settings.withLock { $0[keyPath: setting] = newValue } }
+    }
+
+    /// A decoder with Foundation's defaults.
+    public init() {}
+
+    /// How dates are read (Foundation's type; default `.deferredToDate`).
+    public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy {
+        get { self[\.date] }
+        set { self[\.date] = newValue }
+    }
+    /// How `Data` is read (default `.base64`).
+    public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy {
+        get { self[\.data] }
+        set { self[\.data] = newValue }
+    }
+    /// How NaN and infinities written as strings are read (default `.throw`).
+    public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy {
+        get { self[\.floats] }
+        set { self[\.floats] = newValue }
+    }
+    /// How JSON keys meet coding keys (default `.useDefaultKeys`; `.custom` is not supported).
+    public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy {
+        get { self[\.keys] }
+        set { self[\.keys] = newValue }
+    }
+    /// Values handed to `init(from:)` through `userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { self[\.userInfo] }
+        set { self[\.userInfo] = newValue }
+    }
+    /// JSON5 input (not supported: a decode with it set throws).
+    public var allowsJSON5: Bool {
+        get { self[\.allowsJSON5] }
+        set { self[\.allowsJSON5] = newValue }
+    }
+    /// Cartograph's parse limits and strictness (an addition to Foundation's properties).
+    public var parseOptions: ParseOptions {
+        get { self[\.parseOptions] }
+        set { self[\.parseOptions] = newValue }
+    }
+
+    /// Decodes a value of `type` from JSON `data` (UTF-8, or UTF-16/32 as Foundation detects them).
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let settings = settings.withLock { $0 }
+        if settings.allowsJSON5 { throw Self.unsupported("allowsJSON5") }
+        var options = CodableOptions()
+        switch settings.keys {
+        case .useDefaultKeys: break
+        case .convertFromSnakeCase: options.keys = .snakeCase
+        default: throw Self.unsupported("KeyDecodingStrategy.custom")
+        }
+        switch settings.date {
+        case .deferredToDate: options.dates = .deferredToDate
+        case .secondsSince1970: options.dates = .secondsSince1970
+        case .millisecondsSince1970: options.dates = .millisecondsSince1970
+        case .iso8601: options.dates = .iso8601(fractionalSeconds: false)
+        // `.formatted(_:)` arrives here as `.custom` on Linux (Foundation
+        // builds it from the formatter), so it needs no case of its own.
+        case .custom(let closure):
+            options.dates = .custom(decode: closure, encode: { _, _ in throw Self.unsupported("encoding with a decoding strategy") })
+        @unknown default: throw Self.unsupported("this DateDecodingStrategy")
+        }
+        switch settings.data {
+        case .base64: options.data = .base64
+        case .deferredToData: options.data = .deferredToData
+        case .custom(let closure):
+            options.data = .custom(decode: closure, encode: { _, _ in throw Self.unsupported("encoding with a decoding strategy") })
+        @unknown default: throw Self.unsupported("this DataDecodingStrategy")
+        }
+        switch settings.floats {
+        case .throw: options.nonConformingFloats = .throw
+        case .convertFromString(let positive, let negative, let nan):
+            options.nonConformingFloats = .convertFromString(positiveInfinity: positive, negativeInfinity: negative, nan: nan)
+        @unknown default: throw Self.unsupported("this NonConformingFloatDecodingStrategy")
+        }
+        options.userInfo = settings.userInfo
+        return try JSONMapper(options: options, parseOptions: settings.parseOptions).decode(type, from: data)
+    }
+
+    static func unsupported(_ what: String) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(codingPath: [],
+            debugDescription: "\(what) is not supported by Cartograph's JSON coders; use JSONMapper with CodableOptions"))
+    }
+}
