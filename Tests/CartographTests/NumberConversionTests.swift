@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Number text to `Double` without `strtod` (Clinger, then Eisel–Lemire):
+/// bit for bit what glibc's correctly rounded `strtod` gives, on edge cases
+/// and on seeded random spellings (300,000 by default;
+/// `CARTOGRAPH_NUMBER_CASES=5000000` for more).
+@Suite struct NumberConversionTests {
+    static func reference(_ text: String) -> Double { text.withCString { strtod($0, nil) } }
+
+    static func ours(_ text: String) -> Double {
+        var text = text
+        return text.withUTF8 { NumberText.double($0.baseAddress!, count: $0.count) }
+    }
+
+    static func agree(_ text: String) -> Bool { ours(text).bitPattern == reference(text).bitPattern }
+
+    static let edgeCases = [
+        "0", "-0", "0.0", "-0.0", "0e10", "1", "-1", "0.1", "0.2", "0.3", "1e-1", "2e-1", "1e23", "8.98846567431158e307",
+        "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740995", "18014398509481985",
+        "123456789012345678", "1234567890123456789", "9999999999999999999", "18446744073709551615",
+        "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "5e-324", "3e-324", "1e-323",
+        "2.2250738585072011e-308", "2.2250738585072012e-308", "2.2250738585072014e-308", "2.225073858507201e-308",
+        "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1.8e308", "1e308", "1e309",
+        "1e-342", "1e-343", "1e-400", "1e400", "9.5e-325", "7.4109846876186982e-323", "4.35e-322",
+        "0.000001", "1e-7", "3.14159265358979323", "2.718281828459045", "1.00000000000000011102230246251565404236316680908203125",
+        "7.2057594037927933e16", "5.0216813883093446e-208", "1.448997445238699", "-1.7976931348623157e+308",
+        "45.17430996", "-75.7003031", "1090544144181609348835077142190", "4503599627370496.5", "4503599627370497.5",
+        "9223372036854775807", "9223372036854775808", "1e22", "1e-22", "123e-22", "123e22", "0.1e-341",
+    ]
+
+    @Test func edgeCasesMatchStrtod() {
+        for text in Self.edgeCases {
+            #expect(Self.agree(text), "\(text): ours \(Self.ours(text)), strtod \(Self.reference(text))")
+        }
+    }
+
+    @Test func seededRandomSpellingsMatchStrtod() {
+        let count = ProcessInfo.processInfo.environment["CARTOGRAPH_NUMBER_CASES"].flatMap(Int.init) ?? 300_000
+        var generator = SeededGenerator(seed: 0xD0_0B1E)
+        var failures: [String] = []
+        for round in 0..<count {
+            let text: String
+            switch round % 3 {
+            case 0:
+                // A random double's shortest text (canada.json's shape), and its neighbours' digits.
+                let value = Double(bitPattern: UInt64.random(in: 0..<0x7FF0_0000_0000_0000, using: &generator))
+                text = "\(value)"
+            case 1:
+                // A random significand of 1 to 19 digits and exponent, the point anywhere.
+                let digits = Int.random(in: 1...19, using: &generator)
+                var significand = String(UInt64.random(in: 0...UInt64.max, using: &generator) % (digits == 19 ? UInt64.max : Self.pow10(digits)))
+                let point = Int.random(in: 0...significand.count, using: &generator)
+                if point < significand.count { significand.insert(".", at: significand.index(significand.startIndex, offsetBy: point)) }
+                if significand.hasPrefix(".") { significand = "0" + significand }
+                if significand.hasSuffix(".") { significand += "0" }
+                text = significand + "e" + String(Int.random(in: -360...330, using: &generator))
+            default:
+                // Halfway and near-halfway cases: a double's exact midpoint with its neighbour, to 17-19 digits.
+                let value = Double(bitPattern: UInt64.random(in: 0x0010_0000_0000_0000..<0x7FE0_0000_0000_0000, using: &generator))
+                let midpoint = (Decimal(value) + Decimal(value.nextUp)) / 2
+                text = "\(midpoint)".prefix(Int.random(in: 17...21, using: &generator)).description
+            }
+            // (Decimal cannot hold every double: its NaN is skipped.)
+            guard let first = text.first, first.isNumber || first == "-", text.last != ".", text.last != "e" else { continue }
+            if !Self.agree(text), failures.count < 20 { failures.append(text) }
+        }
+        #expect(failures.isEmpty, "disagree with strtod: \(failures)")
+    }
+
+    static func pow10(_ digits: Int) -> UInt64 { (0..<digits).reduce(1) { value, _ in value * 10 } }
+
+    @Test func theTableMatchesItsDefinition() {
+        #expect(PowersOfFive.table.count == 2 * (PowersOfFive.largestExponent - PowersOfFive.smallestExponent + 1))
+        // 5^0 and 5^1 normalised, 5^-1 rounded up.
+        func entry(_ q: Int) -> (UInt64, UInt64) {
+            let index = 2 * (q - PowersOfFive.smallestExponent)
+            return (PowersOfFive.table[index], PowersOfFive.table[index + 1])
+        }
+        #expect(entry(0) == (1 << 63, 0))
+        #expect(entry(1) == (0xA000_0000_0000_0000, 0))
+        #expect(entry(-1) == (0xCCCC_CCCC_CCCC_CCCC, 0xCCCC_CCCC_CCCC_CCCD))
+        for q in PowersOfFive.smallestExponent...PowersOfFive.largestExponent { #expect(entry(q).0 >> 63 == 1, "5^\(q)") }
+    }
+}
