@@ -51,3 +51,34 @@ import Testing
         #expect(error.offset == 7)
     }
 }
+
+/// Syntax errors speak about the JSON text, not yajl's parser states.
+@Suite struct SyntaxMessageTests {
+    @Test(arguments: [
+        (#"{"a": 1 "b": 2}"#, "expected ',' or '}' after an object member"),
+        ("[1 2]", "expected ',' or ']' after an array element"),
+        (#"{"a" 1}"#, "expected ':' after an object key"),
+        ("[1,]", "unexpected token (a value, ']' or '}' is not allowed here)"),
+        ("{1: 2}", "an object key must be a string"),
+        (#"["\q"]"#, "invalid escape sequence in a string"),
+        (#"["\u12x4"]"#, "invalid \\u escape (four hex digits expected)"),
+        ("[1e]", "invalid number (a digit must follow the exponent)"),
+        ("[1.]", "invalid number (a digit must follow the decimal point)"),
+        ("[-]", "invalid number (a digit must follow the minus sign)"),
+        ("[1, // note\n 2]", "comments are not allowed (ParseOptions.allowComments)"),
+        ("[tru]", "invalid literal (expected true, false or null)"),
+        ("[1] 2", "unexpected text after the value"),
+    ])
+    func messagesAreInPlainWords(_ input: String, _ expected: String) throws {
+        let error = try #require(throws: CartographError.self) { try Document(parsing: input) }
+        #expect(error.message == expected)
+        for word in ["I expect", "inside map", "JSON text", "lexical error", "parse error"] {
+            #expect(!error.description.contains(word), "\(input): \(error.description)")
+        }
+    }
+
+    @Test func aControlCharacterInAStringIsNamed() throws {
+        let error = try #require(throws: CartographError.self) { try Document(parsing: "[\"a\u{1}b\"]") }
+        #expect(error.message == "control character in a string (it must be escaped)")
+    }
+}

@@ -261,12 +261,28 @@ final class YajlParser {
         pending.separator == nil && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
-    /// yajl's wording where it misleads, in terms of the JSON grammar.
+    /// Every message yajl 2.1 can give, in plain words about the JSON text
+    /// (yajl's own wording — "after key and value, inside map, I expect ','
+    /// or '}'" — names its parser's states, not the input). A message not
+    /// listed here (another yajl version) is passed on as yajl wrote it.
     private static let friendlierMessages: [String: String] = [
         "invalid string in json text": "invalid literal (expected true, false or null)",
         "invalid char in json text": "unexpected character",
         "trailing garbage": "unexpected text after the value",
         "invalid object key (must be a string)": "an object key must be a string",
+        "after key and value, inside map, I expect ',' or '}'": "expected ',' or '}' after an object member",
+        "after array element, I expect ',' or ']'": "expected ',' or ']' after an array element",
+        "object key and value must be separated by a colon (':')": "expected ':' after an object key",
+        "unallowed token at this point in JSON text": "unexpected token (a value, ']' or '}' is not allowed here)",
+        "invalid bytes in UTF8 string": "invalid UTF-8 in a string",
+        "inside a string, '\\' occurs before a character which it may not": "invalid escape sequence in a string",
+        "invalid character inside string": "control character in a string (it must be escaped)",
+        "invalid (non-hex) character occurs after '\\u' inside string": "invalid \\u escape (four hex digits expected)",
+        "malformed number, a digit is required after the exponent": "invalid number (a digit must follow the exponent)",
+        "malformed number, a digit is required after the decimal point": "invalid number (a digit must follow the decimal point)",
+        "malformed number, a digit is required after the minus sign": "invalid number (a digit must follow the minus sign)",
+        "probable comment found in input text, comments are not enabled": "comments are not allowed (ParseOptions.allowComments)",
+        "invalid token, internal error": "invalid token",
     ]
 
     private func record(_ error: CartographError) -> CartographError {
