@@ -18,6 +18,7 @@ struct CartographCommand: ParsableCommand {
 
     /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
+        Output.reportBrokenPipes()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -18,8 +18,8 @@ struct Convert: ParsableCommand {
         case json, xml, binary
     }
 
-    @Argument(help: "The input file; - reads standard input.")
-    var input: String
+    @Argument(help: "The input file; - or nothing reads standard input.")
+    var input: String = "-"
 
     @Option(help: "The output format: json, xml or binary.")
     var to: Target
@@ -60,13 +60,8 @@ struct Convert: ParsableCommand {
             if let excerpt = error.excerpt { InputFile.warn(excerpt) }
             throw ExitStatus.invalidInput
         }
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(result)) else {
-                InputFile.warn("\(output): cannot be written")
-                throw ExitStatus.usage
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(result))
-        }
+        let sink = try Output.to(output)
+        try sink.write(result)
+        try sink.close()
     }
 }

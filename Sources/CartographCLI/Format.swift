@@ -5,12 +5,19 @@ import Foundation
 /// `cartograph format FILE`
 struct Format: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-write a JSON file, pretty (the default) or compact.",
-        discussion: "Numbers keep their exact text. Exit status: 0 on success, 1 for invalid JSON, 2 for a usage error."
+        abstract: "Re-write a JSON file (or a property list, as JSON), pretty (the default) or compact.",
+        discussion: """
+            Numbers keep their exact text. Binary and XML property lists are detected and written as JSON \
+            (dates as ISO 8601 strings, data as base64). Exit status: 0 on success, 1 for invalid input or a \
+            failed write, 2 for a usage error or an unreadable file.
+            """
     )
 
-    @Argument(help: "The JSON file; - reads standard input.")
-    var file: String
+    @Argument(help: "The input file; - or nothing reads standard input.")
+    var file: String = "-"
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
 
     @Option(help: "Indent by N spaces (1 to 31). The default is 2.")
     var pretty: Int?
@@ -42,7 +49,7 @@ struct Format: ParsableCommand {
         }
         let name = file == "-" ? "<stdin>" : file
         do {
-            let document = try Document(parsing: bytes)
+            let document = try InputFormat.auto.document(bytes)
             let options = WriteOptions {
                 $0.formatting = compact ? .compact : .pretty(indent: pretty ?? 2)
                 $0.sortedKeys = sortKeys
@@ -51,9 +58,11 @@ struct Format: ParsableCommand {
             }
             var output = try document.encoded(options: options)
             if compact { output.append(UInt8(ascii: "\n")) }
-            FileHandle.standardOutput.write(Data(output))
+            let sink = try Output.to(self.output)
+            try sink.write(output)
+            try sink.close()
         } catch let error as CartographError {
-            InputFile.warn("\(name):\(error.line ?? 0):\(error.column ?? 0): \(error.message)")
+            InputFile.warn(error.report(file: name))
             if let excerpt = error.excerpt { InputFile.warn(excerpt) }
             throw ExitStatus.invalidInput
         }

@@ -18,8 +18,8 @@ struct Infer: ParsableCommand {
             """
     )
 
-    @Argument(help: "Sample files (JSON or property lists); - reads standard input.")
-    var files: [String]
+    @Argument(help: "Sample files (JSON or property lists); - or nothing reads standard input.")
+    var files: [String] = []
 
     @Option(help: "The name of the top-level model type.")
     var name = "Model"
@@ -31,7 +31,6 @@ struct Infer: ParsableCommand {
     var format: InputFormatOption = .auto
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one sample file, or - for standard input") }
         guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else { throw ValidationError("--name must be a Swift type name, such as Order") }
     }
@@ -40,7 +39,7 @@ struct Infer: ParsableCommand {
         let shape = ValueShape()
         var samples = 0
         var arrays = false
-        for file in files {
+        for file in files.isEmpty ? ["-"] : files {
             let label = file == "-" ? "<stdin>" : file
             let root: Node
             do {
@@ -68,7 +67,7 @@ struct Infer: ParsableCommand {
             samples += objects.count
         }
         let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape)
-        print(ModelSourceWriter(style: style.writerStyle).source(for: plan, samples: samples, arrays: arrays), terminator: "")
+        try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle).source(for: plan, samples: samples, arrays: arrays).utf8))
     }
 }
 

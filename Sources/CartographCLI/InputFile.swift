@@ -17,6 +17,18 @@ enum InputFile {
         return Array(data)
     }
 
+    /// A handle to read the file (or standard input for `-`) in pieces; the
+    /// same messages as ``read(_:)`` when it cannot be opened.
+    static func open(_ path: String) throws -> FileHandle {
+        if path == "-" { return FileHandle.standardInput }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
+            throw ReadError(path: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read")
+        }
+        return handle
+    }
+
     /// A file that could not be read.
     struct ReadError: Error, CustomStringConvertible {
         let path: String

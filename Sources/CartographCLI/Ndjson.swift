@@ -15,8 +15,8 @@ struct Ndjson: ParsableCommand {
             """
     )
 
-    @Argument(help: "The JSON file; - reads standard input.")
-    var input: String
+    @Argument(help: "The JSON file; - or nothing reads standard input.")
+    var input: String = "-"
 
     @Option(help: "The array to stream: $ (the top-level array) or a key path such as $.data.items.")
     var path: String = "$"
@@ -25,29 +25,22 @@ struct Ndjson: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let sink: FileHandle
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
-                InputFile.warn("\(output): cannot be written")
-                throw ExitStatus.usage
-            }
-            sink = handle
-        } else {
-            sink = FileHandle.standardOutput
-        }
+        // Closed once, below; on a failure the process ends and the kernel closes it.
+        let sink = try Output.to(output)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         try StreamCommand.run(input: input, path: StreamPath(path), progress: "ndjson") { document in
             buffer += document.compactLine()
             buffer.append(UInt8(ascii: "\n"))
             if buffer.count >= 1 << 20 {
-                sink.write(Data(buffer))
+                try sink.write(buffer)
                 buffer.removeAll(keepingCapacity: true)
             }
         } flush: {
-            if !buffer.isEmpty { sink.write(Data(buffer)) }
+            if !buffer.isEmpty { try sink.write(buffer) }
             buffer.removeAll()
         }
+        try sink.close()
     }
 }
 
@@ -58,8 +51,8 @@ struct Count: ParsableCommand {
         discussion: "Prints the number alone. Exit status: 0 on success, 1 for invalid input, 2 for a usage error."
     )
 
-    @Argument(help: "The JSON file; - reads standard input.")
-    var input: String
+    @Argument(help: "The JSON file; - or nothing reads standard input.")
+    var input: String = "-"
 
     @Option(help: "The array to count: $ (the top-level array) or a key path such as $.data.items.")
     var path: String = "$"
@@ -67,21 +60,19 @@ struct Count: ParsableCommand {
     func run() throws {
         var count = 0
         try StreamCommand.run(input: input, path: StreamPath(path), progress: "count") { _ in count += 1 } flush: {}
-        print(count)
+        try Output.standard.write(Array("\(count)\n".utf8))
     }
 }
 
 /// The reading loop shared by `ndjson` and `count`.
 enum StreamCommand {
     static func run(input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
-                    flush: () -> Void) throws {
+                    flush: () throws -> Void) throws {
         let handle: FileHandle
-        if input == "-" {
-            handle = FileHandle.standardInput
-        } else if let file = FileHandle(forReadingAtPath: input) {
-            handle = file
-        } else {
-            InputFile.warn("\(input): cannot be read")
+        do {
+            handle = try InputFile.open(input)
+        } catch {
+            InputFile.warn("\(error)")
             throw ExitStatus.usage
         }
         let name = input == "-" ? "<stdin>" : input
@@ -96,10 +87,10 @@ enum StreamCommand {
             let before = stream.elementCount
             try stream.finish { try element($0) }
             progress.advance(items: stream.elementCount - before)
-            flush()
+            try flush()
             progress.finish()
         } catch let error as CartographError {
-            flush()
+            try flush()
             progress.finish()
             InputFile.warn(error.report(file: name) + (error.elementIndex.map { " (element \($0))" } ?? ""))
             throw ExitStatus.invalidInput

@@ -13,8 +13,8 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "JSON files to check; - reads standard input.")
-    var files: [String]
+    @Argument(help: "Files to check; - or nothing reads standard input.")
+    var files: [String] = []
 
     @Option(help: "json, plist, or auto (detect from the bytes, the default).")
     var format: InputFormatOption = .auto
@@ -25,17 +25,13 @@ struct Validate: ParsableCommand {
     @Flag(help: "Accept several top-level values (NDJSON, concatenated JSON).")
     var multipleValues = false
 
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one file, or - for standard input") }
-    }
-
     func run() throws {
         var status: Int32 = 0
         let options = ParseOptions {
             $0.allowComments = allowComments
             $0.allowMultipleValues = multipleValues
         }
-        for file in files {
+        for file in files.isEmpty ? ["-"] : files {
             let name = file == "-" ? "<stdin>" : file
             do {
                 let bytes = try InputFile.read(file)
@@ -46,7 +42,8 @@ struct Validate: ParsableCommand {
                 if let excerpt = error.excerpt { InputFile.warn(excerpt) }
                 status = max(status, 1)
             } catch {
-                print("\(error)")
+                // An unreadable input: on standard error, as every command reports it.
+                InputFile.warn("\(error)")
                 status = 2
             }
         }

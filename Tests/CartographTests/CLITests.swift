@@ -63,7 +63,6 @@ import Testing
     }
 
     @Test func usageErrorsExitTwo() throws {
-        #expect(try Self.run(["validate"]).status == 2)
         #expect(try Self.run(["validate", "--no-such-flag", "x"]).status == 2)
         #expect(try Self.run(["no-such-command"]).status == 2)
         #expect(try Self.run(["validate", "/nonexistent/file.json"]).status == 2)
@@ -173,5 +172,59 @@ import Testing
         let converted = try Self.run(["convert", file, "--to", "binary", "-o", plist], environment: ["CARTOGRAPH_PROGRESS": "1"])
         #expect(converted.status == 0 && converted.errors.contains("convert: writing binary"), "\(converted.errors)")
         #expect(converted.errors.hasSuffix(" s\n"))
+    }
+}
+
+/// Everyday use of the CLI as jq is used: standard input by default, output
+/// files, write failures, missing inputs, property lists in `format`.
+@Suite struct CLIEverydayTests {
+    @Test func everyCommandReadsStandardInputWithoutAFile() throws {
+        #expect(try CLITests.run(["validate"], input: "[1]").output == "<stdin>: ok\n")
+        #expect(try CLITests.run(["format", "--compact"], input: #"{"a": [1, 2]}"#).output == #"{"a":[1,2]}"# + "\n")
+        #expect(try CLITests.run(["count"], input: "[1, 2, 3]").output == "3\n")
+        #expect(try CLITests.run(["ndjson"], input: #"[{"a": 1}, 2]"#).output == "{\"a\":1}\n2\n")
+        #expect(try CLITests.run(["convert", "--to", "json"], input: #"{"a": 1}"#).output == #"{"a":1}"# + "\n")
+        let inferred = try CLITests.run(["infer", "--name", "Thing"], input: #"{"id": 1}"#)
+        #expect(inferred.status == 0 && inferred.output.contains("struct Thing"))
+    }
+
+    @Test func formatWritesToAnOutputFile() throws {
+        let input = try CLITests.temporaryFile(#"{"b": 1.50, "a": true}"#)
+        let output = input + ".out.json"
+        let run = try CLITests.run(["format", input, "--compact", "-o", output])
+        #expect(run.status == 0 && run.output.isEmpty)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == #"{"b":1.50,"a":true}"# + "\n")
+    }
+
+    @Test func aFullDiskEndsWithAMessageAndExitOne() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let input = try CLITests.temporaryFile(#"{"a": [1, 2, 3]}"#)
+        for arguments in [["format", input, "-o", "/dev/full"], ["convert", input, "--to", "xml", "-o", "/dev/full"],
+                          ["ndjson", input, "--path", "$.a", "-o", "/dev/full"]] {
+            let run = try CLITests.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.errors.contains("cannot write to /dev/full: No space left on device"), "\(arguments): \(run.errors)")
+        }
+    }
+
+    @Test func missingFilesAndDirectoriesGiveOneMessageAndExitTwo() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        for command in [["validate"], ["format"], ["convert", "--to", "json"], ["ndjson"], ["count"], ["infer"]] {
+            let missing = try CLITests.run(command + ["/nonexistent/cartograph-input.json"])
+            #expect(missing.status == 2, "\(command)")
+            #expect(missing.errors.contains("/nonexistent/cartograph-input.json: no such file"), "\(command): \(missing.errors)")
+            let folder = try CLITests.run(command + [directory])
+            #expect(folder.status == 2, "\(command)")
+            #expect(folder.errors.contains("\(directory): is a directory"), "\(command): \(folder.errors)")
+        }
+    }
+
+    @Test func formatReadsPropertyListsAsJSON() throws {
+        let json = try CLITests.temporaryFile(#"{"name": "x", "n": [1, 2]}"#)
+        let plist = json + ".plist"
+        #expect(try CLITests.run(["convert", json, "--to", "binary", "-o", plist]).status == 0)
+        let run = try CLITests.run(["format", plist, "--compact"])
+        #expect(run.status == 0)
+        #expect(run.output == #"{"name":"x","n":[1,2]}"# + "\n")
     }
 }
