@@ -13,23 +13,65 @@ public enum WireFormat: Sendable, Equatable {
     case xmlPropertyList
     case binaryPropertyList
 
-    /// The format of a request body with this `Content-Type`.
+    /// The format of a request body with this `Content-Type` (JSON for
+    /// anything that is not a plist; see ``init(requestContentType:)`` for
+    /// the check servers make).
     public init(contentType: String?) {
         self = Self.match(contentType) ?? .json
     }
 
-    /// The format a client asked for with this `Accept` header: the first
-    /// listed type Cartograph writes, else JSON.
-    public init(accept: String?) {
-        for item in (accept ?? "").split(separator: ",") {
-            if let format = Self.match(String(item)) {
-                self = format
-                return
-            }
-            let type = item.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            if type == "application/json" || type == "*/*" || type.hasSuffix("+json") { break }
+    /// The format of a request body, or nil when Cartograph does not read
+    /// its `Content-Type` (`text/plain`, form data, CSV…): the server answers
+    /// `415 Unsupported Media Type` instead of parsing it as JSON. No
+    /// `Content-Type` at all is read as JSON; `application/json` and any
+    /// `+json` type are JSON.
+    public init?(requestContentType contentType: String?) {
+        guard let contentType, let type = Self.mediaType(contentType) else {
+            self = .json
+            return
         }
-        self = .json
+        if let plist = Self.match(contentType) {
+            self = plist
+        } else if type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) {
+            self = .json
+        } else {
+            return nil
+        }
+    }
+
+    /// The format a client asked for with this `Accept` header, honouring
+    /// quality values (RFC 9110 §12.5.1): the acceptable type with the
+    /// highest `q` that Cartograph writes (`q=0` means "not this"); among
+    /// equal `q`, the first listed. JSON when nothing listed is written
+    /// here (or the header is absent).
+    public init(accept: String?) {
+        var best: (format: WireFormat, quality: Double)?
+        for item in (accept ?? "").split(separator: ",") {
+            let parts = item.split(separator: ";")
+            guard let type = parts.first.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }), !type.isEmpty else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if pair.count == 2, pair[0].lowercased() == "q" { quality = Double(pair[1]).map { min(max($0, 0), 1) } ?? 0 }
+            }
+            guard quality > 0 else { continue }
+            let format: WireFormat?
+            if let plist = Self.match(type) {
+                format = plist
+            } else if type == "application/json" || type.hasSuffix("+json") || type == "*/*" || type == "application/*" {
+                format = .json
+            } else {
+                format = nil
+            }
+            if let format, quality > (best?.quality ?? 0) { best = (format, quality) }
+        }
+        self = best?.format ?? .json
+    }
+
+    /// The lowercased `type/subtype` of a header value, without parameters.
+    private static func mediaType(_ header: String) -> String? {
+        let type = header.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return type.isEmpty ? nil : type
     }
 
     /// Whether the body is a property list.
@@ -55,6 +97,14 @@ public enum WireFormat: Sendable, Equatable {
 }
 
 extension WireFormat {
+    /// The message of a `415` for a request body of this `Content-Type`.
+    public static func unsupportedMessage(_ contentType: String?) -> String {
+        "Content-Type \(contentType ?? "") is not read here: send application/json, application/x-plist or application/x-bplist"
+    }
+
+    /// The message of a `413` for a body over `limit` bytes (both formats, both servers).
+    public static func tooLargeMessage(_ limit: Int) -> String { "the body is larger than \(limit) bytes" }
+
     /// `value` as a body in this format: JSON through `mapper`, a property
     /// list through `propertyLists`.
     public func encode(_ value: some Encodable, mapper: JSONMapper, propertyLists: PropertyListMapper) throws -> [UInt8] {

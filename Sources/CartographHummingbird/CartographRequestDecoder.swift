@@ -39,17 +39,30 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
     /// Decodes the request body as `T`.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let limit = context.maxUploadSize
+        let contentType = request.headers[.contentType]
+        guard let format = WireFormat(requestContentType: contentType) else {
+            throw HTTPError(.unsupportedMediaType, message: WireFormat.unsupportedMessage(contentType))
+        }
         do {
-            let format = WireFormat(contentType: request.headers[.contentType])
             if format.isPropertyList {
-                let body = try await request.body.collect(upTo: limit)
+                // Collected within the same byte budget as JSON bodies (and
+                // the same 413 message); the binary reader's own expansion
+                // budget then bounds what the bytes may become.
+                var body = ByteBuffer()
+                for try await chunk in request.body {
+                    guard body.readableBytes + chunk.readableBytes <= limit else {
+                        throw HTTPError(.contentTooLarge, message: WireFormat.tooLargeMessage(limit))
+                    }
+                    var chunk = chunk
+                    body.writeBuffer(&chunk)
+                }
                 return try body.withUnsafeReadableBytes { try format.decode(T.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
             }
             let parser = JSONParser(options: mapper.parseOptions)
             var received = 0
             for try await chunk in request.body {
                 received += chunk.readableBytes
-                guard received <= limit else { throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes") }
+                guard received <= limit else { throw HTTPError(.contentTooLarge, message: WireFormat.tooLargeMessage(limit)) }
                 try chunk.withUnsafeReadableBytes { try parser.feed($0) }
             }
             let document = try parser.finish()

@@ -32,7 +32,7 @@ extension Request {
                 bytes += buffer.readableBytes
                 return bytes
             }
-            guard total <= limit else { throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes") }
+            guard total <= limit else { throw HTTPError(.contentTooLarge, message: WireFormat.tooLargeMessage(limit)) }
             return Array(buffer.readableBytesView)
         }
         return RequestModels(base: mapper.models(Model.self, from: chunks, path: path))

@@ -23,7 +23,10 @@ public struct CartographContentDecoder: ContentDecoder {
 
     /// Decodes the body as `D`.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
-        let format = WireFormat(contentType: headers.first(name: .contentType))
+        let contentType = headers.first(name: .contentType)
+        guard let format = WireFormat(requestContentType: contentType) else {
+            throw Abort(.unsupportedMediaType, reason: WireFormat.unsupportedMessage(contentType))
+        }
         do {
             return try body.withUnsafeReadableBytes { try format.decode(D.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
         } catch {

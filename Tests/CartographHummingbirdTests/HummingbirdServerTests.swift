@@ -1,6 +1,7 @@
 #if Hummingbird
 // Compiled only with the package trait `Hummingbird` (Package.swift): without it the target is empty.
 import Cartograph
+import CartographHTTP
 import CartographHummingbird
 import Foundation
 import HTTPTestSupport
@@ -84,6 +85,55 @@ import Testing
             #expect(response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
         }
+    }
+
+    @Test func unsupportedContentTypesAreA415AndAcceptQualitiesAreHonoured() async throws {
+        try await withServer { base in
+            let url = base.appendingPathComponent("orders")
+            for type in ["text/plain", "application/x-www-form-urlencoded", "text/csv", "multipart/form-data; boundary=x"] {
+                let reply = try await LiveHTTP.post(url, Bodies.order, contentType: type)
+                #expect(reply.status == 415, "\(type)")
+                #expect(reply.text.contains("is not read here"), "\(reply.text)")
+            }
+            #expect(try await LiveHTTP.post(url, Bodies.order, contentType: "application/vnd.api+json").status == 200)
+            #expect(try await LiveHTTP.post(url, Bodies.order, contentType: "application/json; charset=utf-8").status == 200)
+            let json = try await LiveHTTP.post(url, Bodies.order, accept: "application/x-plist;q=0, application/json")
+            #expect(json.status == 200 && json.contentType == "application/json; charset=utf-8")
+            let plist = try await LiveHTTP.post(url, Bodies.order, accept: "application/json;q=0.5, application/x-bplist")
+            #expect(plist.status == 200 && plist.contentType == "application/x-bplist")
+        }
+    }
+
+    @Test func propertyListBodiesShareTheUploadLimitAndItsMessage() async throws {
+        try await withServer { base in
+            // Distinct strings (a binary plist stores equal ones once): about 5 MB.
+            let strings = (0..<5_000).map { String($0) + String(repeating: "x", count: 1_000) }
+            let body = try PropertyListMapper().encode(strings, format: .binary)
+            #expect(body.count > 4 << 20)
+            let reply = try await LiveHTTP.post(base.appendingPathComponent("orders"), body, contentType: "application/x-bplist")
+            #expect(reply.status == 413)
+            #expect(reply.text.contains("the body is larger than 4194304 bytes"), "\(reply.text)")
+        }
+    }
+
+    @Test(arguments: [
+        (nil, WireFormat.json), ("application/x-plist;q=0, application/json", .json),
+        ("application/json;q=0.5, application/x-bplist", .binaryPropertyList), ("text/html, application/x-plist;q=0.9", .xmlPropertyList),
+        ("*/*;q=0.1, application/x-plist", .xmlPropertyList), ("application/x-bplist;q=0", .json), ("text/html", .json),
+        ("application/x-plist, application/x-bplist", .xmlPropertyList), ("application/json, application/x-bplist;q=1", .json),
+    ] as [(String?, WireFormat)])
+    func acceptHeaderChoosesByQuality(_ header: String?, _ expected: WireFormat) {
+        #expect(WireFormat(accept: header) == expected)
+    }
+
+    @Test func requestContentTypes() {
+        #expect(WireFormat(requestContentType: nil) == .json)
+        #expect(WireFormat(requestContentType: "Application/JSON; charset=utf-8") == .json)
+        #expect(WireFormat(requestContentType: "application/problem+json") == .json)
+        #expect(WireFormat(requestContentType: "application/x-bplist") == .binaryPropertyList)
+        #expect(WireFormat(requestContentType: "text/xml") == .xmlPropertyList)
+        #expect(WireFormat(requestContentType: "text/plain") == nil)
+        #expect(WireFormat(requestContentType: "text/json+csv") == nil)
     }
 
     @Test func invalidBodiesAreA400WithThePlace() async throws {

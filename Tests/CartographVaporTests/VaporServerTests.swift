@@ -24,7 +24,9 @@ import Vapor
 
     /// Runs `body` against a live app, then shuts it down.
     func withApp(_ body: (URL) async throws -> Void) async throws {
-        var content = ContentConfiguration.default()
+        // Only Cartograph's coders: Vapor's default configuration would also
+        // decode plain text and forms (its own decoders, a 400 for a model).
+        var content = ContentConfiguration()
         content.useCartograph()
         ContentConfiguration.global = content
         // Arguments of our own: Vapor would otherwise read the test runner's.
@@ -57,6 +59,15 @@ import Vapor
             let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order)
             #expect(response.status == 200 && response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
+        }
+    }
+
+    @Test func unsupportedContentTypesAreA415() async throws {
+        try await withApp { base in
+            for type in ["text/plain", "text/csv"] {
+                let reply = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order, contentType: type)
+                #expect(reply.status == 415, "\(type): \(reply.text)")
+            }
         }
     }
 
