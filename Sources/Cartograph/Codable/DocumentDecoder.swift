@@ -30,6 +30,8 @@ final class DocumentDecoder: Decoder {
     private var convertedKeys: [String: [UInt8]] = [:]
     /// JSON keys with underscores after ``SnakeCaseKeys/fromSnakeCase(_:)``.
     private var camelCaseKeys: [String: String] = [:]
+    /// Reading a property list: the string `$null` is nil (``PlistNull``).
+    var readsNullMarker = false
     /// The next keyed container reads a `[String: Value]` dictionary: its
     /// keys are data and are read as they are (as Foundation does).
     private var nextContainerKeepsKeys = false
@@ -73,6 +75,14 @@ final class DocumentDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         nextContainerKeepsKeys = false
         return DocumentSingleValueContainer(decoder: self, index: index, trail: trail)
+    }
+
+    /// Whether the value at `index` is nil: `null`, or in a property list the `$null` marker.
+    @inline(__always)
+    func isNil(at index: Int) -> Bool {
+        let entry = entries[index]
+        if entry.kind == .null { return true }
+        return readsNullMarker && entry.kind == .string && PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length))
     }
 
     // MARK: Keys

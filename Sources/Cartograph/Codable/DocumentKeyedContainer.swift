@@ -30,11 +30,11 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func present(_ key: Key) -> Int? {
-        guard let index = decoder.find(key, in: object, hint: hint, keys: keys), decoder.entries[index].kind != .null else { return nil }
+        guard let index = decoder.find(key, in: object, hint: hint, keys: keys), !decoder.isNil(at: index) else { return nil }
         return index
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { decoder.entries[try required(key)].kind == .null }
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.isNil(at: try required(key)) }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(at: required(key), key: key, trail: trail) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.decodeString(at: required(key), key: key, trail: trail) }
@@ -159,7 +159,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         _ = try peek(Any?.self)
-        guard decoder.entries[position].kind == .null else { return false }
+        guard decoder.isNil(at: position) else { return false }
         position += 1
         currentIndex += 1
         return true
@@ -275,7 +275,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
             currentIndex += 1
             return nil
         }
-        if decoder.entries[position].kind == .null {
+        if decoder.isNil(at: position) {
             advance()
             return nil
         }
@@ -336,7 +336,7 @@ struct DocumentSingleValueContainer: SingleValueDecodingContainer {
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
-    func decodeNil() -> Bool { decoder.entries[index].kind == .null }
+    func decodeNil() -> Bool { decoder.isNil(at: index) }
     func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(at: index, key: nil, trail: trail) }
     func decode(_ type: String.Type) throws -> String { try decoder.decodeString(at: index, key: nil, trail: trail) }
     func decode(_ type: Double.Type) throws -> Double { try decoder.decodeDouble(at: index, key: nil, trail: trail) }

@@ -60,8 +60,11 @@ extension JSONMapper {
         try decode(type, document: node.document, index: node.index, input: nil)
     }
 
-    func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
+        propertyList: Bool = false) throws -> T
+    {
         let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues)
+        decoder.readsNullMarker = propertyList
         do {
             return try decoder.decodeRoot(type)
         } catch let error as CartographError {

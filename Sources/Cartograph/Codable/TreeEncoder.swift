@@ -136,6 +136,12 @@ final class TreeEncoder: Encoder {
     }
 
     var options: CodableOptions { run.options }
+
+    /// What `encodeNil()` writes: `null`, or in a property list (which has
+    /// no null) the string `$null`, as Foundation's `PropertyListEncoder`
+    /// writes it — so `[1, nil, 3]` keeps its positions and Foundation
+    /// reads it back.
+    var nilValue: JSONValue { run.propertyList ? .string(PlistNull.marker) : .null }
     var registry: ModelRegistry { run.registry }
     var propertyList: Bool { run.propertyList }
 
@@ -374,7 +380,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func put(_ value: JSONValue, _ key: Key) { object.set(encoder.jsonKey(key), .value(value)) }
 
-    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
+    mutating func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { put(try encoder.double(value, key: key), key) }
@@ -448,7 +454,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     private func append(_ value: JSONValue) { array.append(.value(value)) }
 
-    mutating func encodeNil() throws { append(.null) }
+    mutating func encodeNil() throws { append(encoder.nilValue) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
     mutating func encode(_ value: String) throws { append(.string(value)) }
     mutating func encode(_ value: Double) throws { append(try encoder.double(value, key: IndexKey(count))) }
@@ -497,7 +503,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.store(.value(.null)) }
+    mutating func encodeNil() throws { encoder.store(.value(encoder.nilValue)) }
     mutating func encode(_ value: Bool) throws { encoder.store(.value(.bool(value))) }
     mutating func encode(_ value: String) throws { encoder.store(.value(.string(value))) }
     mutating func encode(_ value: Double) throws { encoder.store(.value(try encoder.double(value, key: nil))) }

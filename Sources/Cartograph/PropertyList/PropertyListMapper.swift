@@ -45,7 +45,7 @@ public struct PropertyListMapper: Sendable {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
                 underlyingError: error))
         }
-        return try mapper.decode(type, from: document.root)
+        return try mapper.decode(type, document: document, index: document.root.index, input: nil, propertyList: true)
     }
 
     /// Decodes a registered model (or array, optional … of them).

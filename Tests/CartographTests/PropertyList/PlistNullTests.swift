@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// nil in property lists, as Foundation's coders spell it (`$null`): arrays
+/// of optionals keep their positions, and files pass both ways.
+@Suite struct PlistNullTests {
+    struct Slots: Codable, Equatable {
+        var values: [Int?]
+        var names: [String?]
+        var nested: [[Double?]]
+        var explicit: Int?
+
+        enum CodingKeys: String, CodingKey { case values, names, nested, explicit }
+
+        init(values: [Int?], names: [String?], nested: [[Double?]], explicit: Int?) {
+            self.values = values
+            self.names = names
+            self.nested = nested
+            self.explicit = explicit
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            values = try container.decode([Int?].self, forKey: .values)
+            names = try container.decode([String?].self, forKey: .names)
+            nested = try container.decode([[Double?]].self, forKey: .nested)
+            explicit = try container.decodeNil(forKey: .explicit) ? nil : try container.decode(Int.self, forKey: .explicit)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(values, forKey: .values)
+            try container.encode(names, forKey: .names)
+            try container.encode(nested, forKey: .nested)
+            if let explicit { try container.encode(explicit, forKey: .explicit) } else { try container.encodeNil(forKey: .explicit) }
+        }
+    }
+
+    static let slots = Slots(values: [1, nil, 3], names: [nil, "b"], nested: [[nil], [1.5, nil]], explicit: nil)
+
+    @Test(arguments: [PropertyListFormat.xml, .binary])
+    func nilsRoundTripAndCrossWithFoundation(_ format: PropertyListFormat) throws {
+        let ours = PropertyListMapper()
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format == .xml ? .xml : .binary
+        let ourBytes = try ours.encode(Self.slots, format: format)
+        let theirBytes = try encoder.encode(Self.slots)
+        #expect(try ours.decode(Slots.self, from: ourBytes) == Self.slots)
+        #expect(try PropertyListDecoder().decode(Slots.self, from: Data(ourBytes)) == Self.slots)
+        #expect(try ours.decode(Slots.self, from: theirBytes) == Self.slots)
+        if format == .xml { #expect(String(decoding: ourBytes, as: UTF8.self).contains("<string>$null</string>")) }
+    }
+
+    @Test func aTopLevelOptionalArray() throws {
+        let values: [Int?] = [nil, 2, nil]
+        let bytes = try PropertyListMapper().encode(values, format: .binary)
+        #expect(try PropertyListMapper().decode([Int?].self, from: bytes) == values)
+        #expect(try PropertyListDecoder().decode([Int?].self, from: Data(bytes)) == values)
+    }
+
+    @Test func jsonIsUnaffected() throws {
+        let mapper = JSONMapper()
+        #expect(try mapper.encodeString([1, nil] as [Int?]) == "[1,null]")
+        #expect(try mapper.decode([String?].self, from: #"["$null"]"#) == ["$null"])
+    }
+}
