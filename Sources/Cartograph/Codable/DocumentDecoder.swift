@@ -522,7 +522,8 @@ final class DocumentDecoder: Decoder {
         if T.self == Date.self { return try decodeDate(at: index, key: key, trail: trail) as? T }
         if T.self == Data.self { return try decodeData(at: index, key: key, trail: trail) as? T }
         if T.self == Decimal.self { return try decodeDecimal(at: index, key: key, trail: trail) as? T }
-        if T.self == URL.self {
+        // A plist's `{relative, base}` dictionary goes through URL's own init(from:).
+        if T.self == URL.self, !(readsNullMarker && entries[index].kind == .object) {
             let text = try decodeString(at: index, key: key, trail: trail)
             guard let url = URL(string: text) else { throw dataCorrupted("\"\(text)\" is not a valid URL", at: index, key: key, trail: trail) }
             return url as? T

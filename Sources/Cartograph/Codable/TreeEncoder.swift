@@ -331,7 +331,10 @@ final class TreeEncoder: Encoder {
         if type == Date.self { return try encodeDate(value as! Date, key: key) }
         if type == Data.self { return try encodeData(value as! Data, key: key) }
         if type == Decimal.self { return .value(.number(JSONNumber(value as! Decimal))) }
-        if type == URL.self { return .value(.string((value as! URL).absoluteString)) }
+        // JSON writes a URL as its absolute string (as JSONEncoder does); a
+        // property list takes URL's own Codable form, `{relative, base}`, as
+        // PropertyListEncoder does.
+        if type == URL.self, !propertyList { return .value(.string((value as! URL).absoluteString)) }
         if type == JSONValue.self { return .value(value as! JSONValue) }
         return nil
     }

@@ -65,3 +65,38 @@ import Testing
         #expect(try mapper.decode([String?].self, from: #"["$null"]"#) == ["$null"])
     }
 }
+
+/// URLs in property lists take URL's own `Codable` form, as
+/// `PropertyListEncoder` writes them; JSON keeps the absolute string.
+@Suite struct PlistURLTests {
+    struct Link: Codable, Equatable {
+        var href: URL
+        var relative: URL
+    }
+
+    static let link = Link(href: URL(string: "https://swift.org/a?b=c")!,
+        relative: URL(string: "docs/index.html", relativeTo: URL(string: "https://example.com/base/"))!)
+
+    @Test(arguments: [PropertyListFormat.xml, .binary])
+    func urlsCrossWithFoundation(_ format: PropertyListFormat) throws {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format == .xml ? .xml : .binary
+        let ours = try PropertyListMapper().encode(Self.link, format: format)
+        let theirs = try encoder.encode(Self.link)
+        let fromOurs = try PropertyListDecoder().decode(Link.self, from: Data(ours))
+        let fromTheirs = try PropertyListMapper().decode(Link.self, from: theirs)
+        #expect(fromOurs.href.absoluteString == Self.link.href.absoluteString)
+        #expect(fromOurs.relative.absoluteString == Self.link.relative.absoluteString)
+        #expect(fromTheirs.relative.absoluteString == Self.link.relative.absoluteString)
+        #expect(try PropertyListMapper().decode(Link.self, from: ours).relative.absoluteString == Self.link.relative.absoluteString)
+        if format == .xml {
+            // The same XML but for key order: Foundation sorts plist dictionary keys.
+            let document = try PropertyListMapper().document(from: ours)
+            #expect(document.root.jsonValue() == (try PropertyListMapper().document(from: theirs).root.jsonValue()))
+        }
+    }
+
+    @Test func jsonStillWritesTheAbsoluteString() throws {
+        #expect(try JSONMapper().encodeString([URL(string: "https://swift.org")!]) == #"["https://swift.org"]"#)
+    }
+}
