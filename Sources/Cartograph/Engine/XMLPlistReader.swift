@@ -264,7 +264,8 @@ struct XMLPlistReader {
         guard let date = DateFormats.parseISO8601(text) else {
             throw CartographError(.syntax, "invalid XML plist: <date> holds \"\(text)\", which is not an ISO 8601 date", offset: tag.offset)
         }
-        try PlistScalars.date(secondsSince2001: date.timeIntervalSinceReferenceDate, at: tag.offset, into: builder)
+        // Text before 1582-10-15 is a Julian calendar date, as Foundation writes it.
+        try PlistScalars.date(secondsSince2001: PlistCalendar.instant(forText: date).timeIntervalSinceReferenceDate, at: tag.offset, into: builder)
     }
 
     private mutating func data(_ tag: Tag) throws {

@@ -95,7 +95,7 @@ struct XMLPlistSink: PlistSink {
         indent()
         append("<date>")
         try PlistDate.checkWritable(value)
-        output.append(contentsOf: try DateFormats.iso8601String(value, fractional: false).utf8)
+        output.append(contentsOf: try DateFormats.iso8601String(PlistCalendar.textDate(for: value), fractional: false).utf8)
         append("</date>\n")
     }
 

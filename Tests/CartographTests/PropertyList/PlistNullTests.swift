@@ -100,3 +100,34 @@ import Testing
         #expect(try JSONMapper().encodeString([URL(string: "https://swift.org")!]) == #"["https://swift.org"]"#)
     }
 }
+
+/// XML plist `<date>` text in Foundation's calendar: Julian before
+/// 1582-10-15, Gregorian after — the same text as `PropertyListEncoder`,
+/// and the same instants read back from its files.
+@Suite struct PlistCalendarTests {
+    @Test func julianTextBeforeTheCutoverAsFoundationWritesIt() throws {
+        var generator = SeededGenerator(seed: 1582)
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .xml
+        // From the year 2 (Julian 0001 lies partly in Gregorian year 0) to 9999, whole seconds.
+        let low = -63_082_540_800.0, high = 252_423_993_599.0
+        var dates = [-13_197_600_000.0, -13_197_686_400.0, -31_588_099_200.0, -12_649_219_200.0, 0].map(Date.init(timeIntervalSinceReferenceDate:))
+        dates += (0..<400).map { _ in Date(timeIntervalSinceReferenceDate: Double.random(in: low...high, using: &generator).rounded(.down)) }
+        for date in dates {
+            let theirs = try encoder.encode([date])
+            let ours = try PropertyListMapper().encode([date], format: .xml)
+            #expect(String(decoding: ours, as: UTF8.self) == String(decoding: theirs, as: UTF8.self), "\(date.timeIntervalSinceReferenceDate)")
+            #expect(try PropertyListMapper().decode([Date].self, from: theirs) == [date], "\(date.timeIntervalSinceReferenceDate)")
+            #expect(try PropertyListDecoder().decode([Date].self, from: Data(ours)) == [date])
+        }
+    }
+
+    @Test func julianDayArithmetic() {
+        // 1582-10-04 (Julian) is the day before 1582-10-15 (Gregorian).
+        #expect(PlistCalendar.julianDays(year: 1582, month: 10, day: 4) + 1 == PlistCalendar.cutoverDay)
+        for day in stride(from: -719_000, to: PlistCalendar.cutoverDay, by: 997) {
+            let (y, m, d) = PlistCalendar.julianCivil(fromDays: day)
+            #expect(PlistCalendar.julianDays(year: y, month: m, day: d) == day)
+        }
+    }
+}
