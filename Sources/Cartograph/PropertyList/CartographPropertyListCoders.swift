@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+/// A drop-in for Foundation's `PropertyListDecoder`: `decode(_:from: Data)`,
+/// `userInfo`, and `decode(_:from:format:)` reporting the format read, on
+/// Cartograph's plist readers (XML or binary, detected from the bytes).
+/// OpenStep plists are not read (Foundation reads them; a decode throws).
+public final class CartographPropertyListDecoder: @unchecked Sendable {
+    // @unchecked: the state sits behind a lock, as Foundation's does.
+    private let state = Mutex<[CodingUserInfoKey: any Sendable]>([:])
+
+    /// A decoder with Foundation's defaults.
+    public init() {}
+
+    /// Values handed to `init(from:)` through `userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Decodes a value of `type` from a binary or XML property list.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        return try decode(type, from: data, format: &format)
+    }
+
+    /// Decodes a value, and reports the property list's format in `format`.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PropertyListSerialization.PropertyListFormat) throws -> T {
+        let read = Array(data.prefix(8)).withUnsafeBytes { PropertyListFormat.detect($0) }
+        format = read == .binary ? .binary : .xml
+        let options = CodableOptions { $0.userInfo = userInfo }
+        return try PropertyListMapper(codableOptions: options).decode(type, from: data)
+    }
+}
+
+/// A drop-in for Foundation's `PropertyListEncoder`: `outputFormat` (`.xml`
+/// or `.binary`; `.openStep` cannot be written, by Foundation either),
+/// `userInfo` and `encode(_:) -> Data`, on Cartograph's plist writers. `nil`
+/// is written as `$null` and URLs in their `Codable` form, as Foundation
+/// writes them; dictionary keys keep their encoding order where Foundation
+/// sorts them.
+public final class CartographPropertyListEncoder: @unchecked Sendable {
+    // @unchecked: the settings sit behind a lock, as Foundation's do.
+    private struct Settings {
+        var format: PropertyListSerialization.PropertyListFormat = .binary
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    }
+    private let settings = Mutex(Settings())
+
+    /// An encoder with Foundation's defaults (binary output).
+    public init() {}
+
+    /// `.binary` (the default) or `.xml`.
+    public var outputFormat: PropertyListSerialization.PropertyListFormat {
+        get { settings.withLock { $0.format } }
+        set { settings.withLock { $0.format = newValue } }
+    }
+
+    /// Values handed to `encode(to:)` through `userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { settings.withLock { $0.userInfo } }
+        set { settings.withLock { $0.userInfo = newValue } }
+    }
+
+    /// Encodes `value` as a property list in ``outputFormat``.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let settings = settings.withLock { $0 }
+        let format: PropertyListFormat
+        switch settings.format {
+        case .binary: format = .binary
+        case .xml: format = .xml
+        default:
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [],
+                debugDescription: "Property list format \(settings.format) is not writable (OpenStep plists cannot be written)"))
+        }
+        let options = CodableOptions { $0.userInfo = settings.userInfo }
+        return Data(try PropertyListMapper(codableOptions: options).encode(value, format: format))
+    }
+}
