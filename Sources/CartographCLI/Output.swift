@@ -43,8 +43,7 @@ struct Output {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    InputFile.warn("cartograph: cannot write to \(name): \(String(cString: strerror(errno)))")
-                    throw ExitStatus.invalidInput
+                    throw failed()
                 }
                 offset += written
             }
@@ -55,10 +54,13 @@ struct Output {
     /// noticed late) ends the command like a failing write.
     func close() throws {
         guard ownsDescriptor else { return }
-        if Foundation.close(descriptor) != 0 {
-            InputFile.warn("cartograph: cannot write to \(name): \(String(cString: strerror(errno)))")
-            throw ExitStatus.invalidInput
-        }
+        if Foundation.close(descriptor) != 0 { throw failed() }
+    }
+
+    /// Reports the failed write (errno says why); the command ends with status 1.
+    private func failed() -> ExitStatus {
+        InputFile.warn("cartograph: cannot write to \(name): \(String(cString: strerror(errno)))")
+        return .invalidInput
     }
 
     /// A closed pipe makes `write` fail with EPIPE (reported, exit 1)

@@ -45,16 +45,14 @@ public struct CartographRequestDecoder: RequestDecoder, Sendable {
         }
         do {
             if format.isPropertyList {
-                // Collected within the same byte budget as JSON bodies (and
-                // the same 413 message); the binary reader's own expansion
-                // budget then bounds what the bytes may become.
-                var body = ByteBuffer()
-                for try await chunk in request.body {
-                    guard body.readableBytes + chunk.readableBytes <= limit else {
-                        throw HTTPError(.contentTooLarge, message: WireFormat.tooLargeMessage(limit))
-                    }
-                    var chunk = chunk
-                    body.writeBuffer(&chunk)
+                // Collected within the same byte budget as JSON bodies, with
+                // the same 413 message (NIO's own error has none); the binary
+                // reader's expansion budget then bounds what the bytes become.
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: limit)
+                } catch is NIOTooManyBytesError {
+                    throw HTTPError(.contentTooLarge, message: WireFormat.tooLargeMessage(limit))
                 }
                 return try body.withUnsafeReadableBytes { try format.decode(T.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
             }

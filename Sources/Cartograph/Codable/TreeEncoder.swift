@@ -247,11 +247,8 @@ final class TreeEncoder: Encoder {
 
     func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
         guard value.isFinite else { return try double(Double(value), key: key) }
-        // Float's own shortest digits (0.1 stays 0.1), whole values without
-        // `.0`, as Foundation writes them.
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return .number(JSONNumber(text: text) ?? JSONNumber(Double(value)))
+        // Float's own shortest digits (0.1 stays 0.1), whole values without `.0`.
+        return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
     }
 
     /// Encodes any value under `key` into a slot.

@@ -14,7 +14,7 @@ enum DoubleFormatting {
     /// `JSONEncoder` and `JSONSerialization` write it: a whole value without
     /// `.0` (`100`, `-0`), so that golden files written by Foundation's
     /// coders stay byte-identical. Either spelling reads back as the same double.
-    static func json(_ value: Double) -> String {
+    static func json(_ value: some BinaryFloatingPoint & CustomStringConvertible) -> String {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text
