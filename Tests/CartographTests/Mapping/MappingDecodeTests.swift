@@ -248,3 +248,35 @@ import Testing
         #expect(result.issues.map(\.path) == ["$[0].values[1]"])
     }
 }
+
+/// The scalar-array loop on class models with a subclass, as the seeds map them:
+/// inherited and own array properties, element paths on failure, both ways.
+@Suite struct ScalarArrayClassTests {
+    class Track {
+        var points: [Double] = []
+        required init() {}
+        static let mapping = Mapping<Track>({ Track() }) { Map(\.points) }
+    }
+
+    final class TimedTrack: Track {
+        var times: [Int] = []
+        static let timedMapping = Mapping<TimedTrack>(inheriting: Track.mapping, { TimedTrack() }) { Map(\.times) }
+    }
+
+    var mapper: JSONMapper {
+        var registry = ModelRegistry()
+        registry.register(Track.mapping)
+        registry.register(TimedTrack.timedMapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func subclassReadsInheritedAndOwnArrays() throws {
+        let track = try mapper.decode(TimedTrack.self, from: #"{"points": [0.5, -1e-3, 2], "times": [1, 2, 3]}"#)
+        #expect(track.points == [0.5, -0.001, 2] && track.times == [1, 2, 3])
+        #expect(try mapper.encodeValue(track) == ["points": [0.5, -0.001, 2], "times": [1, 2, 3]])
+        let error = try #require(throws: CartographError.self) {
+            try mapper.decode(TimedTrack.self, from: #"{"points": [1], "times": [1, 2.5]}"#)
+        }
+        #expect(error.path == "$.times[1]")
+    }
+}
