@@ -18,6 +18,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// for a key derived by a renaming strategy (`created_at`, else `createdAt`).
         let fallbackSpec: KeySpec?
         let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
+        let stored: StoredScalar?
         let role: RuleRole
         let decodes: Bool
 
@@ -27,6 +28,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             self.encodeSpec = encodeSpec
             self.fallbackSpec = fallbackSpec
             read = rule.read
+            stored = rule.stored
             role = rule.role
             decodes = rule.decodes
         }
@@ -96,6 +98,15 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                 case .property, .setter:
                     if let spec = compiled.decodeSpec {
                         var node = spec.lookup(in: object, cursor: &cursor)
+                        // The common case first: found (or absent with nowhere else to look).
+                        if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
+                            if let stored = compiled.stored {
+                                try stored.read(node, into: &model, context: childContext, spec: spec, mode: mode)
+                            } else {
+                                try compiled.read(&model, node, childContext, spec, mode)
+                            }
+                            continue
+                        }
                         var used = spec
                         if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
                             node = found
@@ -108,7 +119,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                             node = found
                             used = .key(name)
                         }
-                        try compiled.read(&model, node, childContext, used, mode)
+                        if let stored = compiled.stored {
+                            try stored.read(node, into: &model, context: childContext, spec: used, mode: mode)
+                        } else {
+                            try compiled.read(&model, node, childContext, used, mode)
+                        }
                     } else if let (key, node) = scanned[position] {
                         try compiled.read(&model, node, childContext, .key(key), mode)
                     } else {

@@ -21,6 +21,12 @@ protocol ScalarValue {
     /// `[Self]`'s metadata and call through witnesses for every element.
     /// On failure throws ``ScalarElementFailure`` with the element's position.
     static func scalarArray(_ array: ArrayView, lenient: Bool, skippingNulls: Bool) throws -> [Self]
+    /// Reads the value into memory holding a `Self` (a `Self?` when
+    /// `optional`): a struct's stored property written in place
+    /// (``StoredScalar``). A requirement for the same reason as ``scalarArray(_:lenient:skippingNulls:)``.
+    static func store(from node: Node, lenient: Bool, optional: Bool, at address: UnsafeMutableRawPointer) throws
+    /// Stores nil (when `optional`) or ``zero`` in such memory.
+    static func storeEmpty(optional: Bool, at address: UnsafeMutableRawPointer)
 }
 
 /// A failure while reading element `index` of a scalar array (the caller
