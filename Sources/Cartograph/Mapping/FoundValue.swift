@@ -18,25 +18,25 @@ enum FoundValue {
     @inline(__always)
     static func classify(
         _ node: Node?, required: Bool, mode: ReadMode, ignoreNull: Bool?, holdsNull: Bool, optional: Bool, hasZero: Bool,
-        valueType: Any.Type, context: MappingContext, spec: KeySpec?, name: @autoclosure () -> String
+        valueType: Any.Type, context: MappingContext, spec: () -> KeySpec?, name: @autoclosure () -> String
     ) throws -> FoundValue {
         guard let node else {
             if required, mode == .create {
-                throw CartographError(.keyNotFound, "required key \"\(name())\" is missing", path: path(context, spec),
+                throw CartographError(.keyNotFound, "required key \"\(name())\" is missing", path: path(context, spec()),
                     expected: "a value", found: "nothing")
             }
             return .leave
         }
         guard node.isNull, !holdsNull || required else { return .read(node) }
         if required {
-            throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: path(context, spec),
+            throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: path(context, spec()),
                 expected: "a value", found: "null")
         }
         if ignoreNull ?? context.options.ignoreNulls { return .leave }
         if optional { return .clear }
         if context.options.nullForNonOptional == .resetToDefault, hasZero { return .reset }
         throw CartographError(.typeMismatch, "expected \(valueType), found null (the property is not optional)",
-            offset: node.sourceOffset, path: path(context, spec), expected: "\(valueType)", found: "null")
+            offset: node.sourceOffset, path: path(context, spec()), expected: "\(valueType)", found: "null")
     }
 
     /// The path of the value a rule reads.

@@ -71,6 +71,10 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
         storage = Storage(components)
     }
 
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
     /// Parses dotted text (see the type's documentation).
     public init(_ text: String) {
         var components: [Component] = []

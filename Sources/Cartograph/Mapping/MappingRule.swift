@@ -123,7 +123,7 @@ func propertyRule<Model, Value>(
         role: .property, property: declared, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
         read: { model, node, context, spec, mode in
             let found = try FoundValue.classify(node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: codec.holdsNull,
-                optional: codec.none != nil, hasZero: codec.zero != nil, valueType: Value.self, context: context, spec: spec,
+                optional: codec.none != nil, hasZero: codec.zero != nil, valueType: Value.self, context: context, spec: { spec },
                 name: spec?.description ?? decodeKey?.description ?? declared ?? "?")
             switch found {
             case .leave: return

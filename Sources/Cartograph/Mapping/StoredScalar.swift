@@ -67,9 +67,9 @@ final class StoredScalar: @unchecked Sendable {
 
     /// Applies what a rule found to the model's memory, by the same matrix as
     /// the codec path (``FoundValue``); errors carry the value's path.
-    func read<Model>(_ node: Node?, into model: inout Model, context: MappingContext, spec: KeySpec?, mode: ReadMode) throws {
+    func read<Model>(_ node: Node?, into model: inout Model, context: MappingContext, spec: @autoclosure () -> KeySpec?, mode: ReadMode) throws {
         let found = try FoundValue.classify(node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: holdsNull,
-            optional: optional, hasZero: hasZero, valueType: type, context: context, spec: spec, name: spec?.description ?? name)
+            optional: optional, hasZero: hasZero, valueType: type, context: context, spec: spec, name: spec()?.description ?? name)
         let type = self.type
         let optional = self.optional
         let offset = self.offset
@@ -84,7 +84,7 @@ final class StoredScalar: @unchecked Sendable {
                     try type.store(from: node, lenient: lenient, optional: optional, at: raw.baseAddress! + offset)
                 }
             } catch let error as CartographError {
-                throw error.replacingPath(FoundValue.path(context, spec))
+                throw error.replacingPath(FoundValue.path(context, spec()))
             }
         }
     }
