@@ -33,9 +33,11 @@ public struct ModelRegistry: Sendable {
         /// ``isPolymorphic(_:)``'s answers, per declared type (emptied by every change).
         let polymorphic = Mutex<[ObjectIdentifier: Bool]>([:])
         /// Unique for the life of the process (an object's address is not:
-        /// a freed storage's address comes back), for caches keyed by registry.
-        let serial = Storage.serials.add(1, ordering: .relaxed).newValue
+        /// a freed storage's address comes back), for caches keyed by
+        /// registry; renewed by every change, so a cache never outlives what it saw.
+        var serial = Storage.nextSerial()
         private static let serials = Atomic<UInt64>(0)
+        static func nextSerial() -> UInt64 { serials.add(1, ordering: .relaxed).newValue }
 
         init(options: MappingOptions) { self.options = options }
 
@@ -59,6 +61,7 @@ public struct ModelRegistry: Sendable {
     private mutating func writable() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.polymorphic.withLock { $0.removeAll() }
+        storage.serial = Storage.nextSerial()
         return storage
     }
 
@@ -110,8 +113,8 @@ public struct ModelRegistry: Sendable {
         writable().discriminators.append((key, types))
     }
 
-    /// The identity of this registry's storage and options (a copy that
-    /// changes gets a new one; the options never change within one).
+    /// The identity of this registry's storage and options: every change
+    /// gives a new one (the options never change within one).
     var identity: UInt64 { storage.serial }
 
     /// Whether anything is registered.

@@ -237,7 +237,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
 
     /// A registered model, a polymorphic type resolved by class inference, or `Codable`.
     private static func modelCodec() -> ValueCodec<Value> {
-        ValueCodec<Value>(
+        let resolved = ResolvedModelEntry()
+        return ValueCodec<Value>(
             decode: { node, context, options in
                 // An array where one model is expected: its first element.
                 var node = node
@@ -247,6 +248,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 if let subMapper = options.subMapper {
                     return try subMapper.entry(for: context.registry).decode(node, context, as: Value.self)
+                }
+                // The common case, resolved once per registry: the type's own entry, no inference.
+                if let entry = resolved.entry(for: Value.self, in: context.registry) {
+                    return try entry.decode(node, context, as: Value.self)
                 }
                 let declared = context.registry.entry(for: Value.self)
                 // A declared base class or protocol: class inference may pick a

@@ -90,6 +90,24 @@ import Testing
         #expect(try byKind.decode(Customer.self, from: kinds).addresses.map { "\(type(of: $0))" } == ["Address", "GeoAddress"])
     }
 
+    /// A property's codec remembers how it resolved its model per registry:
+    /// a registry changed in place (uniquely held, so not copied) must be
+    /// resolved again, or the subclass registered later would never be picked.
+    @Test func aSubclassRegisteredAfterADecodeIsPicked() throws {
+        var registry = ModelRegistry()
+        registry.register(Address.mapping)
+        registry.register(Customer.mapping)
+        let json = Array(#"{"address": {"newCustomProperty": "N", "city": "C", "lat": 2.5}}"#.utf8)
+        let before = try JSONMapper(registry: registry).decode(Customer.self, from: json).address
+        #expect(before.map { type(of: $0) == Address.self } == true)
+        let identity = registry.identity
+        registry.register(GeoAddress.geoMapping)
+        #expect(registry.identity != identity)
+        #expect(try JSONMapper(registry: registry).decode(Customer.self, from: json).address is GeoAddress)
+        registry.identify { _, _ in Address.self }
+        #expect(type(of: try #require(try JSONMapper(registry: registry).decode(Customer.self, from: json).address)) == Address.self)
+    }
+
     @Test func aBroadIdentifyRuleDoesNotBreakPropertiesOfOtherTypes() throws {
         // The rule answers Address for any object with "x": the Point
         // property, declared as a Codable struct, keeps its type.
