@@ -22,6 +22,24 @@ import Testing
         #expect(root["missing"] == nil)
     }
 
+    /// Short keys and numbers are copied into the tape in word-sized pieces
+    /// (lengths 4–16 by two overlapping copies): every length must come back
+    /// byte for byte, next to neighbours that would show an overrun.
+    @Test func keysAndNumbersOfEveryLengthKeepTheirBytes() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let digits = Array("0123456789")
+        let keys: [String] = (0...40).map { length in String((0..<length).map { letters[($0 * 7 + length) % 26] }) }
+        let numbers: [String] = (1...40).map { length in "9" + String((1..<length).map { digits[($0 * 3 + length) % 10] }) }
+        let members = zip(keys, [0] + numbers).map { key, number in "\"\(key)\": [\(number), \"\(key)\"]" }
+        let object = try Document(parsing: "{" + members.joined(separator: ", ") + "}").root.object()
+        #expect(object.keys == keys)
+        for (key, number) in zip(keys, ["0"] + numbers) {
+            let pair = try #require(object[key]).array()
+            #expect(try pair[0]?.numberText() == number)
+            #expect(try pair[1]?.string() == key)
+        }
+    }
+
     @Test func skippingValuesVisitsEveryStatus() throws {
         var ids: [Int64] = []
         for status in try document.root.object()["statuses"]!.array() {

@@ -98,12 +98,21 @@ struct TapeStorage {
         if byteCount + needed > byteCapacity { growBytes(needed) }
         let offset = byteCount
         if length > 0, let source {
-            let from = source.assumingMemoryBound(to: UInt8.self)
-            if length <= 16 {
-                // Most keys and numbers are short: a loop beats a call to memmove.
+            let target = UnsafeMutableRawPointer(bytes + offset)
+            // Most keys and numbers are short: two overlapping word copies
+            // beat both a call to memmove and a byte loop (the byte loop was
+            // a quarter of `DocumentBuilder.key` on twitter.json, perf).
+            if length >= 8, length <= 16 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (target + (length - 8)).storeBytes(of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), as: UInt64.self)
+            } else if length >= 4, length < 8 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (target + (length - 4)).storeBytes(of: source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), as: UInt32.self)
+            } else if length < 4 {
+                let from = source.assumingMemoryBound(to: UInt8.self)
                 for index in 0..<length { bytes[offset + index] = from[index] }
             } else {
-                (bytes + offset).update(from: from, count: length)
+                (bytes + offset).update(from: source.assumingMemoryBound(to: UInt8.self), count: length)
             }
         }
         if terminate { bytes[offset + length] = 0 }
