@@ -32,6 +32,16 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             role = rule.role
             decodes = rule.decodes
         }
+
+        /// Applies the node found at `spec` (nil when absent): in place for
+        /// a stored scalar, else through the rule's closure.
+        func apply(_ model: inout Model, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
+            if let stored {
+                try stored.read(node, into: &model, context: context, spec: spec, mode: mode)
+            } else {
+                try read(&model, node, context, spec, mode)
+            }
+        }
     }
 
     let mapping: Mapping<Model>
@@ -131,11 +141,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                     var node = spec.lookup(in: object, cursor: &cursor)
                     // The common case first: found (or absent with nowhere else to look).
                     if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                        if let stored = compiled.stored {
-                            try stored.read(node, into: &model, context: childContext, spec: spec, mode: mode)
-                        } else {
-                            try compiled.read(&model, node, childContext, spec, mode)
-                        }
+                        try compiled.apply(&model, node, childContext, spec, mode)
                         continue
                     }
                     var used = spec
@@ -150,11 +156,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                         node = found
                         used = .key(name)
                     }
-                    if let stored = compiled.stored {
-                        try stored.read(node, into: &model, context: childContext, spec: used, mode: mode)
-                    } else {
-                        try compiled.read(&model, node, childContext, used, mode)
-                    }
+                    try compiled.apply(&model, node, childContext, used, mode)
                 } else if let (key, node) = scanned[position] {
                     try compiled.read(&model, node, childContext, .key(key), mode)
                 } else {

@@ -109,7 +109,7 @@ func propertyRule<Model, Value>(
     // A stored property of a struct is written at its offset, not through
     // the key-path runtime (measured: swift_setAtWritableKeyPath and its
     // projection were ~3% of a twitter.json mapping decode).
-    let offset = Model.self is AnyClass ? nil : MemoryLayout<Model>.offset(of: keyPath)
+    let offset = inlineOffset(of: keyPath)
     func store(_ model: inout Model, _ value: Value) {
         guard let offset else {
             model[keyPath: keyPath] = value

@@ -46,8 +46,7 @@ final class StoredScalar: @unchecked Sendable {
     /// model, a property the key path reaches through code, a type that is
     /// not a built-in scalar (or an optional of one), array coercion or a sub-mapper.
     static func make<Model, Value>(_ keyPath: WritableKeyPath<Model, Value>, options: ValueOptions, rule: MappingRule<Model>) -> StoredScalar? {
-        guard !(Model.self is AnyClass), !options.coerceArrays, options.subMapper == nil,
-            let offset = MemoryLayout<Model>.offset(of: keyPath)
+        guard !options.coerceArrays, options.subMapper == nil, let offset = inlineOffset(of: keyPath)
         else { return nil }
         var scalar = Value.self as? any ScalarValue.Type
         var optional = false
@@ -88,6 +87,14 @@ final class StoredScalar: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Where a struct keeps the property a key path names, when it keeps it
+/// inline (a stored property, not computed or observed, of a struct, not a
+/// class): writing a value of the property's type there is what the key
+/// path's setter would do.
+func inlineOffset<Model, Value>(of keyPath: WritableKeyPath<Model, Value>) -> Int? {
+    Model.self is AnyClass ? nil : MemoryLayout<Model>.offset(of: keyPath)
 }
 
 extension ScalarValue {
