@@ -13,9 +13,7 @@ import Synchronization
 /// ```
 ///
 /// Differences are those of ``JSONMapper``'s `Codable` support (README, "How
-/// it compares with Foundation"); in addition `KeyDecodingStrategy.custom`
-/// (a closure over coding paths) and `allowsJSON5` are not supported and
-/// throw a `DecodingError.dataCorrupted` saying so. For Cartograph's own
+/// it compares with Foundation"). For Cartograph's own
 /// options (lossy arrays, registered mappings, fuzzy keys), use
 /// ``JSONMapper`` with ``CodableOptions``.
 public final class CartographJSONDecoder: @unchecked Sendable {
@@ -27,7 +25,9 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         var keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
         var allowsJSON5 = false
-        var parseOptions = ParseOptions()
+        var assumesTopLevelDictionary = false
+        /// Foundation's decoder keeps the first of repeated keys; so does this one.
+        var parseOptions = ParseOptions { $0.duplicateKeys = .firstWins }
     }
     private let settings = Mutex(Settings())
 
@@ -54,7 +54,7 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         get { self[\.floats] }
         set { self[\.floats] = newValue }
     }
-    /// How JSON keys meet coding keys (default `.useDefaultKeys`; `.custom` is not supported).
+    /// How JSON keys meet coding keys (default `.useDefaultKeys`).
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy {
         get { self[\.keys] }
         set { self[\.keys] = newValue }
@@ -64,12 +64,21 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         get { self[\.userInfo] }
         set { self[\.userInfo] = newValue }
     }
-    /// JSON5 input (not supported: a decode with it set throws).
+    /// Read JSON5 (default `false`), as Foundation reads it
+    /// (``ParseOptions/allowsJSON5``).
     public var allowsJSON5: Bool {
         get { self[\.allowsJSON5] }
         set { self[\.allowsJSON5] = newValue }
     }
-    /// Cartograph's parse limits and strictness (an addition to Foundation's properties).
+    /// With ``allowsJSON5``, the text may be a dictionary's members without
+    /// the braces (default `false`; ignored for JSON, as in Foundation).
+    public var assumesTopLevelDictionary: Bool {
+        get { self[\.assumesTopLevelDictionary] }
+        set { self[\.assumesTopLevelDictionary] = newValue }
+    }
+    /// Cartograph's parse limits and strictness (an addition to Foundation's
+    /// properties). Default: `ParseOptions()` but with `duplicateKeys =
+    /// .firstWins`, because `JSONDecoder` keeps the first of repeated keys.
     public var parseOptions: ParseOptions {
         get { self[\.parseOptions] }
         set { self[\.parseOptions] = newValue }
@@ -78,12 +87,15 @@ public final class CartographJSONDecoder: @unchecked Sendable {
     /// Decodes a value of `type` from JSON `data` (UTF-8, or UTF-16/32 as Foundation detects them).
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let settings = settings.withLock { $0 }
-        if settings.allowsJSON5 { throw Self.unsupported("allowsJSON5") }
+        var parseOptions = settings.parseOptions
+        parseOptions.allowsJSON5 = settings.allowsJSON5
+        parseOptions.assumesTopLevelObject = settings.allowsJSON5 && settings.assumesTopLevelDictionary
         var options = CodableOptions()
         switch settings.keys {
         case .useDefaultKeys: break
         case .convertFromSnakeCase: options.keys = .snakeCase
-        default: throw Self.unsupported("KeyDecodingStrategy.custom")
+        case .custom(let convert): options.keys = .codingPath(convert)
+        @unknown default: throw Self.unsupported("this KeyDecodingStrategy")
         }
         switch settings.date {
         case .deferredToDate: options.dates = .deferredToDate
@@ -110,7 +122,7 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         @unknown default: throw Self.unsupported("this NonConformingFloatDecodingStrategy")
         }
         options.userInfo = settings.userInfo
-        return try JSONMapper(options: options, parseOptions: settings.parseOptions).decode(type, from: data)
+        return try JSONMapper(options: options, parseOptions: parseOptions).decode(type, from: data)
     }
 
     static func unsupported(_ what: String) -> DecodingError {

@@ -6,10 +6,8 @@ import Synchronization
 /// running Cartograph's encoder and writer. Compact output is byte for byte
 /// what Foundation writes (including `\/` for `/` unless
 /// `.withoutEscapingSlashes`, whole doubles without `.0`, lowercase `\u`
-/// escapes); `.prettyPrinted` indents by two spaces as Foundation does but
-/// writes `"key": value` where Foundation writes `"key" : value`.
-/// `KeyEncodingStrategy.custom` (a closure over coding paths) is not
-/// supported and throws an `EncodingError` saying so.
+/// escapes), and so is `.prettyPrinted` output
+/// (``WriteOptions/Formatting/prettyLikeFoundation``).
 public final class CartographJSONEncoder: @unchecked Sendable {
     // @unchecked: the settings sit behind a lock, as Foundation's do.
     private struct Settings {
@@ -50,7 +48,7 @@ public final class CartographJSONEncoder: @unchecked Sendable {
         get { self[\.floats] }
         set { self[\.floats] = newValue }
     }
-    /// How coding keys become JSON keys (default `.useDefaultKeys`; `.custom` is not supported).
+    /// How coding keys become JSON keys (default `.useDefaultKeys`).
     public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy {
         get { self[\.keys] }
         set { self[\.keys] = newValue }
@@ -68,7 +66,8 @@ public final class CartographJSONEncoder: @unchecked Sendable {
         switch settings.keys {
         case .useDefaultKeys: break
         case .convertToSnakeCase: options.keys = .snakeCase
-        default: throw Self.unsupported("KeyEncodingStrategy.custom", value)
+        case .custom(let convert): options.keys = .codingPath(convert)
+        @unknown default: throw Self.unsupported("this KeyEncodingStrategy", value)
         }
         switch settings.date {
         case .deferredToDate: options.dates = .deferredToDate
@@ -98,7 +97,7 @@ public final class CartographJSONEncoder: @unchecked Sendable {
         }
         options.userInfo = settings.userInfo
         let write = WriteOptions {
-            $0.formatting = settings.formatting.contains(.prettyPrinted) ? .pretty(indent: 2) : .compact
+            $0.formatting = settings.formatting.contains(.prettyPrinted) ? .prettyLikeFoundation : .compact
             $0.sortedKeys = settings.formatting.contains(.sortedKeys)
             $0.escapeSlashes = !settings.formatting.contains(.withoutEscapingSlashes)
         }

@@ -51,6 +51,14 @@ public struct CodableOptions: @unchecked Sendable {
         case fuzzy
         /// A closure from a coding key's name to its JSON key, used both ways.
         case custom(@Sendable (String) -> String)
+        /// Foundation's `.custom` key strategies: a closure from a coding
+        /// path to a key. Reading, it is called with the container's path
+        /// and each JSON key, and the `stringValue` it returns is what the
+        /// coding keys are compared with (the first JSON key of equal answers
+        /// wins, as in Foundation); writing, with the path and each coding
+        /// key, and the `stringValue` it returns is written. The paths hold
+        /// coding keys (Swift's names), not the JSON keys written.
+        case codingPath(@Sendable ([any CodingKey]) -> any CodingKey)
 
         /// Whether keys are changed at all (dictionary keys never are, then).
         var convertsKeys: Bool {

@@ -103,13 +103,14 @@ final class DocumentDecoder: Decoder {
     func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?, keys: ObjectKeys = .byStrategy) -> Int? {
         switch keys {
         case .asGiven: return findExact(key.stringValue, in: object, hint: hint)
-        case .camelCased(let values): return values[key.stringValue]
+        case .converted(let values, _): return values[key.stringValue]
         case .byStrategy: break
         }
         switch options.keys {
-        case .useDefaultKeys, .snakeCase:
+        case .useDefaultKeys, .snakeCase, .codingPath:
             // Under .snakeCase a container whose keys have no underscores
-            // compares them as they are (each converts to itself).
+            // compares them as they are (each converts to itself);
+            // .codingPath containers always read `.converted` keys.
             return findExact(key.stringValue, in: object, hint: hint)
         case .snakeCaseRoundTrip, .custom:
             let converted = convertedKey(key.stringValue)
@@ -131,9 +132,15 @@ final class DocumentDecoder: Decoder {
     /// ``CodableOptions/KeyStrategy/snakeCase``, when a key has an
     /// underscore, each JSON key converted to camelCase, the first of equal
     /// conversions winning — Foundation's rule, built once per container as
-    /// Foundation builds its dictionary.
-    func objectKeys(of object: Int, keepsKeys: Bool) -> ObjectKeys {
+    /// Foundation builds its dictionary; under
+    /// ``CodableOptions/KeyStrategy/codingPath(_:)`` each JSON key converted
+    /// by the closure, given the container's path (`trail`) and the key.
+    func objectKeys(of object: Int, keepsKeys: Bool, trail: CodingTrail?) -> ObjectKeys {
         if keepsKeys, options.keys.convertsKeys { return .asGiven }
+        if case .codingPath(let convert) = options.keys {
+            let path = CodingTrail.keys(trail)
+            return convertedKeys(of: object) { convert(path + [StringKey($0)]).stringValue }
+        }
         guard case .snakeCase = options.keys else { return .byStrategy }
         let end = entries[object].payload
         var position = object + 1
@@ -148,19 +155,30 @@ final class DocumentDecoder: Decoder {
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
         guard hasUnderscore else { return .byStrategy }
+        return convertedKeys(of: object, by: camelCased)
+    }
+
+    /// The object's keys, each converted once in document order, to their
+    /// value's tape index; the first of equal conversions wins.
+    private func convertedKeys(of object: Int, by convert: (String) -> String) -> ObjectKeys {
+        let end = entries[object].payload
         var values: [String: Int] = [:]
-        position = object + 1
+        var names: [String] = []
+        var position = object + 1
         while position < end {
             let entry = entries[position]
             let valueEntry = entries[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
                 let name = String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
-                let converted = camelCased(name)
-                if values[converted] == nil { values[converted] = position + 1 }
+                let converted = convert(name)
+                if values[converted] == nil {
+                    values[converted] = position + 1
+                    names.append(converted)
+                }
             }
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
-        return .camelCased(values)
+        return .converted(values, names: names)
     }
 
     private func camelCased(_ name: String) -> String {
@@ -234,6 +252,7 @@ final class DocumentDecoder: Decoder {
     /// The keys of an object as coding-key names: converted by the key
     /// strategy (each once, in document order) unless `keys` keeps them.
     func keyNames(in object: Int, keys: ObjectKeys = .byStrategy) -> [String] {
+        if case .converted(_, let converted) = keys { return converted }
         var names: [String] = []
         var seen: Set<String> = []
         var iterator = ObjectView(document: document, index: object).makeIterator()
@@ -410,7 +429,9 @@ final class DocumentDecoder: Decoder {
         switch entry.kind {
         case .number:
             let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
-            guard value.isFinite else { throw outOfRange(type, at: index, key: key, trail: trail) }
+            // JSON5's Infinity and NaN (strtod reads their text) are the only
+            // non-finite values allowed; others overflowed.
+            guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key, trail: trail) }
             return value
         case .string:
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
@@ -659,6 +680,8 @@ enum ObjectKeys {
     case byStrategy
     /// As they are: a `[String: Value]` dictionary's keys under a key strategy.
     case asGiven
-    /// Foundation's snake_case reading: the JSON keys converted to camelCase, to their value's tape index.
-    case camelCased([String: Int])
+    /// The JSON keys converted (Foundation's snake_case reading, to camelCase,
+    /// or a coding-path closure), to their value's tape index, and the
+    /// converted names in document order (for `allKeys`).
+    case converted([String: Int], names: [String])
 }

@@ -13,7 +13,7 @@ struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.trail = trail
         hint = decoder.hint(depth)
         hint?.pointee = KeyHint(object: object, next: object + 1)
-        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys)
+        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }

@@ -178,7 +178,7 @@ final class TreeEncoder: Encoder {
             object = ObjectSlot()
             result = .object(object)
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object, nestedTrail: nil))
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -189,7 +189,7 @@ final class TreeEncoder: Encoder {
             array = ArraySlot()
             result = .array(array)
         }
-        return TreeUnkeyedContainer(encoder: self, array: array, nestedTrail: nil)
+        return TreeUnkeyedContainer(encoder: self, array: array)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -198,6 +198,14 @@ final class TreeEncoder: Encoder {
 
     func store(_ slot: EncodingSlot) { result = slot }
 
+    /// The encoder a nested container writes through: its coding path is
+    /// the nested container's, so the values inside it, their errors and a
+    /// coding-path key strategy see the nested key (its result is unused:
+    /// the container writes into its own slot).
+    func scoped(_ trail: CodingTrail) -> TreeEncoder {
+        TreeEncoder(run: run, trail: trail, depth: depth + 1)
+    }
+
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
@@ -205,6 +213,8 @@ final class TreeEncoder: Encoder {
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
+        case .codingPath(let convert):
+            return convert(codingPath + [key]).stringValue
         case .snakeCase, .snakeCaseRoundTrip, .custom:
             let name = key.stringValue
             if let cached = run.convertedKeys[name] { return cached }
@@ -372,9 +382,9 @@ final class TreeEncoder: Encoder {
 struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: TreeEncoder
     let object: ObjectSlot
-    /// A nested container's own trail; a top container's is its encoder's (made only if asked).
-    let nestedTrail: CodingTrail?
-    var trail: CodingTrail? { nestedTrail ?? encoder.trail }
+    /// The container's coding path (its encoder's: a nested container has
+    /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
+    var trail: CodingTrail? { encoder.trail }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
@@ -398,7 +408,10 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.set(encoder.jsonKey(key), try encoder.encodeValue(value, key: key))
+        // The value first, then its key: a custom key strategy's closure is
+        // called in the order Foundation calls it (innermost keys first).
+        let slot = try encoder.encodeValue(value, key: key)
+        object.set(encoder.jsonKey(key), slot)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -410,7 +423,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = ObjectSlot()
             object.set(name, .object(nested))
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, nestedTrail: CodingTrail(parent: trail, key: key)))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -422,7 +435,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = ArraySlot()
             object.set(name, .array(nested))
         }
-        return TreeUnkeyedContainer(encoder: encoder, array: nested, nestedTrail: CodingTrail(parent: trail, key: key))
+        return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)
     }
 
     /// An encoder for the value under `"super"` (Foundation's spelling; the
@@ -445,9 +458,9 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoder
     let array: ArraySlot
-    /// A nested container's own trail; a top container's is its encoder's (made only if asked).
-    let nestedTrail: CodingTrail?
-    var trail: CodingTrail? { nestedTrail ?? encoder.trail }
+    /// The container's coding path (its encoder's: a nested container has
+    /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
+    var trail: CodingTrail? { encoder.trail }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
     var count: Int { array.count }
@@ -479,14 +492,14 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         let nested = ObjectSlot()
         let key = IndexKey(count)
         array.append(.object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, object: nested, nestedTrail: CodingTrail(parent: trail, key: key)))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArraySlot()
         let key = IndexKey(count)
         array.append(.array(nested))
-        return TreeUnkeyedContainer(encoder: encoder, array: nested, nestedTrail: CodingTrail(parent: trail, key: key))
+        return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {

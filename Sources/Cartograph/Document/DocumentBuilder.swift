@@ -132,15 +132,15 @@ final class DocumentBuilder {
         return true
     }
 
-    /// A number's validated JSON text.
+    /// A number's validated JSON text (`flags`: ``TapeFlags/nonFinite`` for JSON5's `Infinity` and `NaN`).
     @inline(__always)
-    func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int) -> Bool {
+    func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
         if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
-            return routed(element.number(text, count: count, at: source), element) && completed(element, splitter)
+            return routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
         }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
         let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
-        _ = appendValue(TapeEntry(kind: .number, flags: 0, length: UInt32(count), payload: offset, source: source))
+        _ = appendValue(TapeEntry(kind: .number, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
 

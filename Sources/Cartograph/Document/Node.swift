@@ -130,7 +130,8 @@ public struct Node: Sendable {
     public func double() throws -> Double {
         let (bytes, count) = try numberBytes()
         let value = NumberText.double(terminated: bytes, count: count)
-        guard value.isFinite else { throw outOfRange("Double") }
+        // JSON5's Infinity and NaN are values; any other non-finite result overflowed.
+        guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange("Double") }
         return value
     }
 

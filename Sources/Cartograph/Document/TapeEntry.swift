@@ -49,4 +49,7 @@ enum TapeFlags {
     /// bytes and not found may still be there in another, canonically
     /// equivalent spelling (``Document/canonicalValue(forKey:inObject:)``).
     static let canonicalKeys: UInt8 = 32
+    /// On a number: JSON5's `Infinity` or `NaN`, stored as that text
+    /// (`-Infinity`, `NaN`, `-NaN`…); only ``JSON5Reader`` sets it.
+    static let nonFinite: UInt8 = 64
 }

@@ -62,6 +62,9 @@ struct JanssonWriter {
         switch options.formatting {
         case .compact: flags |= Int(JSON_COMPACT)
         case .pretty(let indent): flags |= Int(cartograph_json_indent_flag(Int32(min(max(indent, 1), 31))))
+        // Callers write this layout with NativeJSONWriter (JSONEncoding);
+        // jansson cannot put a space before the colon.
+        case .prettyLikeFoundation: flags |= Int(cartograph_json_indent_flag(2))
         }
         if options.escapeSlashes { flags |= Int(JSON_ESCAPE_SLASH) }
         if options.asciiOnly { flags |= Int(JSON_ENSURE_ASCII) }

@@ -17,16 +17,28 @@ public final class JSONParser {
     private let engine: YajlParser
     private var lines = LineCounter()
     private var finished = false
+    /// With ``ParseOptions/allowsJSON5``, the chunks so far (JSON5 is read whole at ``finish()``).
+    private var json5Input: [UInt8]?
+    private let options: ParseOptions
 
     /// Creates a parser. `expectedInputBytes` only sizes the first allocation.
     public init(options: ParseOptions = ParseOptions(), expectedInputBytes: Int = 0) {
         engine = YajlParser(options: options, expectedInputBytes: expectedInputBytes)
+        self.options = options
+        if options.allowsJSON5 { json5Input = [] }
     }
 
     /// Parses the next chunk.
     /// - Throws: ``CartographError`` located in the input, when the chunk shows invalid JSON.
     public func feed(_ chunk: UnsafeRawBufferPointer) throws {
         precondition(!finished, "JSONParser.feed called after finish()")
+        if json5Input != nil {
+            guard json5Input!.count + chunk.count <= options.maxInputBytes else {
+                throw CartographError(.inputTooLarge, "input larger than maxInputBytes (\(options.maxInputBytes))", offset: json5Input!.count)
+            }
+            json5Input!.append(contentsOf: chunk)
+            return
+        }
         if let error = engine.feed(chunk) {
             throw lines.locate(error, in: chunk, retained: engine.retained)
         }
@@ -46,6 +58,7 @@ public final class JSONParser {
     public func finish() throws -> Document {
         precondition(!finished, "JSONParser.finish called twice")
         finished = true
+        if let json5Input { return try json5Input.withUnsafeBytes { try JSON5Reader.parse($0, options: options) } }
         if let error = engine.finish() {
             throw lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
         }
@@ -59,6 +72,7 @@ public final class JSONParser {
 
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
+        if options.allowsJSON5 { return try JSON5Reader.parse(input, options: options) }
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
         if let error = engine.feed(input) ?? engine.finish() {
             throw error.locating(in: input)

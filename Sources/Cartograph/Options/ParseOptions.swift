@@ -47,6 +47,18 @@ public struct ParseOptions: Sendable, Hashable {
     public var duplicateKeys: DuplicateKeyPolicy = .lastWins
     /// Accept `//` and `/* */` comments. Default `false` (they are not JSON).
     public var allowComments: Bool = false
+    /// Read JSON5 (json5.org) instead of JSON: comments, unquoted and
+    /// single-quoted keys, single-quoted strings, trailing commas,
+    /// hexadecimal numbers, `+1`, `.5`, `5.`, `Infinity` and `NaN`. Read
+    /// whole (a ``JSONParser`` keeps the chunks and reads them at
+    /// ``JSONParser/finish()``), in plain Swift rather than yajl. Default
+    /// `false`. `CartographJSONDecoder.allowsJSON5` sets it.
+    public var allowsJSON5: Bool = false
+    /// With ``allowsJSON5``, the text may be an object's members without
+    /// the braces (`name: "x", size: 2`), as Foundation's
+    /// `assumesTopLevelDictionary`; an empty text is then an empty object.
+    /// Default `false`.
+    public var assumesTopLevelObject: Bool = false
     /// Accept several top-level values separated by whitespace (NDJSON,
     /// concatenated JSON). Default `false`.
     public var allowMultipleValues: Bool = false

@@ -35,6 +35,12 @@ public struct WriteOptions: Sendable, Hashable {
         case compact
         /// One member or element per line, indented by 1 to 31 spaces (values outside are clamped).
         case pretty(indent: Int)
+        /// Foundation's `JSONEncoder.OutputFormatting.prettyPrinted` layout,
+        /// byte for byte: two spaces, `"key" : value`, an empty container as
+        /// `[` and `]` on lines of their own (`[\n\n]`), no final newline —
+        /// so golden files written by `JSONEncoder` stay identical.
+        /// `CartographJSONEncoder` uses it for `.prettyPrinted`.
+        case prettyLikeFoundation
     }
 }
 

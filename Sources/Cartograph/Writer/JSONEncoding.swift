@@ -3,7 +3,12 @@ extension JSONValue {
     /// - Throws: ``CartographError`` for NaN or infinity (unless the options
     ///   say what to write) and for nesting beyond ``WriteOptions/maxDepth``.
     public func encoded(options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try JanssonWriter(options: options).write(self)
+        if case .prettyLikeFoundation = options.formatting {
+            var writer = NativeJSONWriter(options: options)
+            try writer.write(self)
+            return writer.output
+        }
+        return try JanssonWriter(options: options).write(self)
     }
 
     /// The value as JSON text.
@@ -15,7 +20,8 @@ extension JSONValue {
 extension Node {
     /// This value as JSON bytes. Numbers are written with their exact input text.
     public func encoded(options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        try JanssonWriter(options: options).write(document, at: index)
+        if case .prettyLikeFoundation = options.formatting { return try jsonValue().encoded(options: options) }
+        return try JanssonWriter(options: options).write(document, at: index)
     }
 }
 

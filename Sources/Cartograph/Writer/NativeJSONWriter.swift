@@ -10,23 +10,31 @@ struct NativeJSONWriter {
     let options: WriteOptions
     private(set) var output: [UInt8] = []
     private let indent: Int
+    /// ``WriteOptions/Formatting/prettyLikeFoundation``: `" : "`, empty
+    /// containers over two lines, no final newline.
+    private let foundationLayout: Bool
 
     init(options: WriteOptions, capacity: Int = 4096) {
         self.options = options
-        if case .pretty(let spaces) = options.formatting { indent = min(max(spaces, 1), 31) } else { indent = 0 }
+        switch options.formatting {
+        case .compact: indent = 0
+        case .pretty(let spaces): indent = min(max(spaces, 1), 31)
+        case .prettyLikeFoundation: indent = 2
+        }
+        if case .prettyLikeFoundation = options.formatting { foundationLayout = true } else { foundationLayout = false }
         output.reserveCapacity(capacity)
     }
 
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).
     mutating func write(_ slot: EncodingSlot) throws {
         try write(slot, depth: 0, path: "$")
-        if indent > 0 { output.append(UInt8(ascii: "\n")) }
+        if indent > 0, !foundationLayout { output.append(UInt8(ascii: "\n")) }
     }
 
     /// Writes a whole JSON value.
     mutating func write(_ value: JSONValue) throws {
         try write(.value(value), depth: 0, path: "$")
-        if indent > 0 { output.append(UInt8(ascii: "\n")) }
+        if indent > 0, !foundationLayout { output.append(UInt8(ascii: "\n")) }
     }
 
     /// Writes a Document's value compactly, straight from the tape (numbers
@@ -67,6 +75,12 @@ struct NativeJSONWriter {
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Foundation writes an empty container's brackets on lines of their own.
+    private mutating func emptyContainerLines(_ depth: Int) {
+        output.append(UInt8(ascii: "\n"))
+        newline(depth)
     }
 
     private mutating func newline(_ depth: Int) {
@@ -127,6 +141,7 @@ struct NativeJSONWriter {
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         output.append(UInt8(ascii: "["))
         guard count > 0 else {
+            if foundationLayout { emptyContainerLines(depth) }
             output.append(UInt8(ascii: "]"))
             return
         }
@@ -146,6 +161,7 @@ struct NativeJSONWriter {
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         output.append(UInt8(ascii: "{"))
         guard count > 0 else {
+            if foundationLayout { emptyContainerLines(depth) }
             output.append(UInt8(ascii: "}"))
             return
         }
@@ -155,6 +171,7 @@ struct NativeJSONWriter {
             if ordinal > 0 { output.append(UInt8(ascii: ",")) }
             newline(depth + 1)
             writeString(key(position))
+            if foundationLayout { output.append(UInt8(ascii: " ")) }
             output.append(UInt8(ascii: ":"))
             if indent > 0 { output.append(UInt8(ascii: " ")) }
             try member(&self, position)

@@ -62,16 +62,32 @@ import Testing
         #expect(try ourDecoder.decode(Event.self, from: ours) == Self.event)
     }
 
-    @Test func unsupportedStrategiesThrowInsteadOfGuessing() {
-        let decoder = CartographJSONDecoder()
-        decoder.keyDecodingStrategy = .custom { $0.last! }
-        #expect(throws: DecodingError.self) { try decoder.decode([Int].self, from: Data("[1]".utf8)) }
-        let json5 = CartographJSONDecoder()
-        json5.allowsJSON5 = true
-        #expect(throws: DecodingError.self) { try json5.decode([Int].self, from: Data("[1]".utf8)) }
+    /// `.prettyLikeFoundation` writes Foundation's layout from every source:
+    /// `Codable`, a `JSONValue` and a parsed `Document` give `JSONEncoder`'s bytes.
+    @Test func foundationPrettyLayoutFromEverySource() throws {
+        let value: [String: [String: [Int]]] = ["b": ["x": [1, 2], "empty": []], "a": [:]]
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let expected = Array(try foundation.encode(value))
+        let options = WriteOptions { $0.formatting = .prettyLikeFoundation; $0.sortedKeys = true }
+        let document = try Document(parsing: expected)
+        #expect(try document.encoded(options: options) == expected)
+        #expect(try document.root.jsonValue().encoded(options: options) == expected)
+        #expect(try JSONMapper(options: CodableOptions(), writeOptions: options).encode(value) == expected)
+        #expect(String(decoding: expected, as: UTF8.self).contains("\"a\" : {\n\n  }"))
+    }
+
+    /// Foundation's `.custom` key strategies work both ways (the paths the
+    /// closures see are compared with Foundation's in `FoundationCoderSuiteTests`).
+    @Test func customKeyStrategies() throws {
         let encoder = CartographJSONEncoder()
-        encoder.keyEncodingStrategy = .custom { $0.last! }
-        #expect(throws: EncodingError.self) { try encoder.encode([1]) }
+        encoder.keyEncodingStrategy = .custom { StringKey("k_" + $0.last!.stringValue) }
+        encoder.outputFormatting = .sortedKeys
+        let bytes = try encoder.encode(Self.event)
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"k_eventNumber":7,"#))
+        let decoder = CartographJSONDecoder()
+        decoder.keyDecodingStrategy = .custom { StringKey(String($0.last!.stringValue.dropFirst(2))) }
+        #expect(try decoder.decode(Event.self, from: bytes) == Self.event)
     }
 
     @Test func nonConformingFloatsAndUserInfo() throws {

@@ -1,0 +1,371 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// More cases from swift-foundation's `JSONEncoderTests.swift`, run through
+/// the drop-in pair (`CartographJSONEncoder` / `CartographJSONDecoder`) and
+/// Foundation's coders configured alike: coding paths seen inside
+/// `encode(to:)` and `init(from:)`, custom key strategies with the paths
+/// their closures are given, dictionary keys under key strategies, and
+/// errors with their paths. Where a case records what happens (paths,
+/// closure calls), both records must be equal: the cases cannot pass by
+/// asserting what Cartograph happens to do.
+@Suite struct FoundationCoderSuiteTests {
+    typealias Case = FoundationSuiteTests.Case
+
+    @Test(arguments: FoundationCoderSuiteTests.cases)
+    func agreesWithFoundation(_ row: Case) throws {
+        let problems = try row.check()
+        #expect(problems.isEmpty, "\(row.name): \(problems.joined(separator: "; "))")
+    }
+
+    /// What a coder showed, in order (paths, closure calls), through `userInfo`.
+    final class Log: @unchecked Sendable {
+        var entries: [String] = []
+        static let key = CodingUserInfoKey(rawValue: "log")!
+        static func path(_ keys: [any CodingKey]) -> String {
+            "[" + keys.map { key in key.stringValue + (key.intValue.map { "#\($0)" } ?? "") }.joined(separator: ", ") + "]"
+        }
+    }
+
+    static func log(_ userInfo: [CodingUserInfoKey: Any], _ label: String, _ keys: [any CodingKey]) {
+        (userInfo[Log.key] as? Log)?.entries.append("\(label) \(Log.path(keys))")
+    }
+
+    /// Encodes with both pairs, each given a fresh log; compares bytes (or
+    /// both throwing, with the error's path) and logs.
+    static func encodeBoth<T: Encodable>(_ value: T, logsBeyondFoundation: Bool = false,
+        configure: (JSONEncoder, CartographJSONEncoder) -> Void = { _, _ in }) -> [String]
+    {
+        let foundation = JSONEncoder()
+        let cartograph = CartographJSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        cartograph.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        configure(foundation, cartograph)
+        let theirLog = Log()
+        let ourLog = Log()
+        foundation.userInfo[Log.key] = theirLog
+        cartograph.userInfo[Log.key] = ourLog
+        let theirs = Result { try foundation.encode(value) }
+        let ours = Result { try cartograph.encode(value) }
+        var problems: [String] = []
+        switch (theirs, ours) {
+        case (.success(let a), .success(let b)):
+            if a != b { problems.append("bytes: Cartograph \(Differential.text(b)), Foundation \(Differential.text(a))") }
+        case (.failure(let a), .failure(let b)):
+            let pathA = (a as? EncodingError).map(encodingPath) ?? "\(type(of: a))"
+            let pathB = (b as? EncodingError).map(encodingPath) ?? "\(type(of: b))"
+            if pathA != pathB, !(logsBeyondFoundation && pathB.hasSuffix(pathA.dropFirst())) {
+                problems.append("error paths: Cartograph \(pathB), Foundation \(pathA)")
+            }
+        case (.success(let a), .failure(let b)): problems.append("Cartograph threw \(b), Foundation wrote \(Differential.text(a))")
+        case (.failure(let a), .success(let b)): problems.append("Cartograph wrote \(Differential.text(b)), Foundation threw \(a)")
+        }
+        if logsBeyondFoundation {
+            // A chosen difference (README): a value encoded inside a nested
+            // container, or a super encoder taken from one, gets the whole
+            // path (`[a, one, two]`); Foundation's starts at the nested
+            // container (`[two]`). The containers' own
+            // paths agree; each value's path must be what its container
+            // announced just before ("expect …"), which Foundation's is not.
+            let isOurs = { (entry: String) in entry.hasPrefix("leaf") || entry.hasPrefix("expect") }
+            if theirLog.entries.filter({ !isOurs($0) }) != ourLog.entries.filter({ !isOurs($0) }) {
+                problems.append("container logs: Cartograph \(ourLog.entries), Foundation \(theirLog.entries)")
+            }
+            for (index, entry) in ourLog.entries.enumerated() where entry.hasPrefix("leaf") {
+                let expected = index > 0 ? ourLog.entries[index - 1] : ""
+                if "expect " + entry != expected { problems.append("\(entry), not as announced: \(expected)") }
+            }
+            if !ourLog.entries.contains(where: { $0.hasPrefix("leaf") }) { problems.append("no value was logged") }
+        } else if theirLog.entries != ourLog.entries {
+            problems.append("logs: Cartograph \(ourLog.entries), Foundation \(theirLog.entries)")
+        }
+        return problems
+    }
+
+    static func encodingPath(_ error: EncodingError) -> String {
+        guard case .invalidValue(_, let context) = error else { return "?" }
+        return Log.path(context.codingPath)
+    }
+
+    /// Decodes with both, each given a fresh log; compares values (or error
+    /// case and path) and logs.
+    static func decodeBoth<T: Decodable & Equatable>(_ type: T.Type, _ json: String,
+        configure: (JSONDecoder, CartographJSONDecoder) -> Void = { _, _ in }) -> [String]
+    {
+        let foundation = JSONDecoder()
+        let cartograph = CartographJSONDecoder()
+        configure(foundation, cartograph)
+        let theirLog = Log()
+        let ourLog = Log()
+        foundation.userInfo[Log.key] = theirLog
+        cartograph.userInfo[Log.key] = ourLog
+        let input = Data(json.utf8)
+        let theirs = Result { try foundation.decode(T.self, from: input) }
+        let ours = Result { try cartograph.decode(T.self, from: input) }
+        var problems: [String] = []
+        switch (theirs, ours) {
+        case (.success(let a), .success(let b)):
+            if a != b { problems.append("\(json) as \(T.self): Cartograph \(b), Foundation \(a)") }
+        case (.failure(let a), .failure(let b)):
+            let (caseA, _) = Differential.shape(a)
+            let (caseB, _) = Differential.shape(b)
+            let pathA = (a as? DecodingError).map(decodingPath) ?? ""
+            let pathB = (b as? DecodingError).map(decodingPath) ?? ""
+            if caseA != caseB || pathA != pathB { problems.append("\(json): Cartograph \(caseB) at \(pathB), Foundation \(caseA) at \(pathA)") }
+        case (.success(let a), .failure(let b)): problems.append("\(json): Cartograph threw \(b), Foundation read \(a)")
+        case (.failure(let a), .success(let b)): problems.append("\(json): Cartograph read \(b), Foundation threw \(a)")
+        }
+        if theirLog.entries != ourLog.entries { problems.append("logs: Cartograph \(ourLog.entries), Foundation \(theirLog.entries)") }
+        return problems
+    }
+
+    static func decodingPath(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            return Log.path(context.codingPath)
+        @unknown default: return "?"
+        }
+    }
+
+    // MARK: Models
+
+    /// Logs its encoder's path as it is encoded (nested deep inside containers).
+    struct Leaf: Codable, Equatable {
+        var value = 1
+        func encode(to encoder: any Encoder) throws {
+            FoundationCoderSuiteTests.log(encoder.userInfo, "leaf", encoder.codingPath)
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+        init() {}
+        init(from decoder: any Decoder) throws {
+            FoundationCoderSuiteTests.log(decoder.userInfo, "leaf", decoder.codingPath)
+            value = try decoder.singleValueContainer().decode(Int.self)
+        }
+    }
+
+    /// NestedContainersTestType's walk (keyed and unkeyed containers nested
+    /// both ways, super encoders), logging every path it sees, and values
+    /// (a `Leaf`, and on request a NaN that must fail) encoded at the deepest points.
+    struct NestedContainers: Encodable {
+        enum Top: Int, CodingKey { case a, b, c }
+        enum Middle: Int, CodingKey { case one, two }
+        var viaSuperEncoder = false
+        var failDeep = false
+
+        func encode(to encoder: any Encoder) throws {
+            let info = encoder.userInfo
+            if viaSuperEncoder {
+                var top = encoder.container(keyedBy: Top.self)
+                let sub = top.superEncoder(forKey: .a)
+                log(info, "super", sub.codingPath)
+                try walk(sub)
+            } else {
+                try walk(encoder)
+            }
+        }
+
+        func walk(_ encoder: any Encoder) throws {
+            let info = encoder.userInfo
+            var first = encoder.container(keyedBy: Top.self)
+            log(info, "first", first.codingPath)
+            var second = first.nestedContainer(keyedBy: Middle.self, forKey: .a)
+            log(info, "second keyed", second.codingPath)
+            var thirdKeyed = second.nestedContainer(keyedBy: Middle.self, forKey: .one)
+            log(info, "third keyed", thirdKeyed.codingPath)
+            log(info, "expect leaf", thirdKeyed.codingPath + [Middle.two])
+            try thirdKeyed.encode(Leaf(), forKey: .two)
+            var thirdUnkeyed = second.nestedUnkeyedContainer(forKey: .two)
+            log(info, "third unkeyed", thirdUnkeyed.codingPath)
+            log(info, "expect leaf", thirdUnkeyed.codingPath + [IndexKey(0)])
+            try thirdUnkeyed.encode(Leaf())
+            if failDeep { try thirdUnkeyed.encode(Double.nan) }
+            var secondUnkeyed = first.nestedUnkeyedContainer(forKey: .b)
+            log(info, "second unkeyed", secondUnkeyed.codingPath)
+            var keyedInArray = secondUnkeyed.nestedContainer(keyedBy: Middle.self)
+            log(info, "keyed in array", keyedInArray.codingPath)
+            log(info, "expect leaf", keyedInArray.codingPath + [Middle.one])
+            try keyedInArray.encode(Leaf(), forKey: .one)
+            var unkeyedInArray = secondUnkeyed.nestedUnkeyedContainer()
+            log(info, "unkeyed in array", unkeyedInArray.codingPath)
+            log(info, "expect leaf", unkeyedInArray.codingPath + [IndexKey(0)])
+            try unkeyedInArray.encode(Leaf())
+            let sup = first.superEncoder()
+            log(info, "first.superEncoder", sup.codingPath)
+            var inSuper = sup.container(keyedBy: Middle.self)
+            log(info, "expect leaf", inSuper.codingPath + [Middle.one])
+            try inSuper.encode(Leaf(), forKey: .one)
+            log(info, "expect leaf", secondUnkeyed.codingPath + [IndexKey(2)])
+            let arraySuper = secondUnkeyed.superEncoder()
+            log(info, "leaf", arraySuper.codingPath)
+            log(info, "expect leaf", arraySuper.codingPath)
+            try Leaf().encode(to: arraySuper)
+        }
+
+        func log(_ info: [CodingUserInfoKey: Any], _ label: String, _ keys: [any CodingKey]) {
+            FoundationCoderSuiteTests.log(info, label, keys)
+        }
+    }
+
+    /// The decoding side of the walk: nested containers both ways and
+    /// `Leaf`s read at the deepest points, logging every path.
+    struct NestedReader: Decodable, Equatable {
+        enum Top: String, CodingKey { case a, b }
+        enum Middle: String, CodingKey { case one, two }
+        init(from decoder: any Decoder) throws {
+            let info = decoder.userInfo
+            let first = try decoder.container(keyedBy: Top.self)
+            FoundationCoderSuiteTests.log(info, "first", first.codingPath)
+            let second = try first.nestedContainer(keyedBy: Middle.self, forKey: .a)
+            FoundationCoderSuiteTests.log(info, "second keyed", second.codingPath)
+            _ = try second.decode(Leaf.self, forKey: .one)
+            var unkeyed = try second.nestedUnkeyedContainer(forKey: .two)
+            FoundationCoderSuiteTests.log(info, "third unkeyed", unkeyed.codingPath)
+            _ = try unkeyed.decode(Leaf.self)
+            var array = try first.nestedUnkeyedContainer(forKey: .b)
+            let inArray = try array.nestedContainer(keyedBy: Middle.self)
+            FoundationCoderSuiteTests.log(info, "keyed in array", inArray.codingPath)
+            _ = try inArray.decode(Leaf.self, forKey: .one)
+            let sup = try first.superDecoder()
+            FoundationCoderSuiteTests.log(info, "superDecoder", sup.codingPath)
+            _ = try inArray.decode(Int.self, forKey: .two)
+        }
+    }
+
+    /// `EncodeMe` / `DecodeMe` of the key strategy tests, nested three deep.
+    struct Outer: Codable, Equatable { var outerValue: Middle }
+    struct Middle: Codable, Equatable { var nestedValue: Inner }
+    struct Inner: Codable, Equatable { var helloWorld: String }
+
+    struct DuplicateKeys: Codable, Equatable {
+        var oneTwo: String
+        var numberOfKeys: Int
+        enum CodingKeys: String, CodingKey { case oneTwo, oneTwoThree }
+        init() {
+            oneTwo = "test"
+            numberOfKeys = 0
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            oneTwo = try container.decode(String.self, forKey: .oneTwo)
+            numberOfKeys = container.allKeys.count
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(oneTwo, forKey: .oneTwo)
+            try container.encode("test2", forKey: .oneTwoThree)
+        }
+    }
+
+    struct FailureNested: Codable, Equatable { var nestedValue: Failure }
+    struct Failure: Codable, Equatable { var intValue: Int }
+
+    /// A custom key strategy that logs each path it is given and prefixes the last key.
+    static func prefixing(_ prefix: String, log: Log) -> @Sendable ([any CodingKey]) -> any CodingKey {
+        { path in
+            log.entries.append("convert \(Log.path(path))")
+            return StringKey(prefix + path.last!.stringValue)
+        }
+    }
+
+    // MARK: The table
+
+    static let cases: [Case] = [
+        Case(name: "nestedContainerCodingPaths") { encodeBoth(NestedContainers(), logsBeyondFoundation: true) },
+        Case(name: "superEncoderCodingPaths") { encodeBoth(NestedContainers(viaSuperEncoder: true), logsBeyondFoundation: true) },
+        Case(name: "nestedContainerCodingPaths (error deep inside)") {
+            var problems = encodeBoth(NestedContainers(failDeep: true), logsBeyondFoundation: true)
+            do {
+                _ = try CartographJSONEncoder().encode(NestedContainers(failDeep: true))
+                problems.append("NaN was written")
+            } catch let error as EncodingError {
+                if encodingPath(error) != "[a#0, two#1, Index 1#1]" { problems.append("NaN's path: \(encodingPath(error))") }
+            }
+            return problems
+        },
+        Case(name: "nested decoding containers' coding paths") {
+            decodeBoth(NestedReader.self, #"{"a":{"one":1,"two":[2]},"b":[{"one":3,"two":4}],"super":{}}"#)
+                + decodeBoth(NestedReader.self, #"{"a":{"one":1,"two":[2]},"b":[{"one":3,"two":"x"}],"super":{}}"#)
+        },
+        Case(name: "encodingKeyStrategyCustom") {
+            encodeBoth(Inner(helloWorld: "test")) { foundation, cartograph in
+                foundation.keyEncodingStrategy = .custom { StringKey("QQQ" + $0.last!.stringValue) }
+                cartograph.keyEncodingStrategy = .custom { StringKey("QQQ" + $0.last!.stringValue) }
+            }
+        },
+        Case(name: "encodingKeyStrategyPath (paths the closure sees)") {
+            let theirs = Log()
+            let ours = Log()
+            let value = Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "test")))
+            var problems = encodeBoth(value) { foundation, cartograph in
+                foundation.keyEncodingStrategy = .custom(prefixing("QQQ", log: theirs))
+                cartograph.keyEncodingStrategy = .custom(prefixing("QQQ", log: ours))
+            }
+            if theirs.entries != ours.entries { problems.append("closure calls: Cartograph \(ours.entries), Foundation \(theirs.entries)") }
+            if theirs.entries.isEmpty { problems.append("the closure was never called") }
+            return problems
+        },
+        Case(name: "decodingKeyStrategyCustom (paths the closure sees)") {
+            let theirs = Log()
+            let ours = Log()
+            let strip: @Sendable (Log) -> @Sendable ([any CodingKey]) -> any CodingKey = { log in
+                { path in
+                    log.entries.append("convert \(Log.path(path))")
+                    let name = path.last!.stringValue
+                    return name.count > 4 ? StringKey(String(name.dropFirst(4))) : path.last!
+                }
+            }
+            var problems = decodeBoth(Outer.self, #"{"----outerValue":{"----nestedValue":{"----helloWorld":"test","x":1}}}"#) {
+                $0.keyDecodingStrategy = .custom(strip(theirs))
+                $1.keyDecodingStrategy = .custom(strip(ours))
+            }
+            if theirs.entries != ours.entries { problems.append("closure calls: Cartograph \(ours.entries), Foundation \(theirs.entries)") }
+            if theirs.entries.isEmpty { problems.append("the closure was never called") }
+            return problems
+        },
+        Case(name: "keyStrategyDuplicateKeys") {
+            let same: @Sendable ([any CodingKey]) -> any CodingKey = { _ in StringKey("oneTwo") }
+            return decodeBoth(DuplicateKeys.self, #"{"unused key 1":"test1","unused key 2":"test2"}"#) {
+                $0.keyDecodingStrategy = .custom(same)
+                $1.keyDecodingStrategy = .custom(same)
+            } + encodeBoth(DuplicateKeys()) {
+                $0.keyEncodingStrategy = .custom(same)
+                $1.keyEncodingStrategy = .custom(same)
+            }
+        },
+        Case(name: "decodingDictionaryStringKeyConversionUntouched (snake_case and custom)") {
+            let shout: @Sendable ([any CodingKey]) -> any CodingKey = { StringKey($0.last!.stringValue.uppercased()) }
+            return decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
+                + decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .custom(shout); $1.keyDecodingStrategy = .custom(shout) }
+                + encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+                + encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .custom(shout); $1.keyEncodingStrategy = .custom(shout) }
+        },
+        Case(name: "decodingDictionaryFailureKeyPath / Nested") {
+            decodeBoth([String: Int].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
+                + decodeBoth([String: [String: FailureNested]].self,
+                    #"{"top_level": {"sub_level": {"nested_value": {"int_value": "not_an_int"}}}}"#) {
+                        $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
+                    }
+        },
+        Case(name: "encodingDictionaryFailureKeyPath / Nested") {
+            encodeBoth(["key": Double.nan]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+                + encodeBoth(["top_level": ["sub_level": ["nested_value": ["int_value": Double.nan]]]]) {
+                    $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+                }
+        },
+        Case(name: "encodingOutputFormattingPrettyPrinted / PrettyPrintedSortedKeys") {
+            let pretty: (JSONEncoder, CartographJSONEncoder) -> Void = {
+                $0.outputFormatting = [.prettyPrinted, .sortedKeys]
+                $1.outputFormatting = [.prettyPrinted, .sortedKeys]
+            }
+            let nested: [String: [String: [Int]]] = ["b": ["x": [1, 2], "empty": []], "a": [:], "c": ["y": [3]]]
+            return encodeBoth(nested, configure: pretty) + encodeBoth([[Int]](), configure: pretty) + encodeBoth([String: Int](), configure: pretty)
+                + encodeBoth([[[Int]]()], configure: pretty) + encodeBoth(Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "é/\u{1}"))), configure: pretty)
+                + encodeBoth([1.5, 2, -0.0], configure: pretty) + encodeBoth("fragment", configure: pretty)
+        },
+        Case(name: "duplicate JSON keys (the first wins in JSONDecoder)") {
+            decodeBoth([String: Int].self, #"{"a":1,"a":2}"#) + decodeBoth(FoundationCases.Pair.self, #"{"first":1,"second":2,"first":3}"#)
+        },
+    ]
+}
