@@ -70,8 +70,8 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         get { self[\.allowsJSON5] }
         set { self[\.allowsJSON5] = newValue }
     }
-    /// With ``allowsJSON5``, the text may be a dictionary's members without
-    /// the braces (default `false`; ignored for JSON, as in Foundation).
+    /// The text may be a dictionary's members without the braces (default
+    /// `false`), JSON or JSON5, as in Foundation.
     public var assumesTopLevelDictionary: Bool {
         get { self[\.assumesTopLevelDictionary] }
         set { self[\.assumesTopLevelDictionary] = newValue }
@@ -89,7 +89,7 @@ public final class CartographJSONDecoder: @unchecked Sendable {
         let settings = settings.withLock { $0 }
         var parseOptions = settings.parseOptions
         parseOptions.allowsJSON5 = settings.allowsJSON5
-        parseOptions.assumesTopLevelObject = settings.allowsJSON5 && settings.assumesTopLevelDictionary
+        parseOptions.assumesTopLevelObject = settings.assumesTopLevelDictionary
         var options = CodableOptions()
         switch settings.keys {
         case .useDefaultKeys: break

@@ -128,6 +128,22 @@ final class YajlParser {
         return resolvePrefix() ?? (rest.isEmpty ? nil : feedRaw(rest))
     }
 
+    /// Starts an object whose braces the input leaves out
+    /// (``ParseOptions/assumesTopLevelObject``): yajl is given `{` just
+    /// before the input's first byte after `prefix` bytes (a skipped byte
+    /// order mark), counted so that every offset stays the input's own. The
+    /// caller feeds the input after the prefix, then `}`.
+    func beginBracelessObject(after prefix: Int) -> CartographError? {
+        byteOrderMarkResolved = true
+        let start = prefix - 1
+        chunkBase = start
+        carryBase = start
+        lastTokenEnd = start
+        totalBytes = start
+        pending.reset(at: start)
+        return [UInt8(ascii: "{")].withUnsafeBytes { feedRaw($0) }
+    }
+
     private func resolvePrefix() -> CartographError? {
         byteOrderMarkResolved = true
         let prefix = pendingPrefix

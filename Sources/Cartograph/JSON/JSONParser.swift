@@ -65,6 +65,23 @@ public final class JSONParser {
         return engine.builder.makeDocument()
     }
 
+    /// When the input is an object's members without braces: the length of
+    /// a byte order mark to skip before them (0 without one); nil when the
+    /// text starts with `{` (or a comment, or a mark these options refuse)
+    /// and is read as it is.
+    private static func bracelessPrefix(_ input: UnsafeRawBufferPointer, options: ParseOptions) -> Int? {
+        var prefix = 0
+        if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
+            guard options.byteOrderMark == .skip else { return nil }
+            prefix = 3
+        }
+        var index = prefix
+        while index < input.count, [0x20, 0x09, 0x0A, 0x0D].contains(input[index]) { index += 1 }
+        guard index < input.count else { return prefix }
+        if input[index] == UInt8(ascii: "{") || (options.allowComments && input[index] == UInt8(ascii: "/")) { return nil }
+        return prefix
+    }
+
     /// Bytes yajl was given again because a token was unfinished (for tests).
     var rescannedBytes: Int { engine.rescannedBytes }
     /// Input bytes the parser keeps between chunks (for tests).
@@ -73,6 +90,14 @@ public final class JSONParser {
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
         if options.allowsJSON5 { return try JSON5Reader.parse(input, options: options) }
+        if options.assumesTopLevelObject, let prefix = bracelessPrefix(input, options: options) {
+            let engine = YajlParser(options: options, expectedInputBytes: input.count + 2)
+            let body = UnsafeRawBufferPointer(rebasing: input[prefix...])
+            let error = engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
+                ?? [UInt8(ascii: "}")].withUnsafeBytes { engine.feed($0) } ?? engine.finish()
+            if let error { throw error.locating(in: input) }
+            return engine.builder.makeDocument()
+        }
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
         if let error = engine.feed(input) ?? engine.finish() {
             throw error.locating(in: input)

@@ -54,10 +54,11 @@ public struct ParseOptions: Sendable, Hashable {
     /// ``JSONParser/finish()``), in plain Swift rather than yajl. Default
     /// `false`. `CartographJSONDecoder.allowsJSON5` sets it.
     public var allowsJSON5: Bool = false
-    /// With ``allowsJSON5``, the text may be an object's members without
-    /// the braces (`name: "x", size: 2`), as Foundation's
-    /// `assumesTopLevelDictionary`; an empty text is then an empty object.
-    /// Default `false`.
+    /// The text may be an object's members without the braces (`"name":
+    /// "x", "size": 2`, or in JSON5 `name: 'x'`), as Foundation's
+    /// `assumesTopLevelDictionary`; an empty text is then an empty object,
+    /// and a text that starts with `{` is read as it is. Whole inputs only
+    /// (a ``JSONParser`` fed in chunks ignores it). Default `false`.
     public var assumesTopLevelObject: Bool = false
     /// Accept several top-level values separated by whitespace (NDJSON,
     /// concatenated JSON). Default `false`.

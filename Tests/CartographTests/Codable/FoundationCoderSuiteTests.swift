@@ -269,6 +269,122 @@ import Testing
         }
     }
 
+    /// `T1` if the value decodes as one, else `T2` (Foundation's `EitherDecodable`).
+    enum Either<T1: Decodable & Equatable, T2: Decodable & Equatable>: Decodable, Equatable {
+        case t1(T1), t2(T2)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            do { self = .t1(try container.decode(T1.self)) } catch { self = .t2(try container.decode(T2.self)) }
+        }
+    }
+
+    /// A super encoder of an unkeyed container with a nested container that fails inside.
+    struct ReferencingEncoderWrapper<T: Encodable>: Encodable {
+        let value: T
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            let superEncoder = container.superEncoder()
+            var nested = superEncoder.unkeyedContainer()
+            try nested.encode(value)
+        }
+    }
+
+    struct RepeatedNilChecks: Decodable, Equatable {
+        var values: [Int] = []
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            while !container.isAtEnd {
+                guard try !container.decodeNil(), try !container.decodeNil() else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "nil") }
+                values.append(try container.decode(Int.self))
+            }
+        }
+    }
+
+    /// Keeps its unkeyed container and reads it after `decode` returned.
+    struct DelayedDecoding: Decodable {
+        var container: (any UnkeyedDecodingContainer)?
+        init(from decoder: any Decoder) throws { container = try decoder.unkeyedContainer() }
+        func value() throws -> Int {
+            var copy = container!
+            return try copy.decode(Int.self)
+        }
+    }
+
+    /// Writes `key` twice, the second time over a value, a keyed or an unkeyed container.
+    struct RedundantKeys: Encodable {
+        enum Replaced: CaseIterable { case value, keyed, unkeyed }
+        let replaced: Replaced
+        let viaSuperEncoder: Bool
+        enum CodingKeys: String, CodingKey { case key }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            switch replaced {
+            case .value: try keyed.encode(0, forKey: .key)
+            case .keyed: _ = keyed.nestedContainer(keyedBy: CodingKeys.self, forKey: .key)
+            case .unkeyed: _ = keyed.nestedUnkeyedContainer(forKey: .key)
+            }
+            if viaSuperEncoder {
+                var single = keyed.superEncoder(forKey: .key).singleValueContainer()
+                try single.encode(42)
+            } else {
+                try keyed.encode(42, forKey: .key)
+            }
+        }
+    }
+
+    struct EmptyNonStringKeys: Codable, Equatable {
+        struct Key: Codable, Hashable { var x: String }
+        var dict: [Key: String]
+    }
+
+    /// Two nested containers for one key: the second adds to the first.
+    struct SharedNested: Codable, Equatable {
+        var first: String, second: String
+        enum Top: String, CodingKey { case top }
+        enum First: String, CodingKey { case first }
+        enum Second: String, CodingKey { case second }
+        init(first: String, second: String) { self.first = first; self.second = second }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Top.self)
+            first = try container.nestedContainer(keyedBy: First.self, forKey: .top).decode(String.self, forKey: .first)
+            second = try container.nestedContainer(keyedBy: Second.self, forKey: .top).decode(String.self, forKey: .second)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Top.self)
+            var first = container.nestedContainer(keyedBy: First.self, forKey: .top)
+            try first.encode(self.first, forKey: .first)
+            var second = container.nestedContainer(keyedBy: Second.self, forKey: .top)
+            try second.encode(self.second, forKey: .second)
+        }
+    }
+
+    /// A value encoded for a key, then a nested container for the same key adding to it.
+    struct EncodesTwice: Encodable {
+        enum CodingKeys: String, CodingKey { case container, somethingElse }
+        struct Nested: Encodable { let foo = "Test" }
+        func encode(to encoder: any Encoder) throws {
+            var top = encoder.container(keyedBy: CodingKeys.self)
+            try top.encode("Foo", forKey: .somethingElse)
+            try top.encode(Nested(), forKey: .container)
+            var again = top.nestedContainer(keyedBy: CodingKeys.self, forKey: .container)
+            try again.encode("SecondAgain", forKey: .somethingElse)
+        }
+    }
+
+    /// A single value (a dictionary) and then a keyed container on the same encoder.
+    struct AmendedSingleValue: Encodable {
+        enum CodingKeys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode(["a": "b", "other": "foo"])
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode("c", forKey: .a)
+        }
+    }
+
+    struct Named: Codable, Equatable { var thisIsCamelCase: String }
+    struct NamedString: Codable, Equatable { var s: String }
+
     // MARK: The table
 
     static let cases: [Case] = [
@@ -363,6 +479,115 @@ import Testing
             return encodeBoth(nested, configure: pretty) + encodeBoth([[Int]](), configure: pretty) + encodeBoth([String: Int](), configure: pretty)
                 + encodeBoth([[[Int]]()], configure: pretty) + encodeBoth(Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "é/\u{1}"))), configure: pretty)
                 + encodeBoth([1.5, 2, -0.0], configure: pretty) + encodeBoth("fragment", configure: pretty)
+        },
+        Case(name: "encoderStateThrowOnEncode") { encodeBoth(ReferencingEncoderWrapper(value: [Float.infinity])) },
+        Case(name: "decoderStateThrowOnDecode / CustomDate / CustomData") {
+            decodeBoth(Either<[String], [Int]>.self, "[1,2,3]")
+                + decodeBoth(Either<Date, Int>.self, "1") {
+                    $0.dateDecodingStrategy = .custom { _ in throw CocoaError(.coderInvalidValue) }
+                    $1.dateDecodingStrategy = .custom { _ in throw CocoaError(.coderInvalidValue) }
+                }
+                + decodeBoth(Either<Data, Int>.self, "1") {
+                    $0.dataDecodingStrategy = .custom { _ in throw CocoaError(.coderInvalidValue) }
+                    $1.dataDecodingStrategy = .custom { _ in throw CocoaError(.coderInvalidValue) }
+                }
+        },
+        Case(name: "invalidFragment / invalidKeyUTF8 / decodingStringExpectedType") {
+            decodeBoth(Named.self, "\"foo") + decodeBoth(Named.self, #"{"thisIsCamelCase": null}"#)
+                + decodeBoth(NamedString.self, String(decoding: [123, 34, 115, 255, 34, 58, 34, 118, 34, 125], as: UTF8.self))
+        },
+        Case(name: "repeatedFailedNilChecks") { decodeBoth(RepeatedNilChecks.self, "[1, 2, 3]") + decodeBoth(RepeatedNilChecks.self, "[1, null]") },
+        Case(name: "delayedDecoding (a container read after decode returned)") {
+            var problems: [String] = []
+            for _ in 0..<50 {
+                let theirs = try JSONDecoder().decode(DelayedDecoding.self, from: Data("[42]".utf8))
+                let ours = try CartographJSONDecoder().decode(DelayedDecoding.self, from: Data("[42]".utf8))
+                if try theirs.value() != ours.value() { problems.append("Cartograph read \(try ours.value())") }
+            }
+            return problems
+        },
+        Case(name: "nullByte") {
+            let text = "abc\u{0000}def"
+            return encodeBoth([text]) + encodeBoth([text: text]) + encodeBoth(NamedString(s: text))
+                + decodeBoth([String: String].self, #"{"abc\u0000def":"abc\u0000def"}"#) + decodeBoth(NamedString.self, #"{"s":"a\u0000"}"#)
+        },
+        Case(name: "equivalentUTF8Sequences") {
+            decodeBoth([String: Bool].self, #"{"caf\u00e9" : true, "cafe\u0301" : false}"#)
+                + decodeBoth([String: Bool].self, "{\"café\" : true, \"cafe\u{301}\" : false}")
+        },
+        Case(name: "whitespace") {
+            ["{\"v\"\n : true}", "{\"v\"\r\n : true}", "{\"v\"\r : true}", "{\"v\"\t:\ttrue}"].flatMap { decodeBoth([String: Bool].self, $0) }
+        },
+        Case(name: "topLevelNumberFragmentsWithJunkDigitCharacters (a Data slice)") {
+            let full = Data("3.141596".utf8)
+            let theirs = try JSONDecoder().decode(Double.self, from: full[0..<4])
+            let ours = try CartographJSONDecoder().decode(Double.self, from: full[0..<4])
+            let tail = full[4...]
+            let theirTail = try JSONDecoder().decode(Int.self, from: tail)
+            let ourTail = try CartographJSONDecoder().decode(Int.self, from: tail)
+            return (theirs == ours ? [] : ["slice read as \(ours), not \(theirs)"]) + (theirTail == ourTail ? [] : ["tail read as \(ourTail)"])
+        },
+        Case(name: "infiniteDate") {
+            let date = Date(timeIntervalSince1970: .infinity)
+            let strategies: [JSONEncoder.DateEncodingStrategy] = [.deferredToDate, .secondsSince1970, .millisecondsSince1970]
+            var problems = strategies.flatMap { strategy in encodeBoth([date]) { $0.dateEncodingStrategy = strategy; $1.dateEncodingStrategy = strategy } }
+            // A chosen difference (README): Foundation writes an infinite date
+            // as ISO 8601 text of some year 506713; Cartograph refuses it.
+            let encoder = CartographJSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            if let written = try? encoder.encode([date]) { problems.append("ISO 8601 wrote \(Differential.text(written))") }
+            return problems
+        },
+        Case(name: "redundantKeys") {
+            RedundantKeys.Replaced.allCases.flatMap { replaced in
+                [false, true].flatMap { encodeBoth(RedundantKeys(replaced: replaced, viaSuperEncoder: $0)) }
+            }
+        },
+        Case(name: "SR17581_codingEmptyDictionaryWithNonstringKeyDoesRoundtrip") {
+            encodeBoth(EmptyNonStringKeys(dict: [:])) + decodeBoth(EmptyNonStringKeys.self, #"{"dict":[]}"#)
+                + decodeBoth(EmptyNonStringKeys.self, #"{"dict":[{"x":"k"},"v"]}"#)
+        },
+        Case(name: "hugeNumbers / overlargeDecimal") {
+            decodeBoth(Decimal.self, "23456789012000000000000000000000000000000000000000000000000000000000000000000 ")
+                + decodeBoth(Decimal.self, "100e200") + decodeBoth(Decimal.self, "-1e-200")
+        },
+        Case(name: "encodingMultipleNestedContainersWithTheSameTopLevelKey") {
+            encodeBoth(SharedNested(first: "Johnny Appleseed", second: "appleseed@apple.com"))
+                + decodeBoth(SharedNested.self, #"{"top":{"first":"Johnny Appleseed","second":"appleseed@apple.com"}}"#)
+        },
+        Case(name: "redundantKeyedContainer") { encodeBoth(EncodesTwice()) },
+        Case(name: "singleValueDictionaryAmendedByContainer") { encodeBoth(AmendedSingleValue()) },
+        Case(name: "twoByteUTF16Inputs") {
+            var problems: [String] = []
+            for encoding in [String.Encoding.utf16BigEndian, .utf16LittleEndian, .utf16, .utf32BigEndian, .utf32LittleEndian] {
+                let input = "[7, \"é😀\", {\"k\": \"\\u00e9\"}]".data(using: encoding)!
+                let theirs = try JSONDecoder().decode([Either<Int, Either<String, [String: String]>>].self, from: input)
+                let ours = try CartographJSONDecoder().decode([Either<Int, Either<String, [String: String]>>].self, from: input)
+                if theirs != ours { problems.append("\(encoding): Cartograph \(ours), Foundation \(theirs)") }
+                let seven = "7".data(using: encoding)!
+                if (try? CartographJSONDecoder().decode(Int.self, from: seven)) != (try? JSONDecoder().decode(Int.self, from: seven)) {
+                    problems.append("\(encoding): 7 read differently")
+                }
+            }
+            return problems
+        },
+        Case(name: "assumesTopLevelDictionary (JSON)") {
+            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true }
+            return ["\"x\" : 42", "{\"x\" : 42}", "", "   ", "\"x\" : 42}", "{\"x\" : 42", "\"x\" : 1, \"y\" : 2", "[1]", "42"]
+                .flatMap { decodeBoth([String: Int].self, $0, configure: assume) }
+                + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
+        },
+        Case(name: "jsonPermitsTrailingCommas (a chosen difference)") {
+            // Foundation reads trailing commas in JSON; Cartograph refuses
+            // them, as RFC 8259 and JSONTestSuite's n_ cases ask (README).
+            var problems: [String] = []
+            for json in [#"{"key" : [ true, ],}"#, "[1,]", #"{"a":1,}"#] {
+                if (try? JSONDecoder().decode(FoundationCases.JSONAnything.self, from: Data(json.utf8))) == nil { problems.append("Foundation refused \(json)") }
+                if let read = try? CartographJSONDecoder().decode(FoundationCases.JSONAnything.self, from: Data(json.utf8)) {
+                    problems.append("Cartograph read \(json) as \(read)")
+                }
+            }
+            return problems
         },
         Case(name: "duplicate JSON keys (the first wins in JSONDecoder)") {
             decodeBoth([String: Int].self, #"{"a":1,"a":2}"#) + decodeBoth(FoundationCases.Pair.self, #"{"first":1,"second":2,"first":3}"#)

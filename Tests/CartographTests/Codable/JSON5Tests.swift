@@ -232,14 +232,33 @@ import Testing
         }
     }
 
-    /// JSON5 is off unless asked, and `assumesTopLevelDictionary` alone does
-    /// nothing for JSON (as in Foundation).
-    @Test func json5IsOffByDefault() {
+    /// JSON5 is off unless asked; `assumesTopLevelDictionary` alone reads
+    /// brace-less JSON members (as in Foundation), not JSON5.
+    @Test func json5IsOffByDefault() throws {
         let decoder = CartographJSONDecoder()
         decoder.assumesTopLevelDictionary = true
         #expect(throws: DecodingError.self) { try decoder.decode([String: Int].self, from: Data("{a: 1}".utf8)) }
-        #expect(throws: DecodingError.self) { try decoder.decode([String: Int].self, from: Data("\"a\": 1".utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode([String: Int].self, from: Data("a: 1".utf8)) }
+        #expect(try decoder.decode([String: Int].self, from: Data("\"a\": 1".utf8)) == ["a": 1])
         #expect(throws: DecodingError.self) { try decoder.decode(Double.self, from: Data("Infinity".utf8)) }
+    }
+
+    /// Brace-less JSON keeps the input's own offsets in errors (the `{` the
+    /// parser is given first is not counted), with and without a byte order mark.
+    @Test func bracelessJSONErrorsPointIntoTheInput() throws {
+        let options = ParseOptions { $0.assumesTopLevelObject = true }
+        for prefix in [[], [0xEF, 0xBB, 0xBF]] as [[UInt8]] {
+            do {
+                _ = try Document(parsing: prefix + Array("\"a\": 1,\n\"b\": x".utf8), options: options)
+                Issue.record("no error")
+            } catch let error as CartographError {
+                #expect(error.line == 2 && error.column == 6, "\(error)")
+                #expect(error.offset == prefix.count + 13)
+            }
+            let document = try Document(parsing: prefix + Array(" \"a\": [1], \"b\": {\"c\": true}".utf8), options: options)
+            #expect(try document.root.object()["b"]?.object()["c"]?.bool() == true)
+            #expect(document.root.sourceOffset == prefix.count - 1 || document.root.sourceOffset == prefix.count)
+        }
     }
 
     /// The reader works below the coders too: a Document, chunked input,
