@@ -30,7 +30,9 @@ final class DocumentDecoder: Decoder {
     private var convertedKeys: [String: [UInt8]] = [:]
     /// JSON keys with underscores after ``SnakeCaseKeys/fromSnakeCase(_:)``.
     private var camelCaseKeys: [String: String] = [:]
-    /// Reading a property list: the string `$null` is nil (``PlistNull``).
+    /// Reading a property list: the string `$null` is nil (``PlistNull``),
+    /// and `Date` and `Data` (under the default strategies) must be a
+    /// plist's own dates and data, as in Foundation's decoder.
     var readsNullMarker = false
     /// The next keyed container reads a `[String: Value]` dictionary: its
     /// keys are data and are read as they are (as Foundation does).
@@ -585,6 +587,8 @@ final class DocumentDecoder: Decoder {
         }
         switch options.dates {
         case .deferredToDate:
+            // A property list's dates are <date>s (as in Foundation's decoder).
+            if readsNullMarker { throw mismatch(expected: "date", type: Date.self, at: index, key: key, trail: trail) }
             return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, key: key, trail: trail))
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try decodeDouble(at: index, key: key, trail: trail))
@@ -615,6 +619,8 @@ final class DocumentDecoder: Decoder {
         }
         switch options.data {
         case .base64:
+            // A property list's data is <data>, not a string that happens to be base64.
+            if readsNullMarker { throw mismatch(expected: "data", type: Data.self, at: index, key: key, trail: trail) }
             let text = try decodeString(at: index, key: key, trail: trail)
             guard let data = Data(base64Encoded: text) else {
                 throw dataCorrupted("the string is not valid base64", at: index, key: key, trail: trail)

@@ -246,7 +246,8 @@ final class TreeEncoder: Encoder {
     }
 
     func double(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
-        guard value.isFinite else {
+        // Property lists hold NaN and the infinities, as Foundation writes them.
+        guard value.isFinite || propertyList else {
             guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats else {
                 throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", key: key)
             }
@@ -256,7 +257,9 @@ final class TreeEncoder: Encoder {
     }
 
     func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
-        guard value.isFinite else { return try double(Double(value), key: key) }
+        // In a property list a Float is the Double of the same value (exact,
+        // as Foundation's XML writer writes it: 0.1 as 0.10000000149011612).
+        guard value.isFinite, !propertyList else { return try double(Double(value), key: key) }
         // Float's own shortest digits (0.1 stays 0.1), whole values without `.0`.
         return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
     }

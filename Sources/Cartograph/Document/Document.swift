@@ -56,6 +56,15 @@ public final class Document: @unchecked Sendable {
     @inline(__always)
     func entry(_ index: Int) -> TapeEntry { tape.entries[index] }
 
+    /// A number entry's value: its text, or for the non-finite reals of
+    /// JSON5 and property lists (``TapeFlags/nonFinite``) the `Double`, so
+    /// that writers treat it as any other NaN or infinity.
+    func jsonNumber(_ entry: TapeEntry) -> JSONNumber {
+        let bytes = UnsafePointer(tape.bytes + entry.payload)
+        if entry.flags & TapeFlags.nonFinite != 0 { return JSONNumber(NumberText.double(terminated: bytes, count: Int(entry.length))) }
+        return JSONNumber(validText: bytes, count: Int(entry.length), terminated: true)
+    }
+
     /// A copy with storage of exactly the size needed (streamed elements are
     /// handed out as copies, so the stream's own buffers can be reused).
     func compactCopy() -> Document {

@@ -216,6 +216,8 @@ struct JanssonWriter {
         case .null: return json_null()
         case .true: return json_true()
         case .false: return json_false()
+        case .number where entry.flags & TapeFlags.nonFinite != 0:
+            return try number(document.jsonNumber(entry), sink: sink, path: "$")
         case .number:
             let bytes = UnsafePointer(tape.bytes + entry.payload)
             let count = Int(entry.length)

@@ -11,7 +11,8 @@ import Foundation
 /// borrowed from it; dictionary keys and iterators from
 /// `plist_dict_next_item` / `plist_dict_new_iter` are new and freed with `free`.
 enum LibplistReader {
-    static func document(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions) throws
+    static func document(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions,
+        converted: Bool = false) throws
         -> Document
     {
         let base = bytes.baseAddress!
@@ -29,7 +30,7 @@ enum LibplistReader {
             _ = try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_bin($0, UInt32(bytes.count), &root) }
         case .xml:
-            _ = try XMLPlistReader.document(bytes, options: options, parse: parse)
+            _ = try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_xml($0, UInt32(bytes.count), &root) }
         }
         guard let root else {

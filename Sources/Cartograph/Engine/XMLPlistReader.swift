@@ -13,7 +13,8 @@ import Foundation
 ///
 /// What it accepts is what Apple's and libplist's writers produce and XML
 /// allows around it: an optional BOM, XML declaration, processing
-/// instructions, comments and a DOCTYPE (with an internal subset); a
+/// instructions, comments and a DOCTYPE (without an internal subset, which
+/// Foundation refuses too and no plist writer produces); a
 /// `<plist>` root with attributes (or a bare value as the root); the
 /// elements `dict`, `array`, `key`, `string`, `integer` (decimal or `0x`
 /// hex), `real`, `true`, `false`, `date` (ISO 8601), `data` (base64 with
@@ -38,6 +39,8 @@ struct XMLPlistReader {
     private var scratch: [UInt8] = []
     /// Open containers, innermost last.
     private var containers: [Container] = []
+    /// The input was converted to UTF-8 from the encoding it declares.
+    private var converted = false
 
     private enum Element {
         case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
@@ -64,10 +67,13 @@ struct XMLPlistReader {
     }
 
     /// Reads the whole plist.
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions) throws -> Document {
+    /// `converted`: the bytes are a UTF-16/32 plist's UTF-8 conversion, so
+    /// the encoding its declaration names is not UTF-8 and is not checked.
+    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws -> Document {
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var reader = XMLPlistReader(base: base, count: bytes.count, options: options,
             builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
+        reader.converted = converted
         do {
             try reader.run()
         } catch let error as CartographError {
@@ -212,14 +218,16 @@ struct XMLPlistReader {
     // MARK: Scalars
 
     /// The element's text, trimmed of XML whitespace, as a String (scalars are short).
-    private mutating func trimmedText(of tag: Tag) throws -> String {
+    /// The element's text without leading whitespace, and without trailing
+    /// whitespace unless `keepingTrailingSpace`.
+    private mutating func trimmedText(of tag: Tag, keepingTrailingSpace: Bool = false) throws -> String {
         var result = ""
         try text(of: tag) { bytes, length in
             guard let pointer = bytes?.assumingMemoryBound(to: UInt8.self) else { return true }
             var start = 0
             var end = length
             while start < end, Self.isSpace(pointer[start]) { start += 1 }
-            while end > start, Self.isSpace(pointer[end - 1]) { end -= 1 }
+            while !keepingTrailingSpace, end > start, Self.isSpace(pointer[end - 1]) { end -= 1 }
             result = String(decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
             return true
         }
@@ -230,7 +238,8 @@ struct XMLPlistReader {
         let text = try trimmedText(of: tag)
         var digits = Substring(text)
         let negative = digits.first == "-"
-        if negative || digits.first == "+" { digits = digits.dropFirst() }
+        // Whitespace may follow the sign (Foundation reads "- 99").
+        if negative || digits.first == "+" { digits = digits.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" } }
         var radix = 10
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
             radix = 16
@@ -246,7 +255,13 @@ struct XMLPlistReader {
     }
 
     private mutating func real(_ tag: Tag) throws {
-        let text = try trimmedText(of: tag)
+        let text = try trimmedText(of: tag, keepingTrailingSpace: true)
+        // As Foundation: leading whitespace is allowed, trailing is not, and
+        // hexadecimal (which Swift's Double(String) would take) is not a real.
+        let unsigned = text.drop { $0 == "+" || $0 == "-" }
+        guard !(text.last?.isWhitespace ?? false), !unsigned.lowercased().hasPrefix("0x") else {
+            throw CartographError(.syntax, "invalid XML plist: <real> holds \"\(text)\", which is not a number", offset: tag.offset)
+        }
         var value: Double?
         text.utf8.withContiguousStorageIfAvailable { buffer in
             if let start = buffer.baseAddress, NumberGrammar.isValid(buffer) { value = NumberText.double(start, count: buffer.count) }
@@ -422,7 +437,7 @@ struct XMLPlistReader {
             } else if starts("<!--") {
                 try skip(past: "-->", what: "a comment")
             } else if starts("<?") {
-                if starts("<?xml"), let encoding = declaredEncoding(), encoding != "utf-8", encoding != "utf8" {
+                if !converted, starts("<?xml"), let encoding = declaredEncoding(), encoding != "utf-8", encoding != "utf8" {
                     throw fail("only UTF-8 XML plists are read (this one declares \(encoding))", at: position)
                 }
                 try skip(past: "?>", what: "a processing instruction")
@@ -446,7 +461,6 @@ struct XMLPlistReader {
     }
 
     private mutating func skipDoctype() throws {
-        var inSubset = false
         var quote: UInt8 = 0
         var index = position + 9
         while index < count {
@@ -456,10 +470,8 @@ struct XMLPlistReader {
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
-                inSubset = true
-            } else if byte == UInt8(ascii: "]") {
-                inSubset = false
-            } else if byte == UInt8(ascii: ">"), !inSubset {
+                throw fail("a DOCTYPE with an internal subset (declarations inside [ ]), which plists never have", at: index)
+            } else if byte == UInt8(ascii: ">") {
                 position = index + 1
                 return
             }

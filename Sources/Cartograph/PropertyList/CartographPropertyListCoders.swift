@@ -36,9 +36,10 @@ public final class CartographPropertyListDecoder: @unchecked Sendable {
 /// A drop-in for Foundation's `PropertyListEncoder`: `outputFormat` (`.xml`
 /// or `.binary`; `.openStep` cannot be written, by Foundation either),
 /// `userInfo` and `encode(_:) -> Data`, on Cartograph's plist writers. `nil`
-/// is written as `$null` and URLs in their `Codable` form, as Foundation
-/// writes them; dictionary keys keep their encoding order where Foundation
-/// sorts them.
+/// is written as `$null` and URLs in their `Codable` form, dictionary keys
+/// sorted, NaN and infinities as reals, and a top-level bool, number,
+/// string or date refused, as Foundation does; XML output is Foundation's
+/// byte for byte (README, "How it compares with Foundation").
 public final class CartographPropertyListEncoder: @unchecked Sendable {
     // @unchecked: the settings sit behind a lock, as Foundation's do.
     private struct Settings {
@@ -74,6 +75,8 @@ public final class CartographPropertyListEncoder: @unchecked Sendable {
                 debugDescription: "Property list format \(settings.format) is not writable (OpenStep plists cannot be written)"))
         }
         let options = CodableOptions { $0.userInfo = settings.userInfo }
-        return Data(try PropertyListMapper(codableOptions: options).encode(value, format: format))
+        // Foundation's layout and rules: sorted keys, no top-level fragments.
+        let plistOptions = PropertyListOptions { $0.sortedKeys = true; $0.allowsTopLevelScalars = false }
+        return Data(try PropertyListMapper(options: plistOptions, codableOptions: options).encode(value, format: format))
     }
 }

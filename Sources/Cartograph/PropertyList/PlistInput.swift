@@ -1,7 +1,7 @@
 /// Where reading a property list starts: the limits every reader shares,
 /// the format from the first bytes, and the reader the options choose.
 enum PlistInput {
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions) throws -> Document {
+    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, converted: Bool = false) throws -> Document {
         guard bytes.count <= options.maxInputBytes else {
             throw CartographError(.inputTooLarge, "the plist is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes)
         }
@@ -13,10 +13,16 @@ enum PlistInput {
         parse.maxInputBytes = options.maxInputBytes
         parse.maxStringBytes = options.maxInputBytes
         let format = PropertyListFormat.detect(bytes)
+        // XML in UTF-16 or UTF-32 (by its byte order mark or its zero bytes,
+        // as Foundation detects it) is read as its UTF-8 conversion; offsets
+        // in errors then count the UTF-8 text.
+        if format == .xml, let converted = try InputEncoding.utf8(from: bytes) {
+            return try converted.withUnsafeBytes { try document($0, options: options, converted: true) }
+        }
         switch (format, options.reader) {
         case (.binary, .native): return try BinaryPlistReader.document(bytes, options: options, parse: parse)
-        case (.xml, .native): return try XMLPlistReader.document(bytes, options: options, parse: parse)
-        default: return try LibplistReader.document(bytes, format: format, options: options, parse: parse)
+        case (.xml, .native): return try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
+        default: return try LibplistReader.document(bytes, format: format, options: options, parse: parse, converted: converted)
         }
     }
 }

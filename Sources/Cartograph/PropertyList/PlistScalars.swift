@@ -18,10 +18,15 @@ enum PlistScalars {
         }
     }
 
-    /// A real; NaN and the infinities have no JSON form and are refused.
+    /// A real. NaN and the infinities, which a plist holds and JSON does
+    /// not, are stored as `Infinity`, `-Infinity`, `NaN` with
+    /// ``TapeFlags/nonFinite``: `Double` and `Float` read them, JSON writers
+    /// refuse them (or write them as the options say).
     static func real(_ value: Double, at source: Int, into builder: DocumentBuilder) throws {
         guard value.isFinite else {
-            throw CartographError(.nonFiniteNumber, "the plist holds a real \(value), which has no JSON form", offset: source)
+            var text = value.isNaN ? (value.sign == .minus ? "-NaN" : "NaN") : (value < 0 ? "-Infinity" : "Infinity")
+            try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source, flags: TapeFlags.nonFinite), builder) }
+            return
         }
         var text = DoubleFormatting.shortest(value)
         try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }

@@ -21,6 +21,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
     /// Writes the root value, which must not be null.
     mutating func write(root slot: EncodingSlot) throws {
         guard !slot.isNull else { throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$") }
+        if !options.allowsTopLevelScalars, let kind = slot.scalarKind {
+            throw CartographError(.encodingFailed, "the top level is a \(kind), which these options refuse as a property-list fragment "
+                + "(PropertyListOptions.allowsTopLevelScalars; Foundation's PropertyListEncoder refuses it too)", path: "$")
+        }
         try write(slot, depth: 0, path: "$")
     }
 
@@ -60,7 +64,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
             try checkDepth(depth, path())
             try sink.beginDict()
             try object.members.withUnsafeBufferPointer { members in
-                for position in members.indices where !omitsNulls || !members[position].value.isNull {
+                let sorted = sortedOrder(members.count, key: { members[$0].key })
+                for ordinal in members.indices {
+                    let position = sorted?[ordinal] ?? ordinal
+                    if omitsNulls, members[position].value.isNull { continue }
                     try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
                     try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
@@ -120,7 +127,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .null: throw failure("property lists have no null", path())
         case .true, .false: try scalar(path()) { try $0.bool(entry.kind == .true) }
         case .number:
-            try number(JSONNumber(validText: UnsafePointer(tape.bytes + entry.payload), count: Int(entry.length), terminated: true), path: path())
+            try number(document.jsonNumber(entry), path: path())
         case .string, .key:
             let text = String(decoding: document.bytes(of: entry), as: UTF8.self)
             if entry.flags & TapeFlags.date != 0, let date = PlistDate.date(text) {
@@ -146,15 +153,20 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .object:
             try checkDepth(depth, path())
             try sink.beginDict()
+            var members: [(name: String, value: Int)] = []
             var position = index + 1
             while position < entry.payload {
                 let key = tape.entries[position]
                 if key.flags & TapeFlags.shadowed == 0, !omitsNulls || tape.entries[position + 1].kind != .null {
-                    let name = String(decoding: document.bytes(of: key), as: UTF8.self)
-                    try scalar(PathText.appending(name, to: path())) { try $0.key(name) }
-                    try write(document, at: position + 1, depth: depth + 1, path: PathText.appending(name, to: path()))
+                    members.append((String(decoding: document.bytes(of: key), as: UTF8.self), position + 1))
                 }
                 position = document.next(after: position + 1)
+            }
+            let sorted = sortedOrder(members.count, key: { members[$0].name })
+            for ordinal in members.indices {
+                let (name, value) = members[sorted?[ordinal] ?? ordinal]
+                try scalar(PathText.appending(name, to: path())) { try $0.key(name) }
+                try write(document, at: value, depth: depth + 1, path: PathText.appending(name, to: path()))
             }
             try sink.endDict()
         }
@@ -164,9 +176,8 @@ struct PlistTreeWalker<Sink: PlistSink> {
         switch number.storage {
         case .int(let value): try scalar(path()) { try $0.integer(value) }
         case .uint(let value): try scalar(path()) { try $0.unsigned(value) }
-        case .double(let value):
-            guard value.isFinite else { throw failure("\(value) cannot be written", path()) }
-            try scalar(path()) { try $0.real(value) }
+        // Plists hold NaN and the infinities (Foundation writes them too).
+        case .double(let value): try scalar(path()) { try $0.real(value) }
         case .text:
             guard !number.isInteger else { throw failure("property lists have no integers beyond 64 bits (\(number.text))", path()) }
             try scalar(path()) { try $0.real(number.doubleValue) }
@@ -203,6 +214,14 @@ struct PlistTreeWalker<Sink: PlistSink> {
         try sink.endArray()
     }
 
+    /// The positions of a dict's members in key order, when
+    /// ``PropertyListOptions/sortedKeys`` asks for it (Swift's `String`
+    /// order, as Foundation sorts); nil: as encoded.
+    private func sortedOrder(_ count: Int, key: (Int) -> String) -> [Int]? {
+        guard options.sortedKeys, count > 1 else { return nil }
+        return (0..<count).sorted { key($0) < key($1) }
+    }
+
     /// A dict's members through a borrowed buffer; `member` gets the value and its key.
     private mutating func dict<Value>(_ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
         isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void) throws
@@ -210,7 +229,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
         try checkDepth(depth, path())
         try sink.beginDict()
         try members.withUnsafeBufferPointer { members in
-            for position in members.indices where !omitsNulls || !isNull(members[position].value) {
+            let sorted = sortedOrder(members.count, key: { members[$0].key })
+            for ordinal in members.indices {
+                let position = sorted?[ordinal] ?? ordinal
+                if omitsNulls, isNull(members[position].value) { continue }
                 let key = members[position].key
                 try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
                 try member(&self, members[position].value, key)
@@ -221,6 +243,19 @@ struct PlistTreeWalker<Sink: PlistSink> {
 }
 
 extension EncodingSlot {
+    /// What a scalar slot holds that Foundation refuses at a plist's top
+    /// level (a bool, number, string or date; data is allowed); nil otherwise.
+    var scalarKind: String? {
+        switch self {
+        case .value(.bool), .native(.bool): return "boolean"
+        case .value(.number), .native(.number): return "number"
+        case .value(.string), .native(.string): return "string"
+        case .native(.date): return "date"
+        case .native(.native(let native)) where native is URL || native is UUID: return "string"
+        default: return nil
+        }
+    }
+
     /// Whether the slot holds a null.
     var isNull: Bool {
         switch self {

@@ -29,6 +29,16 @@ public struct PropertyListOptions: Sendable, Hashable {
     public var uids: UIDPolicy = .integer
     /// What writing does with `nil`/`null`, which plists cannot hold. Default ``NullPolicy/omit``.
     public var nulls: NullPolicy = .omit
+    /// Write each dictionary's keys sorted (Swift's `String` order), as
+    /// Foundation's `PropertyListEncoder` does, instead of in the order they
+    /// were encoded. Default `false`; `CartographPropertyListEncoder` sets it,
+    /// so its XML is byte for byte Foundation's.
+    public var sortedKeys: Bool = false
+    /// Whether a bool, number, string or date may be the whole plist.
+    /// Default `true` (the formats hold them and every reader here reads
+    /// them); `CartographPropertyListEncoder` sets `false`, refusing them
+    /// as Foundation's `PropertyListEncoder` does ("fragments").
+    public var allowsTopLevelScalars: Bool = true
 
     /// Which code writes plists. Default ``Writer/native``.
     public var writer: Writer = .native

@@ -82,10 +82,20 @@ struct XMLPlistSink: PlistSink {
         append("</integer>\n")
     }
 
+    /// Foundation's spelling: Swift's shortest digits without a `.0` for
+    /// whole values, `+infinity`, `-infinity`, `nan`.
     mutating func real(_ value: Double) throws {
         indent()
         append("<real>")
-        output.append(contentsOf: DoubleFormatting.shortest(value).utf8)
+        if value.isNaN {
+            append("nan")
+        } else if value.isInfinite {
+            append(value > 0 ? "+infinity" : "-infinity")
+        } else {
+            var text = value.description
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            output.append(contentsOf: text.utf8)
+        }
         append("</real>\n")
     }
 
@@ -99,11 +109,36 @@ struct XMLPlistSink: PlistSink {
         append("</date>\n")
     }
 
+    /// Foundation's layout: the base64 on lines of their own, indented by
+    /// the element's depth (at most 8 tabs), each line ending once its
+    /// characters and tabs (counted 8 each) reach 76.
     mutating func data(_ value: Data) throws {
         indent()
-        append("<data>")
-        output.append(contentsOf: value.base64EncodedString().utf8)
+        append("<data>\n")
+        let base64 = Array(value.base64EncodedString().utf8)
+        let tabs = min(depth, 8)
+        let lineLimit = 76 - 8 * tabs
+        var lineStart = 0
+        var emitted = 0
+        for index in 0..<value.count {
+            // Foundation's encoder emits one character for the first and
+            // second byte of each three and two for the third; a line is
+            // cut after the byte that takes it to the limit.
+            emitted += index % 3 == 2 ? 2 : 1
+            if emitted - lineStart >= lineLimit {
+                line(base64[lineStart..<emitted], tabs: tabs)
+                lineStart = emitted
+            }
+        }
+        if lineStart < base64.count { line(base64[lineStart...], tabs: tabs) }
+        indent()
         append("</data>\n")
+    }
+
+    private mutating func line(_ text: ArraySlice<UInt8>, tabs: Int) {
+        for _ in 0..<tabs { output.append(0x09) }
+        output.append(contentsOf: text)
+        output.append(0x0A)
     }
 
     private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {

@@ -140,7 +140,7 @@ extension Document {
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .number:
-            return .number(JSONNumber(validText: UnsafePointer(tape.bytes + entry.payload), count: Int(entry.length), terminated: true))
+            return .number(jsonNumber(entry))
         case .string, .key:
             return .string(String(decoding: bytes(of: entry), as: UTF8.self))
         case .array:

@@ -35,7 +35,8 @@ extension Document {
 extension Document {
     /// The root value as one compact line of JSON, written straight from the
     /// tape in Swift (numbers keep their text): the fast path for NDJSON
-    /// output. ``encoded(options:)`` writes through jansson with every option.
+    /// output. NaN and infinities (from JSON5 or a plist) are written as
+    /// `null`. ``encoded(options:)`` writes through jansson with every option.
     public func compactLine() -> [UInt8] {
         var writer = NativeJSONWriter(options: WriteOptions(), capacity: max(64, tape.byteCount + tape.count * 4))
         writer.writeCompact(self, at: root.index)

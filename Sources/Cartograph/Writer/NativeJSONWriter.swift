@@ -46,6 +46,8 @@ struct NativeJSONWriter {
         case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .true: output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
         case .false: output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        // JSON5's and plists' NaN and infinities have no JSON form: null.
+        case .number where entry.flags & TapeFlags.nonFinite != 0: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .number: output.append(contentsOf: document.bytes(of: entry))
         case .string, .key: writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
         case .array:
