@@ -4,7 +4,8 @@ import Synchronization
 /// A drop-in for Foundation's `PropertyListDecoder`: `decode(_:from: Data)`,
 /// `userInfo`, and `decode(_:from:format:)` reporting the format read, on
 /// Cartograph's plist readers (XML or binary, detected from the bytes).
-/// OpenStep plists are not read (Foundation reads them; a decode throws).
+/// OpenStep plists are not read (Foundation reads them; a decode throws);
+/// keyed-archiver UIDs are refused, as Foundation refuses them.
 public final class CartographPropertyListDecoder: @unchecked Sendable {
     // @unchecked: the state sits behind a lock, as Foundation's does.
     private let state = Mutex<[CodingUserInfoKey: any Sendable]>([:])
@@ -29,7 +30,9 @@ public final class CartographPropertyListDecoder: @unchecked Sendable {
         let read = Array(data.prefix(8)).withUnsafeBytes { PropertyListFormat.detect($0) }
         format = read == .binary ? .binary : .xml
         let options = CodableOptions { $0.userInfo = userInfo }
-        return try PropertyListMapper(codableOptions: options).decode(type, from: data)
+        // A keyed archiver's UID is not a value Codable can read (Foundation refuses it too).
+        let plistOptions = PropertyListOptions { $0.uids = .reject }
+        return try PropertyListMapper(options: plistOptions, codableOptions: options).decode(type, from: data)
     }
 }
 

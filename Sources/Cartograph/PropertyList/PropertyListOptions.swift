@@ -99,6 +99,8 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format of some bytes: binary when they start with `bplist00`, else XML.
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
-        bytes.count >= 8 && bytes.prefix(8).elementsEqual("bplist00".utf8) ? .binary : .xml
+        // Any version byte after "bplist0", as Foundation reads them (the
+        // layout is bplist00's; later versions were never written).
+        bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8) ? .binary : .xml
     }
 }

@@ -126,6 +126,17 @@ import Testing
         static func == (a: Counter, b: Counter) -> Bool { a.count == b.count }
     }
 
+    /// `[42, 314, 0xFF]` as a binary plist, the file Foundation's corruption
+    /// tests start from (bytes from swift-foundation's
+    /// `PropertyListEncoderTests.swift`); `corrupt` changes it.
+    static func smallBplist(_ corrupt: (inout [UInt8]) -> Void = { _ in }) -> Data {
+        var bytes: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
+            0x08, 0x0c, 0x0e, 0x11,
+            0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13]
+        corrupt(&bytes)
+        return Data(bytes)
+    }
+
     // MARK: The table
 
     static let cases: [Case] = [
@@ -289,6 +300,31 @@ import Testing
         },
         Case(name: "nonStringDictionaryKey") {
             roundTripBoth([1: "one", 2: "two"]) + roundTripBoth([Switch.on.rawValue: 1])
+        },
+        Case(name: "badReferenceIndex / badTopObjectIndex / outOfBoundsObjectOffset / nonTopObjectOffsetBelowHeader / "
+            + "outOfBoundsOffsetTableStart / tooLargeObjectCount")
+        {
+            var problems = decodeBoth([Int].self, smallBplist())
+            if (try? CartographPropertyListDecoder().decode([Int].self, from: smallBplist())) != [42, 314, 255] { problems.append("the intact file") }
+            let corruptions: [(inout [UInt8]) -> Void] = [
+                { $0[11] = 0xBD }, { $0[39...46] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }, { $0[22] = 0xEE }, { $0[20] = 0x03 },
+                { $0[47...54] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }, { $0[31...38] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] },
+            ]
+            for corrupt in corruptions {
+                let file = smallBplist(corrupt)
+                problems += decodeBoth([Int].self, file)
+                if (try? CartographPropertyListDecoder().decode([Int].self, from: file)) != nil { problems.append("read a corrupt file") }
+            }
+            return problems
+        },
+        Case(name: "bplist version bytes (bplist0x headers)") {
+            ["0", "1", "x", "?"].flatMap { version in decodeBoth([Int].self, smallBplist { $0[7] = Character(version).asciiValue! }) }
+                + decodeBoth([Int].self, smallBplist { $0[6] = UInt8(ascii: "1") })
+        },
+        Case(name: "uid") {
+            decodeBoth([String: Int32].self, "<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>")
+                + decodeBoth([Int32].self, Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa1, 0x01, 0x80, 0x01, 0x08, 0x0a,
+                    0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0c]))
         },
         Case(name: "returnRightFormatFromParse") {
             var problems: [String] = []
