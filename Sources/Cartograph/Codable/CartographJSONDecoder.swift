@@ -86,6 +86,23 @@ public final class CartographJSONDecoder: @unchecked Sendable {
 
     /// Decodes a value of `type` from JSON `data` (UTF-8, or UTF-16/32 as Foundation detects them).
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decode(type, from: data, addingUserInfo: { $0 })
+    }
+
+    /// Decodes a `DecodableWithConfiguration` value with `configuration`.
+    public func decode<T: DecodableWithConfiguration>(_ type: T.Type, from data: Data, configuration: T.DecodingConfiguration) throws -> T {
+        try decode(ConfiguredDecoding<T>.self, from: data, addingUserInfo: { ConfiguredDecoding<T>.userInfo($0, configuration) }).value
+    }
+
+    /// Decodes a `DecodableWithConfiguration` value with the configuration `provider` gives.
+    public func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type) throws -> T
+    where T: DecodableWithConfiguration, T.DecodingConfiguration == Provider.DecodingConfiguration {
+        try decode(type, from: data, configuration: provider.decodingConfiguration)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data,
+        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]) throws -> T
+    {
         let settings = settings.withLock { $0 }
         var parseOptions = settings.parseOptions
         parseOptions.allowsJSON5 = settings.allowsJSON5
@@ -121,7 +138,7 @@ public final class CartographJSONDecoder: @unchecked Sendable {
             options.nonConformingFloats = .convertFromString(positiveInfinity: positive, negativeInfinity: negative, nan: nan)
         @unknown default: throw Self.unsupported("this NonConformingFloatDecodingStrategy")
         }
-        options.userInfo = settings.userInfo
+        options.userInfo = addingUserInfo(settings.userInfo)
         return try JSONMapper(options: options, parseOptions: parseOptions).decode(type, from: data)
     }
 

@@ -59,6 +59,17 @@ public final class CartographJSONEncoder: @unchecked Sendable {
         set { self[\.userInfo] = newValue }
     }
 
+    /// Encodes an `EncodableWithConfiguration` value with `configuration`.
+    public func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws -> Data {
+        try encode(ConfiguredEncoding(value: value, configuration: configuration))
+    }
+
+    /// Encodes an `EncodableWithConfiguration` value with the configuration `provider` gives.
+    public func encode<T, Provider: EncodingConfigurationProviding>(_ value: T, configuration provider: Provider.Type) throws -> Data
+    where T: EncodableWithConfiguration, T.EncodingConfiguration == Provider.EncodingConfiguration {
+        try encode(value, configuration: provider.encodingConfiguration)
+    }
+
     /// Encodes `value` as JSON.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let settings = settings.withLock { $0 }

@@ -27,9 +27,28 @@ public final class CartographPropertyListDecoder: @unchecked Sendable {
 
     /// Decodes a value, and reports the property list's format in `format`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PropertyListSerialization.PropertyListFormat) throws -> T {
+        try decode(type, from: data, format: &format, addingUserInfo: { $0 })
+    }
+
+    /// Decodes a `DecodableWithConfiguration` value with `configuration`.
+    public func decode<T: DecodableWithConfiguration>(_ type: T.Type, from data: Data, configuration: T.DecodingConfiguration) throws -> T {
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        return try decode(ConfiguredDecoding<T>.self, from: data, format: &format,
+            addingUserInfo: { ConfiguredDecoding<T>.userInfo($0, configuration) }).value
+    }
+
+    /// Decodes a `DecodableWithConfiguration` value with the configuration `provider` gives.
+    public func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type) throws -> T
+    where T: DecodableWithConfiguration, T.DecodingConfiguration == Provider.DecodingConfiguration {
+        try decode(type, from: data, configuration: provider.decodingConfiguration)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PropertyListSerialization.PropertyListFormat,
+        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]) throws -> T
+    {
         let read = Array(data.prefix(8)).withUnsafeBytes { PropertyListFormat.detect($0) }
         format = read == .binary ? .binary : .xml
-        let options = CodableOptions { $0.userInfo = userInfo }
+        let options = CodableOptions { $0.userInfo = addingUserInfo(userInfo) }
         // A keyed archiver's UID is not a value Codable can read (Foundation refuses it too).
         let plistOptions = PropertyListOptions { $0.uids = .reject }
         return try PropertyListMapper(options: plistOptions, codableOptions: options).decode(type, from: data)
@@ -64,6 +83,17 @@ public final class CartographPropertyListEncoder: @unchecked Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { settings.withLock { $0.userInfo } }
         set { settings.withLock { $0.userInfo = newValue } }
+    }
+
+    /// Encodes an `EncodableWithConfiguration` value with `configuration`.
+    public func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws -> Data {
+        try encode(ConfiguredEncoding(value: value, configuration: configuration))
+    }
+
+    /// Encodes an `EncodableWithConfiguration` value with the configuration `provider` gives.
+    public func encode<T, Provider: EncodingConfigurationProviding>(_ value: T, configuration provider: Provider.Type) throws -> Data
+    where T: EncodableWithConfiguration, T.EncodingConfiguration == Provider.EncodingConfiguration {
+        try encode(value, configuration: provider.encodingConfiguration)
     }
 
     /// Encodes `value` as a property list in ``outputFormat``.

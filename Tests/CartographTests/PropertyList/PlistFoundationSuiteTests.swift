@@ -182,7 +182,7 @@ import Testing
             return problems
         },
         Case(name: "binaryReals / realEncodeRemoveZeroSuffix") {
-            let floats: [Float] = [1.5, 2, -3.14, 1.000000000000000000000001, 31415.9e-4, -.infinity, .infinity, 0.1, 16_777_217, .leastNonzeroMagnitude]
+            let floats: [Float] = [1.5, 2, -3.14, 1.000000000000000000000001, 31415.9e-4, -.infinity, .infinity, 0.1, 16_777_216, .leastNonzeroMagnitude]
             let doubles: [Double] = [1.5, 2, -5, -3.14, 31415.9e-4, -.infinity, .infinity, 0.1, 0.5, -0.0, .leastNonzeroMagnitude]
             return roundTripBoth(floats) + roundTripBoth(doubles)
         },
