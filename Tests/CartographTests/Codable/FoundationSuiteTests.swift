@@ -16,13 +16,16 @@ import Testing
         let name: String
         let check: @Sendable () throws -> [String]
         var description: String { name }
+
+        /// Runs the row; every disagreement it reports is a failure.
+        func expectAgreement(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            let problems = try check()
+            #expect(problems.isEmpty, "\(name): \(problems.joined(separator: "; "))", sourceLocation: sourceLocation)
+        }
     }
 
     @Test(arguments: FoundationSuiteTests.cases)
-    func agreesWithFoundation(_ row: Case) throws {
-        let problems = try row.check()
-        #expect(problems.isEmpty, "\(row.name): \(problems.joined(separator: "; "))")
-    }
+    func agreesWithFoundation(_ row: Case) throws { try row.expectAgreement() }
 
     // MARK: The table
 

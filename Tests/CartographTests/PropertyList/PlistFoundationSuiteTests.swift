@@ -14,10 +14,7 @@ import Testing
     typealias Format = PropertyListSerialization.PropertyListFormat
 
     @Test(arguments: PlistFoundationSuiteTests.cases)
-    func agreesWithFoundation(_ row: Case) throws {
-        let problems = try row.check()
-        #expect(problems.isEmpty, "\(row.name): \(problems.joined(separator: "; "))")
-    }
+    func agreesWithFoundation(_ row: Case) throws { try row.expectAgreement() }
 
     /// Equal, or both NaN (by description, which keeps the sign).
     static func same<T: Equatable>(_ a: T, _ b: T) -> Bool { a == b || "\(a)" == "\(b)" }
