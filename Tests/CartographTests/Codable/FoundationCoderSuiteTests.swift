@@ -475,6 +475,55 @@ import Testing
         let strings: [String]
     }
 
+    /// Foundation's top-level shapes: a struct of scalars, a class, a
+    /// company of people with optional and nested values.
+    struct Address: Codable, Equatable { var street: String; var city: String; var zip: String?; var country: String }
+    final class Member: Codable, Equatable {
+        var name: String, email: String, website: URL?
+        init(name: String, email: String, website: URL? = nil) { self.name = name; self.email = email; self.website = website }
+        static func == (a: Member, b: Member) -> Bool { a.name == b.name && a.email == b.email && a.website == b.website }
+    }
+    struct Company: Codable, Equatable { var address: Address; var employees: [Member]; var founded: Date?; var tags: Set<String> }
+
+    /// Super encoders of keyed and unkeyed containers, each written through later.
+    struct SuperEncoders: Encodable {
+        enum CodingKeys: String, CodingKey { case firstSuper, secondSuper, unkeyed, direct }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            var first = keyed.superEncoder(forKey: .firstSuper).singleValueContainer()
+            var second = keyed.superEncoder(forKey: .secondSuper).singleValueContainer()
+            try first.encode("First")
+            try second.encode("Second")
+            var unkeyed = keyed.nestedUnkeyedContainer(forKey: .unkeyed)
+            try unkeyed.encode(0)
+            let unkeyedFirst = unkeyed.superEncoder()
+            let unkeyedSecond = unkeyed.superEncoder()
+            try unkeyed.encode(42)
+            var one = unkeyedFirst.singleValueContainer()
+            var two = unkeyedSecond.singleValueContainer()
+            try one.encode("First")
+            try two.encode("Second")
+            try ["direct": "super"].encode(to: keyed.superEncoder(forKey: .direct))
+        }
+    }
+
+    /// A model inside a nested unkeyed container, both ways (swift-foundation issue 106506794).
+    struct Level1: Codable, Equatable {
+        struct Level2: Codable, Equatable { let name: String }
+        let level2: Level2
+        enum CodingKeys: String, CodingKey { case level2 }
+        init(level2: Level2) { self.level2 = level2 }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            var nested = keyed.nestedUnkeyedContainer(forKey: .level2)
+            try nested.encode(level2)
+        }
+        init(from decoder: any Decoder) throws {
+            var nested = try decoder.container(keyedBy: CodingKeys.self).nestedUnkeyedContainer(forKey: .level2)
+            level2 = try nested.decode(Level2.self)
+        }
+    }
+
     // MARK: The table
 
     static let cases: [Case] = [
@@ -767,6 +816,39 @@ import Testing
             encoder.outputFormatting = .sortedKeys
             let text = Differential.text(try encoder.encode(StaleState()))
             return text == #"{"after":[1,2],"nilField":null}"# ? [] : ["wrote \(text)"]
+        },
+        Case(name: "encodingTopLevel… (structured struct, class, deep type, arrays)") {
+            let company = Company(address: Address(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
+                employees: [Member(name: "Johnny Appleseed", email: "appleseed@apple.com", website: URL(string: "http://apple.com")),
+                    Member(name: "Jane", email: "j@x.org")], founded: Date(timeIntervalSinceReferenceDate: -757_382_400), tags: ["b"])
+            var problems = encodeBoth(company) + encodeBoth(company.address) + encodeBoth(company.employees[0]) + encodeBoth([1, 2, 3])
+            problems += encodeBoth([company, company]) + encodeBoth(["key": [company.address]])
+            let encoded = try CartographJSONEncoder().encode(company)
+            problems += decodeBoth(Company.self, Differential.text(encoded))
+            return problems
+        },
+        Case(name: "encodingJSONHexUnicodeEscapes / jsonEscapedSlashes") {
+            encodeBoth(["\u{0001}\u{0002}\u{0003}", "\u{0010}\u{0018}\u{001f}"])
+                + decodeBoth(String.self, #""\/test\/path""#) + decodeBoth(String.self, #""\\/test\\/path""#)
+        },
+        Case(name: "superEncoders") {
+            var problems: [String] = []
+            let foundation = JSONEncoder()
+            foundation.outputFormatting = .sortedKeys
+            let cartograph = CartographJSONEncoder()
+            cartograph.outputFormatting = .sortedKeys
+            for (label, text) in [("Foundation", Differential.text(try foundation.encode(SuperEncoders()))),
+                ("Cartograph", Differential.text(try cartograph.encode(SuperEncoders())))]
+            {
+                for part in [#""firstSuper":"First""#, #""secondSuper":"Second""#, #"[0,"First","Second",42]"#, #"{"direct":"super"}"#]
+                where !text.contains(part) {
+                    problems.append("\(label) wrote \(text), without \(part)")
+                }
+            }
+            return problems
+        },
+        Case(name: "issue106506794 (a model in a nested unkeyed container)") {
+            encodeBoth(Level1(level2: .init(name: "level2"))) + decodeBoth(Level1.self, #"{"level2":[{"name":"level2"}]}"#)
         },
         Case(name: "duplicate JSON keys (the first wins in JSONDecoder)") {
             decodeBoth([String: Int].self, #"{"a":1,"a":2}"#) + decodeBoth(FoundationCases.Pair.self, #"{"first":1,"second":2,"first":3}"#)

@@ -116,6 +116,18 @@ import Testing
         }
     }
 
+    /// Any plist value (for comparing what two files hold).
+    enum PlistAny: Decodable, Equatable {
+        case int(Int), string(String), array([PlistAny]), dict([String: PlistAny])
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Int.self) { self = .int(value)
+            } else if let value = try? container.decode(String.self) { self = .string(value)
+            } else if let value = try? container.decode([PlistAny].self) { self = .array(value)
+            } else { self = .dict(try container.decode([String: PlistAny].self)) }
+        }
+    }
+
     struct Pair: Codable, Equatable { var first: Int; var second: String? }
     enum Switch: String, Codable { case on, off }
     final class Counter: Codable, Equatable {
@@ -322,6 +334,27 @@ import Testing
             decodeBoth([String: Int32].self, "<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>")
                 + decodeBoth([Int32].self, Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa1, 0x01, 0x80, 0x01, 0x08, 0x0a,
                     0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0c]))
+        },
+        Case(name: "encodingTopLevel… / supers / multipleDecodeOptions / encode_122065123 / fauxStability") {
+            let company = FoundationCoderSuiteTests.Company(address: .init(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
+                employees: [.init(name: "Johnny", email: "j@apple.com")], founded: Date(timeIntervalSinceReferenceDate: 728_512_994), tags: ["b"])
+            var problems = roundTripBoth(company) + roundTripBoth([Date(timeIntervalSinceReferenceDate: 728_512_994)])
+            problems += roundTripBoth(FoundationCoderSuiteTests.Level1(level2: .init(name: "l")))
+            problems += roundTripBoth([Generic.Item.integer(1), .string("1.2"), .string("foo"), .bool(true)])
+            let encoder = CartographPropertyListEncoder()
+            let first = try encoder.encode(["a": "a", "z": "z", "n": "n"])
+            for _ in 0..<50 where try encoder.encode(["a": "a", "z": "z", "n": "n"]) != first { problems.append("binary bytes changed between runs") }
+            for (format, theirs) in [(Format.xml, PropertyListEncoder()), (.binary, PropertyListEncoder())] {
+                theirs.outputFormat = format
+                let ours = CartographPropertyListEncoder()
+                ours.outputFormat = format
+                for file in [try theirs.encode(FoundationCoderSuiteTests.SuperEncoders()), try ours.encode(FoundationCoderSuiteTests.SuperEncoders())] {
+                    let read = try PropertyListDecoder().decode([String: PlistAny].self, from: file)
+                    let ourRead = try CartographPropertyListDecoder().decode([String: PlistAny].self, from: file)
+                    if read != ourRead { problems.append("\(format) super encoders: \(ourRead) vs \(read)") }
+                }
+            }
+            return problems
         },
         Case(name: "returnRightFormatFromParse") {
             var problems: [String] = []
