@@ -36,7 +36,12 @@ enum EncodingSlot {
 /// for native strings) before text, and only when a key of the same
 /// signature (length and first byte, hashed to one of 64 bits) was seen:
 /// measured cheaper than hashing every key for the object sizes `Codable`
-/// types have (synthesized code never repeats a key). Keys and values share
+/// types have (synthesized code never repeats a key). Past
+/// ``indexThreshold`` members (a large `[String: Value]`, where nearly every
+/// signature bit is set and the scan would make encoding quadratic: a
+/// 15,000-key dictionary took 0.5 s) a hash index of the keys takes over;
+/// it compares keys as `String`s, so canonically equivalent spellings are
+/// one key there (a Swift dictionary cannot hold both either). Keys and values share
 /// one array (one allocation per object, one buffer to walk). It is
 /// `@exclusivity(unchecked)`: appending to an array stored in a class
 /// property otherwise pays a runtime exclusivity check each time; a slot is
@@ -46,8 +51,12 @@ final class ObjectSlot {
     /// One bit per (UTF-8 length, first byte) signature among the keys: a key
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
+    /// Key → position, built once the object passes ``indexThreshold`` members.
+    @exclusivity(unchecked) private var index: [String: Int]?
+    static let indexThreshold = 32
 
     func set(_ key: String, _ slot: EncodingSlot) {
+        if members.count >= Self.indexThreshold { return setIndexed(key, slot) }
         let length = key.utf8.count
         let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
         if signatures & bit != 0, let position = position(of: key, length: length) {
@@ -60,7 +69,22 @@ final class ObjectSlot {
         members.append((key, slot))
     }
 
-    func slot(_ key: String) -> EncodingSlot? { position(of: key, length: key.utf8.count).map { members[$0].value } }
+    private func setIndexed(_ key: String, _ slot: EncodingSlot) {
+        if index == nil {
+            index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        if let position = index![key] {
+            members[position].value = slot
+        } else {
+            index![key] = members.count
+            members.append((key, slot))
+        }
+    }
+
+    func slot(_ key: String) -> EncodingSlot? {
+        if let index { return index[key].map { members[$0].value } }
+        return position(of: key, length: key.utf8.count).map { members[$0].value }
+    }
 
     private func position(of key: String, length: Int) -> Int? {
         for position in members.indices where members[position].key.utf8.count == length && members[position].key == key { return position }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Objects with many keys: past ``ObjectSlot/indexThreshold`` members the
+/// encoder finds repeated keys through a hash index instead of a scan (a
+/// 15,000-key dictionary took 0.5 s before, quadratic; the benchmark's
+/// maps.json measures it). These check the index keeps the scan's rules.
+@Suite struct LargeObjectEncodingTests {
+    /// Writes `count` keys, then writes some of them again.
+    struct Rewrites: Encodable {
+        let count: Int
+        let rewritten: [Int]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StringKey.self)
+            for index in 0..<count { try container.encode(index, forKey: StringKey("k\(index)")) }
+            for index in rewritten { try container.encode(-index, forKey: StringKey("k\(index)")) }
+        }
+    }
+
+    @Test(arguments: [10, 31, 32, 33, 1_000])
+    func aRepeatedKeyKeepsItsPlaceAndTakesTheLastValue(_ count: Int) throws {
+        let rewritten = [0, count / 2, count - 1]
+        let text = try JSONMapper().encodeString(Rewrites(count: count, rewritten: rewritten))
+        let expected = (0..<count).map { #""k\#($0)":\#(rewritten.contains($0) ? -$0 : $0)"# }.joined(separator: ",")
+        #expect(text == "{\(expected)}")
+    }
+
+    @Test func aLargeDictionaryRoundTripsWithNestedContainersFoundByKey() throws {
+        let dictionary = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("user-\($0)", ["id": $0]) })
+        let bytes = try JSONMapper().encode(dictionary)
+        #expect(try JSONDecoder().decode([String: [String: Int]].self, from: Data(bytes)) == dictionary)
+        // A nested container for a key already written reuses it, also past the threshold.
+        struct Nested: Encodable {
+            enum Inner: String, CodingKey { case a, b }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: StringKey.self)
+                for index in 0..<40 { try container.encode(index, forKey: StringKey("k\(index)")) }
+                var first = container.nestedContainer(keyedBy: Inner.self, forKey: StringKey("n"))
+                try first.encode(1, forKey: .a)
+                var second = container.nestedContainer(keyedBy: Inner.self, forKey: StringKey("n"))
+                try second.encode(2, forKey: .b)
+            }
+        }
+        #expect(try JSONMapper().encodeString(Nested()).hasSuffix(#""n":{"a":1,"b":2}}"#))
+    }
+}
