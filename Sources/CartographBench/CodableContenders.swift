@@ -2,43 +2,40 @@ import Cartograph
 import CorpusModels
 import Foundation
 
-/// `Codable` contenders on twitter.json and canada.json with the full
-/// models: Cartograph's Decoder/Encoder against Foundation's.
+/// `Codable` contenders on every file with a root model (``CorpusRoots``:
+/// twitter.json, canada.json and three generated files): Cartograph's
+/// Decoder/Encoder against Foundation's.
 enum CodableContenders {
     static let all: [Contender] = [decode, encode, foundationEncoder]
 
     static let decode = Contender(id: "cartograph-codable-decode", peer: "foundation-jsondecoder") { file, bytes in
         let mapper = JSONMapper()
-        switch file {
-        case "twitter.json": return { try mapper.decode(TwitterResponse.self, from: bytes).statuses.count }
-        case "canada.json": return { try mapper.decode(FeatureCollection.self, from: bytes).features.count }
-        default: throw ModelContenders.NotApplicable()
-        }
+        return try decoding(root(file)) { type in { try mapper.decode(type, from: bytes).elementCount } }
     }
 
     static let encode = Contender(id: "cartograph-codable-encode", peer: "foundation-jsonencoder") { file, bytes in
         let mapper = JSONMapper()
-        switch file {
-        case "twitter.json":
-            let value = try JSONDecoder().decode(TwitterResponse.self, from: Data(bytes))
-            return { try mapper.encode(value).count }
-        case "canada.json":
-            let value = try JSONDecoder().decode(FeatureCollection.self, from: Data(bytes))
-            return { try mapper.encode(value).count }
-        default: throw ModelContenders.NotApplicable()
-        }
+        return try encoding(root(file), bytes) { value in { try mapper.encode(value).count } }
     }
 
     static let foundationEncoder = Contender(id: "foundation-jsonencoder", peer: nil) { file, bytes in
         let encoder = JSONEncoder()
-        switch file {
-        case "twitter.json":
-            let value = try JSONDecoder().decode(TwitterResponse.self, from: Data(bytes))
-            return { try encoder.encode(value).count }
-        case "canada.json":
-            let value = try JSONDecoder().decode(FeatureCollection.self, from: Data(bytes))
-            return { try encoder.encode(value).count }
-        default: throw ModelContenders.NotApplicable()
-        }
+        return try encoding(root(file), bytes) { value in { try encoder.encode(value).count } }
+    }
+
+    /// The file's root model, or the contender does not apply.
+    static func root(_ file: String) throws -> any CorpusRoot.Type {
+        guard let type = CorpusRoots.type(for: file) else { throw ModelContenders.NotApplicable() }
+        return type
+    }
+
+    /// The run closure `make` builds for the root type (opened from the existential).
+    static func decoding<Root: CorpusRoot>(_ type: Root.Type, _ make: (Root.Type) -> () throws -> Int) -> () throws -> Int {
+        make(type)
+    }
+
+    /// The run closure `make` builds for the file's value, decoded once by Foundation.
+    static func encoding<Root: CorpusRoot>(_ type: Root.Type, _ bytes: [UInt8], _ make: (Root) -> () throws -> Int) throws -> () throws -> Int {
+        make(try JSONDecoder().decode(type, from: Data(bytes)))
     }
 }

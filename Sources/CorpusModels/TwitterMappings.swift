@@ -238,6 +238,11 @@ extension ModelRegistry {
         registry.register(FeatureCollection.self)
         registry.register(Feature.self)
         registry.register(Geometry.self)
+        registry.register(ArticleList.self)
+        registry.register(Article.self)
+        registry.register(EventRecord.self)
+        registry.register(UserDirectory.self)
+        registry.register(DirectoryUser.self)
         return registry
     }
 }

@@ -1,0 +1,137 @@
+// Models for three of the generated inputs in Benchmarks/Data (written by
+// Benchmarks/Data/generate.py): strings.json (articles with long Unicode
+// bodies), records.json (many small flat records) and maps.json (records in
+// an object keyed by id). Every field is mapped; they decode through Codable
+// and through Mappings (the Mappable conformances below).
+import Cartograph
+
+/// strings.json: articles whose bodies are long, multi-script and escaped.
+public struct ArticleList: Codable, Equatable, Sendable {
+    public var articles: [Article] = []
+
+    public init() {}
+}
+
+public struct Article: Codable, Equatable, Sendable {
+    public var id = 0
+    public var title = ""
+    public var body = ""
+    public var language = ""
+    public var tags: [String] = []
+
+    public init() {}
+}
+
+/// One line of records.json.
+public struct EventRecord: Codable, Equatable, Sendable {
+    public var id = 0
+    public var ok = false
+    public var value = 0.0
+    public var kind = ""
+    public var user: Int?
+
+    public init() {}
+}
+
+/// maps.json: users keyed by id.
+public struct UserDirectory: Codable, Equatable, Sendable {
+    public var version = 0
+    public var users: [String: DirectoryUser] = [:]
+
+    public init() {}
+}
+
+public struct DirectoryUser: Codable, Equatable, Sendable {
+    public var name = ""
+    public var age = 0
+    public var email = ""
+    public var score = 0.0
+    public var roles: [String] = []
+
+    public init() {}
+}
+
+extension ArticleList: Mappable {
+    public static let mapping = Mapping<ArticleList>({ ArticleList() }) {
+        Map(\.articles, "articles")
+    }
+}
+
+extension Article: Mappable {
+    public static let mapping = Mapping<Article>({ Article() }) {
+        Map(\.id, "id")
+        Map(\.title, "title")
+        Map(\.body, "body")
+        Map(\.language, "language")
+        Map(\.tags, "tags")
+    }
+}
+
+extension EventRecord: Mappable {
+    public static let mapping = Mapping<EventRecord>({ EventRecord() }) {
+        Map(\.id, "id")
+        Map(\.ok, "ok")
+        Map(\.value, "value")
+        Map(\.kind, "kind")
+        Map(\.user, "user")
+    }
+}
+
+extension UserDirectory: Mappable {
+    public static let mapping = Mapping<UserDirectory>({ UserDirectory() }) {
+        Map(\.version, "version")
+        Map(\.users, "users")
+    }
+}
+
+extension DirectoryUser: Mappable {
+    public static let mapping = Mapping<DirectoryUser>({ DirectoryUser() }) {
+        Map(\.name, "name")
+        Map(\.age, "age")
+        Map(\.email, "email")
+        Map(\.score, "score")
+        Map(\.roles, "roles")
+    }
+}
+
+/// A corpus file's root model, with the count a benchmark returns (so the
+/// work cannot be optimised away).
+public protocol CorpusRoot: Codable, Sendable {
+    /// How many top-level elements were decoded.
+    var elementCount: Int { get }
+}
+
+extension TwitterResponse: CorpusRoot {
+    public var elementCount: Int { statuses.count }
+}
+
+extension FeatureCollection: CorpusRoot {
+    public var elementCount: Int { features.count }
+}
+
+extension ArticleList: CorpusRoot {
+    public var elementCount: Int { articles.count }
+}
+
+extension UserDirectory: CorpusRoot {
+    public var elementCount: Int { users.count }
+}
+
+extension Array: CorpusRoot where Element == EventRecord {
+    public var elementCount: Int { count }
+}
+
+/// The root model of each benchmark file that has one.
+public enum CorpusRoots {
+    /// The model `file` (a name in Benchmarks/Data) decodes into, or nil.
+    public static func type(for file: String) -> (any CorpusRoot.Type)? {
+        switch file {
+        case "twitter.json": TwitterResponse.self
+        case "canada.json": FeatureCollection.self
+        case "strings.json": ArticleList.self
+        case "records.json": [EventRecord].self
+        case "maps.json": UserDirectory.self
+        default: nil
+        }
+    }
+}
