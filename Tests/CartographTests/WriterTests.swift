@@ -31,6 +31,9 @@ import Testing
         let error = try #require(throws: CartographError.self) { try written(value) }
         #expect(error.kind == .nonFiniteNumber)
         #expect(error.path == "$.x")
+        // Deep inside, the path is still whole (it is built only for the error).
+        let deep: JSONValue = ["a": [1, ["b": [.number(JSONNumber(Double.infinity))]]]]
+        #expect(try #require(throws: CartographError.self) { try written(deep) }.path == "$.a[1].b[0]")
         let strings = WriteOptions { $0.nonConformingFloats = .strings(positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN") }
         #expect(try written([.number(JSONNumber(Double.infinity)), .number(JSONNumber(-Double.infinity)), .number(JSONNumber(Double.nan))], strings) == #"["+Inf","-Inf","NaN"]"#)
         #expect(try written([.number(JSONNumber(Double.nan))], WriteOptions { $0.nonConformingFloats = .null }) == "[null]")

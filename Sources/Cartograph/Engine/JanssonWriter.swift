@@ -114,7 +114,8 @@ struct JanssonWriter {
         return json_real(0)
     }
 
-    private func number(_ number: JSONNumber, sink: Sink, path: String) throws -> UnsafeMutablePointer<json_t>? {
+    /// `path` is built only for an error: building it for every number made deep values quadratic.
+    private func number(_ number: JSONNumber, sink: Sink, path: @autoclosure () -> String) throws -> UnsafeMutablePointer<json_t>? {
         switch number.storage {
         case .int(let value):
             return json_integer(json_int_t(value))
@@ -123,7 +124,7 @@ struct JanssonWriter {
             case .throw:
                 throw CartographError(.nonFiniteNumber,
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
-                    path: path)
+                    path: path())
             case .null:
                 return json_null()
             case .strings(let positive, let negative, let nan):
