@@ -13,7 +13,7 @@ struct CartographCommand: ParsableCommand {
             or an unreadable file.
             """,
         version: CartographVersion.current,
-        subcommands: [Validate.self, Format.self, Convert.self, Ndjson.self, Count.self, Infer.self]
+        subcommands: [Validate.self, Format.self, Convert.self, Get.self, Ndjson.self, Count.self, Infer.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).

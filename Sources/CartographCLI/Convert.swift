@@ -27,7 +27,10 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
     var output: String?
 
-    @Flag(help: "Indent JSON output.")
+    @OptionGroup var layout: Layout
+
+    /// The earlier spelling of `--indent 2`.
+    @Flag(help: .hidden)
     var pretty = false
 
     func run() throws {
@@ -49,9 +52,11 @@ struct Convert: ParsableCommand {
             progress.stage("writing \(to.rawValue)")
             switch to {
             case .json:
-                var json = try document.encoded(options: pretty ? .pretty : .compact)
-                if !pretty { json.append(UInt8(ascii: "\n")) }
-                result = json
+                var layout = self.layout
+                if pretty, layout.indent == nil, !layout.tab { layout.indent = 2 }
+                // Compact unless a layout is asked for.
+                let compact = layout.isCompact(defaultCompact: true)
+                result = layout.finish(try document.encoded(options: layout.writeOptions(defaultCompact: true)), compact: compact)
             case .xml: result = try PropertyListMapper().encode(document, format: .xml)
             case .binary: result = try PropertyListMapper().encode(document, format: .binary)
             }

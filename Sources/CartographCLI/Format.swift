@@ -19,14 +19,11 @@ struct Format: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
     var output: String?
 
-    @Option(help: "Indent by N spaces (1 to 31). The default is 2.")
+    @OptionGroup var layout: Layout
+
+    /// The earlier spelling of `--indent`.
+    @Option(help: .hidden)
     var pretty: Int?
-
-    @Flag(help: "No whitespace at all.")
-    var compact = false
-
-    @Flag(help: "Sort object keys by code point.")
-    var sortKeys = false
 
     @Flag(help: "Escape every non-ASCII character as \\uXXXX.")
     var ascii = false
@@ -35,7 +32,9 @@ struct Format: ParsableCommand {
     var escapeSlashes = false
 
     func validate() throws {
-        if compact, pretty != nil { throw ValidationError("--pretty and --compact exclude each other") }
+        if pretty != nil, layout.indent != nil || layout.tab || layout.compact {
+            throw ValidationError("--pretty (now --indent) excludes --indent, --tab and --compact")
+        }
         if let pretty, !(1...31).contains(pretty) { throw ValidationError("--pretty takes 1 to 31 spaces") }
     }
 
@@ -50,14 +49,12 @@ struct Format: ParsableCommand {
         let name = file == "-" ? "<stdin>" : file
         do {
             let document = try InputFormat.auto.document(bytes)
-            let options = WriteOptions {
-                $0.formatting = compact ? .compact : .pretty(indent: pretty ?? 2)
-                $0.sortedKeys = sortKeys
-                $0.asciiOnly = ascii
-                $0.escapeSlashes = escapeSlashes
-            }
-            var output = try document.encoded(options: options)
-            if compact { output.append(UInt8(ascii: "\n")) }
+            var layout = self.layout
+            if let pretty { layout.indent = pretty }
+            var options = layout.writeOptions()
+            options.asciiOnly = ascii
+            options.escapeSlashes = escapeSlashes
+            let output = layout.finish(try document.encoded(options: options), compact: layout.isCompact(defaultCompact: false))
             let sink = try Output.to(self.output)
             try sink.write(output)
             try sink.close()

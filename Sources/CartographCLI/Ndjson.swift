@@ -18,7 +18,7 @@ struct Ndjson: ParsableCommand {
     @Argument(help: "The JSON file; - or nothing reads standard input.")
     var input: String = "-"
 
-    @Option(help: "The array to stream: $ (the top-level array) or a key path such as $.data.items.")
+    @Option(help: "What to stream: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id).")
     var path: String = "$"
 
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
@@ -27,18 +27,11 @@ struct Ndjson: ParsableCommand {
     func run() throws {
         // Closed once, below; on a failure the process ends and the kernel closes it.
         let sink = try Output.to(output)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        try StreamCommand.run(input: input, path: StreamPath(path), progress: "ndjson") { document in
-            buffer += document.compactLine()
-            buffer.append(UInt8(ascii: "\n"))
-            if buffer.count >= 1 << 20 {
-                try sink.write(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let buffered = BufferedOutput(sink)
+        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "ndjson") { document in
+            try buffered.append(document.compactLine() + [UInt8(ascii: "\n")])
         } flush: {
-            if !buffer.isEmpty { try sink.write(buffer) }
-            buffer.removeAll()
+            try buffered.flush()
         }
         try sink.close()
     }
@@ -54,18 +47,28 @@ struct Count: ParsableCommand {
     @Argument(help: "The JSON file; - or nothing reads standard input.")
     var input: String = "-"
 
-    @Option(help: "The array to count: $ (the top-level array) or a key path such as $.data.items.")
+    @Option(help: "What to count: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id).")
     var path: String = "$"
 
     func run() throws {
         var count = 0
-        try StreamCommand.run(input: input, path: StreamPath(path), progress: "count") { _ in count += 1 } flush: {}
+        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "count") { _ in count += 1 } flush: {}
         try Output.standard.write(Array("\(count)\n".utf8))
     }
 }
 
-/// The reading loop shared by `ndjson` and `count`.
+/// The reading loop shared by `ndjson`, `count` and `get`.
 enum StreamCommand {
+    /// A `--path`; malformed text is a usage error (exit 2).
+    static func parse(_ text: String) throws -> StreamPath {
+        do {
+            return try StreamPath(parsing: text)
+        } catch let error as CartographError {
+            InputFile.warn(error.message)
+            throw ExitStatus.usage
+        }
+    }
+
     static func run(input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
                     flush: () throws -> Void) throws {
         let handle: FileHandle

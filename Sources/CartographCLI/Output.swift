@@ -69,3 +69,25 @@ struct Output {
         signal(SIGPIPE, SIG_IGN)
     }
 }
+
+/// Streamed output gathered into writes of about 1 MiB (for `ndjson` and
+/// `get`, which produce many small values).
+final class BufferedOutput {
+    private let sink: Output
+    private var buffer: [UInt8] = []
+
+    init(_ sink: Output) {
+        self.sink = sink
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func append(_ bytes: [UInt8]) throws {
+        buffer += bytes
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func flush() throws {
+        if !buffer.isEmpty { try sink.write(buffer) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

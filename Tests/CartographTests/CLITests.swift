@@ -42,7 +42,7 @@ import Testing
 
     @Test func validatePrintsOkAndExitsZero() throws {
         let file = try Self.temporaryFile(#"{"a": [1, 2]}"#)
-        let run = try Self.run(["validate", file])
+        let run = try CLITests.run(["validate", file])
         #expect(run.status == 0)
         #expect(run.output == "\(file): ok\n")
     }
@@ -50,7 +50,7 @@ import Testing
     @Test func validateReportsLineAndColumnAndExitsOne() throws {
         let good = try Self.temporaryFile("[1]")
         let bad = try Self.temporaryFile("{\n  \"a\": 1,\n  \"b\": tru\n}")
-        let run = try Self.run(["validate", good, bad])
+        let run = try CLITests.run(["validate", good, bad])
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "\(good): ok")
@@ -58,21 +58,21 @@ import Testing
     }
 
     @Test func validateReadsStandardInput() throws {
-        #expect(try Self.run(["validate", "-"], input: "[true]").output == "<stdin>: ok\n")
-        #expect(try Self.run(["validate", "-"], input: "[tru").status == 1)
+        #expect(try CLITests.run(["validate", "-"], input: "[true]").output == "<stdin>: ok\n")
+        #expect(try CLITests.run(["validate", "-"], input: "[tru").status == 1)
     }
 
     @Test func usageErrorsExitTwo() throws {
-        #expect(try Self.run(["validate", "--no-such-flag", "x"]).status == 2)
-        #expect(try Self.run(["no-such-command"]).status == 2)
-        #expect(try Self.run(["validate", "/nonexistent/file.json"]).status == 2)
-        #expect(try Self.run(["format", "--pretty", "40", "x"]).status == 2)
+        #expect(try CLITests.run(["validate", "--no-such-flag", "x"]).status == 2)
+        #expect(try CLITests.run(["no-such-command"]).status == 2)
+        #expect(try CLITests.run(["validate", "/nonexistent/file.json"]).status == 2)
+        #expect(try CLITests.run(["format", "--pretty", "40", "x"]).status == 2)
     }
 
     @Test func validateNeverCrashesOnTheInvalidCorpus() throws {
         let directory = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/JSONTestSuite/test_parsing")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("n_") }.sorted()
-        let run = try Self.run(["validate"] + names.map { directory.appendingPathComponent($0).path })
+        let run = try CLITests.run(["validate"] + names.map { directory.appendingPathComponent($0).path })
         #expect(run.status == 1)
         let failures = run.output.split(separator: "\n").filter { !$0.hasSuffix(": ok") }
         #expect(failures.count == names.count)
@@ -80,13 +80,13 @@ import Testing
 
     @Test func formatRewritesWithOptions() throws {
         let file = try Self.temporaryFile(#"{"b": 1.50, "a": ["é/"]}"#)
-        let compact = try Self.run(["format", file, "--compact", "--sort-keys", "--ascii", "--escape-slashes"])
+        let compact = try CLITests.run(["format", file, "--compact", "--sort-keys", "--ascii", "--escape-slashes"])
         #expect(compact.status == 0)
         #expect(compact.output == "{\"a\":[\"\\u00e9\\/\"],\"b\":1.50}\n")
-        let pretty = try Self.run(["format", file, "--pretty", "4"])
+        let pretty = try CLITests.run(["format", file, "--pretty", "4"])
         #expect(pretty.output == "{\n    \"b\": 1.50,\n    \"a\": [\n        \"é/\"\n    ]\n}\n")
         let invalid = try Self.temporaryFile("[1,]")
-        #expect(try Self.run(["format", invalid]).status == 1)
+        #expect(try CLITests.run(["format", invalid]).status == 1)
     }
 
     @Test func convertsBetweenJSONAndBothPlistFormats() throws {
@@ -94,47 +94,47 @@ import Testing
         let directory = URL(fileURLWithPath: json).deletingLastPathComponent()
         for format in ["xml", "binary"] {
             let plistPath = directory.appendingPathComponent("out.\(format).plist").path
-            let toPlist = try Self.run(["convert", json, "--to", format, "-o", plistPath])
+            let toPlist = try CLITests.run(["convert", json, "--to", format, "-o", plistPath])
             #expect(toPlist.status == 0, "\(toPlist.errors)")
-            let back = try Self.run(["convert", plistPath, "--to", "json"])
+            let back = try CLITests.run(["convert", plistPath, "--to", "json"])
             #expect(back.status == 0)
             #expect(back.output == #"{"name":"a/é","when":"2026-01-01T00:00:00Z","list":[1,2.5,true]}"# + "\n")
-            #expect(try Self.run(["validate", plistPath]).output == "\(plistPath): ok\n")
+            #expect(try CLITests.run(["validate", plistPath]).output == "\(plistPath): ok\n")
         }
         let binary = directory.appendingPathComponent("twice.plist").path
-        #expect(try Self.run(["convert", json, "--to", "binary", "-o", binary]).status == 0)
-        let xml = try Self.run(["convert", binary, "--to", "xml"])
+        #expect(try CLITests.run(["convert", json, "--to", "binary", "-o", binary]).status == 0)
+        let xml = try CLITests.run(["convert", binary, "--to", "xml"])
         #expect(xml.output.hasPrefix("<?xml"))
     }
 
     @Test func convertReportsBadInputWithItsPlace() throws {
         let broken = try Self.temporaryFile("{\"a\": [1,\n 2,,]}")
-        let run = try Self.run(["convert", broken, "--to", "xml"])
+        let run = try CLITests.run(["convert", broken, "--to", "xml"])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("\(broken):2:4:"))
         let plist = try Self.temporaryFile("bplist00 nothing useful here", name: "bad.plist")
-        let bad = try Self.run(["convert", plist, "--to", "json"])
+        let bad = try CLITests.run(["convert", plist, "--to", "json"])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(plist):"))
-        #expect(try Self.run(["convert", plist, "--to", "yaml"]).status == 2)
+        #expect(try CLITests.run(["convert", plist, "--to", "yaml"]).status == 2)
     }
 
     @Test func ndjsonStreamsTheArrayAtAPath() throws {
         let file = try Self.temporaryFile(#"{"meta": 1, "data": {"items": [{"id": 1}, [2, 3], "four", 5.0e0]}}"#)
-        let run = try Self.run(["ndjson", file, "--path", "$.data.items"])
+        let run = try CLITests.run(["ndjson", file, "--path", "$.data.items"])
         #expect(run.status == 0)
         #expect(run.output == "{\"id\":1}\n[2,3]\n\"four\"\n5.0e0\n")
-        #expect(try Self.run(["count", file, "--path", "$.data.items"]).output == "4\n")
-        #expect(try Self.run(["count", "-"], input: "[1, [2], {}]").output == "3\n")
-        let broken = try Self.run(["ndjson", "-"], input: "[1, 2, x]")
+        #expect(try CLITests.run(["count", file, "--path", "$.data.items"]).output == "4\n")
+        #expect(try CLITests.run(["count", "-"], input: "[1, [2], {}]").output == "3\n")
+        let broken = try CLITests.run(["ndjson", "-"], input: "[1, 2, x]")
         #expect(broken.status == 1)
         #expect(broken.output == "1\n2\n")
         #expect(broken.errors.contains("<stdin>:1:8:") && broken.errors.contains("element 2"))
-        #expect(try Self.run(["count", "/no/such/file"]).status == 2)
+        #expect(try CLITests.run(["count", "/no/such/file"]).status == 2)
     }
 
     @Test func versionIsPrinted() throws {
-        let run = try Self.run(["--version"])
+        let run = try CLITests.run(["--version"])
         #expect(run.status == 0)
         #expect(run.output == CartographVersion.current + "\n")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -145,16 +145,16 @@ import Testing
     @Test func countAndNdjsonFailWhenThePathMatchesNothing() throws {
         let file = try Self.temporaryFile(#"{"data": {"items": [1, 2]}, "meta": {"n": 2}}"#)
         for command in ["count", "ndjson"] {
-            let missing = try Self.run([command, file, "--path", "$.data.missing"])
+            let missing = try CLITests.run([command, file, "--path", "$.data.missing"])
             #expect(missing.status == 1, "\(command)")
             #expect(missing.output.isEmpty, "\(command) printed \(missing.output)")
             #expect(missing.errors.contains("names nothing"), "\(missing.errors)")
-            let notArray = try Self.run([command, file, "--path", "$.meta"])
+            let notArray = try CLITests.run([command, file, "--path", "$.meta"])
             #expect(notArray.status == 1)
             #expect(notArray.errors.contains("not an array"), "\(notArray.errors)")
         }
-        #expect(try Self.run(["count", "-"], input: #"{"a": 1}"#).status == 1)
-        #expect(try Self.run(["count", "-"], input: "[]").output == "0\n")
+        #expect(try CLITests.run(["count", "-"], input: #"{"a": 1}"#).status == 1)
+        #expect(try CLITests.run(["count", "-"], input: "[]").output == "0\n")
     }
 
     /// Progress goes to standard error only on a terminal (forced here with
@@ -162,14 +162,14 @@ import Testing
     @Test func progressIsShownOnlyWhenStandardErrorIsATerminal() throws {
         let items = (0..<5000).map { #"{"id": \#($0), "name": "item \#($0)"}"# }.joined(separator: ",")
         let file = try Self.temporaryFile("[\(items)]", name: "items.json")
-        let silent = try Self.run(["ndjson", file, "-o", file + ".ndjson"])
+        let silent = try CLITests.run(["ndjson", file, "-o", file + ".ndjson"])
         #expect(silent.status == 0 && silent.errors.isEmpty)
-        let shown = try Self.run(["ndjson", file, "-o", file + ".ndjson"], environment: ["CARTOGRAPH_PROGRESS": "1"])
+        let shown = try CLITests.run(["ndjson", file, "-o", file + ".ndjson"], environment: ["CARTOGRAPH_PROGRESS": "1"])
         #expect(shown.status == 0)
         #expect(shown.errors.contains("ndjson: 0.2 MB of 0.2 MB (100%), 5000 elements in "), "\(shown.errors)")
         let plist = file + ".plist"
-        #expect(try Self.run(["convert", file, "--to", "binary", "-o", plist]).errors.isEmpty)
-        let converted = try Self.run(["convert", file, "--to", "binary", "-o", plist], environment: ["CARTOGRAPH_PROGRESS": "1"])
+        #expect(try CLITests.run(["convert", file, "--to", "binary", "-o", plist]).errors.isEmpty)
+        let converted = try CLITests.run(["convert", file, "--to", "binary", "-o", plist], environment: ["CARTOGRAPH_PROGRESS": "1"])
         #expect(converted.status == 0 && converted.errors.contains("convert: writing binary"), "\(converted.errors)")
         #expect(converted.errors.hasSuffix(" s\n"))
     }
@@ -226,5 +226,57 @@ import Testing
         let run = try CLITests.run(["format", plist, "--compact"])
         #expect(run.status == 0)
         #expect(run.output == #"{"name":"x","n":[1,2]}"# + "\n")
+    }
+
+    static let nested = #"{"data":[{"id":1,"n":{"a.b":2}},{"id":2,"n":{"a.b":3}}],"batches":[{"items":[1,2]},{"items":[3]}],"x":{"y":[true]}}"#
+
+    @Test func getPrintsWhatAPathSelects() throws {
+        let file = try CLITests.temporaryFile(Self.nested)
+        #expect(try CLITests.run(["get", "$.data[*].id", file]).output == "1\n2\n")
+        #expect(try CLITests.run(["get", "-c", #"$.data[*].n["a.b"]"#, file]).output == "2\n3\n")
+        #expect(try CLITests.run(["get", "--compact", "$.batches[1]", file]).output == #"{"items":[3]}"# + "\n")
+        #expect(try CLITests.run(["get", "$.x.*[0]", file]).output == "true\n")
+        // Standard input, and pretty output by default.
+        #expect(try CLITests.run(["get", "$.x"], input: Self.nested).output == "{\n  \"y\": [\n    true\n  ]\n}\n")
+        #expect(try CLITests.run(["get", "-c", "$"], input: "[1] [2]").output == "[1]\n[2]\n")
+    }
+
+    @Test func aPathThatSelectsNothingExitsOneAndAMalformedOneTwo() throws {
+        let file = try CLITests.temporaryFile(Self.nested)
+        for command in [["get", "$.nope"], ["count", "--path", "$.data[5].items"], ["ndjson", "--path", "$.nope[*]"]] {
+            let run = try CLITests.run(command + [file])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.errors.contains("names nothing"), "\(command): \(run.errors)")
+        }
+        for path in ["$.data[", "$..a", "$[x]", #"$["open"#] {
+            let run = try CLITests.run(["get", path, file])
+            #expect(run.status == 2, "\(path)")
+            #expect(run.errors.contains("invalid path"), "\(path): \(run.errors)")
+        }
+        // An array the path names that is not an array: exit 1, saying what it is.
+        let notArray = try CLITests.run(["count", "--path", "$.x", file])
+        #expect(notArray.status == 1 && notArray.errors.contains("names object, not an array"))
+    }
+
+    @Test func countAndNdjsonTakeIndexesWildcardsAndQuotedKeys() throws {
+        let file = try CLITests.temporaryFile(Self.nested)
+        #expect(try CLITests.run(["count", "--path", "$.batches[0].items", file]).output == "2\n")
+        #expect(try CLITests.run(["count", "--path", "$.batches[*].items[*]", file]).output == "3\n")
+        #expect(try CLITests.run(["count", "--path", #"$["data"]"#, file]).output == "2\n")
+        #expect(try CLITests.run(["ndjson", "--path", "$.data[*].id", file]).output == "1\n2\n")
+        // An empty array the path names counts 0 (it was found).
+        #expect(try CLITests.run(["count", "--path", "$.e"], input: #"{"e": []}"#).output == "0\n")
+    }
+
+    @Test func oneLayoutSpellingAcrossCommands() throws {
+        let file = try CLITests.temporaryFile(#"{"b": [1], "a": {}}"#)
+        #expect(try CLITests.run(["format", "-t", file]).output == "{\n\t\"b\": [\n\t\t1\n\t],\n\t\"a\": {}\n}\n")
+        #expect(try CLITests.run(["format", "-i", "4", "-S", file]).output == "{\n    \"a\": {},\n    \"b\": [\n        1\n    ]\n}\n")
+        #expect(try CLITests.run(["format", "-c", file]).output == #"{"b":[1],"a":{}}"# + "\n")
+        #expect(try CLITests.run(["convert", "--to", "json", "--indent", "1", file]).output == "{\n \"b\": [\n  1\n ],\n \"a\": {}\n}\n")
+        #expect(try CLITests.run(["convert", "--to", "json", file]).output == #"{"b":[1],"a":{}}"# + "\n")
+        #expect(try CLITests.run(["format", "--pretty", "3", file]).output.hasPrefix("{\n   \"b\""))  // the earlier spelling still works
+        let conflict = try CLITests.run(["format", "-c", "-t", file])
+        #expect(conflict.status == 2)
     }
 }

@@ -53,6 +53,8 @@ public final class ModelStream<Model> {
     /// has read them; the streamed array itself appears empty. Nil for
     /// ``StreamPath/values``.
     public private(set) var envelope: JSONValue?
+    /// What the stream delivers.
+    private let path: StreamPath
 
     /// A stream of `type` from the values at `path`.
     public init(_ type: Model.Type, mapper: JSONMapper = JSONMapper(), path: StreamPath = .topLevelArray, lossy: Bool = false) {
@@ -61,6 +63,7 @@ public final class ModelStream<Model> {
         // A stream has no total size: memory is bounded per element (its
         // strings, numbers, keys and depth keep their limits).
         options.maxInputBytes = Int.max
+        self.path = path
         splitter = StreamSplitter(mode: path.splitterMode, options: mapper.parseOptions)
         parser = YajlParser(options: options, expectedInputBytes: 16 << 10, splitter: splitter)
         self.lossy = lossy
@@ -164,12 +167,18 @@ public final class ModelStream<Model> {
         return failure
     }
 
-    /// The error for a path that did not lead to an array.
+    /// The error for a path that selected nothing (or, naming an array, found something else).
     private func pathError() -> CartographError? {
-        guard !splitter.foundArray, case .array(let keys) = splitter.mode else { return nil }
-        let text = "$" + keys.map { "." + $0 }.joined()
-        var node: Node? = parser.builder.tokenCountForEnvelope > 0 ? parser.builder.makeDocument().root : nil
-        for key in keys { node = (try? node?.object())?[key] }
+        guard !splitter.foundArray, case .steps(let steps, let requiresArray) = splitter.mode else { return nil }
+        let text = path.text
+        var node: Node? = requiresArray && parser.builder.tokenCountForEnvelope > 0 ? parser.builder.makeDocument().root : nil
+        for step in steps.dropLast() {
+            switch step {
+            case .key(let key): node = (try? node?.object())?[key]
+            case .index(let index): node = node.flatMap { try? $0.array() }.flatMap { index < $0.count ? $0[index] : nil }
+            case .any: node = nil
+            }
+        }
         guard let node else {
             return CartographError(.pathNotFound, "the stream's path \(text) names nothing in the input", path: text,
                 expected: "an array", found: "nothing")
@@ -215,7 +224,7 @@ public final class ModelStream<Model> {
         for model in takeReady() { try body(model) }
         if let error { throw error }
         if let error = pathError() { throw error }
-        if case .array = splitter.mode, parser.builder.tokenCountForEnvelope > 0 {
+        if case .steps = splitter.mode, parser.builder.tokenCountForEnvelope > 0 {
             envelope = parser.builder.makeDocument().root.jsonValue()
         }
     }

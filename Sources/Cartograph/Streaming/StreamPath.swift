@@ -8,23 +8,153 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
     /// Each element of the array at a key path inside objects, such as
     /// `$.data.items` (written `"$.data.items"`, `"data.items"` or as keys).
     case array(at: [String])
+    /// Each element of the array at a path of keys and indexes
+    /// (`$.batches[0].items`): an array, as ``array(at:)`` requires.
+    case arrayElements(at: [PathStep])
+    /// Each value the path selects, as JSONPath selects them: `[*]` (or
+    /// `.*`) stands for every element of an array or member of an object, so
+    /// `$.data[*].id` delivers each element's `id`, `$.batches[*].items[*]`
+    /// every item of every batch.
+    case matches([PathStep])
 
-    /// A path from text: `$` is the top-level array, `$.a.b` the array under keys `a` then `b`.
+    /// One step of a path.
+    public enum PathStep: Sendable, Hashable, CustomStringConvertible {
+        /// The member with this key (`.name` or `["any key"]`).
+        case key(String)
+        /// The array element at this index, from 0 (`[3]`).
+        case index(Int)
+        /// Every element or member (`[*]`, `.*`).
+        case any
+
+        public var description: String {
+            switch self {
+            case .key(let key):
+                let plain = !key.isEmpty && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39)
+                    || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 >= 0x80 }
+                return plain ? ".\(key)" : "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+            case .index(let index): return "[\(index)]"
+            case .any: return "[*]"
+            }
+        }
+    }
+
+    /// A path from text, leniently (never fails; see ``init(parsing:)`` for
+    /// the grammar): `$` is the top-level array, `$.a.b` the array under
+    /// keys `a` then `b`; text that does not parse is taken as dot-separated keys.
     public init(_ text: String) {
-        var trimmed = Substring(text)
-        if trimmed.hasPrefix("$") { trimmed = trimmed.dropFirst() }
-        if trimmed.hasPrefix(".") { trimmed = trimmed.dropFirst() }
-        self = trimmed.isEmpty ? .topLevelArray : .array(at: trimmed.split(separator: ".").map(String.init))
+        self = (try? StreamPath(parsing: text)) ?? StreamPath.keys(text)
+    }
+
+    /// A path from text: `$` (optional) then steps `.key`, `["quoted key"]`
+    /// (or single quotes; `\"` and `\\` escape), `[index]`, `[*]` or `.*`.
+    /// Without a wildcard the path names one array and the stream delivers its
+    /// elements (``topLevelArray``, ``array(at:)``, ``arrayElements(at:)``);
+    /// with one it delivers each value the path selects (``matches(_:)``).
+    /// - Throws: ``CartographError/Kind/syntax`` with the offset in the text.
+    public init(parsing text: String) throws {
+        let steps = try Self.steps(parsing: text)
+        if steps.contains(.any) {
+            self = .matches(steps)
+        } else if steps.isEmpty {
+            self = .topLevelArray
+        } else if steps.allSatisfy({ if case .key = $0 { true } else { false } }) {
+            self = .array(at: steps.map { if case .key(let key) = $0 { key } else { "" } })
+        } else {
+            self = .arrayElements(at: steps)
+        }
     }
 
     /// A path from text (see ``init(_:)``).
     public init(stringLiteral value: String) { self.init(value) }
 
+    private static func keys(_ text: String) -> StreamPath {
+        var trimmed = Substring(text)
+        if trimmed.hasPrefix("$") { trimmed = trimmed.dropFirst() }
+        if trimmed.hasPrefix(".") { trimmed = trimmed.dropFirst() }
+        return trimmed.isEmpty ? .topLevelArray : .array(at: trimmed.split(separator: ".").map(String.init))
+    }
+
+    /// The steps of path text (see ``init(parsing:)``).
+    public static func steps(parsing text: String) throws -> [PathStep] {
+        let bytes = Array(text.utf8)
+        var index = 0
+        var steps: [PathStep] = []
+        func fail(_ message: String) -> CartographError {
+            CartographError(.syntax, "invalid path \"\(text)\": \(message)", offset: index)
+        }
+        func readKey() -> String {
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") { index += 1 }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }
+        // "data.items" (no $) is a key path too.
+        if index == 0, index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") {
+            steps.append(.key(readKey()))
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "."):
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
+                    index += 1
+                    steps.append(.any)
+                } else {
+                    let key = readKey()
+                    guard !key.isEmpty else { throw fail("an empty key after '.'") }
+                    steps.append(.key(key))
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                guard index < bytes.count else { throw fail("'[' without ']'") }
+                let open = bytes[index]
+                if open == UInt8(ascii: "*") {
+                    index += 1
+                    steps.append(.any)
+                } else if open == UInt8(ascii: "\"") || open == UInt8(ascii: "'") {
+                    index += 1
+                    var key: [UInt8] = []
+                    while index < bytes.count, bytes[index] != open {
+                        if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
+                        key.append(bytes[index])
+                        index += 1
+                    }
+                    guard index < bytes.count else { throw fail("an unterminated quoted key") }
+                    index += 1
+                    steps.append(.key(String(decoding: key, as: UTF8.self)))
+                } else {
+                    let start = index
+                    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+                    guard index > start, let value = Int(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                        throw fail("expected an index, *, or a quoted key after '['")
+                    }
+                    steps.append(.index(value))
+                }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { throw fail("expected ']'") }
+                index += 1
+            default:
+                throw fail("expected '.' or '['")
+            }
+        }
+        return steps
+    }
+
+    /// The path as text (`$.data[*].id`).
+    var text: String {
+        switch self {
+        case .topLevelArray, .values: return "$"
+        case .array(let keys): return "$" + keys.map { PathStep.key($0).description }.joined()
+        case .arrayElements(let steps), .matches(let steps): return "$" + steps.map(\.description).joined()
+        }
+    }
+
     var splitterMode: StreamSplitter.Mode {
         switch self {
-        case .topLevelArray: return .array(at: [])
+        case .topLevelArray: return .steps([.any], requiresArray: true)
         case .values: return .values
-        case .array(let keys): return .array(at: keys)
+        case .array(let keys): return .steps(keys.map { .key($0) } + [.any], requiresArray: true)
+        case .arrayElements(let steps): return .steps(steps + [.any], requiresArray: true)
+        case .matches(let steps): return .steps(steps, requiresArray: false)
         }
     }
 }

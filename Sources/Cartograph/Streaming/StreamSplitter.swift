@@ -11,13 +11,39 @@ final class StreamSplitter {
     enum Mode {
         /// Every top-level value (NDJSON, concatenated JSON).
         case values
-        /// The elements of the array at this key path (`[]`: the top-level array).
-        case array(at: [String])
+        /// The values the steps select; with `requiresArray` the last step
+        /// (`.any`) takes only array elements: the path names an array.
+        case steps([StreamPath.PathStep], requiresArray: Bool)
+    }
+
+    /// Where a value sits in its container.
+    private enum Position {
+        case key(String)
+        case index(Int)
+
+        func matches(_ step: StreamPath.PathStep, elementsOnly: Bool) -> Bool {
+            switch (step, self) {
+            case (.key(let wanted), .key(let key)): return wanted == key
+            case (.index(let wanted), .index(let index)): return wanted == index
+            case (.any, .index): return true
+            case (.any, .key): return !elementsOnly
+            default: return false
+            }
+        }
+    }
+
+    /// An open envelope container: where it sits, and how many values it has begun.
+    private struct Level {
+        var isArray: Bool
+        var position: Position?
+        var children = 0
     }
 
     let mode: Mode
-    private var stack: [(isArray: Bool, key: String?)] = []
+    private var stack: [Level] = []
     private var pendingKey: String?
+    /// Where the value being begun sits (set as it starts, read by ``envelopeBegin(isArray:)``).
+    private var startingPosition: Position?
     /// The builder of the element being read, if any.
     private(set) var activeElement: DocumentBuilder?
     var builder: DocumentBuilder
@@ -39,14 +65,17 @@ final class StreamSplitter {
         builder = DocumentBuilder(options: elementOptions, expectedInputBytes: 4 << 10)
     }
 
-    private var startsElement: Bool {
+    /// Whether the value starting at `position` (nil: a top-level value) is an element.
+    private func startsElement(at position: Position?) -> Bool {
         switch mode {
         case .values:
             return stack.isEmpty
-        case .array(let keys):
-            guard stack.count == keys.count + 1, stack[stack.count - 1].isArray else { return false }
-            for (position, key) in keys.enumerated() where stack[position + 1].key != key { return false }
-            return true
+        case .steps(let steps, let requiresArray):
+            guard stack.count == steps.count, let position else { return false }
+            for depth in 1..<max(stack.count, 1) where !(stack[depth].position?.matches(steps[depth - 1], elementsOnly: false) ?? false) {
+                return false
+            }
+            return position.matches(steps[steps.count - 1], elementsOnly: requiresArray)
         }
     }
 
@@ -54,7 +83,19 @@ final class StreamSplitter {
     @inline(__always)
     func elementBuilder(forValueIn envelope: DocumentBuilder) -> DocumentBuilder? {
         if let activeElement { return activeElement }
-        guard startsElement else { return nil }
+        // A value starts in the envelope: where it sits in its container.
+        var position: Position?
+        if let last = stack.indices.last {
+            if stack[last].isArray {
+                position = .index(stack[last].children)
+            } else {
+                position = .key(pendingKey ?? "")
+            }
+            stack[last].children += 1
+        }
+        startingPosition = position
+        guard startsElement(at: position) else { return nil }
+        if case .steps = mode { foundArray = true }
         activeElement = builder
         return builder
     }
@@ -72,10 +113,10 @@ final class StreamSplitter {
     }
 
     func envelopeBegin(isArray: Bool) {
-        let key = stack.last.map { $0.isArray ? nil : pendingKey } ?? nil
-        stack.append((isArray, key))
-        if isArray, !foundArray, case .array(let keys) = mode, stack.count == keys.count + 1 {
-            foundArray = zip(keys, stack.dropFirst()).allSatisfy { $0 == $1.key }
+        stack.append(Level(isArray: isArray, position: startingPosition))
+        // The array a path names, opened (it may turn out empty).
+        if isArray, !foundArray, case .steps(let steps, true) = mode, stack.count == steps.count {
+            foundArray = (1..<stack.count).allSatisfy { stack[$0].position?.matches(steps[$0 - 1], elementsOnly: false) ?? false }
         }
     }
 
