@@ -125,8 +125,11 @@ final class DocumentBuilder {
     /// `null`, `true` or `false` at `source`.
     @inline(__always)
     func literal(_ kind: TokenKind, at source: Int) -> Bool {
-        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
-            return routed(element.literal(kind, at: source), element) && completed(element, splitter)
+        if let splitter {
+            if let element = splitter.elementBuilder(forValueIn: self) {
+                return routed(element.literal(kind, at: source), element) && completed(element, splitter)
+            }
+            if splitter.discardsEnvelope { return true }
         }
         _ = appendValue(TapeEntry(kind: kind, flags: 0, length: 0, payload: 0, source: source))
         return true
@@ -135,8 +138,11 @@ final class DocumentBuilder {
     /// A number's validated JSON text (`flags`: ``TapeFlags/nonFinite`` for JSON5's `Infinity` and `NaN`).
     @inline(__always)
     func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
-        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
-            return routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
+        if let splitter {
+            if let element = splitter.elementBuilder(forValueIn: self) {
+                return routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
+            }
+            if splitter.discardsEnvelope { return count <= maxNumber || failLimit(.numberTooLong, count, at: source) }
         }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
         let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
@@ -147,8 +153,11 @@ final class DocumentBuilder {
     /// A string value's decoded bytes (`flags` marks property-list dates and data).
     @inline(__always)
     func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
-        if let splitter, let element = splitter.elementBuilder(forValueIn: self) {
-            return routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
+        if let splitter {
+            if let element = splitter.elementBuilder(forValueIn: self) {
+                return routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
+            }
+            if splitter.discardsEnvelope { return checkText(bytes, count: count, at: source) }
         }
         guard let offset = storeText(bytes, count: count, at: source) else { return false }
         _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(count), payload: offset, source: source))
@@ -161,6 +170,7 @@ final class DocumentBuilder {
         if let splitter {
             if let element = splitter.activeElement { return routed(element.key(bytes, count: count, at: source), element) }
             splitter.envelopeKey(bytes, count: count)
+            if splitter.discardsEnvelope { return checkText(bytes, count: count, at: source) }
         }
         let top = current
         guard top.pointee.depth > 0, top.pointee.isObject else {
@@ -171,6 +181,17 @@ final class DocumentBuilder {
         if count > 0, let bytes, !UTF8Validation.isASCII(bytes, count: count) { top.pointee.hasNonASCIIKey = true }
         top.pointee.count += 1
         _ = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
+        return true
+    }
+
+    /// The checks ``storeText(_:count:at:)`` makes, for text that is not kept
+    /// (a discarded envelope's): its length and its UTF-8.
+    private func checkText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
+        guard count <= maxString else { return failLimit(.stringTooLong, count, at: source) }
+        if validatesUTF8, let bytes, let bad = UTF8Validation.firstInvalid(bytes, count: count) {
+            failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
+            return false
+        }
         return true
     }
 
@@ -192,7 +213,11 @@ final class DocumentBuilder {
     func begin(object isObject: Bool, at source: Int) -> Bool {
         if let splitter {
             if let element = splitter.elementBuilder(forValueIn: self) { return routed(element.begin(object: isObject, at: source), element) }
+            if splitter.discardsEnvelope, splitter.envelopeDepth >= maxDepth {
+                return failLimit(.depthLimitExceeded, splitter.envelopeDepth + 1, at: source)
+            }
             splitter.envelopeBegin(isArray: !isObject)
+            if splitter.discardsEnvelope { return true }
         }
         let depth = current.pointee.depth
         guard depth < maxDepth else { return failLimit(.depthLimitExceeded, depth + 1, at: source) }
@@ -208,6 +233,7 @@ final class DocumentBuilder {
         if let splitter {
             if let element = splitter.activeElement { return routed(element.end(), element) && completed(element, splitter) }
             splitter.envelopeEnd()
+            if splitter.discardsEnvelope { return true }
         }
         let frame = current.pointee
         guard frame.depth > 0, let parent = frames.pop() else {

@@ -57,8 +57,17 @@ final class StreamSplitter {
     /// Why ``onElement`` stopped the parse.
     var failure: CartographError?
 
+    /// The values around the selected ones are checked and followed but not
+    /// kept: for ``StreamPath/matches(_:)``, whose selections may lie
+    /// anywhere, so that memory stays bounded by the largest selected value
+    /// (a path naming one array keeps its envelope, ``ModelStream/envelope``).
+    let discardsEnvelope: Bool
+    /// How deep the envelope's open containers go.
+    var envelopeDepth: Int { stack.count }
+
     init(mode: Mode, options: ParseOptions) {
         self.mode = mode
+        if case .steps(_, false) = mode { discardsEnvelope = true } else { discardsEnvelope = false }
         if case .values = mode { foundArray = true }
         var elementOptions = options
         elementOptions.allowMultipleValues = false

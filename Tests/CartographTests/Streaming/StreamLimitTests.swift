@@ -92,4 +92,31 @@ import Testing
         #expect(models == [Item(id: 1), Item(id: 2)])
         #expect(stream.retainedBytes < 1 << 17)
     }
+
+    /// A selecting path (`.matches`) does not keep the values around its
+    /// selections: 16 MiB of envelope under a 1 MiB limit streams through,
+    /// while what is not kept is still checked (UTF-8, depth).
+    @Test func aSelectingPathKeepsNoEnvelope() throws {
+        let stream = ModelStream(Int.self, mapper: mapper { $0.maxEnvelopeBytes = 1 << 20 }, path: try StreamPath(parsing: "$.rows[*].id"))
+        var ids: [Int] = []
+        try stream.feed(Array(#"{"rows":["#.utf8)) { ids.append($0) }
+        let chunk = Array(String(repeating: #"{"id":7,"pad":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},"#, count: 2_000).utf8)
+        for _ in 0..<120 { try stream.feed(chunk) { ids.append($0) } }
+        try stream.feed(Array(#"{"id":8}]}"#.utf8)) { ids.append($0) }
+        try stream.finish { ids.append($0) }
+        #expect(ids.count == 240_001 && ids.last == 8)
+        #expect(stream.envelope == nil)
+
+        let badUTF8 = ModelStream(Int.self, path: try StreamPath(parsing: "$[*].id"))
+        #expect(throws: CartographError.self) {
+            try badUTF8.feed(Array(#"[{"id":1,"s":""#.utf8) + [0xFF] + Array(#""}]"#.utf8)) { _ in }
+            try badUTF8.finish { _ in }
+        }
+        let deep = ModelStream(Int.self, mapper: mapper { $0.maxDepth = 64 }, path: try StreamPath(parsing: "$.a[*]"))
+        let error = try #require(throws: CartographError.self) {
+            try deep.feed(Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)) { _ in }
+            try deep.finish { _ in }
+        }
+        #expect(error.kind == .depthLimitExceeded)
+    }
 }
