@@ -56,7 +56,7 @@ struct Convert: ParsableCommand {
                 if pretty, layout.indent == nil, !layout.tab { layout.indent = 2 }
                 // Compact unless a layout is asked for.
                 let compact = layout.isCompact(defaultCompact: true)
-                result = layout.finish(try document.encoded(options: layout.writeOptions(defaultCompact: true)), compact: compact)
+                result = layout.finish(try document.encoded(options: layout.writeOptions(defaultCompact: true)), compact: compact, output: output)
             case .xml: result = try PropertyListMapper().encode(document, format: .xml)
             case .binary: result = try PropertyListMapper().encode(document, format: .binary)
             }

@@ -54,7 +54,7 @@ struct Format: ParsableCommand {
             var options = layout.writeOptions()
             options.asciiOnly = ascii
             options.escapeSlashes = escapeSlashes
-            let output = layout.finish(try document.encoded(options: options), compact: layout.isCompact(defaultCompact: false))
+            let output = layout.finish(try document.encoded(options: options), compact: layout.isCompact(defaultCompact: false), output: self.output)
             let sink = try Output.to(self.output)
             try sink.write(output)
             try sink.close()

@@ -39,7 +39,7 @@ struct Get: ParsableCommand {
         let compact = layout.isCompact(defaultCompact: false)
         let buffered = BufferedOutput(sink)
         try StreamCommand.run(input: input, path: steps.isEmpty ? .values : .matches(steps), progress: "get") { document in
-            try buffered.append(layout.finish(try document.encoded(options: options), compact: compact))
+            try buffered.append(layout.finish(try document.encoded(options: options), compact: compact, output: output))
         } flush: {
             try buffered.flush()
         }

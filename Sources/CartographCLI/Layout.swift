@@ -17,6 +17,9 @@ struct Layout: ParsableArguments {
     @Flag(name: [.customShort("S"), .long], help: "Sort object keys by code point.")
     var sortKeys = false
 
+    @Option(help: "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: JSONColors.Choice = .auto
+
     func validate() throws {
         if [indent != nil, tab, compact].filter({ $0 }).count > 1 { throw ValidationError("--indent, --tab and --compact exclude each other") }
         if let indent, !(1...31).contains(indent) { throw ValidationError("--indent takes 1 to 31 spaces") }
@@ -37,7 +40,12 @@ struct Layout: ParsableArguments {
     /// Written JSON with tabs for indentation when `--tab`, and a final
     /// newline for compact output. JSON text holds no raw newline inside a
     /// string, so every space at the start of a line is indentation.
-    func finish(_ json: [UInt8], compact: Bool) -> [UInt8] {
+    func finish(_ json: [UInt8], compact: Bool, output: String?) -> [UInt8] {
+        let laidOut = finish(json, compact: compact)
+        return color.applies(writingTo: output) ? JSONColors.colour(laidOut) : laidOut
+    }
+
+    private func finish(_ json: [UInt8], compact: Bool) -> [UInt8] {
         var json = json
         if compact { json.append(UInt8(ascii: "\n")) }
         guard tab, !compact else { return json }

@@ -279,4 +279,14 @@ import Testing
         let conflict = try CLITests.run(["format", "-c", "-t", file])
         #expect(conflict.status == 2)
     }
+
+    @Test func colourOnRequestAndNeverIntoAPipe() throws {
+        let json = #"{"a":[1,true,null,"x\"y"],"b":-2.5e3}"#
+        let coloured = try CLITests.run(["format", "--color", "always", "-c"], input: json).output
+        #expect(coloured == "{\u{1B}[1;34m\"a\"\u{1B}[0m:[\u{1B}[0;33m1\u{1B}[0m,\u{1B}[0;35mtrue\u{1B}[0m,\u{1B}[1;30mnull\u{1B}[0m,"
+            + "\u{1B}[0;32m\"x\\\"y\"\u{1B}[0m],\u{1B}[1;34m\"b\"\u{1B}[0m:\u{1B}[0;33m-2.5e3\u{1B}[0m}\n")
+        // The tests' standard output is a pipe: auto means no colour.
+        #expect(!(try CLITests.run(["format"], input: json).output.contains("\u{1B}")))
+        #expect(!(try CLITests.run(["get", "--color", "never", "$.a"], input: json).output.contains("\u{1B}")))
+    }
 }
