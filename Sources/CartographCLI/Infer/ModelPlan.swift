@@ -46,6 +46,11 @@ final class ModelPlan {
             return .array(element.nulls > 0 && type != .json ? .optional(type) : type)
         case .object:
             if shape.members.isEmpty { return .json }
+            if shape.isMap {
+                let values = shape.mapValues
+                let type = resolve(values, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors)
+                return .map(values.nulls > 0 && type != .json ? .optional(type) : type)
+            }
             let name = SwiftNames.unique(suggested, in: &typeNames)
             let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors)
             nested.append(plan)
@@ -63,6 +68,8 @@ final class ModelPlan {
 indirect enum InferredType: Equatable {
     case bool, int, decimal, double, string, date, json
     case array(InferredType)
+    /// An object whose keys are data (``ValueShape/isMap``): `[String: Value]`.
+    case map(InferredType)
     /// An array element that was null in some samples.
     case optional(InferredType)
     case model(ModelPlan)
@@ -78,6 +85,7 @@ indirect enum InferredType: Equatable {
         case .date: return "Date"
         case .json: return "JSONValue"
         case .array(let element): return "[\(element.source)]"
+        case .map(let value): return "[String: \(value.source)]"
         case .optional(let wrapped): return "\(wrapped.source)?"
         case .model(let plan): return plan.name
         }
@@ -93,6 +101,7 @@ indirect enum InferredType: Equatable {
         case .date: return "Date(timeIntervalSince1970: 0)"
         case .json: return ".null"
         case .array: return "[]"
+        case .map: return "[:]"
         case .optional: return "nil"
         case .model(let plan): return "\(plan.name)()"
         }
@@ -102,7 +111,7 @@ indirect enum InferredType: Equatable {
     func contains(_ test: (InferredType) -> Bool) -> Bool {
         if test(self) { return true }
         switch self {
-        case .array(let inner), .optional(let inner): return inner.contains(test)
+        case .array(let inner), .map(let inner), .optional(let inner): return inner.contains(test)
         default: return false
         }
     }
@@ -111,7 +120,7 @@ indirect enum InferredType: Equatable {
         switch (lhs, rhs) {
         case (.bool, .bool), (.int, .int), (.decimal, .decimal), (.double, .double), (.string, .string), (.date, .date), (.json, .json):
             return true
-        case (.array(let a), .array(let b)), (.optional(let a), .optional(let b)): return a == b
+        case (.array(let a), .array(let b)), (.map(let a), .map(let b)), (.optional(let a), .optional(let b)): return a == b
         case (.model(let a), .model(let b)): return a === b
         default: return false
         }

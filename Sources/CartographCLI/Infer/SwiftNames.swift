@@ -41,18 +41,36 @@ enum SwiftNames {
         return words
     }
 
-    /// `created_at` → `createdAt`, `ID` → `id`, `2fa` → `_2fa`, `class` → `classValue`.
+    /// Words written in capitals after the first word of a name, as Swift's
+    /// API guidelines spell them (`avatarURL`, `userID`).
+    static let acronyms: Set<String> = ["id", "ids", "url", "urls", "uri", "http", "https", "api", "json", "html", "xml", "uuid", "ip", "sql",
+        "ssl", "tls", "dns", "cpu", "gpu", "utc", "iso"]
+
+    /// Keywords that cannot be a property even in backticks (or read badly
+    /// so); they get `Value` appended instead.
+    static let unbacktickable: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "Any"]
+
+    /// A word of a name after the first: capitalized, or all capitals for an acronym (`id` → `ID`, `Url` → `URL`).
+    static func laterWord(_ word: String) -> String {
+        acronyms.contains(word.lowercased()) ? (word.lowercased().hasSuffix("s") && word.count > 2
+            ? word.dropLast().uppercased() + "s" : word.uppercased()) : capitalized(word)
+    }
+
+    /// `created_at` → `createdAt`, `avatar_url` → `avatarURL`, `ID` → `id`,
+    /// `2fa` → `_2fa`, `class` → `` `class` `` (in backticks).
     static func property(_ key: String) -> String {
         let parts = words(key)
         guard let first = parts.first else { return "value" }
-        var name = first.lowercased() + parts.dropFirst().map(capitalized).joined()
+        var name = first.lowercased() + parts.dropFirst().map(laterWord).joined()
         if name.first!.isNumber { name = "_" + name }
-        return keywords.contains(name) ? name + "Value" : name
+        if unbacktickable.contains(name) { return name + "Value" }
+        return keywords.contains(name) ? "`\(name)`" : name
     }
 
-    /// `line_items` → `LineItems`; a reserved name gets `Model` appended.
+    /// `line_items` → `LineItems`, `avatar_url` → `AvatarURL`; a reserved name gets `Model` appended.
     static func type(_ key: String) -> String {
-        var name = words(key).map(capitalized).joined()
+        let parts = words(key)
+        var name = (parts.first.map(capitalized) ?? "") + parts.dropFirst().map(laterWord).joined()
         if name.isEmpty { name = "Item" }
         if name.first!.isNumber { name = "Model" + name }
         return reservedTypes.contains(name) || keywords.contains(name) ? name + "Model" : name
@@ -62,6 +80,15 @@ enum SwiftNames {
     /// `categories` → `Category`, `boxes` → `Box`; otherwise `…Item`.
     static func elementType(_ key: String) -> String {
         let plural = type(key)
+        for (irregular, singular) in [("People", "Person"), ("Children", "Child"), ("Indices", "Index"), ("Matrices", "Matrix"),
+            ("Analyses", "Analysis"), ("Aliases", "Alias")] where plural.hasSuffix(irregular)
+        {
+            return String(plural.dropLast(irregular.count)) + singular
+        }
+        // statuses → Status, buses → Bus (but houses → House, below).
+        for ending in ["tuses", "buses", "nuses", "puses", "ruses"] where plural.hasSuffix(ending) {
+            return type(String(plural.dropLast(2)))
+        }
         for (suffix, replacement) in [("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")]
         where plural.hasSuffix(suffix) && plural.count > suffix.count + 1 {
             return type(String(plural.dropLast(suffix.count)) + replacement)

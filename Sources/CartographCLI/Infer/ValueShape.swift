@@ -61,6 +61,67 @@ final class ValueShape {
         return shape
     }
 
+    /// Adds everything `other` saw (for the values of a map, merged into one shape).
+    func merge(_ other: ValueShape) {
+        seen += other.seen
+        nulls += other.nulls
+        bools += other.bools
+        integers += other.integers
+        bigIntegers += other.bigIntegers
+        doubles += other.doubles
+        strings += other.strings
+        dates += other.dates
+        arrays += other.arrays
+        objects += other.objects
+        if let otherElement = other.element {
+            let shape = element ?? ValueShape()
+            element = shape
+            shape.merge(otherElement)
+        }
+        for (key, shape) in other.members { member(key).merge(shape) }
+    }
+
+    /// Whether the objects seen here are maps (their keys are data: ids,
+    /// names of things) rather than records: their values are all of one
+    /// kind, and the keys are ids (numbers, UUIDs, hex, or one stem with
+    /// varying digits: `user-00017`), or too many to be names (more than
+    /// 40), or differ from object to object (three or more objects, each key
+    /// in at most half of them on average). Such an object becomes
+    /// `[String: Value]` instead of a type with a property per key.
+    var isMap: Bool {
+        guard objects > 0, members.count >= 2 else { return false }
+        guard let kind = members[0].shape.soleKind, members.allSatisfy({ $0.shape.soleKind == kind }) else { return false }
+        let keys = members.map(\.key)
+        if keys.allSatisfy(Self.isIdentifier) { return true }
+        if keys.count >= 4, keys.allSatisfy({ $0.contains(where: \.isNumber) }),
+            Set(keys.map { $0.filter { !$0.isNumber } }).count == 1
+        {
+            return true
+        }
+        if members.count > 40 { return true }
+        if objects >= 3 {
+            let presence = Double(members.reduce(0) { $0 + $1.shape.seen }) / Double(members.count * objects)
+            if presence <= 0.5 { return true }
+        }
+        return false
+    }
+
+    /// A key that is an id: a number, a UUID, or 8 or more hexadecimal digits.
+    static func isIdentifier(_ key: String) -> Bool {
+        let unsigned = key.hasPrefix("-") ? key.dropFirst() : Substring(key)
+        if !unsigned.isEmpty, unsigned.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        let hex = key.filter { $0 != "-" }
+        if hex.count >= 8, hex.allSatisfy(\.isHexDigit), key.count == hex.count || (key.count == 36 && hex.count == 32) { return true }
+        return false
+    }
+
+    /// The shape of every value of a map, merged.
+    var mapValues: ValueShape {
+        let merged = ValueShape()
+        for (_, shape) in members { merged.merge(shape) }
+        return merged
+    }
+
     /// Whether a member of the objects seen here must be optional: it was
     /// missing from some of them or null in some.
     func isOptional(member shape: ValueShape) -> Bool {

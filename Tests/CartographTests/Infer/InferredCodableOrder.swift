@@ -6,7 +6,7 @@ import Foundation
 import Cartograph
 
 struct InferredCodableOrder: Codable, Equatable, Sendable {
-    var orderId: Int
+    var orderID: Int
     var placedAt: Date
     var status: String
     var total: Double
@@ -14,14 +14,14 @@ struct InferredCodableOrder: Codable, Equatable, Sendable {
     var customer: Customer
     var lineItems: [LineItem]
     var shippingCarrier: String
-    var defaultValue: Bool
+    var `default`: Bool
     var _2faVerified: Bool
     var meta: JSONValue
     var note: String?
     var categories: [Category]
 
     enum CodingKeys: String, CodingKey {
-        case orderId = "order_id"
+        case orderID = "order_id"
         case placedAt = "placed_at"
         case status
         case total
@@ -29,7 +29,7 @@ struct InferredCodableOrder: Codable, Equatable, Sendable {
         case customer
         case lineItems = "line_items"
         case shippingCarrier = "shipping.carrier"
-        case defaultValue = "default"
+        case `default` = "default"
         case _2faVerified = "2fa_verified"
         case meta
         case note
@@ -37,13 +37,13 @@ struct InferredCodableOrder: Codable, Equatable, Sendable {
     }
 
     struct Customer: Codable, Equatable, Sendable {
-        var customerId: Int
+        var customerID: Int
         var fullName: String
         var email: String?
         var vip: Bool
 
         enum CodingKeys: String, CodingKey {
-            case customerId = "customer_id"
+            case customerID = "customer_id"
             case fullName = "full_name"
             case email
             case vip

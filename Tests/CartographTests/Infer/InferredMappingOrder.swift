@@ -6,7 +6,7 @@ import Foundation
 import Cartograph
 
 struct InferredMappingOrder: Mappable, Equatable, Sendable {
-    var orderId: Int = 0
+    var orderID: Int = 0
     var placedAt: Date = Date(timeIntervalSince1970: 0)
     var status: String = ""
     var total: Double = 0
@@ -14,14 +14,14 @@ struct InferredMappingOrder: Mappable, Equatable, Sendable {
     var customer: Customer = Customer()
     var lineItems: [LineItem] = []
     var shippingCarrier: String = ""
-    var defaultValue: Bool = false
+    var `default`: Bool = false
     var _2faVerified: Bool = false
     var meta: JSONValue = .null
     var note: String?
     var categories: [Category] = []
 
     static let mapping = Mapping<InferredMappingOrder>({ InferredMappingOrder() }) {
-        Map(\.orderId, "order_id", required: true)
+        Map(\.orderID, "order_id", required: true)
         Map(\.placedAt, "placed_at", required: true)
         Map(\.status, "status", required: true)
         Map(\.total, "total", required: true)
@@ -29,7 +29,7 @@ struct InferredMappingOrder: Mappable, Equatable, Sendable {
         Map(\.customer, "customer", required: true)
         Map(\.lineItems, "line_items", required: true)
         Map(\.shippingCarrier, .key("shipping.carrier"), required: true)
-        Map(\.defaultValue, "default", required: true)
+        Map(\.`default`, "default", required: true)
         Map(\._2faVerified, "2fa_verified", required: true)
         Map(\.meta, "meta", required: true)
         Map(\.note, "note")
@@ -37,13 +37,13 @@ struct InferredMappingOrder: Mappable, Equatable, Sendable {
     }
 
     struct Customer: Mappable, Equatable, Sendable {
-        var customerId: Int = 0
+        var customerID: Int = 0
         var fullName: String = ""
         var email: String?
         var vip: Bool = false
 
         static let mapping = Mapping<Customer>({ Customer() }) {
-            Map(\.customerId, "customer_id", required: true)
+            Map(\.customerID, "customer_id", required: true)
             Map(\.fullName, "full_name", required: true)
             Map(\.email, "email")
             Map(\.vip, "vip", required: true)
