@@ -11,20 +11,30 @@ final class ModelPlan {
     }
 
     let name: String
+    /// The name qualified by the types it is nested in (`Root.Order.Customer`).
+    let path: String
     private(set) var properties: [Property] = []
     private(set) var nested: [ModelPlan] = []
+
+    /// The models planned so far, by shape: one type for the same shape
+    /// wherever it appears (a `User` and an `Owner` with the same members are
+    /// one type, named where it was first seen).
+    final class Shapes {
+        var plans: [String: ModelPlan] = [:]
+    }
 
     /// Plans the model for the objects merged in `shape`. `enclosing` holds the
     /// names of the types this one is nested in: nested names avoid them so
     /// that a name always means one type.
-    init(name: String, shape: ValueShape, enclosing: Set<String> = []) {
+    init(name: String, shape: ValueShape, enclosing: Set<String> = [], path: String? = nil, shapes: Shapes = Shapes()) {
         self.name = name
+        self.path = path ?? name
         var propertyNames: Set<String> = []
         var typeNames = enclosing.union([name])
         let ancestors = enclosing.union([name])
         for (key, member) in shape.members {
             let type = resolve(member, suggested: SwiftNames.type(key), elementName: SwiftNames.elementType(key),
-                typeNames: &typeNames, ancestors: ancestors)
+                typeNames: &typeNames, ancestors: ancestors, shapes: shapes)
             let property = SwiftNames.unique(SwiftNames.property(key), in: &propertyNames)
             properties.append(Property(key: key, name: property, type: type, isOptional: shape.isOptional(member: member)))
         }
@@ -33,7 +43,7 @@ final class ModelPlan {
     /// The type for the values merged in `shape`: one kind of value gives its
     /// Swift type; none, or several, give `JSONValue`.
     private func resolve(_ shape: ValueShape, suggested: String, elementName: String, typeNames: inout Set<String>,
-                         ancestors: Set<String>) -> InferredType {
+                         ancestors: Set<String>, shapes: Shapes) -> InferredType {
         switch shape.soleKind {
         case nil: return .json
         case .bool: return .bool
@@ -42,20 +52,35 @@ final class ModelPlan {
         case .null: return .json
         case .array:
             guard let element = shape.element else { return .array(.json) }
-            let type = resolve(element, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors)
+            let type = resolve(element, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
+                shapes: shapes)
             return .array(element.nulls > 0 && type != .json ? .optional(type) : type)
         case .object:
             if shape.members.isEmpty { return .json }
             if shape.isMap {
                 let values = shape.mapValues
-                let type = resolve(values, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors)
+                let type = resolve(values, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
+                    shapes: shapes)
                 return .map(values.nulls > 0 && type != .json ? .optional(type) : type)
             }
             let name = SwiftNames.unique(suggested, in: &typeNames)
-            let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors)
+            let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors, path: path + "." + name, shapes: shapes)
+            // A shape planned before is that type again; its nested types were
+            // found equal to that type's as they were planned, so none is lost.
+            if let existing = shapes.plans[plan.signature] {
+                typeNames.remove(name)
+                return .model(existing)
+            }
+            shapes.plans[plan.signature] = plan
             nested.append(plan)
             return .model(plan)
         }
+    }
+
+    /// The model's shape: keys, types and optionality of its properties
+    /// (nested models by identity, which are already shared).
+    var signature: String {
+        properties.map { "\($0.key)\u{1}\($0.type.signature)\u{1}\($0.isOptional)" }.joined(separator: "\u{2}")
     }
 
     /// Whether this model or one nested in it uses a type.
@@ -73,6 +98,35 @@ indirect enum InferredType: Equatable {
     /// An array element that was null in some samples.
     case optional(InferredType)
     case model(ModelPlan)
+
+    /// The type as written in `scope`: a model nested directly in it by its
+    /// name, one shared from elsewhere by its qualified name.
+    func source(in scope: ModelPlan) -> String {
+        switch self {
+        case .array(let element): return "[\(element.source(in: scope))]"
+        case .map(let value): return "[String: \(value.source(in: scope))]"
+        case .optional(let wrapped): return "\(wrapped.source(in: scope))?"
+        case .model(let plan): return scope.nested.contains { $0 === plan } ? plan.name : plan.path
+        default: return source
+        }
+    }
+
+    /// A value to start a non-optional property from, as written in `scope`.
+    func initialValue(in scope: ModelPlan) -> String {
+        if case .model = self { return "\(source(in: scope))()" }
+        return initialValue
+    }
+
+    /// The type's shape, for ``ModelPlan/signature``.
+    var signature: String {
+        switch self {
+        case .model(let plan): return "model:\(ObjectIdentifier(plan).hashValue)"
+        case .array(let element): return "[\(element.signature)]"
+        case .map(let value): return "[:\(value.signature)]"
+        case .optional(let wrapped): return "\(wrapped.signature)?"
+        default: return source
+        }
+    }
 
     /// The type as Swift source.
     var source: String {

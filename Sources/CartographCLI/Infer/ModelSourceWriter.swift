@@ -37,11 +37,11 @@ struct ModelSourceWriter {
         let conformance = style == .codable ? "Codable" : "Mappable"
         lines.append("\(indent)struct \(plan.name): \(conformance), Equatable, Sendable {")
         for property in plan.properties {
-            let type = property.type.source
+            let type = property.type.source(in: plan)
             switch (style, property.isOptional) {
             case (_, true): lines.append("\(inner)var \(property.name): \(type)?")
             case (.codable, false): lines.append("\(inner)var \(property.name): \(type)")
-            case (.mapping, false): lines.append("\(inner)var \(property.name): \(type) = \(property.type.initialValue)")
+            case (.mapping, false): lines.append("\(inner)var \(property.name): \(type) = \(property.type.initialValue(in: plan))")
             }
         }
         switch style {

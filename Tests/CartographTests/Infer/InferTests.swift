@@ -140,4 +140,17 @@ import Testing
         #expect(ours.usersByID["1002"]?.avatarURL == "https://x/l.png" && ours.sessions.count == 4 && ours.metrics.count == 60)
         #expect(ours.class == "premium" && ours.statuses.map(\.statusID) == [1, 2])
     }
+
+    /// One shape under four keys is one type (named where it was first
+    /// seen, qualified where it is used elsewhere): `InferredRepeated.swift`,
+    /// compiled here, decodes its sample through its mappings.
+    @Test func repeatedShapesAreOneType() throws {
+        let path = Fixtures.root.appendingPathComponent("Infer/repeated.json").path
+        let run = try CLITests.run(["infer", path, "--name", "InferredRepeated", "--mapping"])
+        #expect(run.output == (try Self.committedSource("InferredRepeated.swift")))
+        #expect(run.output.components(separatedBy: "struct ").count == 4, "three types: the root, Status, User")
+        let value = try JSONMapper().decode(InferredRepeated.self, from: try Fixtures.bytes("Infer/repeated.json"))
+        #expect(value.owner.name == "Grace" && value.moderators.first?.avatarURL == "https://x/t.png")
+        #expect(value.statuses.map(\.retweetedBy.name) == ["Lin", "Ada"])
+    }
 }
