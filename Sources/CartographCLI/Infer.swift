@@ -30,6 +30,9 @@ struct Infer: ParsableCommand {
     @Option(help: "json, plist, or auto (detect from the bytes, the default).")
     var format: InputFormatOption = .auto
 
+    @Option(help: "The access level of the generated types: internal (the default) or public (with a public init).")
+    var access: ModelSourceWriter.Access = .internal
+
     func validate() throws {
         guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else { throw ValidationError("--name must be a Swift type name, such as Order") }
@@ -67,7 +70,7 @@ struct Infer: ParsableCommand {
             samples += objects.count
         }
         let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape)
-        try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle).source(for: plan, samples: samples, arrays: arrays).utf8))
+        try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
     }
 }
 

@@ -126,11 +126,11 @@ import Testing
     }
 
     /// A sample with maps (ids, a stem with digits, 60 metrics), acronyms and
-    /// a keyword: its generated code is `InferredDirectory.swift`, compiled
+    /// a keyword, generated `--access public`: `InferredDirectory.swift`, compiled
     /// here, and decodes the sample through Cartograph and Foundation alike.
     @Test func mapsCompileAndDecodeTheirSample() throws {
         let path = Fixtures.root.appendingPathComponent("Infer/directory.json").path
-        let run = try CLITests.run(["infer", path, "--name", "InferredDirectory", "--codable"])
+        let run = try CLITests.run(["infer", path, "--name", "InferredDirectory", "--codable", "--access", "public"])
         #expect(run.output == (try Self.committedSource("InferredDirectory.swift")))
         let bytes = try Fixtures.bytes("Infer/directory.json")
         let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(InferredDirectory.self, from: bytes)
@@ -139,6 +139,9 @@ import Testing
         #expect(try foundation.decode(InferredDirectory.self, from: Data(bytes)) == ours)
         #expect(ours.usersByID["1002"]?.avatarURL == "https://x/l.png" && ours.sessions.count == 4 && ours.metrics.count == 60)
         #expect(ours.class == "premium" && ours.statuses.map(\.statusID) == [1, 2])
+        // --access public: public types with a public memberwise init.
+        let made = InferredDirectory(version: 1, usersByID: [:], sessions: [:], metrics: ["m": 1], class: "c", statuses: [.init(statusID: 3, label: "l")])
+        #expect(made.metrics["m"] == 1 && made.statuses.first?.statusID == 3)
     }
 
     /// One shape under four keys is one type (named where it was first
