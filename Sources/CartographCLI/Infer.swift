@@ -30,6 +30,9 @@ struct Infer: ParsableCommand {
     @Option(help: "json, plist, or auto (detect from the bytes, the default).")
     var format: InputFormatOption = .auto
 
+    @Flag(help: "Strings that take 2 to 10 values, each seen at least twice on average, become String enums.")
+    var enums = false
+
     @Option(help: "The access level of the generated types: internal (the default) or public (with a public init).")
     var access: ModelSourceWriter.Access = .internal
 
@@ -69,7 +72,7 @@ struct Infer: ParsableCommand {
             for object in objects { try shape.add(object) }
             samples += objects.count
         }
-        let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape)
+        let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape, makesEnums: enums)
         try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
     }
 }

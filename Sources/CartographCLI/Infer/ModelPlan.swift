@@ -15,6 +15,9 @@ final class ModelPlan {
     let path: String
     private(set) var properties: [Property] = []
     private(set) var nested: [ModelPlan] = []
+    private(set) var enums: [EnumPlan] = []
+    /// Closed sets of strings become enums (`--enums`).
+    let makesEnums: Bool
 
     /// The models planned so far, by shape: one type for the same shape
     /// wherever it appears (a `User` and an `Owner` with the same members are
@@ -26,9 +29,10 @@ final class ModelPlan {
     /// Plans the model for the objects merged in `shape`. `enclosing` holds the
     /// names of the types this one is nested in: nested names avoid them so
     /// that a name always means one type.
-    init(name: String, shape: ValueShape, enclosing: Set<String> = [], path: String? = nil, shapes: Shapes = Shapes()) {
+    init(name: String, shape: ValueShape, enclosing: Set<String> = [], path: String? = nil, shapes: Shapes = Shapes(), makesEnums: Bool = false) {
         self.name = name
         self.path = path ?? name
+        self.makesEnums = makesEnums
         var propertyNames: Set<String> = []
         var typeNames = enclosing.union([name])
         let ancestors = enclosing.union([name])
@@ -48,7 +52,12 @@ final class ModelPlan {
         case nil: return .json
         case .bool: return .bool
         case .number: return shape.doubles > 0 ? .double : shape.bigIntegers > 0 ? .decimal : .int
-        case .string: return shape.dates == shape.strings ? .date : .string
+        case .string:
+            if shape.dates == shape.strings { return .date }
+            guard makesEnums, shape.isEnumLike, let values = shape.stringValues else { return .string }
+            let plan = EnumPlan(name: SwiftNames.unique(suggested, in: &typeNames), values: values)
+            enums.append(plan)
+            return .enumeration(plan)
         case .null: return .json
         case .array:
             guard let element = shape.element else { return .array(.json) }
@@ -64,7 +73,7 @@ final class ModelPlan {
                 return .map(values.nulls > 0 && type != .json ? .optional(type) : type)
             }
             let name = SwiftNames.unique(suggested, in: &typeNames)
-            let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors, path: path + "." + name, shapes: shapes)
+            let plan = ModelPlan(name: name, shape: shape, enclosing: ancestors, path: path + "." + name, shapes: shapes, makesEnums: makesEnums)
             // A shape planned before is that type again; its nested types were
             // found equal to that type's as they were planned, so none is lost.
             if let existing = shapes.plans[plan.signature] {
@@ -83,9 +92,25 @@ final class ModelPlan {
         properties.map { "\($0.key)\u{1}\($0.type.signature)\u{1}\($0.isOptional)" }.joined(separator: "\u{2}")
     }
 
+    /// Whether this model or one nested in it has an enum.
+    var usesEnums: Bool { !enums.isEmpty || nested.contains { $0.usesEnums } }
+
     /// Whether this model or one nested in it uses a type.
     func uses(_ test: (InferredType) -> Bool) -> Bool {
         properties.contains { $0.type.contains(test) } || nested.contains { $0.uses(test) }
+    }
+}
+
+/// A `String` enum for a closed set of strings: its cases in first-seen order.
+final class EnumPlan {
+    let name: String
+    /// Case names and the strings they stand for.
+    let cases: [(name: String, raw: String)]
+
+    init(name: String, values: [String]) {
+        self.name = name
+        var taken: Set<String> = []
+        cases = values.map { (SwiftNames.unique(SwiftNames.property($0.isEmpty ? "empty" : $0), in: &taken), $0) }
     }
 }
 
@@ -95,6 +120,8 @@ indirect enum InferredType: Equatable {
     case array(InferredType)
     /// An object whose keys are data (``ValueShape/isMap``): `[String: Value]`.
     case map(InferredType)
+    /// A closed set of strings (`--enums`).
+    case enumeration(EnumPlan)
     /// An array element that was null in some samples.
     case optional(InferredType)
     case model(ModelPlan)
@@ -121,6 +148,7 @@ indirect enum InferredType: Equatable {
     var signature: String {
         switch self {
         case .model(let plan): return "model:\(ObjectIdentifier(plan).hashValue)"
+        case .enumeration(let plan): return "enum:" + plan.cases.map(\.raw).joined(separator: "\u{1}")
         case .array(let element): return "[\(element.signature)]"
         case .map(let value): return "[:\(value.signature)]"
         case .optional(let wrapped): return "\(wrapped.signature)?"
@@ -142,6 +170,7 @@ indirect enum InferredType: Equatable {
         case .map(let value): return "[String: \(value.source)]"
         case .optional(let wrapped): return "\(wrapped.source)?"
         case .model(let plan): return plan.name
+        case .enumeration(let plan): return plan.name
         }
     }
 
@@ -158,6 +187,7 @@ indirect enum InferredType: Equatable {
         case .map: return "[:]"
         case .optional: return "nil"
         case .model(let plan): return "\(plan.name)()"
+        case .enumeration(let plan): return ".\(plan.cases[0].name)"
         }
     }
 
@@ -176,6 +206,7 @@ indirect enum InferredType: Equatable {
             return true
         case (.array(let a), .array(let b)), (.map(let a), .map(let b)), (.optional(let a), .optional(let b)): return a == b
         case (.model(let a), .model(let b)): return a === b
+        case (.enumeration(let a), .enumeration(let b)): return a === b
         default: return false
         }
     }

@@ -16,6 +16,10 @@ final class ValueShape {
     private(set) var strings = 0
     /// Strings that read as ISO 8601 dates (or property-list dates).
     private(set) var dates = 0
+    /// The distinct strings seen here, in first-seen order, while there are
+    /// at most ``enumLimit`` of them (nil after: not a closed set).
+    private(set) var stringValues: [String]? = []
+    static let enumLimit = 10
     private(set) var arrays = 0
     private(set) var objects = 0
     /// The merged shape of every element of every array seen here.
@@ -42,6 +46,9 @@ final class ValueShape {
         case .string:
             strings += 1
             if node.isDate || (try? node.date()) != nil { dates += 1 }
+            if let values = stringValues, let text = try? node.string(), !values.contains(text) {
+                stringValues = values.count < Self.enumLimit ? values + [text] : nil
+            }
         case .array:
             arrays += 1
             let shape = element ?? ValueShape()
@@ -71,6 +78,12 @@ final class ValueShape {
         doubles += other.doubles
         strings += other.strings
         dates += other.dates
+        if let values = stringValues, let others = other.stringValues {
+            let merged = values + others.filter { !values.contains($0) }
+            stringValues = merged.count <= Self.enumLimit ? merged : nil
+        } else {
+            stringValues = nil
+        }
         arrays += other.arrays
         objects += other.objects
         if let otherElement = other.element {
@@ -113,6 +126,13 @@ final class ValueShape {
         let hex = key.filter { $0 != "-" }
         if hex.count >= 8, hex.allSatisfy(\.isHexDigit), key.count == hex.count || (key.count == 36 && hex.count == 32) { return true }
         return false
+    }
+
+    /// Whether the strings seen here are a small closed set worth an enum:
+    /// 2 to ``enumLimit`` distinct values, each seen twice on average.
+    var isEnumLike: Bool {
+        guard let values = stringValues, values.count >= 2, strings >= 2 * values.count, dates < strings else { return false }
+        return true
     }
 
     /// The shape of every value of a map, merged.

@@ -156,4 +156,20 @@ import Testing
         #expect(value.owner.name == "Grace" && value.moderators.first?.avatarURL == "https://x/t.png")
         #expect(value.statuses.map(\.retweetedBy.name) == ["Lin", "Ada"])
     }
+
+    /// `--enums`: strings taking a few values, each seen at least twice on
+    /// average, become `String` enums (titles, all different, stay strings);
+    /// `InferredTicket.swift`, compiled here, decodes its samples through
+    /// Cartograph and Foundation alike.
+    @Test func closedStringSetsBecomeEnums() throws {
+        let path = Fixtures.root.appendingPathComponent("Infer/tickets.json").path
+        let run = try CLITests.run(["infer", path, "--name", "InferredTicket", "--codable", "--enums"])
+        #expect(run.output == (try Self.committedSource("InferredTicket.swift")))
+        #expect(run.output.contains("var title: String") && run.output.contains("case inReview = \"in-review\""))
+        let bytes = try Fixtures.bytes("Infer/tickets.json")
+        let ours = try JSONMapper().decode([InferredTicket].self, from: bytes)
+        #expect(try JSONDecoder().decode([InferredTicket].self, from: Data(bytes)) == ours)
+        #expect(ours.map(\.state) == [.open, .closed, .inReview, .open, .closed, .inReview, .open, .closed])
+        #expect(try CLITests.run(["infer", path, "--name", "T"]).output.contains("var state: String"), "enums only when asked")
+    }
 }
