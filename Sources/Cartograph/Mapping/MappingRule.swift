@@ -5,7 +5,7 @@ enum ReadMode {
 }
 
 /// One rule of a ``Mapping``: a property and where its value sits, a setter
-/// for a key, an ignore entry, or a parent reference. Made by ``Map(_:_:required:lenient:coerceArray:ignoreNull:)``
+/// for a key, an ignore entry, or a parent reference. Made by ``Map(_:_:required:lenient:coerceArray:ignoreNull:nilEncoding:)``
 /// and its siblings inside a mapping's rule block.
 public struct MappingRule<Model>: @unchecked Sendable {
     // @unchecked: the closures capture key paths, codecs and @Sendable user

@@ -13,7 +13,7 @@ public protocol ModelFactory<Model>: Sendable {
     /// The model type this factory makes.
     associatedtype Model
     /// Keys whose presence identifies this model's objects (used by class
-    /// inference and ``JSONMapper/collect(_:from:)``).
+    /// inference and ``JSONMapper/collect(_:from:nested:)``).
     var keys: [String] { get }
     /// Makes a model from an object. Throw ``CartographError`` (or any error)
     /// when the object cannot be one; ``MappingContext`` gives the path.

@@ -26,6 +26,7 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
         /// Every element or member (`[*]`, `.*`).
         case any
 
+        /// The step as path text: `.name`, `["other key"]`, `[3]` or `[*]`.
         public var description: String {
             switch self {
             case .key(let key):
