@@ -125,7 +125,7 @@ import Testing
         // Swift compile in generatedSourceIsTheCompiledSource for the committed fixtures).
     }
 
-    /// A sample with maps (ids, a stem with digits, 60 metrics), acronyms and
+    /// A sample with maps (ids, a stem with digits, 1,200 metrics), acronyms and
     /// a keyword, generated `--access public`: `InferredDirectory.swift`, compiled
     /// here, and decodes the sample through Cartograph and Foundation alike.
     @Test func mapsCompileAndDecodeTheirSample() throws {
@@ -137,7 +137,7 @@ import Testing
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
         #expect(try foundation.decode(InferredDirectory.self, from: Data(bytes)) == ours)
-        #expect(ours.usersByID["1002"]?.avatarURL == "https://x/l.png" && ours.sessions.count == 4 && ours.metrics.count == 60)
+        #expect(ours.usersByID["1002"]?.avatarURL == "https://x/l.png" && ours.sessions.count == 4 && ours.metrics.count == 1_200)
         #expect(ours.class == "premium" && ours.statuses.map(\.statusID) == [1, 2])
         // --access public: public types with a public memberwise init.
         let made = InferredDirectory(version: 1, usersByID: [:], sessions: [:], metrics: ["m": 1], class: "c", statuses: [.init(statusID: 3, label: "l")])
