@@ -7,7 +7,7 @@ import NIOCore
 
 /// A Hummingbird `ResponseEncoder` backed by Cartograph: JSON by default,
 /// an XML or binary property list when the request's `Accept` header asks
-/// for one (see ``WireFormat``).
+/// for one (see `WireFormat` in CartographHTTP).
 public struct CartographResponseEncoder: ResponseEncoder, Sendable {
     /// Encodes JSON responses (its registry and write options apply).
     public var mapper: JSONMapper
