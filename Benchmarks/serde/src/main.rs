@@ -1,0 +1,146 @@
+//! serde_json decoding twitter.json and canada.json into typed structs that
+//! mirror Sources/CorpusModels (every field), the anchor issue 15 compares
+//! Cartograph's typed decodes with. Median of interleaved runs, like
+//! cartograph-bench. Run from the package root:
+//!   cargo run --release --manifest-path Benchmarks/serde/Cargo.toml
+use serde::Deserialize;
+use serde_json::Value;
+use std::time::Instant;
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct TwitterResponse { statuses: Vec<Status>, search_metadata: SearchMetadata }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct SearchMetadata {
+    completed_in: f64, max_id: i64, max_id_str: String, next_results: String, query: String,
+    refresh_url: String, count: i64, since_id: i64, since_id_str: String,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Status {
+    metadata: StatusMetadata, created_at: String, id: i64, id_str: String, text: String, source: String, truncated: bool,
+    in_reply_to_status_id: Option<i64>, in_reply_to_status_id_str: Option<String>, in_reply_to_user_id: Option<i64>,
+    in_reply_to_user_id_str: Option<String>, in_reply_to_screen_name: Option<String>, user: TwitterUser,
+    geo: Option<Value>, coordinates: Option<Value>, place: Option<Value>, contributors: Option<Value>,
+    retweet_count: i64, favorite_count: i64, entities: StatusEntities, favorited: bool, retweeted: bool,
+    possibly_sensitive: Option<bool>, lang: String, retweeted_status: Option<RetweetedStatus>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct RetweetedStatus {
+    metadata: StatusMetadata, created_at: String, id: i64, id_str: String, text: String, source: String, truncated: bool,
+    in_reply_to_status_id: Option<i64>, in_reply_to_status_id_str: Option<String>, in_reply_to_user_id: Option<i64>,
+    in_reply_to_user_id_str: Option<String>, in_reply_to_screen_name: Option<String>, user: TwitterUser,
+    geo: Option<Value>, coordinates: Option<Value>, place: Option<Value>, contributors: Option<Value>,
+    retweet_count: i64, favorite_count: i64, entities: StatusEntities, favorited: bool, retweeted: bool,
+    possibly_sensitive: Option<bool>, lang: String,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct StatusMetadata { result_type: String, iso_language_code: String }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct TwitterUser {
+    id: i64, id_str: String, name: String, screen_name: String, location: String, description: String,
+    url: Option<String>, entities: UserEntities, protected: bool, followers_count: i64, friends_count: i64,
+    listed_count: i64, created_at: String, favourites_count: i64, utc_offset: Option<i64>, time_zone: Option<String>,
+    geo_enabled: bool, verified: bool, statuses_count: i64, lang: String, contributors_enabled: bool,
+    is_translator: bool, is_translation_enabled: bool, profile_background_color: String,
+    profile_background_image_url: String, profile_background_image_url_https: String, profile_background_tile: bool,
+    profile_image_url: String, profile_image_url_https: String, profile_banner_url: Option<String>,
+    profile_link_color: String, profile_sidebar_border_color: String, profile_sidebar_fill_color: String,
+    profile_text_color: String, profile_use_background_image: bool, default_profile: bool,
+    default_profile_image: bool, following: bool, follow_request_sent: bool, notifications: bool,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct UserEntities { description: URLList, url: Option<URLList> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct URLList { urls: Vec<TweetURL> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct StatusEntities {
+    hashtags: Vec<Hashtag>, symbols: Vec<Value>, urls: Vec<TweetURL>, user_mentions: Vec<UserMention>, media: Option<Vec<Media>>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Hashtag { text: String, indices: Vec<i64> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct TweetURL { url: String, expanded_url: String, display_url: String, indices: Vec<i64> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct UserMention { screen_name: String, name: String, id: i64, id_str: String, indices: Vec<i64> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Media {
+    id: i64, id_str: String, indices: Vec<i64>, media_url: String, media_url_https: String, url: String,
+    display_url: String, expanded_url: String, r#type: String, sizes: MediaSizes,
+    source_status_id: Option<i64>, source_status_id_str: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct MediaSizes { medium: MediaSize, small: MediaSize, thumb: MediaSize, large: MediaSize }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct MediaSize { w: i64, h: i64, resize: String }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct FeatureCollection { r#type: String, features: Vec<Feature> }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Feature { r#type: String, properties: std::collections::HashMap<String, String>, geometry: Geometry }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Geometry { r#type: String, coordinates: Vec<Vec<Vec<f64>>> }
+
+/// Median milliseconds of `runs` rounds, each repeating `decode` for at least 150 ms.
+fn measure(bytes: &[u8], runs: usize, decode: &dyn Fn(&[u8]) -> usize) -> f64 {
+    let mut medians = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut count = 0usize;
+        let mut sink = 0usize;
+        while start.elapsed().as_secs_f64() < 0.15 {
+            sink += decode(bytes);
+            count += 1;
+        }
+        assert!(sink > 0);
+        medians.push(start.elapsed().as_secs_f64() * 1000.0 / count as f64);
+    }
+    medians.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    medians[medians.len() / 2]
+}
+
+fn main() {
+    let twitter = std::fs::read("Benchmarks/Data/twitter.json").expect("run from the package root");
+    let canada = std::fs::read("Benchmarks/Data/canada.json").expect("run from the package root");
+    let twitter_decode = |b: &[u8]| serde_json::from_slice::<TwitterResponse>(b).unwrap().statuses.len();
+    let canada_decode = |b: &[u8]| serde_json::from_slice::<FeatureCollection>(b).unwrap().features.len();
+    println!("| file | contender | median ms | MB/s |");
+    println!("| --- | --- | ---: | ---: |");
+    for (name, bytes, decode) in [("twitter.json", &twitter, &twitter_decode as &dyn Fn(&[u8]) -> usize),
+                                  ("canada.json", &canada, &canada_decode as &dyn Fn(&[u8]) -> usize)] {
+        let ms = measure(bytes, 7, decode);
+        println!("| {} | serde_json-typed | {:.3} | {:.1} |", name, ms, bytes.len() as f64 / 1e6 / (ms / 1000.0));
+    }
+}
