@@ -15,12 +15,37 @@ import Testing
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.surrogatePieces.randomElement(using: &generator)! }.joined()
             let raw = Array(text.utf8)
             let fast = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
-            let reference = SurrogateCheck.firstUnpairedByteByByte(in: raw)
+            let reference = Self.firstUnpairedReference(raw)
             #expect(fast == reference, "\(text.debugDescription)")
             if fast != reference { return }
         }
         #expect(Array(#"\uD83D\uDE00 \uD83D"#.utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 13)
         #expect(Array(#"\uD83Dx\uDE00"#.utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 0)
+    }
+
+    /// A plain reference of another shape: the raw text read into a list of
+    /// `\u` code units and other pieces, then each high surrogate must have
+    /// a low one right after it and each low one a high one right before.
+    static func firstUnpairedReference(_ raw: [UInt8]) -> Int? {
+        var pieces: [(offset: Int, unit: UInt32?)] = []
+        var index = 0
+        while index < raw.count {
+            let text = String(decoding: raw[index..<min(index + 6, raw.count)], as: UTF8.self)
+            if text.count == 6, text.hasPrefix("\\u"), text.dropFirst(2).allSatisfy(\.isHexDigit), let unit = UInt32(text.dropFirst(2), radix: 16) {
+                pieces.append((index, unit))
+                index += 6
+            } else {
+                pieces.append((index, nil))
+                index += raw[index] == UInt8(ascii: "\\") ? 2 : 1
+            }
+        }
+        let isHigh = { (unit: UInt32?) in unit.map { (0xD800...0xDBFF).contains($0) } ?? false }
+        let isLow = { (unit: UInt32?) in unit.map { (0xDC00...0xDFFF).contains($0) } ?? false }
+        for (position, piece) in pieces.enumerated() {
+            if isHigh(piece.unit), position + 1 == pieces.count || !isLow(pieces[position + 1].unit) { return piece.offset }
+            if isLow(piece.unit), position == 0 || !isHigh(pieces[position - 1].unit) { return piece.offset }
+        }
+        return nil
     }
 
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {

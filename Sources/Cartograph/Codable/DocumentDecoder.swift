@@ -431,8 +431,8 @@ final class DocumentDecoder: Decoder {
         switch entry.kind {
         case .number:
             let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
-            // JSON5's Infinity and NaN (strtod reads their text) are the only
-            // non-finite values allowed; others overflowed.
+            // NaN and infinities from JSON5 or a plist (strtod reads their
+            // text) are the only non-finite values allowed; others overflowed.
             guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key, trail: trail) }
             return value
         case .string:

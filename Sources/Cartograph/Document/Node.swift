@@ -130,7 +130,7 @@ public struct Node: Sendable {
     public func double() throws -> Double {
         let (bytes, count) = try numberBytes()
         let value = NumberText.double(terminated: bytes, count: count)
-        // JSON5's Infinity and NaN are values; any other non-finite result overflowed.
+        // JSON5's and plists' NaN and infinities are values; any other non-finite result overflowed.
         guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange("Double") }
         return value
     }

@@ -49,7 +49,8 @@ enum TapeFlags {
     /// bytes and not found may still be there in another, canonically
     /// equivalent spelling (``Document/canonicalValue(forKey:inObject:)``).
     static let canonicalKeys: UInt8 = 32
-    /// On a number: JSON5's `Infinity` or `NaN`, stored as that text
-    /// (`-Infinity`, `NaN`, `-NaN`…); only ``JSON5Reader`` sets it.
+    /// On a number: a NaN or infinity (JSON5's `Infinity` and `NaN`, a
+    /// property list's real), stored as that text (`-Infinity`, `NaN`,
+    /// `-NaN`…); set by ``JSON5Reader`` and ``PlistScalars``.
     static let nonFinite: UInt8 = 64
 }

@@ -288,7 +288,7 @@ struct JSON5Reader {
             at += 2
             var value: UInt64 = 0
             var digits = 0
-            while at < end, let digit = Self.hexValue(bytes[at]) {
+            while at < end, let digit = HexDigits.value(bytes[at]) {
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 16)
                 guard !overflow else { throw CartographError(.numberOutOfRange, "hexadecimal number larger than 64 bits", offset: start) }
                 value = shifted | UInt64(digit)
@@ -341,15 +341,6 @@ struct JSON5Reader {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     // MARK: Strings and keys
 
     /// Reads a quoted string (either quote) into `scratch`, unescaped.
@@ -401,7 +392,7 @@ struct JSON5Reader {
                 at += 1
             }
         case UInt8(ascii: "x"):
-            guard end - at >= 2, let high = Self.hexValue(bytes[at]), let low = Self.hexValue(bytes[at + 1]) else {
+            guard end - at >= 2, let high = HexDigits.value(bytes[at]), let low = HexDigits.value(bytes[at + 1]) else {
                 throw CartographError(.invalidEscape, "\\x needs two hexadecimal digits", offset: start)
             }
             at += 2
@@ -433,13 +424,8 @@ struct JSON5Reader {
     }
 
     private mutating func readHex4(start: Int) throws(CartographError) -> UInt32 {
-        guard end - at >= 4 else { throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start) }
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-            guard let digit = Self.hexValue(bytes[at + offset]) else {
-                throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start)
-            }
-            value = value << 4 | UInt32(digit)
+        guard end - at >= 4, let value = HexDigits.value(of: UnsafeBufferPointer(start: bytes + at, count: 4)) else {
+            throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start)
         }
         at += 4
         return value

@@ -470,7 +470,7 @@ final class YajlParser {
                     guard let byte = rawByte(position) else { break }
                     raw.append(byte)
                 }
-                bad = SurrogateCheck.firstUnpaired(in: raw)
+                bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
             }
             if let bad {
                 builder.fail(CartographError(.invalidEscape,

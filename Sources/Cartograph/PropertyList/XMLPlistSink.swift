@@ -82,8 +82,9 @@ struct XMLPlistSink: PlistSink {
         append("</integer>\n")
     }
 
-    /// Foundation's spelling: Swift's shortest digits without a `.0` for
-    /// whole values, `+infinity`, `-infinity`, `nan`.
+    /// Foundation's spelling: the shortest digits, without a `.0` for whole
+    /// values (``DoubleFormatting/json(_:)``, as its JSON writer), and
+    /// `+infinity`, `-infinity`, `nan`.
     mutating func real(_ value: Double) throws {
         indent()
         append("<real>")
@@ -92,9 +93,7 @@ struct XMLPlistSink: PlistSink {
         } else if value.isInfinite {
             append(value > 0 ? "+infinity" : "-infinity")
         } else {
-            var text = value.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            output.append(contentsOf: text.utf8)
+            output.append(contentsOf: DoubleFormatting.json(value).utf8)
         }
         append("</real>\n")
     }

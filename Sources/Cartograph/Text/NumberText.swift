@@ -96,7 +96,7 @@ enum NumberText {
         var index = 0
         let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
         if negative { index = 1 }
-        // JSON5's Infinity and NaN (TapeFlags.nonFinite) are left to strtod,
+        // NaN and infinities (TapeFlags.nonFinite) are left to strtod,
         // which reads their text; every other number starts with a digit.
         if index < count, bytes[index] > UInt8(ascii: "9") { return nil }
         var significand: UInt64 = 0

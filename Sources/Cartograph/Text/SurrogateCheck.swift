@@ -9,16 +9,11 @@ import Foundation
 /// decoded form could hide such a case (one holding `?`, a 4-byte sequence,
 /// or the `ED` lead byte of an encoded lone low surrogate).
 enum SurrogateCheck {
-    /// The offset (within `raw`) of the first escape that breaks pairing, or nil.
-    static func firstUnpaired<Raw: RandomAccessCollection<UInt8>>(in raw: Raw) -> Int? where Raw.Index == Int {
-        if let found = raw.withContiguousStorageIfAvailable({ firstUnpaired(in: $0) }) { return found }
-        return firstUnpairedByteByByte(in: raw)
-    }
-
-    /// Contiguous text (every caller's, in practice): from backslash to
-    /// backslash with `memchr`, so a long string with few escapes — text
-    /// with emoji, which always takes this check — costs a scan, not a loop
-    /// per byte (it was a fifth of parsing such text).
+    /// The offset (within `raw`) of the first escape that breaks pairing, or
+    /// nil. It goes from backslash to backslash with `memchr`, so a long
+    /// string with few escapes — text with emoji, which always takes this
+    /// check — costs a scan, not a loop per byte (a byte loop was a fifth of
+    /// parsing such text).
     static func firstUnpaired(in raw: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = raw.baseAddress else { return nil }
         var index = 0
@@ -30,7 +25,7 @@ enum SurrogateCheck {
             if backslash > index, let pendingHigh { return pendingHigh }
             index = backslash
             guard index + 1 < raw.count, raw[index + 1] == UInt8(ascii: "u"), index + 6 <= raw.count,
-                let unit = hexValue(raw[(index + 2)..<(index + 6)])
+                let unit = HexDigits.value(of: raw[(index + 2)..<(index + 6)])
             else {
                 if let pendingHigh { return pendingHigh }
                 index += 2
@@ -49,52 +44,6 @@ enum SurrogateCheck {
             index += 6
         }
         return pendingHigh
-    }
-
-    static func firstUnpairedByteByByte<Raw: RandomAccessCollection<UInt8>>(in raw: Raw) -> Int? where Raw.Index == Int {
-        var index = 0
-        var pendingHigh: Int?
-        while index < raw.count {
-            guard raw[index] == UInt8(ascii: "\\"), index + 1 < raw.count else {
-                if let pendingHigh { return pendingHigh }
-                index += 1
-                continue
-            }
-            guard raw[index + 1] == UInt8(ascii: "u"), index + 6 <= raw.count,
-                let unit = hexValue(raw[(index + 2)..<(index + 6)])
-            else {
-                if let pendingHigh { return pendingHigh }
-                index += 2
-                continue
-            }
-            switch unit {
-            case 0xD800...0xDBFF:
-                if let pendingHigh { return pendingHigh }
-                pendingHigh = index
-            case 0xDC00...0xDFFF:
-                if pendingHigh == nil { return index }
-                pendingHigh = nil
-            default:
-                if let pendingHigh { return pendingHigh }
-            }
-            index += 6
-        }
-        return pendingHigh
-    }
-
-    private static func hexValue<Digits: Collection<UInt8>>(_ digits: Digits) -> UInt32? {
-        var value: UInt32 = 0
-        for digit in digits {
-            let nibble: UInt8
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(nibble)
-        }
-        return value
     }
 
     /// Whether decoded string bytes could hide an unpaired surrogate: they
