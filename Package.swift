@@ -66,9 +66,15 @@ let package = Package(
             name: "CCartographShims",
             path: "CModules/CCartographShims"
         ),
+        // yajl's callbacks writing the tape in C (the parse's hot path).
+        .target(
+            name: "CCartographTape",
+            dependencies: ["CYajl"],
+            path: "CModules/CCartographTape"
+        ),
         .target(
             name: "Cartograph",
-            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims"]
+            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims", "CCartographTape"]
         ),
         .executableTarget(
             name: "CartographCLI",

@@ -48,6 +48,19 @@ import Testing
         return nil
     }
 
+    @Test func rawCheckFilterFlagsWhatAByteLoopFlags() {
+        var generator = SeededGenerator(seed: 0x5044_0003)
+        let pieces: [[UInt8]] = [Array("plain ascii ".utf8), Array("?".utf8), Array("é".utf8), Array("日本".utf8), Array("한국".utf8),
+            Array("😀".utf8), [0xEC, 0xBF], [0xED, 0x9F, 0xBF], [0xEE], [0xFF], Array("x".utf8)]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...12, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
+            let fast = bytes.withUnsafeBytes { SurrogateCheck.needsRawCheck($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
+            let reference = bytes.contains { $0 == UInt8(ascii: "?") || $0 >= 0xED }
+            #expect(fast == reference, "\(bytes)")
+            if fast != reference { return }
+        }
+    }
+
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5544_0002)
         let pieces: [[UInt8]] = [Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],

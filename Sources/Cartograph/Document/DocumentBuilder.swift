@@ -77,7 +77,7 @@ final class DocumentBuilder {
     // MARK: Failures (out of line, to keep the event paths small)
 
     @inline(never)
-    private func failLimit(_ kind: CartographError.Kind, _ value: Int, at source: Int) -> Bool {
+    func failLimit(_ kind: CartographError.Kind, _ value: Int, at source: Int) -> Bool {
         let message: String
         switch kind {
         case .numberTooLong: message = "number has \(value) characters, more than maxNumberDigits (\(options.maxNumberDigits))"
@@ -89,10 +89,18 @@ final class DocumentBuilder {
     }
 
     @inline(never)
-    private func failInvalidUTF8(_ byte: UInt8, at position: Int, source: Int) {
+    func failInvalidUTF8(_ byte: UInt8, at position: Int, source: Int) {
         fail(CartographError(.invalidUTF8,
             "invalid UTF-8 in string (byte 0x\(String(byte, radix: 16, uppercase: true)) at string byte \(position))",
             offset: source))
+    }
+
+    /// Takes what the C tape builder (``YajlParser``'s whole-input path)
+    /// appended in place: the tape's counts, and the roots after those
+    /// already taken.
+    func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
+        tapeStorage.pointee.adoptCounts(count: count, byteCount: byteCount)
+        if native.count > roots.count { roots.append(contentsOf: native[roots.count...]) }
     }
 
     /// Hands a finished element over; a failure (a model that could not be
@@ -288,7 +296,7 @@ final class DocumentBuilder {
     /// too: a `[String: T]`, a `Dictionary` or a plist reader downstream
     /// would see one key, and the policy must decide which, the same way
     /// everywhere.
-    private func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
+    func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
         let entries = tapeStorage.pointee.entries
         let end = tapeStorage.pointee.count
         keyIndices.truncate(to: 0)

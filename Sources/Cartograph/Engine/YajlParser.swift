@@ -1,3 +1,4 @@
+internal import CCartographTape
 internal import CYajl
 import Foundation
 
@@ -14,39 +15,48 @@ import Foundation
 /// (yajl's own check is off), unpaired `\u` surrogates (yajl decodes a lone
 /// high surrogate to `?`), vertical tab and form feed (yajl takes them as
 /// whitespace), and all of ``ParseOptions``' limits.
+///
+/// Two callback tables: a parse that is not streamed (no splitter) uses the
+/// C tape builder of `CCartographTape` (`cartograph_yajl_tape`), whose
+/// callbacks append to the builder's tape in C and come back to Swift only
+/// to grow it, to locate a string yajl decoded and to resolve an object
+/// whose keys may repeat; a streamed parse uses the Swift callbacks below,
+/// which route each event through ``DocumentBuilder`` and its splitter.
+/// Both do the same checks in the same order, and the whole test suite runs
+/// through both (every streaming test feeds the Swift path).
+///
+/// Measured (`cartograph-bench --only yajl-noop,cartograph-document` on the
+/// nine files of `Benchmarks/Data`, README "Measured speed"): the C
+/// callbacks took the Document parse from 0.55–0.69x of raw yajl (0.85x on
+/// number arrays) to 0.74–0.81x (0.87–0.91x), strings.json aside (0.59x to
+/// 0.67x: its time is in UTF-8 validation and escapes).
 final class YajlParser {
     let builder: DocumentBuilder
     private var failure: CartographError?
 
-    /// Where the parse is: read on every callback, so it sits behind a
+    /// Where the parse is, the limits, and (with the C tape builder) the
+    /// tape being written: read on every callback, so it sits behind a
     /// pointer (class properties pay a runtime exclusivity check per access).
-    private struct Position {
-        var handle: OpaquePointer?
-        /// Absolute offset of the current chunk's first byte.
-        var chunkBase = 0
-        var chunkStart: UnsafePointer<UInt8>?
-        var chunkCount = 0
-        /// Absolute offset just past the last token a callback saw.
-        var lastTokenEnd = 0
-    }
-    private let position: UnsafeMutablePointer<Position>
+    private let native: UnsafeMutablePointer<cartograph_yajl_tape>
+    /// Whether yajl's callbacks are the C tape builder's (no splitter).
+    private let usesNativeTape: Bool
 
-    private var handle: OpaquePointer? { position.pointee.handle }
+    private var handle: OpaquePointer? { native.pointee.handle.map(OpaquePointer.init) }
     private var chunkBase: Int {
-        get { position.pointee.chunkBase }
-        set { position.pointee.chunkBase = newValue }
+        get { native.pointee.chunk_base }
+        set { native.pointee.chunk_base = newValue }
     }
     private var chunkStart: UnsafePointer<UInt8>? {
-        get { position.pointee.chunkStart }
-        set { position.pointee.chunkStart = newValue }
+        get { native.pointee.chunk_start }
+        set { native.pointee.chunk_start = newValue }
     }
     private var chunkCount: Int {
-        get { position.pointee.chunkCount }
-        set { position.pointee.chunkCount = newValue }
+        get { native.pointee.chunk_count }
+        set { native.pointee.chunk_count = newValue }
     }
     private var lastTokenEnd: Int {
-        get { position.pointee.lastTokenEnd }
-        set { position.pointee.lastTokenEnd = newValue }
+        get { native.pointee.last_token_end }
+        set { native.pointee.last_token_end = newValue }
     }
     /// Input bytes since the end of the last token, from chunks already
     /// parsed; lets a string that began in an earlier chunk be re-read raw.
@@ -77,12 +87,21 @@ final class YajlParser {
     private var byteOrderMarkResolved = false
     private var pendingPrefix: [UInt8] = []
 
-    init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil) {
+    /// A parser into a new builder. `swiftCallbacks` routes a parse that is
+    /// not streamed through the Swift callbacks too (tests compare the two).
+    init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil, swiftCallbacks: Bool = false) {
         builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes, splitter: splitter)
-        position = .allocate(capacity: 1)
-        position.initialize(to: Position())
+        native = .allocate(capacity: 1)
+        native.initialize(to: cartograph_yajl_tape())
+        usesNativeTape = splitter == nil && !swiftCallbacks
         let context = Unmanaged.passUnretained(self).toOpaque()
-        position.pointee.handle = yajl_alloc(YajlParser.callbacks, nil, context)
+        if usesNativeTape {
+            prepareNativeTape(context: context)
+            let table = cartograph_yajl_tape_callbacks()!.assumingMemoryBound(to: yajl_callbacks.self)
+            native.pointee.handle = yajl_alloc(table, nil, UnsafeMutableRawPointer(native)).map(UnsafeMutableRawPointer.init)
+        } else {
+            native.pointee.handle = yajl_alloc(YajlParser.callbacks, nil, context).map(UnsafeMutableRawPointer.init)
+        }
         if let handle {
             _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
             _ = cartograph_yajl_config(handle, yajl_allow_comments, options.allowComments ? 1 : 0)
@@ -94,7 +113,90 @@ final class YajlParser {
 
     deinit {
         if let handle { yajl_free(handle) }
-        position.deallocate()
+        cartograph_yajl_tape_release(native)
+        native.deinitialize(count: 1)
+        native.deallocate()
+    }
+
+    // MARK: The C tape builder
+
+    /// Lends the builder's tape to the C side, with the limits and the
+    /// three ways back into Swift.
+    private func prepareNativeTape(context: UnsafeMutableRawPointer) {
+        lendTapeBuffers()
+        let options = builder.options
+        native.pointee.max_depth = options.maxDepth
+        native.pointee.max_keys = options.maxKeysPerObject
+        native.pointee.max_string = min(options.maxStringBytes, Int(UInt32.max))
+        native.pointee.max_number = min(options.maxNumberDigits, Int(UInt32.max))
+        native.pointee.seed = KeyHash.seed
+        native.pointee.context = context
+        native.pointee.grow = { context, entries, bytes in
+            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.growNativeTape(entries: entries, bytes: bytes) }
+        }
+        native.pointee.escaped_string_start = { context, bytes, count in
+            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.escapedStringStart(bytes, count: count) ?? -1 }
+        }
+        native.pointee.resolve_duplicates = { context, entry, count, canonically in
+            YajlParser.parser(context)._withUnsafeGuaranteedRef {
+                $0.takeNativeCounts()
+                return $0.builder.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically != 0) ?? -1
+            }
+        }
+    }
+
+    /// Points the C side at the tape's current buffers.
+    private func lendTapeBuffers() {
+        let storage = builder.tape.storage
+        native.pointee.entries = UnsafeMutableRawPointer(storage.pointee.entries)
+        native.pointee.count = storage.pointee.count
+        native.pointee.capacity = storage.pointee.capacities.entries
+        native.pointee.bytes = storage.pointee.bytes
+        native.pointee.byte_count = storage.pointee.byteCount
+        native.pointee.byte_capacity = storage.pointee.capacities.bytes
+    }
+
+    /// The tape's counts as the C side left them.
+    private func takeNativeCounts() {
+        builder.tape.storage.pointee.adoptCounts(count: native.pointee.count, byteCount: native.pointee.byte_count)
+    }
+
+    private func growNativeTape(entries: Int, bytes: Int) {
+        takeNativeCounts()
+        builder.tape.storage.pointee.reserve(entries: entries, bytes: bytes)
+        lendTapeBuffers()
+    }
+
+    /// After each call into yajl: the builder takes the tape's counts and
+    /// new roots, and a failure the C side recorded.
+    private func syncNativeTape() {
+        guard usesNativeTape else { return }
+        let tape = native.pointee
+        builder.adoptNativeTape(count: tape.count, byteCount: tape.byte_count,
+            roots: UnsafeBufferPointer(start: tape.roots, count: tape.root_count))
+        let source = tape.failure_source, value = tape.failure_value
+        switch UInt32(bitPattern: tape.failure) {
+        case CARTOGRAPH_TAPE_OK.rawValue, CARTOGRAPH_TAPE_REPORTED.rawValue: break
+        case CARTOGRAPH_TAPE_NUMBER_TOO_LONG.rawValue: _ = builder.failLimit(.numberTooLong, value, at: source)
+        case CARTOGRAPH_TAPE_STRING_TOO_LONG.rawValue: _ = builder.failLimit(.stringTooLong, value, at: source)
+        case CARTOGRAPH_TAPE_TOO_MANY_KEYS.rawValue: _ = builder.failLimit(.tooManyKeys, value, at: source)
+        case CARTOGRAPH_TAPE_TOO_DEEP.rawValue: _ = builder.failLimit(.depthLimitExceeded, value, at: source)
+        case CARTOGRAPH_TAPE_INVALID_UTF8.rawValue: builder.failInvalidUTF8(tape.failure_byte, at: value, source: source)
+        case CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT.rawValue:
+            builder.fail(CartographError(.syntax, "a key outside an object", offset: source))
+        case CARTOGRAPH_TAPE_UNOPENED_CLOSE.rawValue:
+            builder.fail(CartographError(.syntax, "a container closed that was never opened"))
+        default:
+            builder.fail(CartographError(.outOfMemory, "could not allocate memory for the parse", offset: source))
+        }
+    }
+
+    /// Nesting depth of the value being read.
+    private var depth: Int { usesNativeTape ? native.pointee.current.depth : builder.depth }
+
+    /// Whether every container opened has been closed and a value was read.
+    private var isComplete: Bool {
+        usesNativeTape ? native.pointee.current.depth == 0 && native.pointee.root_count > 0 : builder.isComplete
     }
 
     var options: ParseOptions { builder.options }
@@ -212,6 +314,7 @@ final class YajlParser {
         defer { chunkStart = nil }
         if limit > 0 {
             let status = yajl_parse(handle, bytes, limit)
+            syncNativeTape()
             if status != yajl_status_ok { return recordYajlFailure(status) }
         }
         if limit < chunk.count {
@@ -260,13 +363,14 @@ final class YajlParser {
         // With several values allowed, input that ends between values is
         // complete (yajl would call an empty or blank input "premature EOF");
         // anything still buffered (a final number) needs yajl_complete_parse.
-        if options.allowMultipleValues, builder.depth == 0, builder.splitter?.activeElement == nil, onlyWhitespacePending {
+        if options.allowMultipleValues, depth == 0, builder.splitter?.activeElement == nil, onlyWhitespacePending {
             return nil
         }
         let status = yajl_complete_parse(handle)
+        syncNativeTape()
         if status != yajl_status_ok { return recordYajlFailure(status) }
-        let streamedEverything = builder.splitter != nil && builder.depth == 0 && builder.splitter?.activeElement == nil
-        if !builder.isComplete, !streamedEverything {
+        let streamedEverything = builder.splitter != nil && depth == 0 && builder.splitter?.activeElement == nil
+        if !isComplete, !streamedEverything {
             return record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
         }
         return nil
@@ -352,8 +456,8 @@ final class YajlParser {
     /// Absolute offset just past the token yajl has read.
     @inline(__always)
     private func tokenEnd() -> Int {
-        let end = position.pointee.chunkBase + Int(yajl_get_bytes_consumed(position.pointee.handle))
-        position.pointee.lastTokenEnd = end
+        let end = native.pointee.chunk_base + Int(yajl_get_bytes_consumed(OpaquePointer(native.pointee.handle)))
+        native.pointee.last_token_end = end
         return end
     }
 
@@ -411,7 +515,7 @@ final class YajlParser {
                 position += 1
             }
         }
-        if let chunkStart = position.pointee.chunkStart, end - 1 > chunkBase, end <= chunkBase + chunkCount {
+        if let chunkStart = native.pointee.chunk_start, end - 1 > chunkBase, end <= chunkBase + chunkCount {
             // Fast path: the whole token is in this chunk.
             let closing = end - 1 - chunkBase
             var index = closing - 1
@@ -442,12 +546,12 @@ final class YajlParser {
     /// decoded text could hide an unpaired surrogate. Nil after a failure.
     @inline(__always)
     private func stringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
-        if let pointer, let chunkStart = position.pointee.chunkStart, pointer >= chunkStart,
-            pointer < chunkStart + position.pointee.chunkCount
+        if let pointer, let chunkStart = native.pointee.chunk_start, pointer >= chunkStart,
+            pointer < chunkStart + native.pointee.chunk_count
         {
             // Raw text in the chunk: the quotes are right around it, no need to ask yajl.
-            let start = position.pointee.chunkBase + (pointer - chunkStart) - 1
-            position.pointee.lastTokenEnd = start + count + 2
+            let start = native.pointee.chunk_base + (pointer - chunkStart) - 1
+            native.pointee.last_token_end = start + count + 2
             return start
         }
         return escapedStringStart(pointer, count: count)
@@ -461,7 +565,7 @@ final class YajlParser {
         let start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
         if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
             let bad: Int?
-            if let chunkStart = position.pointee.chunkStart, start >= chunkBase, end <= chunkBase + chunkCount {
+            if let chunkStart = native.pointee.chunk_start, start >= chunkBase, end <= chunkBase + chunkCount {
                 bad = SurrogateCheck.firstUnpaired(in: UnsafeBufferPointer(start: chunkStart + (start + 1 - chunkBase), count: end - start - 2))
             } else {
                 var raw: [UInt8] = []
@@ -492,9 +596,9 @@ final class YajlParser {
         guard let text else { return 0 }
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         let start: Int
-        if let chunkStart = position.pointee.chunkStart, bytes >= chunkStart, bytes < chunkStart + position.pointee.chunkCount {
-            start = position.pointee.chunkBase + (bytes - chunkStart)
-            position.pointee.lastTokenEnd = start + count
+        if let chunkStart = native.pointee.chunk_start, bytes >= chunkStart, bytes < chunkStart + native.pointee.chunk_count {
+            start = native.pointee.chunk_base + (bytes - chunkStart)
+            native.pointee.last_token_end = start + count
         } else {
             start = tokenEnd() - count
         }

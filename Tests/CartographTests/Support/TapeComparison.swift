@@ -22,6 +22,23 @@ func sameTape(_ a: Document, _ b: Document) -> Bool {
     return true
 }
 
+/// Where two tapes first differ, for a failing test's message (nil when the same).
+func tapeDifference(_ a: Document, _ b: Document) -> String? {
+    guard !sameTape(a, b) else { return nil }
+    if a.roots != b.roots { return "roots \(a.roots) / \(b.roots)" }
+    for index in 0..<min(a.tape.count, b.tape.count) {
+        let left = a.tape.entries[index], right = b.tape.entries[index]
+        let leftBytes = left.kind == .string || left.kind == .key || left.kind == .number ? Array(a.bytes(of: left)) : []
+        let rightBytes = right.kind == .string || right.kind == .key || right.kind == .number ? Array(b.bytes(of: right)) : []
+        if left.kind != right.kind || left.flags != right.flags || left.length != right.length || left.source != right.source
+            || leftBytes != rightBytes || ((left.kind == .array || left.kind == .object) && left.payload != right.payload)
+        {
+            return "entry \(index): \(left) \(String(decoding: leftBytes, as: UTF8.self)) / \(right) \(String(decoding: rightBytes, as: UTF8.self))"
+        }
+    }
+    return "counts \(a.tape.count) / \(b.tape.count)"
+}
+
 /// Parses by feeding the given chunk sizes in turn (the last one repeats).
 func parseInChunks(_ bytes: [UInt8], sizes: [Int], options: ParseOptions = ParseOptions()) throws -> Document {
     let parser = JSONParser(options: options)

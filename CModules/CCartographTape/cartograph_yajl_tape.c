@@ -1,0 +1,387 @@
+/*
+ * yajl's callbacks, appending to a Document's tape (see cartograph_tape.h).
+ *
+ * Each callback does what Swift's DocumentBuilder does for the same event
+ * (DocumentBuilder stays the builder of every other reader and of streamed
+ * parses): check the limits, validate and copy the text, append one entry,
+ * and keep the open containers. An object's duplicate keys are looked for
+ * when it closes, by comparing the seeded hashes its keys got as they were
+ * read: pairwise for small objects, through an open-addressing table for
+ * larger ones. Only an object that may hold a repeated key (equal bytes) or
+ * a non-ASCII key goes back to Swift.
+ */
+
+#include "cartograph_tape.h"
+
+#include <stdlib.h>
+#include <yajl/yajl_parse.h>
+
+enum {
+    KIND_NULL = 0,
+    KIND_FALSE = 1,
+    KIND_TRUE = 2,
+    KIND_NUMBER = 3,
+    KIND_STRING = 4,
+    KIND_KEY = 5,
+    KIND_ARRAY = 6,
+    KIND_OBJECT = 7,
+};
+
+enum {
+    FLAG_CANONICAL_KEYS = 32,
+};
+
+/// Objects up to this many keys compare their key hashes pairwise.
+#define PAIRWISE_KEYS 16
+
+static inline cartograph_tape_entry *entries_of(cartograph_yajl_tape *tape) {
+    return (cartograph_tape_entry *)tape->entries;
+}
+
+static int fail(cartograph_yajl_tape *tape, int failure, intptr_t value, intptr_t source) {
+    if (tape->failure == CARTOGRAPH_TAPE_OK) {
+        tape->failure = failure;
+        tape->failure_value = value;
+        tape->failure_source = source;
+    }
+    return 0;
+}
+
+/// Absolute offset just past the token yajl has read.
+static inline intptr_t token_end(cartograph_yajl_tape *tape) {
+    intptr_t end = tape->chunk_base + (intptr_t)yajl_get_bytes_consumed((yajl_handle)tape->handle);
+    tape->last_token_end = end;
+    return end;
+}
+
+static inline int in_chunk(const cartograph_yajl_tape *tape, const uint8_t *pointer) {
+    uintptr_t start = (uintptr_t)tape->chunk_start;
+    uintptr_t address = (uintptr_t)pointer;
+    return tape->chunk_start != NULL && address >= start && address < start + (uintptr_t)tape->chunk_count;
+}
+
+/// Grows a C-owned array of `size`-byte elements to hold `needed`.
+static int grow_scratch(void **array, intptr_t *capacity, intptr_t needed, size_t size) {
+    if (needed <= *capacity) return 1;
+    intptr_t grown = *capacity < 16 ? 16 : *capacity * 2;
+    while (grown < needed) grown *= 2;
+    void *moved = realloc(*array, (size_t)grown * size);
+    if (moved == NULL) return 0;
+    *array = moved;
+    *capacity = grown;
+    return 1;
+}
+
+/// Copies a short text with word moves (most keys and numbers are short:
+/// a call to memcpy per token costs more than the copy).
+static inline void copy_text(uint8_t *target, const uint8_t *source, intptr_t length) {
+    if (length >= 8 && length <= 16) {
+        uint64_t head = cartograph_load64(source), tail = cartograph_load64(source + length - 8);
+        memcpy(target, &head, 8);
+        memcpy(target + length - 8, &tail, 8);
+    } else if (length >= 4 && length < 8) {
+        uint32_t head = cartograph_load32(source), tail = cartograph_load32(source + length - 4);
+        memcpy(target, &head, 4);
+        memcpy(target + length - 4, &tail, 4);
+    } else if (length < 4) {
+        for (intptr_t index = 0; index < length; index++) target[index] = source[index];
+    } else {
+        memcpy(target, source, (size_t)length);
+    }
+}
+
+/// Copies text onto the tape (NUL-terminated with `terminate`); returns its offset.
+static inline intptr_t append_bytes(cartograph_yajl_tape *tape, const uint8_t *source, intptr_t length, int terminate) {
+    intptr_t needed = length + terminate;
+    if (tape->byte_count + needed > tape->byte_capacity) tape->grow(tape->context, 0, needed);
+    intptr_t offset = tape->byte_count;
+    if (length > 0) copy_text(tape->bytes + offset, source, length);
+    if (terminate) tape->bytes[offset + length] = 0;
+    tape->byte_count += needed;
+    return offset;
+}
+
+static inline intptr_t append_entry(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
+    if (tape->count == tape->capacity) tape->grow(tape->context, 1, 0);
+    intptr_t index = tape->count++;
+    cartograph_tape_entry *entry = entries_of(tape) + index;
+    entry->kind = kind;
+    entry->flags = 0;
+    entry->length = length;
+    entry->payload = payload;
+    entry->source = source;
+    return index;
+}
+
+/// Appends a value: a root at the top level, an element in an array.
+static inline int append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
+    intptr_t index = append_entry(tape, kind, length, payload, source);
+    if (tape->current.depth == 0) {
+        if (!grow_scratch((void **)&tape->roots, &tape->root_capacity, tape->root_count + 1, sizeof(intptr_t))) {
+            return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
+        }
+        tape->roots[tape->root_count++] = index;
+    } else if (!tape->current.is_object) {
+        tape->current.count += 1;
+    }
+    return 1;
+}
+
+/// Checks a string's or key's length and UTF-8; sets `*ascii`.
+static inline int check_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t source, int *ascii) {
+    if (count > tape->max_string) return fail(tape, CARTOGRAPH_TAPE_STRING_TOO_LONG, count, source);
+    *ascii = 1;
+    if (count > 0 && !cartograph_utf8_is_ascii(bytes, count)) {
+        *ascii = 0;
+        intptr_t bad = cartograph_utf8_first_invalid(bytes, count);
+        if (bad >= 0) {
+            tape->failure_byte = bytes[bad];
+            return fail(tape, CARTOGRAPH_TAPE_INVALID_UTF8, bad, source);
+        }
+    }
+    return 1;
+}
+
+/// Where a string token starts: raw text in the chunk has its quotes right
+/// around it; text yajl decoded (escapes) or carried over is located by Swift.
+static inline intptr_t string_start(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
+    if (in_chunk(tape, bytes)) {
+        intptr_t start = tape->chunk_base + (bytes - tape->chunk_start) - 1;
+        tape->last_token_end = start + count + 2;
+        return start;
+    }
+    intptr_t start = tape->escaped_string_start(tape->context, bytes, count);
+    if (start < 0) fail(tape, CARTOGRAPH_TAPE_REPORTED, 0, 0);
+    return start;
+}
+
+static int literal(cartograph_yajl_tape *tape, uint8_t kind, intptr_t length) {
+    return append_value(tape, kind, 0, 0, token_end(tape) - length);
+}
+
+static int on_null(void *context) {
+    return literal(context, KIND_NULL, 4);
+}
+
+static int on_boolean(void *context, int value) {
+    return value ? literal(context, KIND_TRUE, 4) : literal(context, KIND_FALSE, 5);
+}
+
+static int on_number(void *context, const char *text, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    const uint8_t *bytes = (const uint8_t *)text;
+    intptr_t count = (intptr_t)length;
+    intptr_t start;
+    if (in_chunk(tape, bytes)) {
+        start = tape->chunk_base + (bytes - tape->chunk_start);
+        tape->last_token_end = start + count;
+    } else {
+        start = token_end(tape) - count;
+    }
+    if (count > tape->max_number) return fail(tape, CARTOGRAPH_TAPE_NUMBER_TOO_LONG, count, start);
+    intptr_t offset = append_bytes(tape, bytes, count, 1);
+    return append_value(tape, KIND_NUMBER, (uint32_t)count, offset, start);
+}
+
+static int on_string(void *context, const unsigned char *bytes, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t count = (intptr_t)length;
+    intptr_t start = string_start(tape, bytes, count);
+    if (start < 0) return 0;
+    int ascii;
+    if (!check_text(tape, bytes, count, start, &ascii)) return 0;
+    intptr_t offset = append_bytes(tape, bytes, count, 0);
+    return append_value(tape, KIND_STRING, (uint32_t)count, offset, start);
+}
+
+static int on_key(void *context, const unsigned char *bytes, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t count = (intptr_t)length;
+    intptr_t start = string_start(tape, bytes, count);
+    if (start < 0) return 0;
+    cartograph_tape_frame *top = &tape->current;
+    if (top->depth == 0 || !top->is_object) return fail(tape, CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT, 0, start);
+    if (top->count >= tape->max_keys) return fail(tape, CARTOGRAPH_TAPE_TOO_MANY_KEYS, top->count + 1, start);
+    int ascii;
+    if (!check_text(tape, bytes, count, start, &ascii)) return 0;
+    if (!ascii) top->has_non_ascii_key = 1;
+    if (!grow_scratch((void **)&tape->keys, &tape->key_capacity, tape->key_count + 1, sizeof(cartograph_tape_key))) {
+        return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, start);
+    }
+    intptr_t offset = append_bytes(tape, bytes, count, 0);
+    top->count += 1;
+    intptr_t index = append_entry(tape, KIND_KEY, (uint32_t)count, offset, start);
+    cartograph_tape_key *key = tape->keys + tape->key_count++;
+    key->hash = cartograph_key_hash(bytes, count, tape->seed);
+    key->entry = index;
+    return 1;
+}
+
+static int begin(cartograph_yajl_tape *tape, int is_object) {
+    intptr_t source = token_end(tape) - 1;
+    intptr_t depth = tape->current.depth;
+    if (depth >= tape->max_depth) return fail(tape, CARTOGRAPH_TAPE_TOO_DEEP, depth + 1, source);
+    if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, tape->frame_count + 1, sizeof(cartograph_tape_frame))) {
+        return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
+    }
+    intptr_t index = tape->count;
+    if (!append_value(tape, is_object ? KIND_OBJECT : KIND_ARRAY, 0, 0, source)) return 0;
+    tape->frames[tape->frame_count++] = tape->current;
+    cartograph_tape_frame opened = {index, 0, tape->key_count, depth + 1, (uint8_t)is_object, 0};
+    tape->current = opened;
+    return 1;
+}
+
+static int on_start_map(void *context) {
+    return begin(context, 1);
+}
+
+static int on_start_array(void *context) {
+    return begin(context, 0);
+}
+
+static inline int same_key(cartograph_yajl_tape *tape, intptr_t first, intptr_t second) {
+    const cartograph_tape_entry *a = entries_of(tape) + first;
+    const cartograph_tape_entry *b = entries_of(tape) + second;
+    return a->length == b->length && memcmp(tape->bytes + a->payload, tape->bytes + b->payload, a->length) == 0;
+}
+
+/// Whether two keys of the closing object have the same bytes. The hashes
+/// are seeded per process, so the table's work stays linear on any input.
+static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count) {
+    if (count <= PAIRWISE_KEYS) {
+        for (intptr_t later = 1; later < count; later++) {
+            for (intptr_t earlier = 0; earlier < later; earlier++) {
+                if (keys[earlier].hash == keys[later].hash && same_key(tape, keys[earlier].entry, keys[later].entry)) return 1;
+            }
+        }
+        return 0;
+    }
+    if (count >= (intptr_t)1 << 30) return 1; /* beyond the table's ordinals: Swift checks */
+    intptr_t size = 64;
+    while (size < count * 2) size <<= 1;
+    if (size > tape->table_capacity || tape->table_generation == UINT32_MAX) {
+        uint64_t *table = calloc((size_t)(size > tape->table_capacity ? size : tape->table_capacity), sizeof(uint64_t));
+        if (table == NULL) return 1; /* Swift checks with its own table */
+        free(tape->table);
+        tape->table = table;
+        if (size > tape->table_capacity) tape->table_capacity = size;
+        tape->table_generation = 0;
+    }
+    uint64_t generation = ++tape->table_generation;
+    uintptr_t mask = (uintptr_t)size - 1;
+    for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
+        uintptr_t slot = (uintptr_t)keys[ordinal].hash & mask;
+        for (;;) {
+            uint64_t occupant = tape->table[slot];
+            if (occupant >> 32 != generation) {
+                tape->table[slot] = generation << 32 | (uint64_t)ordinal;
+                break;
+            }
+            intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
+            if (keys[earlier].hash == keys[ordinal].hash && same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
+            slot = (slot + 1) & mask;
+        }
+    }
+    return 0;
+}
+
+static int on_end(void *context) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t end = token_end(tape);
+    cartograph_tape_frame frame = tape->current;
+    if (frame.depth == 0 || tape->frame_count == 0) return fail(tape, CARTOGRAPH_TAPE_UNOPENED_CLOSE, 0, end - 1);
+    intptr_t count = frame.count;
+    cartograph_tape_entry *entry = entries_of(tape) + frame.entry;
+    if (frame.is_object) {
+        if (count > 1 && (frame.has_non_ascii_key || has_repeated_key(tape, tape->keys + frame.first_key, tape->key_count - frame.first_key))) {
+            count = tape->resolve_duplicates(tape->context, frame.entry, count, frame.has_non_ascii_key);
+            if (count < 0) return fail(tape, CARTOGRAPH_TAPE_REPORTED, 0, 0);
+            entry = entries_of(tape) + frame.entry;
+        }
+        if (frame.has_non_ascii_key) entry->flags |= FLAG_CANONICAL_KEYS;
+        tape->key_count = frame.first_key;
+    }
+    entry->length = (uint32_t)count;
+    entry->payload = tape->count;
+    tape->current = tape->frames[--tape->frame_count];
+    return 1;
+}
+
+static const yajl_callbacks callbacks = {
+    on_null,
+    on_boolean,
+    NULL, /* integers and doubles: the raw text goes to on_number */
+    NULL,
+    on_number,
+    on_string,
+    on_start_map,
+    on_key,
+    on_end,
+    on_start_array,
+    on_end,
+};
+
+const void *cartograph_yajl_tape_callbacks(void) {
+    return &callbacks;
+}
+
+void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
+    free(tape->frames);
+    free(tape->keys);
+    free(tape->roots);
+    free(tape->table);
+    tape->frames = NULL;
+    tape->keys = NULL;
+    tape->roots = NULL;
+    tape->table = NULL;
+}
+
+/// Whether `bytes[position]` exists and lies within [low, high] (a continuation byte).
+static inline int continuation(const uint8_t *bytes, intptr_t count, intptr_t position, uint8_t low, uint8_t high) {
+    return position < count && bytes[position] >= low && bytes[position] <= high;
+}
+
+intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count) {
+    intptr_t index = 0;
+    while (index < count) {
+        uint8_t lead = bytes[index];
+        if (lead < 0x80) {
+            /* Mixed text is mostly ASCII between its multi-byte characters. */
+            if (index + 8 <= count && (cartograph_load64(bytes + index) & 0x8080808080808080ULL) == 0) {
+                index += 8;
+            } else {
+                index += 1;
+            }
+            continue;
+        }
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            if (!continuation(bytes, count, index + 1, 0x80, 0xBF)) return index;
+            index += 2;
+        } else if (lead == 0xE0) {
+            if (!continuation(bytes, count, index + 1, 0xA0, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
+            index += 3;
+        } else if (lead == 0xED) {
+            if (!continuation(bytes, count, index + 1, 0x80, 0x9F) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
+            index += 3;
+        } else if (lead >= 0xE1 && lead <= 0xEF) {
+            if (!continuation(bytes, count, index + 1, 0x80, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
+            index += 3;
+        } else if (lead == 0xF0) {
+            if (!continuation(bytes, count, index + 1, 0x90, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
+                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
+            index += 4;
+        } else if (lead >= 0xF1 && lead <= 0xF3) {
+            if (!continuation(bytes, count, index + 1, 0x80, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
+                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
+            index += 4;
+        } else if (lead == 0xF4) {
+            if (!continuation(bytes, count, index + 1, 0x80, 0x8F) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
+                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
+            index += 4;
+        } else {
+            return index;
+        }
+    }
+    return -1;
+}

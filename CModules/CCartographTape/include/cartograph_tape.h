@@ -1,0 +1,217 @@
+#ifndef CARTOGRAPH_TAPE_H
+#define CARTOGRAPH_TAPE_H
+
+/*
+ * The JSON parse's hot path in C: yajl's callbacks append straight to a
+ * Document's tape, with no crossing into Swift per token.
+ *
+ * Swift owns the tape's buffers (TapeStorage) and lends them to a
+ * cartograph_yajl_tape; when they are full the C side asks Swift to grow
+ * them (`grow`). The C side owns its scratch (open containers, the keys of
+ * open objects, the roots, the duplicate-key table) and frees it in
+ * cartograph_yajl_tape_release. Rare work goes back to Swift through three
+ * callbacks: growing the tape, locating a string yajl decoded (it had
+ * escapes: its start and any unpaired surrogate need the raw input), and
+ * resolving an object whose keys may repeat (the duplicate-key policy,
+ * canonical equivalence of non-ASCII keys and its error message).
+ *
+ * The header includes no yajl header (the CYajl module owns those); the
+ * yajl handle is kept as `void *`.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/// One tape entry, laid out as Swift's `TapeEntry` (kind, flags, length,
+/// payload, source); `TapeLayoutTests` checks that the layouts agree. `kind`
+/// is `TokenKind`'s case index: null 0, false 1, true 2, number 3, string 4,
+/// key 5, array 6, object 7.
+typedef struct cartograph_tape_entry {
+    uint8_t kind;
+    uint8_t flags;
+    uint32_t length;
+    intptr_t payload;
+    intptr_t source;
+} cartograph_tape_entry;
+
+/// Why the C side cancelled a parse (the Swift side turns it into a
+/// `CartographError`).
+typedef enum cartograph_tape_failure {
+    CARTOGRAPH_TAPE_OK = 0,
+    /// A number text longer than `max_number` (`failure_value`: its length).
+    CARTOGRAPH_TAPE_NUMBER_TOO_LONG,
+    /// A string or key longer than `max_string` (`failure_value`: its length).
+    CARTOGRAPH_TAPE_STRING_TOO_LONG,
+    /// An object with more than `max_keys` keys (`failure_value`: the count).
+    CARTOGRAPH_TAPE_TOO_MANY_KEYS,
+    /// Nesting deeper than `max_depth` (`failure_value`: the depth).
+    CARTOGRAPH_TAPE_TOO_DEEP,
+    /// Invalid UTF-8 (`failure_value`: the offset in the string, `failure_byte`: the byte).
+    CARTOGRAPH_TAPE_INVALID_UTF8,
+    /// A key outside an object (yajl never sends one; kept as a check).
+    CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT,
+    /// A container closed that was never opened (likewise).
+    CARTOGRAPH_TAPE_UNOPENED_CLOSE,
+    /// malloc or realloc failed for the C side's scratch.
+    CARTOGRAPH_TAPE_OUT_OF_MEMORY,
+    /// A Swift callback failed and recorded the error itself.
+    CARTOGRAPH_TAPE_REPORTED,
+} cartograph_tape_failure;
+
+/// An open container.
+typedef struct cartograph_tape_frame {
+    /// Tape index of the container's entry.
+    intptr_t entry;
+    /// Elements of an array, keys of an object, so far.
+    intptr_t count;
+    /// Where this object's keys start in `keys`.
+    intptr_t first_key;
+    /// Nesting depth (0: the top level, outside every container).
+    intptr_t depth;
+    uint8_t is_object;
+    /// Whether a key of this object has a byte above 0x7F.
+    uint8_t has_non_ascii_key;
+} cartograph_tape_frame;
+
+/// A key of an open object: its seeded hash and its tape index.
+typedef struct cartograph_tape_key {
+    uint64_t hash;
+    intptr_t entry;
+} cartograph_tape_key;
+
+/// The state of one parse. Swift creates it zeroed, fills the tape
+/// buffers, limits and callbacks, and passes it as yajl's context.
+typedef struct cartograph_yajl_tape {
+    /* The tape (buffers owned by Swift; entries are Swift TapeEntry values). */
+    void *entries;
+    intptr_t count;
+    intptr_t capacity;
+    uint8_t *bytes;
+    intptr_t byte_count;
+    intptr_t byte_capacity;
+
+    /* Where yajl is in the input. */
+    void *handle;
+    /// Absolute offset of the current chunk's first byte.
+    intptr_t chunk_base;
+    const uint8_t *chunk_start;
+    intptr_t chunk_count;
+    /// Absolute offset just past the last token a callback saw.
+    intptr_t last_token_end;
+
+    /* Limits (ParseOptions). */
+    intptr_t max_depth;
+    intptr_t max_keys;
+    intptr_t max_string;
+    intptr_t max_number;
+    /// Keys are hashed with this (random per process) seed.
+    uint64_t seed;
+
+    /* Scratch, owned here. */
+    cartograph_tape_frame current;
+    cartograph_tape_frame *frames;
+    intptr_t frame_count;
+    intptr_t frame_capacity;
+    cartograph_tape_key *keys;
+    intptr_t key_count;
+    intptr_t key_capacity;
+    intptr_t *roots;
+    intptr_t root_count;
+    intptr_t root_capacity;
+    uint64_t *table;
+    intptr_t table_capacity;
+    uint64_t table_generation;
+
+    /* The first failure. */
+    int failure;
+    intptr_t failure_value;
+    intptr_t failure_source;
+    uint8_t failure_byte;
+
+    /* Back into Swift (context: the Swift parser, unretained). */
+    void *context;
+    /// Makes room for `entries` more entries and `bytes` more bytes, after
+    /// reading `count` and `byte_count`, and stores the new buffers and
+    /// capacities here.
+    void (*grow)(void *context, intptr_t entries, intptr_t bytes);
+    /// The absolute offset of the opening quote of a string yajl decoded
+    /// or carried over from an earlier chunk, or -1 after recording a failure.
+    intptr_t (*escaped_string_start)(void *context, const uint8_t *bytes, intptr_t count);
+    /// Applies the duplicate-key policy to the object at `entry` (every
+    /// entry after it is its subtree), after reading `count` and
+    /// `byte_count`; returns how many keys stay visible, or -1 after
+    /// recording a failure.
+    intptr_t (*resolve_duplicates)(void *context, intptr_t entry, intptr_t count, int canonically);
+} cartograph_yajl_tape;
+
+/// The yajl callback table (a `const yajl_callbacks *`) whose context is a
+/// `cartograph_yajl_tape *`. Number callbacks receive the raw text.
+const void *cartograph_yajl_tape_callbacks(void);
+
+/// Frees the scratch the C side allocated (not the tape's buffers).
+void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
+
+/// The offset of the first byte that starts an invalid UTF-8 sequence, or
+/// -1 when all `count` bytes are valid. Strict (Unicode table 3-7): no
+/// overlong forms, no encoded surrogates, nothing above U+10FFFF, no
+/// truncated sequences.
+intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count);
+
+static inline uint64_t cartograph_load64(const uint8_t *bytes) {
+    uint64_t value;
+    memcpy(&value, bytes, 8);
+    return value;
+}
+
+static inline uint32_t cartograph_load32(const uint8_t *bytes) {
+    uint32_t value;
+    memcpy(&value, bytes, 4);
+    return value;
+}
+
+/// Whether every byte is below 0x80: whole words, then one overlapping word
+/// (or two overlapping half-words) for the tail, never byte by byte.
+static inline int cartograph_utf8_is_ascii(const uint8_t *bytes, intptr_t count) {
+    if (count >= 8) {
+        uint64_t combined = 0;
+        intptr_t index = 0;
+        for (; index + 8 < count; index += 8) combined |= cartograph_load64(bytes + index);
+        combined |= cartograph_load64(bytes + count - 8);
+        return (combined & 0x8080808080808080ULL) == 0;
+    }
+    if (count >= 4) {
+        return ((cartograph_load32(bytes) | cartograph_load32(bytes + count - 4)) & 0x80808080U) == 0;
+    }
+    uint8_t combined = 0;
+    for (intptr_t index = 0; index < count; index++) combined |= bytes[index];
+    return (combined & 0x80) == 0;
+}
+
+static inline uint64_t cartograph_key_hash_mix(uint64_t value) {
+    uint64_t x = value * 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 31;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 29);
+}
+
+/// A seeded hash of every byte of a key: whole words, then one overlapping
+/// last word, so there is no byte-by-byte tail. Seeded per process, so
+/// inputs cannot be built to collide.
+static inline uint64_t cartograph_key_hash(const uint8_t *bytes, intptr_t count, uint64_t seed) {
+    uint64_t state = seed ^ ((uint64_t)count * 0x9E3779B97F4A7C15ULL);
+    if (bytes == NULL || count <= 0) return cartograph_key_hash_mix(state);
+    if (count >= 8) {
+        intptr_t index = 0;
+        for (; index + 8 < count; index += 8) state = cartograph_key_hash_mix(state ^ cartograph_load64(bytes + index));
+        return cartograph_key_hash_mix(state ^ cartograph_load64(bytes + count - 8));
+    }
+    if (count >= 4) {
+        uint64_t low = cartograph_load32(bytes);
+        uint64_t high = cartograph_load32(bytes + count - 4);
+        return cartograph_key_hash_mix(state ^ (high << 32 | low));
+    }
+    return cartograph_key_hash_mix(state ^ ((uint64_t)bytes[0] << 16 | (uint64_t)bytes[count / 2] << 8 | (uint64_t)bytes[count - 1]));
+}
+
+#endif

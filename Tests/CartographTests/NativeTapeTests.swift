@@ -1,0 +1,173 @@
+import CCartographTape
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// The C tape builder (`CModules/CCartographTape`, yajl's callbacks for a
+/// parse that is not streamed) against the Swift ``DocumentBuilder`` that
+/// every other reader drives: the same input must give the same tape,
+/// entry for entry, and the same errors.
+///
+/// The Swift side is the same yajl parse with the Swift callbacks, which
+/// streamed parses use (``YajlParser``'s `swiftCallbacks`).
+@Suite struct NativeTapeTests {
+    @Test func cTapeEntryHasTheLayoutOfSwiftsTapeEntry() {
+        #expect(MemoryLayout<TapeEntry>.size == MemoryLayout<cartograph_tape_entry>.size)
+        #expect(MemoryLayout<TapeEntry>.stride == MemoryLayout<cartograph_tape_entry>.stride)
+        #expect(MemoryLayout<TapeEntry>.alignment == MemoryLayout<cartograph_tape_entry>.alignment)
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.kind) == MemoryLayout<cartograph_tape_entry>.offset(of: \.kind))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.flags) == MemoryLayout<cartograph_tape_entry>.offset(of: \.flags))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.length) == MemoryLayout<cartograph_tape_entry>.offset(of: \.length))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.payload) == MemoryLayout<cartograph_tape_entry>.offset(of: \.payload))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.source) == MemoryLayout<cartograph_tape_entry>.offset(of: \.source))
+        // The C side writes TokenKind's case indexes as numbers.
+        let kinds: [TokenKind] = [.null, .false, .true, .number, .string, .key, .array, .object]
+        for (index, kind) in kinds.enumerated() {
+            var entry = TapeEntry(kind: kind, flags: 0, length: 0, payload: 0, source: 0)
+            let stored = withUnsafeBytes(of: &entry) { $0.load(as: cartograph_tape_entry.self).kind }
+            #expect(Int(stored) == index)
+        }
+    }
+
+    @Test func cBuilderWritesTheSwiftBuildersTapeOnTheCorpora() throws {
+        for name in ["twitter.json", "canada.json"] {
+            try expectSameTapes(Fixtures.bytes(name), name)
+        }
+        var compared = 0
+        for name in Fixtures.testSuiteCases("y_") {
+            let bytes = try Fixtures.testSuiteBytes(name)
+            try expectSameTapes(bytes, name)
+            compared += 1
+        }
+        #expect(compared > 90)
+        for name in Fixtures.testSuiteCases("n_") + Fixtures.testSuiteCases("i_") {
+            try expectSameTapes(Fixtures.testSuiteBytes(name), name)
+        }
+    }
+
+    @Test func cBuilderWritesTheSwiftBuildersTapeOnRandomDocuments() throws {
+        var generator = SeededGenerator(seed: 0x7A9E_0001)
+        for round in 0..<600 {
+            let text = RandomJSON.value(depth: 0, using: &generator)
+            try expectSameTapes(Array(text.utf8), "round \(round): \(text.prefix(200))")
+        }
+    }
+
+    @Test func repeatedKeysResolveAlikeUnderEveryPolicy() throws {
+        var generator = SeededGenerator(seed: 0x7A9E_0002)
+        for policy in [DuplicateKeyPolicy.lastWins, .firstWins, .reject] {
+            var options = ParseOptions()
+            options.duplicateKeys = policy
+            for size in [2, 3, 8, 16, 17, 40, 300] {
+                for _ in 0..<20 {
+                    // Distinct keys, then one of them again at a random place;
+                    // a non-ASCII spelling now and then (canonical equivalence).
+                    var keys = (0..<size).map { "key\($0)_\(Int.random(in: 0...9, using: &generator))" }
+                    let repeated = keys[Int.random(in: 0..<size, using: &generator)]
+                    keys.insert(Bool.random(using: &generator) ? repeated : "K\u{212A}\(size)", at: Int.random(in: 0...size, using: &generator))
+                    let text = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+                    try expectSameTapes(Array(text.utf8), "\(policy) \(size): \(text.prefix(120))", options: options)
+                }
+            }
+        }
+    }
+
+    @Test func failuresAreTheSwiftBuildersFailures() throws {
+        var limited = ParseOptions()
+        limited.maxDepth = 3
+        limited.maxKeysPerObject = 2
+        limited.maxStringBytes = 5
+        limited.maxNumberDigits = 4
+        let cases: [String] = [
+            #"[[[[1]]]]"#, #"{"a":1,"b":2,"c":3}"#, #"["abcdef"]"#, #"{"abcdef":1}"#, #"[12345]"#, #"[1.5e10]"#,
+            #"["\u0041\u0042\u0043\u0044\u0045\u0046"]"#,
+        ]
+        for text in cases {
+            let native = Result { try Document(parsing: Array(text.utf8), options: limited) }
+            let swift = Result { try swiftTape(Array(text.utf8), options: limited) }
+            guard case .failure(let nativeError as CartographError) = native, case .failure(let swiftError as CartographError) = swift else {
+                Issue.record("\(text): both should fail: \(native) / \(swift)")
+                continue
+            }
+            #expect(nativeError.kind == swiftError.kind, "\(text)")
+            #expect(nativeError.message == swiftError.message, "\(text)")
+            #expect(nativeError.offset == swiftError.offset, "\(text)")
+        }
+        let invalid: [[UInt8]] = [
+            [0x5B, 0x22, 0x61, 0xC0, 0x80, 0x22, 0x5D], [0x7B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D],
+            [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0x78, 0xE2, 0x82, 0x22, 0x5D],
+        ]
+        for bytes in invalid {
+            let native = Result { try Document(parsing: bytes) }
+            let swift = Result { try swiftTape(bytes) }
+            guard case .failure(let nativeError as CartographError) = native, case .failure(let swiftError as CartographError) = swift else {
+                Issue.record("\(bytes): both should fail")
+                continue
+            }
+            #expect(nativeError.kind == .invalidUTF8)
+            #expect(nativeError.message == swiftError.message, "\(bytes)")
+            #expect(nativeError.offset == swiftError.offset, "\(bytes)")
+        }
+    }
+
+    @Test func tapesThatOutgrowTheirFirstBuffersStayWhole() throws {
+        // One entry per two bytes: more than the first allocation guesses.
+        let text = "[" + Array(repeating: "1", count: 200_000).joined(separator: ",") + "]"
+        let document = try Document(parsing: Array(text.utf8))
+        #expect(document.tokenCount == 200_001)
+        try expectSameTapes(Array(text.utf8), "dense array")
+        let long = "[\"" + String(repeating: "é", count: 300_000) + "\"]"
+        try expectSameTapes(Array(long.utf8), "long string")
+    }
+
+    /// The same yajl parse through the Swift callbacks and ``DocumentBuilder``.
+    private func swiftTape(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws -> Document {
+        let engine = YajlParser(options: options, expectedInputBytes: bytes.count, swiftCallbacks: true)
+        if let error = bytes.withUnsafeBytes({ engine.feed($0) }) ?? engine.finish() { throw error }
+        return engine.builder.makeDocument()
+    }
+
+    private func expectSameTapes(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) throws {
+        let native = Result { try Document(parsing: bytes, options: options) }
+        let swift = Result { try swiftTape(bytes, options: options) }
+        switch (native, swift) {
+        case (.success(let a), .success(let b)):
+            #expect(sameTape(a, b), "\(label): \(tapeDifference(a, b) ?? "")")
+            // Fed in small chunks, strings cross chunks and yajl decodes them.
+            let chunked = try parseInChunks(bytes, sizes: randomChunkSizes(seed: UInt64(bytes.count)), options: options)
+            #expect(sameTape(chunked, b), "\(label) (chunked): \(tapeDifference(chunked, b) ?? "")")
+        case (.failure(let a as CartographError), .failure(let b as CartographError)):
+            #expect(a.kind == b.kind && a.message == b.message && a.offset == b.offset, "\(label): \(a) / \(b)")
+        default:
+            Issue.record("\(label): \(native) / \(swift)")
+        }
+    }
+}
+
+/// Random JSON text of every shape the tape builder treats apart: escapes,
+/// non-ASCII text and keys, repeated keys, objects past the pairwise limit,
+/// nesting, numbers of every spelling, literals.
+enum RandomJSON {
+    static let strings = ["", "a", "plain", "with \\\"quote\\\"", "line\\nbreak", "\\u00e9t\\u00e9", "\\uD83D\\uDE00", "日本語", "é", "😀",
+        "K\u{212A}", "tab\\tand\\\\slash", String(repeating: "long text ", count: 12)]
+    static let numbers = ["0", "-0", "1", "-12", "3.25", "1e10", "-2.5E-3", "12345678901234567890", "0.000001"]
+
+    static func value(depth: Int, using generator: inout SeededGenerator) -> String {
+        let choice = depth > 6 ? Int.random(in: 0..<4, using: &generator) : Int.random(in: 0..<7, using: &generator)
+        switch choice {
+        case 0: return ["null", "true", "false"].randomElement(using: &generator)!
+        case 1: return numbers.randomElement(using: &generator)!
+        case 2, 3: return "\"\(strings.randomElement(using: &generator)!)\""
+        case 4:
+            let count = Int.random(in: 0...5, using: &generator)
+            return "[" + (0..<count).map { _ in value(depth: depth + 1, using: &generator) }.joined(separator: ",") + "]"
+        default:
+            let count = [0, 1, 2, 5, 16, 17, 30].randomElement(using: &generator)!
+            let pool = strings + (0..<40).map { "k\($0)" }
+            let members = (0..<count).map { _ in
+                "\"\(pool.randomElement(using: &generator)!)\": \(value(depth: depth + 1, using: &generator))"
+            }
+            return "{" + members.joined(separator: ", ") + "}"
+        }
+    }
+}
