@@ -5,10 +5,15 @@
  * (DocumentBuilder stays the builder of every other reader and of streamed
  * parses): check the limits, validate and copy the text, append one entry,
  * and keep the open containers. An object's duplicate keys are looked for
- * when it closes, by comparing the seeded hashes its keys got as they were
- * read: pairwise for small objects, through an open-addressing table for
- * larger ones. Only an object that may hold a repeated key (equal bytes) or
- * a non-ASCII key goes back to Swift.
+ * when it closes. Each key gets a cheap signature as it is read (its length
+ * and its first and last eight bytes, mixed); small objects compare
+ * signatures pairwise, larger ones go through an open-addressing table
+ * indexed by the signature mixed with the per-process seed. Keys built to
+ * share a signature (same length, same ends) cost a byte comparison each;
+ * once those exceed the object's key count, the table is rebuilt with the
+ * seeded hash of every byte (cartograph_key_hash), so the work stays linear
+ * on any input. Only an object that may hold a repeated key (equal bytes)
+ * or a non-ASCII key goes back to Swift.
  */
 
 #include "cartograph_tape.h"
@@ -194,6 +199,23 @@ static int on_string(void *context, const unsigned char *bytes, size_t length) {
     return append_value(tape, KIND_STRING, (uint32_t)count, offset, start);
 }
 
+/// A key's length and first and last eight bytes (all of a key up to
+/// sixteen bytes), mixed into one word: equal keys have equal signatures,
+/// and distinct ones rarely do unless built to.
+static inline uint64_t key_signature(const uint8_t *bytes, intptr_t count) {
+    uint64_t head = 0, tail = 0;
+    if (count >= 8) {
+        head = cartograph_load64(bytes);
+        tail = cartograph_load64(bytes + count - 8);
+    } else if (count >= 4) {
+        head = cartograph_load32(bytes);
+        tail = cartograph_load32(bytes + count - 4);
+    } else if (count > 0) {
+        head = (uint64_t)bytes[0] | (uint64_t)bytes[count / 2] << 8 | (uint64_t)bytes[count - 1] << 16;
+    }
+    return (head ^ (tail * 0x9E3779B97F4A7C15ULL)) + (uint64_t)count * 0xC2B2AE3D27D4EB4FULL;
+}
+
 static int on_key(void *context, const unsigned char *bytes, size_t length) {
     cartograph_yajl_tape *tape = context;
     intptr_t count = (intptr_t)length;
@@ -212,7 +234,7 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
     top->count += 1;
     intptr_t index = append_entry(tape, KIND_KEY, (uint32_t)count, offset, start);
     cartograph_tape_key *key = tape->keys + tape->key_count++;
-    key->hash = cartograph_key_hash(bytes, count, tape->seed);
+    key->hash = key_signature(bytes, count);
     key->entry = index;
     return 1;
 }
@@ -246,10 +268,58 @@ static inline int same_key(cartograph_yajl_tape *tape, intptr_t first, intptr_t 
     return a->length == b->length && memcmp(tape->bytes + a->payload, tape->bytes + b->payload, a->length) == 0;
 }
 
-/// Whether two keys of the closing object have the same bytes. The hashes
-/// are seeded per process, so the table's work stays linear on any input.
+/// Prepares the duplicate table for `count` keys: a new generation (no clearing).
+static int prepare_table(cartograph_yajl_tape *tape, intptr_t count, uintptr_t *mask) {
+    intptr_t size = 64;
+    while (size < count * 2) size <<= 1;
+    if (size > tape->table_capacity || tape->table_generation == UINT32_MAX) {
+        intptr_t capacity = size > tape->table_capacity ? size : tape->table_capacity;
+        uint64_t *table = calloc((size_t)capacity, sizeof(uint64_t));
+        if (table == NULL) return 0;
+        free(tape->table);
+        tape->table = table;
+        tape->table_capacity = capacity;
+        tape->table_generation = 0;
+    }
+    tape->table_generation += 1;
+    *mask = (uintptr_t)size - 1;
+    return 1;
+}
+
+/// Looks for two keys with the same bytes through the table, each key
+/// placed by `hashes[ordinal]` (the signature or the seeded hash). Returns 1
+/// for a repeated key, 0 for none, -1 when more than `budget` pairs had the
+/// same hash but different bytes (keys built to collide).
+static int table_search(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count, const uint64_t *hashes,
+    uint64_t seed, intptr_t budget) {
+    uintptr_t mask;
+    if (!prepare_table(tape, count, &mask)) return 1; /* Swift checks with its own table */
+    uint64_t generation = tape->table_generation;
+    for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
+        uint64_t hash = hashes ? hashes[ordinal] : keys[ordinal].hash;
+        uintptr_t slot = (uintptr_t)(cartograph_key_hash_mix(hash ^ seed) >> 7) & mask;
+        for (;;) {
+            uint64_t occupant = tape->table[slot];
+            if (occupant >> 32 != generation) {
+                tape->table[slot] = generation << 32 | (uint64_t)ordinal;
+                break;
+            }
+            intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
+            uint64_t earlier_hash = hashes ? hashes[earlier] : keys[earlier].hash;
+            if (earlier_hash == hash) {
+                if (same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
+                if (--budget < 0) return -1;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+    return 0;
+}
+
+/// Whether two keys of the closing object have the same bytes.
 static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count) {
     if (count <= PAIRWISE_KEYS) {
+        /* At most 120 pairs; equal signatures are confirmed on the bytes. */
         for (intptr_t later = 1; later < count; later++) {
             for (intptr_t earlier = 0; earlier < later; earlier++) {
                 if (keys[earlier].hash == keys[later].hash && same_key(tape, keys[earlier].entry, keys[later].entry)) return 1;
@@ -258,32 +328,19 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
         return 0;
     }
     if (count >= (intptr_t)1 << 30) return 1; /* beyond the table's ordinals: Swift checks */
-    intptr_t size = 64;
-    while (size < count * 2) size <<= 1;
-    if (size > tape->table_capacity || tape->table_generation == UINT32_MAX) {
-        uint64_t *table = calloc((size_t)(size > tape->table_capacity ? size : tape->table_capacity), sizeof(uint64_t));
-        if (table == NULL) return 1; /* Swift checks with its own table */
-        free(tape->table);
-        tape->table = table;
-        if (size > tape->table_capacity) tape->table_capacity = size;
-        tape->table_generation = 0;
-    }
-    uint64_t generation = ++tape->table_generation;
-    uintptr_t mask = (uintptr_t)size - 1;
+    int found = table_search(tape, keys, count, NULL, tape->seed, count);
+    if (found >= 0) return found;
+    /* Signatures built to collide: every byte, seeded. */
+    uint64_t *hashes = malloc((size_t)count * sizeof(uint64_t));
+    if (hashes == NULL) return 1;
+    const cartograph_tape_entry *entries = entries_of(tape);
     for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
-        uintptr_t slot = (uintptr_t)keys[ordinal].hash & mask;
-        for (;;) {
-            uint64_t occupant = tape->table[slot];
-            if (occupant >> 32 != generation) {
-                tape->table[slot] = generation << 32 | (uint64_t)ordinal;
-                break;
-            }
-            intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
-            if (keys[earlier].hash == keys[ordinal].hash && same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
-            slot = (slot + 1) & mask;
-        }
+        const cartograph_tape_entry *key = entries + keys[ordinal].entry;
+        hashes[ordinal] = cartograph_key_hash(tape->bytes + key->payload, key->length, tape->seed);
     }
-    return 0;
+    found = table_search(tape, keys, count, hashes, 0, INTPTR_MAX);
+    free(hashes);
+    return found != 0;
 }
 
 static int on_end(void *context) {

@@ -74,7 +74,8 @@ typedef struct cartograph_tape_frame {
     uint8_t has_non_ascii_key;
 } cartograph_tape_frame;
 
-/// A key of an open object: its seeded hash and its tape index.
+/// A key of an open object: its signature (length and end bytes, mixed;
+/// see cartograph_yajl_tape.c) and its tape index.
 typedef struct cartograph_tape_key {
     uint64_t hash;
     intptr_t entry;
@@ -105,7 +106,7 @@ typedef struct cartograph_yajl_tape {
     intptr_t max_keys;
     intptr_t max_string;
     intptr_t max_number;
-    /// Keys are hashed with this (random per process) seed.
+    /// The duplicate table's seed (random per process; KeyHash.seed).
     uint64_t seed;
 
     /* Scratch, owned here. */
