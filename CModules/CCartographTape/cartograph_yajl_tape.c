@@ -132,12 +132,19 @@ static inline int append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_
     return 1;
 }
 
-/// Checks a string's or key's length and UTF-8; sets `*ascii`.
+/// Checks a string's or key's length and UTF-8. With `ascii`, sets it
+/// (keys: an object with a non-ASCII key is flagged); without, text of 32
+/// bytes and more goes straight to the validator, whose vector path checks
+/// ASCII as fast as a separate pass would.
 static inline int check_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t source, int *ascii) {
     if (count > tape->max_string) return fail(tape, CARTOGRAPH_TAPE_STRING_TOO_LONG, count, source);
-    *ascii = 1;
-    if (count > 0 && !cartograph_utf8_is_ascii(bytes, count)) {
-        *ascii = 0;
+    if (count == 0) {
+        if (ascii) *ascii = 1;
+        return 1;
+    }
+    int is_ascii = (ascii == NULL && count >= 32) ? 0 : cartograph_utf8_is_ascii(bytes, count);
+    if (ascii) *ascii = is_ascii;
+    if (!is_ascii) {
         intptr_t bad = cartograph_utf8_first_invalid(bytes, count);
         if (bad >= 0) {
             tape->failure_byte = bytes[bad];
@@ -193,8 +200,7 @@ static int on_string(void *context, const unsigned char *bytes, size_t length) {
     intptr_t count = (intptr_t)length;
     intptr_t start = string_start(tape, bytes, count);
     if (start < 0) return 0;
-    int ascii;
-    if (!check_text(tape, bytes, count, start, &ascii)) return 0;
+    if (!check_text(tape, bytes, count, start, NULL)) return 0;
     intptr_t offset = append_bytes(tape, bytes, count, 0);
     return append_value(tape, KIND_STRING, (uint32_t)count, offset, start);
 }
@@ -392,53 +398,4 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
     tape->keys = NULL;
     tape->roots = NULL;
     tape->table = NULL;
-}
-
-/// Whether `bytes[position]` exists and lies within [low, high] (a continuation byte).
-static inline int continuation(const uint8_t *bytes, intptr_t count, intptr_t position, uint8_t low, uint8_t high) {
-    return position < count && bytes[position] >= low && bytes[position] <= high;
-}
-
-intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count) {
-    intptr_t index = 0;
-    while (index < count) {
-        uint8_t lead = bytes[index];
-        if (lead < 0x80) {
-            /* Mixed text is mostly ASCII between its multi-byte characters. */
-            if (index + 8 <= count && (cartograph_load64(bytes + index) & 0x8080808080808080ULL) == 0) {
-                index += 8;
-            } else {
-                index += 1;
-            }
-            continue;
-        }
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            if (!continuation(bytes, count, index + 1, 0x80, 0xBF)) return index;
-            index += 2;
-        } else if (lead == 0xE0) {
-            if (!continuation(bytes, count, index + 1, 0xA0, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
-            index += 3;
-        } else if (lead == 0xED) {
-            if (!continuation(bytes, count, index + 1, 0x80, 0x9F) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
-            index += 3;
-        } else if (lead >= 0xE1 && lead <= 0xEF) {
-            if (!continuation(bytes, count, index + 1, 0x80, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)) return index;
-            index += 3;
-        } else if (lead == 0xF0) {
-            if (!continuation(bytes, count, index + 1, 0x90, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
-                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
-            index += 4;
-        } else if (lead >= 0xF1 && lead <= 0xF3) {
-            if (!continuation(bytes, count, index + 1, 0x80, 0xBF) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
-                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
-            index += 4;
-        } else if (lead == 0xF4) {
-            if (!continuation(bytes, count, index + 1, 0x80, 0x8F) || !continuation(bytes, count, index + 2, 0x80, 0xBF)
-                || !continuation(bytes, count, index + 3, 0x80, 0xBF)) return index;
-            index += 4;
-        } else {
-            return index;
-        }
-    }
-    return -1;
 }

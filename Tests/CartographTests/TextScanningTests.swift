@@ -61,12 +61,35 @@ import Testing
         }
     }
 
+    @Test func utf8ValidationFindsAFaultAtEveryPlaceOfLongText() {
+        // Long text goes through the 32-byte vector path (where the machine
+        // has one): a fault at every offset, across block boundaries, and
+        // sequences cut off at the end, each located exactly.
+        let text = Array(String(repeating: "aé日😀", count: 12).utf8)
+        let faults: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xFF]]
+        for fault in faults {
+            for place in 0...text.count {
+                // Keep the fault at a character boundary of the text before it.
+                guard place == text.count || text[place] & 0xC0 != 0x80 else { continue }
+                let bytes = Array(text[..<place]) + fault + Array(text[place...])
+                let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
+                #expect(found == place, "\(fault) at \(place): \(String(describing: found))")
+            }
+        }
+        for cut in [[0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
+            let bytes = text + cut
+            let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
+            #expect(found == text.count)
+        }
+        #expect(text.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == nil)
+    }
+
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5544_0002)
         let pieces: [[UInt8]] = [Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],
             [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF], Array("x".utf8)]
         for _ in 0..<20_000 {
-            let bytes = (0..<Int.random(in: 0...10, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
+            let bytes = (0..<Int.random(in: 0...24, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
             let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
             let valid = String(validating: bytes, as: UTF8.self) != nil
             #expect((found == nil) == valid, "\(bytes)")

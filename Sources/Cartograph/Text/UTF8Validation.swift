@@ -5,15 +5,17 @@ internal import CCartographTape
 /// truncated sequences.
 ///
 /// yajl's own check accepts all of those, so Cartograph turns it off and
-/// validates here, with an eight-bytes-at-a-time path for ASCII runs. The
-/// code is C (`cartograph_tape.h`), shared with the parse's C tape builder,
-/// so there is one validator; the ASCII check is a `static inline` function
-/// that Swift inlines.
+/// validates here. The code is C (`CModules/CCartographTape/utf8_validation.c`:
+/// 32 bytes at a step with AVX2, else a scalar loop with an eight-byte ASCII
+/// step), shared with the parse's C tape builder, so there is one
+/// validator; the ASCII check is a `static inline` function that Swift
+/// inlines.
 enum UTF8Validation {
     /// The offset of the first byte that starts an invalid sequence, or nil when all is valid.
     @inline(__always)
     static func firstInvalid(_ base: UnsafeRawPointer, count: Int) -> Int? {
-        if isASCII(base, count: count) { return nil }
+        // From 32 bytes the C validator's vector path checks ASCII as fast.
+        if count < 32, isASCII(base, count: count) { return nil }
         let bad = cartograph_utf8_first_invalid(base.assumingMemoryBound(to: UInt8.self), count)
         return bad < 0 ? nil : bad
     }
