@@ -14,6 +14,13 @@ enum LeakCheck {
             for bad in ["[1, 2", "{\"a\": tru}", "[\"\\uD800\"]", "[\u{0B}]", "\"\u{C0}\"", String(repeating: "[", count: 600)] {
                 _ = try? Document(parsing: bad)
             }
+            // The C tape builder's scratch: wide objects (its key table), a
+            // repeated key refused from Swift, an abandoned chunked parse.
+            var rejecting = ParseOptions()
+            rejecting.duplicateKeys = .reject
+            let wide = "{" + (0..<40).map { "\"k\($0)\": [\($0)]" }.joined(separator: ",") + "}"
+            _ = try Document(parsing: wide)
+            _ = try? Document(parsing: "[" + wide + ", {\"a\": 1, \"a\": 2}]", options: rejecting)
             let abandoned = JSONParser()
             try abandoned.feed(twitter.prefix(1000))
             _ = abandoned
