@@ -121,13 +121,14 @@ static inline intptr_t append_entry(cartograph_yajl_tape *tape, uint8_t kind, ui
 /// Appends a value: a root at the top level, an element in an array.
 static inline int append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
     intptr_t index = append_entry(tape, kind, length, payload, source);
-    if (tape->current.depth == 0) {
+    cartograph_tape_frame *top = tape->top;
+    if (top->depth == 0) {
         if (!grow_scratch((void **)&tape->roots, &tape->root_capacity, tape->root_count + 1, sizeof(intptr_t))) {
             return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
         }
         tape->roots[tape->root_count++] = index;
-    } else if (!tape->current.is_object) {
-        tape->current.count += 1;
+    } else if (!top->is_object) {
+        top->count += 1;
     }
     return 1;
 }
@@ -227,7 +228,7 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
     intptr_t count = (intptr_t)length;
     intptr_t start = string_start(tape, bytes, count);
     if (start < 0) return 0;
-    cartograph_tape_frame *top = &tape->current;
+    cartograph_tape_frame *top = tape->top;
     if (top->depth == 0 || !top->is_object) return fail(tape, CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT, 0, start);
     if (top->count >= tape->max_keys) return fail(tape, CARTOGRAPH_TAPE_TOO_MANY_KEYS, top->count + 1, start);
     int ascii;
@@ -247,16 +248,26 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
 
 static int begin(cartograph_yajl_tape *tape, int is_object) {
     intptr_t source = token_end(tape) - 1;
-    intptr_t depth = tape->current.depth;
+    intptr_t depth = tape->top->depth;
     if (depth >= tape->max_depth) return fail(tape, CARTOGRAPH_TAPE_TOO_DEEP, depth + 1, source);
-    if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, tape->frame_count + 1, sizeof(cartograph_tape_frame))) {
-        return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
+    if (tape->frame_count == tape->frame_capacity) {
+        if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, tape->frame_count + 1, sizeof(cartograph_tape_frame))) {
+            return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
+        }
+        tape->top = tape->frames + tape->frame_count - 1;
     }
     intptr_t index = tape->count;
     if (!append_value(tape, is_object ? KIND_OBJECT : KIND_ARRAY, 0, 0, source)) return 0;
-    tape->frames[tape->frame_count++] = tape->current;
-    cartograph_tape_frame opened = {index, 0, tape->key_count, depth + 1, (uint8_t)is_object, 0};
-    tape->current = opened;
+    /* Written field by field in place: copying whole frames in and out
+       stalled on store forwarding (a third of this function, perf). */
+    cartograph_tape_frame *opened = tape->frames + tape->frame_count++;
+    opened->entry = index;
+    opened->count = 0;
+    opened->first_key = tape->key_count;
+    opened->depth = depth + 1;
+    opened->is_object = (uint8_t)is_object;
+    opened->has_non_ascii_key = 0;
+    tape->top = opened;
     return 1;
 }
 
@@ -352,22 +363,24 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
 static int on_end(void *context) {
     cartograph_yajl_tape *tape = context;
     intptr_t end = token_end(tape);
-    cartograph_tape_frame frame = tape->current;
-    if (frame.depth == 0 || tape->frame_count == 0) return fail(tape, CARTOGRAPH_TAPE_UNOPENED_CLOSE, 0, end - 1);
-    intptr_t count = frame.count;
-    cartograph_tape_entry *entry = entries_of(tape) + frame.entry;
-    if (frame.is_object) {
-        if (count > 1 && (frame.has_non_ascii_key || has_repeated_key(tape, tape->keys + frame.first_key, tape->key_count - frame.first_key))) {
-            count = tape->resolve_duplicates(tape->context, frame.entry, count, frame.has_non_ascii_key);
+    const cartograph_tape_frame *frame = tape->top;
+    if (frame->depth == 0 || tape->frame_count <= 1) return fail(tape, CARTOGRAPH_TAPE_UNOPENED_CLOSE, 0, end - 1);
+    intptr_t count = frame->count;
+    cartograph_tape_entry *entry = entries_of(tape) + frame->entry;
+    if (frame->is_object) {
+        if (count > 1
+            && (frame->has_non_ascii_key || has_repeated_key(tape, tape->keys + frame->first_key, tape->key_count - frame->first_key))) {
+            count = tape->resolve_duplicates(tape->context, frame->entry, count, frame->has_non_ascii_key);
             if (count < 0) return fail(tape, CARTOGRAPH_TAPE_REPORTED, 0, 0);
-            entry = entries_of(tape) + frame.entry;
+            entry = entries_of(tape) + frame->entry;
         }
-        if (frame.has_non_ascii_key) entry->flags |= FLAG_CANONICAL_KEYS;
-        tape->key_count = frame.first_key;
+        if (frame->has_non_ascii_key) entry->flags |= FLAG_CANONICAL_KEYS;
+        tape->key_count = frame->first_key;
     }
     entry->length = (uint32_t)count;
     entry->payload = tape->count;
-    tape->current = tape->frames[--tape->frame_count];
+    tape->frame_count -= 1;
+    tape->top = tape->frames + tape->frame_count - 1;
     return 1;
 }
 
@@ -385,6 +398,14 @@ static const yajl_callbacks callbacks = {
     on_end,
 };
 
+int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape) {
+    if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, 16, sizeof(cartograph_tape_frame))) return 0;
+    memset(tape->frames, 0, sizeof(cartograph_tape_frame));
+    tape->frame_count = 1;
+    tape->top = tape->frames;
+    return 1;
+}
+
 const void *cartograph_yajl_tape_callbacks(void) {
     return &callbacks;
 }
@@ -395,6 +416,7 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
     free(tape->roots);
     free(tape->table);
     tape->frames = NULL;
+    tape->top = NULL;
     tape->keys = NULL;
     tape->roots = NULL;
     tape->table = NULL;

@@ -110,7 +110,9 @@ typedef struct cartograph_yajl_tape {
     uint64_t seed;
 
     /* Scratch, owned here. */
-    cartograph_tape_frame current;
+    /// The innermost open container: the last of `frames`, whose first is
+    /// the top level (depth 0).
+    cartograph_tape_frame *top;
     cartograph_tape_frame *frames;
     intptr_t frame_count;
     intptr_t frame_capacity;
@@ -149,6 +151,15 @@ typedef struct cartograph_yajl_tape {
 /// The yajl callback table (a `const yajl_callbacks *`) whose context is a
 /// `cartograph_yajl_tape *`. Number callbacks receive the raw text.
 const void *cartograph_yajl_tape_callbacks(void);
+
+/// Allocates the open-container stack with its top-level frame; returns 0
+/// when out of memory. Called once, before the first `yajl_parse`.
+int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape);
+
+/// Nesting depth of the value being read (0 between top-level values).
+static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *tape) {
+    return tape->top != NULL ? tape->top->depth : 0;
+}
 
 /// Frees the scratch the C side allocated (not the tape's buffers).
 void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);

@@ -123,6 +123,9 @@ final class YajlParser {
     /// Lends the builder's tape to the C side, with the limits and the
     /// three ways back into Swift.
     private func prepareNativeTape(context: UnsafeMutableRawPointer) {
+        if cartograph_yajl_tape_prepare(native) == 0 {
+            failure = CartographError(.outOfMemory, "could not allocate memory for the parse")
+        }
         lendTapeBuffers()
         let options = builder.options
         native.pointee.max_depth = options.maxDepth
@@ -192,11 +195,11 @@ final class YajlParser {
     }
 
     /// Nesting depth of the value being read.
-    private var depth: Int { usesNativeTape ? native.pointee.current.depth : builder.depth }
+    private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : builder.depth }
 
     /// Whether every container opened has been closed and a value was read.
     private var isComplete: Bool {
-        usesNativeTape ? native.pointee.current.depth == 0 && native.pointee.root_count > 0 : builder.isComplete
+        usesNativeTape ? cartograph_yajl_tape_depth(native) == 0 && native.pointee.root_count > 0 : builder.isComplete
     }
 
     var options: ParseOptions { builder.options }
