@@ -90,6 +90,39 @@ import Testing
         }
     }
 
+    @Test func escapedStringsAreLocatedAndCheckedAlike() throws {
+        // Strings yajl decodes (escapes), after whitespace, commas and colons,
+        // with surrogates paired and not, as values and as keys.
+        let strings = [#""a\nb""#, #""\uD83D\uDE00 ok""#, #""x \uD83D""#, #""\uDE00 y""#, #""\uD83D\u0041""#, #""?\t""#,
+            #""日本\n""#, #""😀\r\uD83D""#, #""\\\"\/""#]
+        for string in strings {
+            for text in ["[\(string)]", "[1,  \(string)]", "{\(string): 1}", "{\"k\" :\n\t\(string)}", "[\"\\n\", \(string), \"\\t\"]"] {
+                let bytes = Array(text.utf8)
+                try expectSameTapes(bytes, text)
+                // Every chunking agrees with the whole parse, failures included.
+                let whole = Result { try Document(parsing: bytes) }
+                for size in [1, 2, 3, 7] {
+                    let chunked = Result { try parseInChunks(bytes, sizes: [size]) }
+                    switch (whole, chunked) {
+                    case (.success(let a), .success(let b)): #expect(sameTape(a, b), "\(text) in chunks of \(size)")
+                    case (.failure(let a as CartographError), .failure(let b as CartographError)):
+                        #expect(a.offset == b.offset && a.kind == b.kind, "\(text) in chunks of \(size): \(a) / \(b)")
+                    default: Issue.record("\(text) in chunks of \(size): \(whole) / \(chunked)")
+                    }
+                }
+            }
+        }
+        // The unpaired escape itself is reported, where it is.
+        for (text, offset) in [(#"[1, "x \uD83D"]"#, 7), (#"{"\uDE00 y": 1}"#, 2), (#"["\uD83D\u0041"]"#, 2)] {
+            let result = Result { try Document(parsing: text) }
+            guard case .failure(let error as CartographError) = result else {
+                Issue.record("\(text) should fail")
+                continue
+            }
+            #expect(error.kind == .invalidEscape && error.offset == offset, "\(text): \(error)")
+        }
+    }
+
     @Test func failuresAreTheSwiftBuildersFailures() throws {
         var limited = ParseOptions()
         limited.maxDepth = 3
