@@ -36,7 +36,7 @@ enum {
     FLAG_CANONICAL_KEYS = 32,
 };
 
-/// Objects up to this many keys compare their key hashes pairwise.
+/// Objects up to this many keys compare their key signatures pairwise.
 #define PAIRWISE_KEYS 16
 
 static inline cartograph_tape_entry *entries_of(cartograph_yajl_tape *tape) {
@@ -77,30 +77,12 @@ static int grow_scratch(void **array, intptr_t *capacity, intptr_t needed, size_
     return 1;
 }
 
-/// Copies a short text with word moves (most keys and numbers are short:
-/// a call to memcpy per token costs more than the copy).
-static inline void copy_text(uint8_t *target, const uint8_t *source, intptr_t length) {
-    if (length >= 8 && length <= 16) {
-        uint64_t head = cartograph_load64(source), tail = cartograph_load64(source + length - 8);
-        memcpy(target, &head, 8);
-        memcpy(target + length - 8, &tail, 8);
-    } else if (length >= 4 && length < 8) {
-        uint32_t head = cartograph_load32(source), tail = cartograph_load32(source + length - 4);
-        memcpy(target, &head, 4);
-        memcpy(target + length - 4, &tail, 4);
-    } else if (length < 4) {
-        for (intptr_t index = 0; index < length; index++) target[index] = source[index];
-    } else {
-        memcpy(target, source, (size_t)length);
-    }
-}
-
 /// Copies text onto the tape (NUL-terminated with `terminate`); returns its offset.
 static inline intptr_t append_bytes(cartograph_yajl_tape *tape, const uint8_t *source, intptr_t length, int terminate) {
     intptr_t needed = length + terminate;
     if (tape->byte_count + needed > tape->byte_capacity) tape->grow(tape->context, 0, needed);
     intptr_t offset = tape->byte_count;
-    if (length > 0) copy_text(tape->bytes + offset, source, length);
+    if (length > 0) cartograph_copy_text(tape->bytes + offset, source, length);
     if (terminate) tape->bytes[offset + length] = 0;
     tape->byte_count += needed;
     return offset;
@@ -241,7 +223,7 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
     top->count += 1;
     intptr_t index = append_entry(tape, KIND_KEY, (uint32_t)count, offset, start);
     cartograph_tape_key *key = tape->keys + tape->key_count++;
-    key->hash = key_signature(bytes, count);
+    key->signature = key_signature(bytes, count);
     key->entry = index;
     return 1;
 }
@@ -313,7 +295,7 @@ static int table_search(cartograph_yajl_tape *tape, const cartograph_tape_key *k
     if (!prepare_table(tape, count, &mask)) return 1; /* Swift checks with its own table */
     uint64_t generation = tape->table_generation;
     for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
-        uint64_t hash = hashes ? hashes[ordinal] : keys[ordinal].hash;
+        uint64_t hash = hashes ? hashes[ordinal] : keys[ordinal].signature;
         uintptr_t slot = (uintptr_t)(cartograph_key_hash_mix(hash ^ seed) >> 7) & mask;
         for (;;) {
             uint64_t occupant = tape->table[slot];
@@ -322,7 +304,7 @@ static int table_search(cartograph_yajl_tape *tape, const cartograph_tape_key *k
                 break;
             }
             intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
-            uint64_t earlier_hash = hashes ? hashes[earlier] : keys[earlier].hash;
+            uint64_t earlier_hash = hashes ? hashes[earlier] : keys[earlier].signature;
             if (earlier_hash == hash) {
                 if (same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
                 if (--budget < 0) return -1;
@@ -339,7 +321,7 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
         /* At most 120 pairs; equal signatures are confirmed on the bytes. */
         for (intptr_t later = 1; later < count; later++) {
             for (intptr_t earlier = 0; earlier < later; earlier++) {
-                if (keys[earlier].hash == keys[later].hash && same_key(tape, keys[earlier].entry, keys[later].entry)) return 1;
+                if (keys[earlier].signature == keys[later].signature && same_key(tape, keys[earlier].entry, keys[later].entry)) return 1;
             }
         }
         return 0;

@@ -77,7 +77,7 @@ typedef struct cartograph_tape_frame {
 /// A key of an open object: its signature (length and end bytes, mixed;
 /// see cartograph_yajl_tape.c) and its tape index.
 typedef struct cartograph_tape_key {
-    uint64_t hash;
+    uint64_t signature;
     intptr_t entry;
 } cartograph_tape_key;
 
@@ -180,6 +180,25 @@ static inline uint32_t cartograph_load32(const uint8_t *bytes) {
     uint32_t value;
     memcpy(&value, bytes, 4);
     return value;
+}
+
+/// Copies `length` bytes (the tape builders' text copy): two overlapping
+/// word moves for short text, where a call to memcpy per token costs more
+/// than the copy itself; memcpy for the rest.
+static inline void cartograph_copy_text(uint8_t *target, const uint8_t *source, intptr_t length) {
+    if (length >= 8 && length <= 16) {
+        uint64_t head = cartograph_load64(source), tail = cartograph_load64(source + length - 8);
+        memcpy(target, &head, 8);
+        memcpy(target + length - 8, &tail, 8);
+    } else if (length >= 4 && length < 8) {
+        uint32_t head = cartograph_load32(source), tail = cartograph_load32(source + length - 4);
+        memcpy(target, &head, 4);
+        memcpy(target + length - 4, &tail, 4);
+    } else if (length < 4) {
+        for (intptr_t index = 0; index < length; index++) target[index] = source[index];
+    } else {
+        memcpy(target, source, (size_t)length);
+    }
 }
 
 /// Whether every byte is below 0x80: whole words, then one overlapping word
