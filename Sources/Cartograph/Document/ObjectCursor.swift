@@ -50,6 +50,13 @@ extension ObjectView {
 
         /// The value for a key given as UTF-8 bytes, or nil.
         public mutating func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
+            valueIndex(forKeyBytes: key).map { Node(document: document, index: $0) }
+        }
+
+        /// The tape index of the value for a key given as UTF-8 bytes, or
+        /// nil: the mapping layer's scalar reads take the index, so that no
+        /// node (and no reference count on the document) is made per property.
+        mutating func valueIndex(forKeyBytes key: UnsafeRawBufferPointer) -> Int? {
             guard start < end else { return nil }
             let length = UInt32(key.count)
             var probe = position < end ? position : start
@@ -61,11 +68,11 @@ extension ObjectView {
                     key.count == 0 || memcmp(bytes + entry.payload, key.baseAddress!, key.count) == 0
                 {
                     position = next
-                    return Node(document: document, index: probe + 1)
+                    return probe + 1
                 }
                 probe = next < end ? next : start
             } while probe != first
-            return document.canonicalValue(forKey: key, inObject: start - 1).map { Node(document: document, index: $0) }
+            return document.canonicalValue(forKey: key, inObject: start - 1)
         }
     }
 

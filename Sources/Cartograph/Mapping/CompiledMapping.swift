@@ -35,11 +35,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
 
         /// Applies the node found at `spec` (nil when absent): in place for
         /// a stored scalar, else through the rule's closure.
-        func apply(_ model: inout Model, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
+        func apply(_ model: UnsafeMutablePointer<Model>, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
             if let stored {
-                try stored.read(node, into: &model, context: context, spec: spec, mode: mode)
+                try stored.read(node, at: UnsafeMutableRawPointer(model), context: context, spec: spec, mode: mode)
             } else {
-                try read(&model, node, context, spec, mode)
+                try read(&model.pointee, node, context, spec, mode)
             }
         }
     }
@@ -118,49 +118,54 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         var cursor = object.cursor()
         let rules = ruleBuffer
         let direct = directBuffer
-        for position in 0..<rules.count {
-            if let read = direct[position] {
-                let node = cursor.value(forKeyBytes: read.key)
-                if node != nil || !read.looksFurther {
-                    try read.stored._withUnsafeGuaranteedRef { stored in
-                        try stored.read(node, into: &model, context: childContext, spec: KeySpec(storage: read.spec.takeUnretainedValue()),
-                            mode: mode)
-                    }
-                    continue
-                }
-            }
-            let compiled = rules[position]
-            guard compiled.decodes else { continue }
-            switch compiled.role {
-            case .parent:
-                try compiled.read(&model, nil, context, nil, mode)
-            case .ignore:
-                continue
-            case .property, .setter:
-                if let spec = compiled.decodeSpec {
-                    var node = spec.lookup(in: object, cursor: &cursor)
-                    // The common case first: found (or absent with nowhere else to look).
-                    if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                        try compiled.apply(&model, node, childContext, spec, mode)
+        // The model's address, held for the whole loop: scalars are stored
+        // at offsets from it without generic calls per property.
+        let document = object.document
+        try withUnsafeMutablePointer(to: &model) { model in
+            let base = UnsafeMutableRawPointer(model)
+            for position in 0..<rules.count {
+                if let read = direct[position] {
+                    let index = cursor.valueIndex(forKeyBytes: read.key)
+                    if index != nil || !read.looksFurther {
+                        try read.stored._withUnsafeGuaranteedRef { stored in
+                            try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                        }
                         continue
                     }
-                    var used = spec
-                    if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
-                        node = found
-                        used = fallback
+                }
+                let compiled = rules[position]
+                guard compiled.decodes else { continue }
+                switch compiled.role {
+                case .parent:
+                    try compiled.read(&model.pointee, nil, context, nil, mode)
+                case .ignore:
+                    continue
+                case .property, .setter:
+                    if let spec = compiled.decodeSpec {
+                        var node = spec.lookup(in: object, cursor: &cursor)
+                        // The common case first: found (or absent with nowhere else to look).
+                        if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
+                            try compiled.apply(model, node, childContext, spec, mode)
+                            continue
+                        }
+                        var used = spec
+                        if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
+                            node = found
+                            used = fallback
+                        }
+                        // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
+                        if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
+                            let (found, name) = Self.caseInsensitive(key, in: object)
+                        {
+                            node = found
+                            used = .key(name)
+                        }
+                        try compiled.apply(model, node, childContext, used, mode)
+                    } else if let (key, node) = scanned[position] {
+                        try compiled.read(&model.pointee, node, childContext, .key(key), mode)
+                    } else {
+                        try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
                     }
-                    // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
-                    if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
-                        let (found, name) = Self.caseInsensitive(key, in: object)
-                    {
-                        node = found
-                        used = .key(name)
-                    }
-                    try compiled.apply(&model, node, childContext, used, mode)
-                } else if let (key, node) = scanned[position] {
-                    try compiled.read(&model, node, childContext, .key(key), mode)
-                } else {
-                    try compiled.read(&model, nil, childContext, .key(compiled.rule.property ?? ""), mode)
                 }
             }
         }

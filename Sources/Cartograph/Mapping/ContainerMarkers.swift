@@ -4,13 +4,14 @@
 protocol OptionalMarker {
     associatedtype Wrapped
     static var nothing: Self { get }
-    static func wrapping(_ value: Wrapped) -> Self
+    /// Takes the value (consuming: a large struct is moved in, not copied and destroyed).
+    static func wrapping(_ value: consuming Wrapped) -> Self
     var wrapped: Wrapped? { get }
 }
 
 extension Optional: OptionalMarker {
     static var nothing: Optional { nil }
-    static func wrapping(_ value: Wrapped) -> Optional { Optional(value) }
+    static func wrapping(_ value: consuming Wrapped) -> Optional { Optional(value) }
     var wrapped: Wrapped? { self }
 }
 

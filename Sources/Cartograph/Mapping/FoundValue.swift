@@ -32,9 +32,9 @@ enum FoundValue {
             throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: path(context, spec()),
                 expected: "a value", found: "null")
         }
-        if ignoreNull ?? context.options.ignoreNulls { return .leave }
+        if ignoreNull ?? context.session.ignoreNulls { return .leave }
         if optional { return .clear }
-        if context.options.nullForNonOptional == .resetToDefault, hasZero { return .reset }
+        if context.session.nullForNonOptional == .resetToDefault, hasZero { return .reset }
         throw CartographError(.typeMismatch, "expected \(valueType), found null (the property is not optional)",
             offset: node.sourceOffset, path: path(context, spec()), expected: "\(valueType)", found: "null")
     }

@@ -6,9 +6,18 @@ public struct MappingContext {
     final class Session {
         let registry: ModelRegistry
         let issues: IssueCollector?
+        /// The options every property asks for, read once per decode
+        /// instead of through the registry's storage per property.
+        let lenientScalars: Bool
+        let ignoreNulls: Bool
+        let nullForNonOptional: NullForNonOptional
         init(registry: ModelRegistry, issues: IssueCollector?) {
             self.registry = registry
             self.issues = issues
+            let options = registry.options
+            lenientScalars = options.lenientScalars
+            ignoreNulls = options.ignoreNulls
+            nullForNonOptional = options.nullForNonOptional
         }
     }
 

@@ -27,6 +27,27 @@ protocol ScalarValue {
     static func store(from node: Node, lenient: Bool, optional: Bool, at address: UnsafeMutableRawPointer) throws
     /// Stores nil (when `optional`) or ``zero`` in such memory.
     static func storeEmpty(optional: Bool, at address: UnsafeMutableRawPointer)
+    /// ``store(from:lenient:optional:at:)`` for the value at tape `index`
+    /// (not `null`), read from the tape without making a ``Node``: the
+    /// common kinds (strings, numbers, booleans) touch no reference count.
+    /// Anything else (a mismatch, a lenient conversion) goes through the node.
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws
+}
+
+extension ScalarValue {
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+    }
+
+    /// Writes a value read from the tape into memory holding a `Self` (a `Self?` when `optional`).
+    @inline(__always)
+    static func put(_ value: Self, optional: Bool, at address: UnsafeMutableRawPointer) {
+        if optional {
+            address.assumingMemoryBound(to: Optional<Self>.self).pointee = value
+        } else {
+            address.assumingMemoryBound(to: Self.self).pointee = value
+        }
+    }
 }
 
 /// A failure while reading element `index` of a scalar array (the caller
@@ -78,12 +99,26 @@ extension String: ScalarValue {
     static var expectedKind: String { "string" }
     static var zero: String? { "" }
     static func scalar(from node: Node, lenient: Bool) throws -> String { try node.lenientString(lenient) }
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+        let entry = document.entry(index)
+        guard entry.kind == .string else {
+            return try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        }
+        put(String(decoding: document.bytes(of: entry), as: UTF8.self), optional: optional, at: address)
+    }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }
 
 extension Bool: ScalarValue {
     static var expectedKind: String { "bool" }
     static var zero: Bool? { false }
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+        switch document.entry(index).kind {
+        case .true: put(true, optional: optional, at: address)
+        case .false: put(false, optional: optional, at: address)
+        default: try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        }
+    }
     static func scalar(from node: Node, lenient: Bool) throws -> Bool {
         if node.kind == .bool { return try node.bool() }
         guard lenient else { throw node.mismatch(expected: "bool") }
@@ -113,6 +148,17 @@ protocol IntegerScalar: ScalarValue, FixedWidthInteger {}
 extension IntegerScalar {
     static var expectedKind: String { "integer" }
     static var zero: Self? { 0 }
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+        let entry = document.entry(index)
+        // Plain integer text that fits: everything else (exponents, range
+        // errors, lenient strings) takes the node's path.
+        if entry.kind == .number, let value = NumberText.int64(document.tape.bytes + entry.payload, count: Int(entry.length)),
+            let exact = Self(exactly: value)
+        {
+            return put(exact, optional: optional, at: address)
+        }
+        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+    }
     static func scalar(from node: Node, lenient: Bool) throws -> Self {
         var source = node
         if node.kind == .string, lenient {
@@ -150,6 +196,14 @@ extension UInt64: IntegerScalar {}
 extension Double: ScalarValue {
     static var expectedKind: String { "number" }
     static var zero: Double? { 0 }
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+        let entry = document.entry(index)
+        if entry.kind == .number {
+            let value = NumberText.double(terminated: document.tape.bytes + entry.payload, count: Int(entry.length))
+            if value.isFinite { return put(value, optional: optional, at: address) }
+        }
+        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+    }
     static func scalar(from node: Node, lenient: Bool) throws -> Double {
         if node.kind == .number { return try node.double() }
         if lenient, node.kind == .string, let value = Double(try node.string().trimmingCharacters(in: .whitespaces)), value.isFinite {

@@ -88,9 +88,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 do {
                     if options.coerceArrays, node.kind == .array {
                         guard let first = try node.array()[0] else { throw node.mismatch(expected: S.expectedKind) }
-                        return try S.scalar(from: first, lenient: options.lenient || context.options.lenientScalars)
+                        return try S.scalar(from: first, lenient: options.lenient || context.session.lenientScalars)
                     }
-                    return try S.scalar(from: node, lenient: options.lenient || context.options.lenientScalars)
+                    return try S.scalar(from: node, lenient: options.lenient || context.session.lenientScalars)
                 } catch let error as CartographError {
                     throw error.at(path: context.path)
                 }
@@ -128,7 +128,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         // decode needs each element on its own.
         if let scalarArray = codec.scalarArray, !options.coerceArrays, context.issues == nil {
             do {
-                return try scalarArray(array, options.lenient || context.options.lenientScalars, context.options.ignoreNulls)
+                return try scalarArray(array, options.lenient || context.session.lenientScalars, context.session.ignoreNulls)
             } catch let failure as ScalarElementFailure {
                 throw failure.error.replacingPath(context.element(failure.index).path)
             }
@@ -139,7 +139,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
             // With ignoreNulls, a null element of a non-optional element type is left out.
-            if element.isNull, codec.none == nil, !codec.holdsNull, context.options.ignoreNulls { continue }
+            if element.isNull, codec.none == nil, !codec.holdsNull, context.session.ignoreNulls { continue }
             if codec.isLeaf, context.issues == nil {
                 // No element context is made for leaves: the path is only spelled out on error.
                 do {
@@ -205,7 +205,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 var pairs: [(String, D.Value)] = []
                 for (key, member) in try node.object() {
                     // With ignoreNulls, a null member of a non-optional value type is left out.
-                    if member.isNull, value.none == nil, !value.holdsNull, context.options.ignoreNulls { continue }
+                    if member.isNull, value.none == nil, !value.holdsNull, context.session.ignoreNulls { continue }
                     do {
                         pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
                     } catch is SkipElement {

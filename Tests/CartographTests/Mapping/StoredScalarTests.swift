@@ -22,6 +22,7 @@ import Testing
         var maybeRaw: JSONValue? = "raw"
         var at = Date(timeIntervalSince1970: 0)
         var small: UInt8 = 3
+        var big: UInt64 = 4
         var kept = "kept"
         var must = "must"
         var loose = 0
@@ -49,6 +50,7 @@ import Testing
             Map(root.appending(path: \.maybeRaw), "maybeRaw"),
             Map(root.appending(path: \.at), "at"),
             Map(root.appending(path: \.small), "small"),
+            Map(root.appending(path: \.big), "big"),
             Map(root.appending(path: \.kept), "kept", ignoreNull: true),
             Map(root.appending(path: \.must), "must", required: true),
             Map(root.appending(path: \.loose), "loose", lenient: true),
@@ -73,6 +75,17 @@ import Testing
         #"{"must": "m", "loose": true}"#,
         #"{"must": "m", "inner": {"count": "x"}}"#,
         #"{"must": "m", "id": "12"}"#,
+        // Read straight from the tape (structs) or through nodes (classes): the edges of each.
+        #"{"must": "m", "age": 1e2, "id": 3.0, "big": 18446744073709551615, "ratio": -0.0, "small": 2E0}"#,
+        #"{"must": "m", "id": 9223372036854775808}"#,
+        #"{"must": "m", "big": -1}"#,
+        #"{"must": "m", "big": 18446744073709551616}"#,
+        #"{"must": "m", "ratio": 1e400}"#,
+        #"{"must": "m", "ratio": 1e-400, "age": -9223372036854775808}"#,
+        #"{"must": "m", "name": "caf\u00e9 \ud83d\ude00 \"q\"", "nickname": ""}"#,
+        #"{"must": "m", "name": true, "age": false, "ratio": "2.5", "flag": 1}"#,
+        #"{"must": "m", "loose": 7, "name": [], "age": {}}"#,
+        #"{"must": "m", "small": -1}"#,
     ]
 
     static let options: [(String, MappingOptions)] = [
