@@ -1,5 +1,5 @@
 /// A keyed container over an object on the tape (see ``DocumentDecoder``).
-struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+final class DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: DocumentDecoder
     let object: Int
     let trail: CodingTrail?
