@@ -60,7 +60,7 @@ public struct Node: Sendable {
 
     /// The value of a string.
     public func string() throws -> String {
-        try withUTF8 { String(decoding: $0, as: UTF8.self) }
+        try withUTF8 { TapeString.make($0) }
     }
 
     /// The exact text of a number, as it appeared in the input.

@@ -104,7 +104,7 @@ extension String: ScalarValue {
         guard entry.kind == .string else {
             return try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
         }
-        put(String(decoding: document.bytes(of: entry), as: UTF8.self), optional: optional, at: address)
+        put(TapeString.make(document.bytes(of: entry)), optional: optional, at: address)
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }

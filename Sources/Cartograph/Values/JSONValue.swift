@@ -119,14 +119,14 @@ struct KeyStringCache {
     private let seed = KeyHash.seed
 
     mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.count > 15, let base = bytes.baseAddress else { return TapeString.make(bytes) }
         let slot = Int(truncatingIfNeeded: KeyHash.hash(base, count: bytes.count, seed: seed)) & 255
         if let cached = slots[slot], cached.utf8.count == bytes.count,
             cached.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) == true
         {
             return cached
         }
-        let made = String(decoding: bytes, as: UTF8.self)
+        let made = TapeString.make(bytes)
         slots[slot] = made
         return made
     }
@@ -142,7 +142,7 @@ extension Document {
         case .number:
             return .number(jsonNumber(entry))
         case .string, .key:
-            return .string(String(decoding: bytes(of: entry), as: UTF8.self))
+            return .string(TapeString.make(bytes(of: entry)))
         case .array:
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(entry.length))
