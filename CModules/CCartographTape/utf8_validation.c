@@ -185,7 +185,7 @@ static intptr_t first_invalid_scalar(const uint8_t *bytes, intptr_t count) {
 /// Whether the processor and the OS support AVX2 (CPUID leaf 7, and the OS
 /// saving YMM registers: OSXSAVE and XCR0 bits 1-2). Asked once; a race
 /// only asks twice and stores the same answer.
-static int has_avx2(void) {
+int cartograph_has_avx2(void) {
     static volatile int known = -1;
     int answer = known;
     if (answer >= 0) return answer;
@@ -199,11 +199,13 @@ static int has_avx2(void) {
     known = answer;
     return answer;
 }
+#else
+int cartograph_has_avx2(void) { return 0; }
 #endif
 
 intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count) {
 #ifdef CARTOGRAPH_HAS_AVX2_PATH
-    if (count >= 32 && has_avx2() && valid_avx2(bytes, count)) return -1;
+    if (count >= 32 && cartograph_has_avx2() && valid_avx2(bytes, count)) return -1;
 #endif
     return first_invalid_scalar(bytes, count);
 }

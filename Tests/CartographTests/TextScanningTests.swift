@@ -23,6 +23,30 @@ import Testing
         #expect(Array(#"\uD83Dx\uDE00"#.utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 0)
     }
 
+    /// Long text, where the search for `\u` runs 32 byte pairs at a step:
+    /// the pieces after every length of filler, so each falls at every
+    /// place of a block and across block ends, runs of backslashes included.
+    @Test func surrogateCheckFindsEscapesAtEveryOffsetOfLongText() {
+        var generator = SeededGenerator(seed: 0x5044_0002)
+        let runs = [#"\\uD83D"#, #"\\\uD83D"#, #"\\\\uDE00"#, #"\\\\\uDE00"#, #"\\u"#]
+        for filler in 0..<100 {
+            for _ in 0..<40 {
+                let pieces = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                    (Self.surrogatePieces + runs).randomElement(using: &generator)!
+                }
+                let text = String(repeating: "x", count: filler) + pieces.joined() + String(repeating: "y", count: Int.random(in: 0...40, using: &generator))
+                let raw = Array(text.utf8)
+                let fast = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+                #expect(fast == Self.firstUnpairedReference(raw), "\(text.debugDescription)")
+                if fast != Self.firstUnpairedReference(raw) { return }
+            }
+        }
+        // An escaped backslash before `u` is no escape; an odd run is.
+        let long = String(repeating: "z", count: 50)
+        #expect(Array((long + #"\\uD83D"#).utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == nil)
+        #expect(Array((long + #"\\\uD83D"#).utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 52)
+    }
+
     /// A plain reference of another shape: the raw text read into a list of
     /// `\u` code units and other pieces, then each high surrogate must have
     /// a low one right after it and each low one a high one right before.

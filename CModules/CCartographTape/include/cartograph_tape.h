@@ -170,6 +170,15 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
 /// truncated sequences.
 intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count);
 
+/// Whether the processor and the OS support AVX2 (always 0 off x86-64).
+int cartograph_has_avx2(void);
+
+/// The offset of the first backslash followed by `u` in raw JSON string
+/// text, or -1 when there is none: where a `\u` escape may start (the
+/// caller checks that the backslash is not itself escaped). 32 bytes at a
+/// step with AVX2.
+intptr_t cartograph_find_unicode_escape(const uint8_t *bytes, intptr_t count);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

@@ -566,25 +566,28 @@ final class YajlParser {
         let end = tokenEnd()
         // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
         let start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
-        if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
-            let bad: Int?
-            if let chunkStart = native.pointee.chunk_start, start >= chunkBase, end <= chunkBase + chunkCount {
-                bad = SurrogateCheck.firstUnpaired(in: UnsafeBufferPointer(start: chunkStart + (start + 1 - chunkBase), count: end - start - 2))
-            } else {
-                var raw: [UInt8] = []
-                raw.reserveCapacity(end - start)
-                for position in (start + 1)..<(end - 1) {
-                    guard let byte = rawByte(position) else { break }
-                    raw.append(byte)
-                }
-                bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+        let bad: Int?
+        if let chunkStart = native.pointee.chunk_start, start >= chunkBase, end <= chunkBase + chunkCount {
+            // The raw text is at hand: the search for `\\u` answers alone, and
+            // faster than asking first whether the decoded text could hide a case.
+            bad = SurrogateCheck.firstUnpaired(in: UnsafeBufferPointer(start: chunkStart + (start + 1 - chunkBase), count: end - start - 2))
+        } else if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
+            // Carried over from earlier chunks: copied out only when the decoded text could hide a case.
+            var raw: [UInt8] = []
+            raw.reserveCapacity(end - start)
+            for position in (start + 1)..<(end - 1) {
+                guard let byte = rawByte(position) else { break }
+                raw.append(byte)
             }
-            if let bad {
-                builder.fail(CartographError(.invalidEscape,
-                    "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
-                    offset: start + 1 + bad))
-                return nil
-            }
+            bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+        } else {
+            bad = nil
+        }
+        if let bad {
+            builder.fail(CartographError(.invalidEscape,
+                "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
+                offset: start + 1 + bad))
+            return nil
         }
         return start
     }

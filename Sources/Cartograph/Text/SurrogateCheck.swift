@@ -1,4 +1,5 @@
 import Foundation
+internal import CCartographTape
 
 /// Checks the `\u` escapes of one raw JSON string for UTF-16 surrogates that
 /// do not pair up.
@@ -14,9 +15,18 @@ enum SurrogateCheck {
     /// string with few escapes — text with emoji, which always takes this
     /// check — costs a scan, not a loop per byte (a byte loop was a fifth of
     /// parsing such text).
+    ///
+    /// The walk starts at the first `\u` (found 32 byte pairs at a step in
+    /// C), or rather at the start of the run of backslashes that holds it:
+    /// a backslash after anything but a backslash always starts an escape,
+    /// so the walk reads escapes from there as from the start, and no
+    /// surrogate can be pending before the first `\u`.
     static func firstUnpaired(in raw: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = raw.baseAddress else { return nil }
-        var index = 0
+        let candidate = cartograph_find_unicode_escape(base, raw.count)
+        guard candidate >= 0 else { return nil }
+        var index = candidate
+        while index > 0, raw[index - 1] == UInt8(ascii: "\\") { index -= 1 }
         var pendingHigh: Int?
         while index < raw.count {
             guard let found = memchr(base + index, 0x5C, raw.count - index) else { return pendingHigh }
