@@ -40,6 +40,10 @@ extension Set: SetMarker {
 protocol StringDictionaryMarker {
     associatedtype Value
     static func make(_ pairs: [(String, Value)]) -> Self
+    /// An empty dictionary with room for `capacity` members.
+    static func empty(capacity: Int) -> Self
+    /// Sets a member (a repeated key: the last one wins).
+    mutating func set(_ value: consuming Value, for key: String)
     var pairs: [(String, Value)] { get }
 }
 
@@ -47,5 +51,7 @@ extension Dictionary: StringDictionaryMarker where Key == String {
     static func make(_ pairs: [(String, Value)]) -> [String: Value] {
         Dictionary(pairs, uniquingKeysWith: { _, last in last })
     }
+    static func empty(capacity: Int) -> [String: Value] { Dictionary(minimumCapacity: capacity) }
+    mutating func set(_ value: consuming Value, for key: String) { self[key] = value }
     var pairs: [(String, Value)] { sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) } }
 }

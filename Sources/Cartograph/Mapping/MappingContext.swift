@@ -93,6 +93,14 @@ public struct MappingContext {
         return MappingContext(session: session, trail: base.trail, pending: spec, parent: parentReference)
     }
 
+    /// The context of the member under `key` of the current object (a
+    /// dictionary's member): the key linked straight into the trail, one
+    /// small allocation, as a nested model would make anyway.
+    func child(key: String) -> MappingContext {
+        MappingContext(session: session, trail: PathTrail(parent: materialized().trail, component: .key(key)), pending: nil,
+            parent: parentReference)
+    }
+
     /// The context of element `index` of the current array (its key stays
     /// the array's); no allocation unless the element needs a context of its own.
     func element(_ index: Int) -> MappingContext {

@@ -202,17 +202,30 @@ struct ValueCodec<Value>: @unchecked Sendable {
             decode: { node, context, options in
                 guard node.kind == .object else { throw node.mismatch(expected: "object").at(path: context.path) }
                 guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
-                var pairs: [(String, D.Value)] = []
-                for (key, member) in try node.object() {
+                let object = try node.object()
+                // Filled in place (an array of pairs first doubled the peak
+                // memory of a large map), members decoded without a context
+                // of their own unless they need one: a leaf's path is only
+                // spelled out on error, a nested value's is one trail link.
+                var dictionary = D.empty(capacity: object.count)
+                for (key, member) in object {
                     // With ignoreNulls, a null member of a non-optional value type is left out.
                     if member.isNull, value.none == nil, !value.holdsNull, context.session.ignoreNulls { continue }
+                    if value.isLeaf, context.issues == nil {
+                        do {
+                            dictionary.set(try value.decode(member, context, options), for: key)
+                        } catch let error as CartographError {
+                            throw error.replacingPath(context.child(key: key).path)
+                        }
+                        continue
+                    }
                     do {
-                        pairs.append((key, try value.decode(member, context.child(spec: .key(key)), options)))
+                        dictionary.set(try value.decode(member, context.child(key: key), options), for: key)
                     } catch is SkipElement {
                         continue
                     }
                 }
-                return D.make(pairs)
+                return dictionary
             },
             encode: { dictionary, context in
                 try context.descend()

@@ -230,6 +230,40 @@ import Testing
         #expect(tooBig.path == "$.values[2]")
     }
 
+    struct Directory: Mappable, Equatable {
+        var scores: [String: Int] = [:]
+        var people: [String: Person] = [:]
+        static let mapping = Mapping<Directory>({ Directory() }) {
+            Map(\.scores, "scores")
+            Map(\.people, "people")
+        }
+    }
+
+    @Test func dictionaryMembersDecodeAndNameTheirKeyOnError() throws {
+        var registry = ModelRegistry()
+        registry.register(Directory.self)
+        registry.register(Person.self)
+        let mapper = JSONMapper(registry: registry)
+        let directory = try mapper.decode(Directory.self, from: #"{"scores": {"a": 1, "b.c": -2, "é": 3}, "people": {"x": {"personInfo": {"firstName": "Ada"}}}}"#)
+        var ada = Person()
+        ada.firstName = "Ada"
+        #expect(directory == Directory(scores: ["a": 1, "b.c": -2, "é": 3], people: ["x": ada]))
+        // A leaf member's error names its key (quoted when it is not a plain name).
+        let leaf = try #require(throws: CartographError.self) { try mapper.decode(Directory.self, from: #"{"scores": {"a": 1, "b.c": "two"}}"#) }
+        #expect(leaf.kind == .typeMismatch && leaf.path == #"$.scores["b.c"]"#)
+        // A nested model's error names the member and then the model's own key path.
+        let nested = try #require(throws: CartographError.self) {
+            try mapper.decode(Directory.self, from: #"{"people": {"x": {"personInfo": {"firstName": "A"}}, "y": {"personInfo": {}}}}"#)
+        }
+        #expect(nested.kind == .keyNotFound && nested.path?.hasPrefix("$.people.y") == true)
+        // Nulls of a non-optional value type: an error, or left out with ignoreNulls.
+        let null = try #require(throws: CartographError.self) { try mapper.decode(Directory.self, from: #"{"scores": {"a": null}}"#) }
+        #expect(null.path == "$.scores.a")
+        var ignoring = ModelRegistry(options: MappingOptions { $0.ignoreNulls = true })
+        ignoring.register(Directory.self)
+        #expect(try JSONMapper(registry: ignoring).decode(Directory.self, from: #"{"scores": {"a": null, "b": 2}}"#).scores == ["b": 2])
+    }
+
     @Test func nullElementsFailUnlessIgnored() throws {
         let error = try #require(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": [1, null]}"#) }
         #expect(error.kind == .typeMismatch && error.path == "$.values[1]")
