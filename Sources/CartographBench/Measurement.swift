@@ -14,9 +14,6 @@ struct Measurement {
 
     let rounds: Int
     let minimumSecondsPerRound: Double
-    /// Called once every contender of a file is prepared, before any runs
-    /// (``PeakMemory`` starts its reading there).
-    var afterSetup: () -> Void = {}
 
     private static func now() -> Double {
         var spec = timespec()
@@ -40,7 +37,6 @@ struct Measurement {
                 }
             }
             var samples = [[Double]](repeating: [], count: work.count)
-            afterSetup()
             for (_, body) in work { benchmarkSink &+= try body() }
             for round in 0..<rounds {
                 progress("\(file.name): round \(round + 1) of \(rounds)")

@@ -90,8 +90,7 @@ var contenders = ParseContenders.all + EncodeContenders.all + ModelContenders.al
 if let only { contenders = contenders.filter { only.contains($0.id) } }
 
 do {
-    var measurement = Measurement(rounds: rounds, minimumSecondsPerRound: minimumTime)
-    if reportPeakMemory { measurement.afterSetup = PeakMemory.start }
+    let measurement = Measurement(rounds: rounds, minimumSecondsPerRound: minimumTime)
     let results = try measurement.run(files: files, contenders: contenders) { warn($0) }
     print(emitJSON ? Report.json(results) : Report.table(results))
 } catch {
@@ -100,7 +99,9 @@ do {
 }
 if benchmarkSink == 42 { warn("") }
 if reportPeakMemory {
-    // For scripts/memory, which runs one contender on one file per process.
-    warn("peak-memory-kb \(PeakMemory.kilobytes("VmHWM"))")
-    warn("peak-growth-kb \(PeakMemory.growth())")
+    // The process's peak resident set (VmHWM), for scripts/memory, which
+    // runs one contender per process and subtracts a baseline process.
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? "VmHWM: 0 kB"
+    warn("peak-memory-kb \(line.split(separator: " ").dropFirst().first ?? "0")")
 }
