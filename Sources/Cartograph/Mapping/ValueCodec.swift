@@ -115,11 +115,11 @@ struct ValueCodec<Value>: @unchecked Sendable {
             isCollection: wrapped.isCollection)
     }
 
-    private static func elements<Element>(
-        _ node: Node, _ codec: ValueCodec<Element>, _ context: MappingContext, _ options: ValueOptions
-    ) throws -> [Element] {
+    private static func elements<Collected: ArrayMarker>(
+        _ node: Node, _ codec: ValueCodec<Collected.Element>, _ context: MappingContext, _ options: ValueOptions, as _: Collected.Type
+    ) throws -> Collected {
         guard node.kind == .array else {
-            if options.coerceArrays, !node.isNull { return [try codec.decode(node, context.element(0), options)] }
+            if options.coerceArrays, !node.isNull { return Collected.make([try codec.decode(node, context.element(0), options)]) }
             throw node.mismatch(expected: "array").at(path: context.path)
         }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
@@ -128,22 +128,21 @@ struct ValueCodec<Value>: @unchecked Sendable {
         // decode needs each element on its own.
         if let scalarArray = codec.scalarArray, !options.coerceArrays, context.issues == nil {
             do {
-                return try scalarArray(array, options.lenient || context.session.lenientScalars, context.session.ignoreNulls)
+                return Collected.make(try scalarArray(array, options.lenient || context.session.lenientScalars, context.session.ignoreNulls))
             } catch let failure as ScalarElementFailure {
                 throw failure.error.replacingPath(context.element(failure.index).path)
             }
         }
         // The array's own pending path linked once, not once per element.
         let context = context.pendingIndex < 0 ? context : context.materialized()
-        var result: [Element] = []
-        result.reserveCapacity(array.count)
+        var result = Collected.collecting(capacity: array.count)
         for (index, element) in array.enumerated() {
             // With ignoreNulls, a null element of a non-optional element type is left out.
             if element.isNull, codec.none == nil, !codec.holdsNull, context.session.ignoreNulls { continue }
             if codec.isLeaf, context.issues == nil {
                 // No element context is made for leaves: the path is only spelled out on error.
                 do {
-                    result.append(try codec.decode(element, context, options))
+                    result.collect(try codec.decode(element, context, options))
                 } catch let error as CartographError {
                     throw error.replacingPath(context.element(index).path)
                 }
@@ -152,12 +151,12 @@ struct ValueCodec<Value>: @unchecked Sendable {
             do {
                 if let issues = context.issues {
                     do {
-                        result.append(try codec.decode(element, context.element(index), options))
+                        result.collect(try codec.decode(element, context.element(index), options))
                     } catch let error as CartographError {
                         issues.record(error.at(path: context.element(index).path))
                     }
                 } else {
-                    result.append(try codec.decode(element, context.element(index), options))
+                    result.collect(try codec.decode(element, context.element(index), options))
                 }
             } catch is SkipElement {
                 continue
@@ -170,7 +169,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// (a transform applied to each element: `[Date]` with a date format).
     static func array<Element>(of element: ValueCodec<Element>) -> ValueCodec<[Element]> {
         ValueCodec<[Element]>(
-            decode: { node, context, options in try elements(node, element, context, options) },
+            decode: { node, context, options in try elements(node, element, context, options, as: [Element].self) },
             encode: { value, context in try encodeElements(value, element, context) },
             isCollection: true, zero: { [] })
     }
@@ -183,7 +182,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
     private static func arrayCodec<A: ArrayMarker>(_: A.Type) -> Any {
         let element = ValueCodec<A.Element>.resolve()
         return ValueCodec<A>(
-            decode: { node, context, options in A.make(try elements(node, element, context, options)) },
+            decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
             isCollection: true, zero: { A.make([]) })
     }
@@ -191,7 +190,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
     private static func setCodec<S: SetMarker>(_: S.Type) -> Any {
         let element = ValueCodec<S.Element>.resolve()
         return ValueCodec<S>(
-            decode: { node, context, options in S.make(try elements(node, element, context, options)) },
+            decode: { node, context, options in S.make(try elements(node, element, context, options, as: [S.Element].self)) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
             isCollection: true, zero: { S.make([]) })
     }
