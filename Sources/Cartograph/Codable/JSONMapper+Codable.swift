@@ -97,6 +97,12 @@ extension JSONMapper {
     /// Encodes an `Encodable` value as `Data`.
     public func encodeData<T: Encodable>(_ value: T) throws -> Data { Data(try encode(value)) }
 
+    /// ``encode(_:)`` as `Data` where `Data` is asked for, as
+    /// `JSONEncoder.encode` returns it: `let data: Data = try mapper.encode(value)`.
+    /// Without a type asked for, `encode` still gives `[UInt8]`.
+    @_disfavoredOverload
+    public func encode<T: Encodable>(_ value: T) throws -> Data { try encodeData(value) }
+
     /// Encodes an `Encodable` value as a JSON string.
     public func encodeString<T: Encodable>(_ value: T) throws -> String { String(decoding: try encode(value), as: UTF8.self) }
 

@@ -79,6 +79,18 @@ import Testing
 
     /// Foundation's `.custom` key strategies work both ways (the paths the
     /// closures see are compared with Foundation's in `FoundationCoderSuiteTests`).
+    @Test func jsonMapperEncodesDataWhereDataIsAskedFor() throws {
+        let mapper = JSONMapper()
+        let data: Data = try mapper.encode(Self.event)
+        let bytes = try mapper.encode(Self.event)
+        #expect(type(of: bytes) == [UInt8].self)
+        #expect(Array(data) == bytes)
+        #expect(try mapper.decode(Event.self, from: Array(data)) == Self.event)
+        // Where Foundation's encoder went, Cartograph's mapper goes unchanged.
+        func store(_ body: Data) -> Int { body.count }
+        #expect(store(try mapper.encode(Self.event)) == bytes.count)
+    }
+
     @Test func customKeyStrategies() throws {
         let encoder = CartographJSONEncoder()
         encoder.keyEncodingStrategy = .custom { StringKey("k_" + $0.last!.stringValue) }
