@@ -469,7 +469,7 @@ final class DocumentDecoder: Decoder {
         // Kinds are asked for first, as plain enums: a function returning
         // `T?` makes the caller look `Optional<T>`'s metadata up on every
         // call (measured: ~1% of a twitter.json decode).
-        if entries[index].kind == .array, let kind = Self.scalarArrayKind(T.self) {
+        if entries[index].kind == .array, let kind = ScalarArrayKind(T.self) {
             return try decodeScalarArray(kind, type, at: index, key: key, parent: parent)
         }
         if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: key, trail: parent) }
@@ -540,7 +540,7 @@ final class DocumentDecoder: Decoder {
             return result
         }
         let trailOrParent: (CodingTrail?) -> CodingTrail? = { $0 ?? parent }
-        // `kind` names T's own array type (``scalarArrayKind(_:)``): the casts cannot fail.
+        // `kind` names T's own array type (``ScalarArrayKind/init(_:)``): the casts cannot fail.
         switch kind {
         case .double: return try elements { try decodeDouble(at: $0, key: $1, trail: trailOrParent($2)) } as! T
         case .int: return try elements { try decodeInteger(Int.self, at: $0, key: $1, trail: trailOrParent($2)) } as! T
@@ -552,37 +552,32 @@ final class DocumentDecoder: Decoder {
     }
 
     /// The arrays of scalars read straight off the tape.
-    private enum ScalarArrayKind {
+    private enum ScalarArrayKind: CaseIterable {
         case double, int, string, float, int64, bool
-    }
 
-    private static func scalarArrayKind(_ type: Any.Type) -> ScalarArrayKind? {
-        let types = scalarArrayTypes
-        switch ObjectIdentifier(type) {
-        case types.double: return .double
-        case types.int: return .int
-        case types.string: return .string
-        case types.float: return .float
-        case types.int64: return .int64
-        case types.bool: return .bool
-        default: return nil
+        var arrayType: Any.Type {
+            switch self {
+            case .double: [Double].self
+            case .int: [Int].self
+            case .string: [String].self
+            case .float: [Float].self
+            case .int64: [Int64].self
+            case .bool: [Bool].self
+            }
+        }
+
+        /// Each kind's array type, found once: writing `T.self == [Double].self`
+        /// looks the array type's metadata up on every call (measured: six
+        /// such lookups per array were ~1% of a twitter.json Codable decode).
+        private static let identified = allCases.map { (ObjectIdentifier($0.arrayType), $0) }
+
+        /// The kind whose array type is `type`, if any.
+        init?(_ type: Any.Type) {
+            let identifier = ObjectIdentifier(type)
+            guard let found = Self.identified.first(where: { $0.0 == identifier }) else { return nil }
+            self = found.1
         }
     }
-
-    /// The array types ``decodeScalarArray(_:at:key:parent:)`` reads, found
-    /// once: writing `T.self == [Double].self` looks the array type's
-    /// metadata up on every call (measured: six such lookups per array were
-    /// ~1% of a twitter.json Codable decode).
-    private struct ScalarArrayTypes {
-        let double = ObjectIdentifier([Double].self)
-        let int = ObjectIdentifier([Int].self)
-        let string = ObjectIdentifier([String].self)
-        let float = ObjectIdentifier([Float].self)
-        let int64 = ObjectIdentifier([Int64].self)
-        let bool = ObjectIdentifier([Bool].self)
-    }
-
-    private static let scalarArrayTypes = ScalarArrayTypes()
 
     /// Types Foundation's coders treat specially, and JSONValue.
     private enum SpecialKind {

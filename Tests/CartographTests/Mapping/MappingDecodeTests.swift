@@ -264,6 +264,38 @@ import Testing
         #expect(try JSONMapper(registry: ignoring).decode(Directory.self, from: #"{"scores": {"a": null, "b": 2}}"#).scores == ["b": 2])
     }
 
+    class Shelf {
+        var counts: [String: Int] = [:]
+        static let shelfMapping = Mapping<Shelf>({ Shelf() }) { Map(\.counts, "counts") }
+    }
+
+    final class LabeledShelf: Shelf {
+        var label = ""
+        var owners: [String: Person] = [:]
+        static let labeledMapping = Mapping<LabeledShelf>(inheriting: Shelf.shelfMapping, { LabeledShelf() }) {
+            Map(\.label, "label")
+            Map(\.owners, "owners")
+        }
+    }
+
+    @Test func dictionaryMembersOfSubclassModelsDecodeAndEncodeBack() throws {
+        var registry = ModelRegistry()
+        registry.register(LabeledShelf.labeledMapping)
+        registry.register(Person.self)
+        let mapper = JSONMapper(registry: registry)
+        let shelf = try mapper.decode(LabeledShelf.self, from: #"{"label": "L", "counts": {"x": 1, "y": 2}, "owners": {"o": {"personInfo": {"firstName": "Ada"}}}}"#)
+        #expect(shelf.label == "L" && shelf.counts == ["x": 1, "y": 2] && shelf.owners["o"]?.firstName == "Ada")
+        let again = try mapper.decode(LabeledShelf.self, from: try mapper.encode(shelf) as [UInt8])
+        #expect(again.counts == shelf.counts && again.owners == shelf.owners && again.label == "L")
+        // The inherited dictionary names its member on error, as the subclass's own does.
+        let inherited = try #require(throws: CartographError.self) { try mapper.decode(LabeledShelf.self, from: #"{"counts": {"x": "1"}}"#) }
+        #expect(inherited.path == "$.counts.x")
+        let own = try #require(throws: CartographError.self) {
+            try mapper.decode(LabeledShelf.self, from: #"{"owners": {"o": {"personInfo": {"lastName": "L"}}}}"#)
+        }
+        #expect(own.kind == .keyNotFound && own.path?.hasPrefix("$.owners.o") == true)
+    }
+
     @Test func nullElementsFailUnlessIgnored() throws {
         let error = try #require(throws: CartographError.self) { try mapper().decode(Series.self, from: #"{"values": [1, null]}"#) }
         #expect(error.kind == .typeMismatch && error.path == "$.values[1]")
