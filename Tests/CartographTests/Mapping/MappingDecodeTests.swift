@@ -239,11 +239,16 @@ import Testing
         }
     }
 
-    @Test func dictionaryMembersDecodeAndNameTheirKeyOnError() throws {
+    /// A mapper for a model whose dictionaries hold `Person`s.
+    func peopleMapper(_ register: (inout ModelRegistry) -> Void) -> JSONMapper {
         var registry = ModelRegistry()
-        registry.register(Directory.self)
+        register(&registry)
         registry.register(Person.self)
-        let mapper = JSONMapper(registry: registry)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func dictionaryMembersDecodeAndNameTheirKeyOnError() throws {
+        let mapper = peopleMapper { $0.register(Directory.self) }
         let directory = try mapper.decode(Directory.self, from: #"{"scores": {"a": 1, "b.c": -2, "é": 3}, "people": {"x": {"personInfo": {"firstName": "Ada"}}}}"#)
         var ada = Person()
         ada.firstName = "Ada"
@@ -279,10 +284,7 @@ import Testing
     }
 
     @Test func dictionaryMembersOfSubclassModelsDecodeAndEncodeBack() throws {
-        var registry = ModelRegistry()
-        registry.register(LabeledShelf.labeledMapping)
-        registry.register(Person.self)
-        let mapper = JSONMapper(registry: registry)
+        let mapper = peopleMapper { $0.register(LabeledShelf.labeledMapping) }
         let shelf = try mapper.decode(LabeledShelf.self, from: #"{"label": "L", "counts": {"x": 1, "y": 2}, "owners": {"o": {"personInfo": {"firstName": "Ada"}}}}"#)
         #expect(shelf.label == "L" && shelf.counts == ["x": 1, "y": 2] && shelf.owners["o"]?.firstName == "Ada")
         let again = try mapper.decode(LabeledShelf.self, from: try mapper.encode(shelf) as [UInt8])
