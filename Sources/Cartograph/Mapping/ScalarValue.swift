@@ -13,14 +13,23 @@ protocol ScalarValue {
     static var zero: Self? { get }
     /// Whether `null` is one of its values (`JSONValue`).
     static var holdsNull: Bool { get }
-    /// Reads every element of an array node (nulls left out when
-    /// `skippingNulls` and the type does not hold null). A requirement, not
-    /// only an extension method, so that each conformance's witness is
-    /// compiled for its concrete type: the mapping layer reaches scalars
-    /// through opened existentials, where a generic loop would look up
-    /// `[Self]`'s metadata and call through witnesses for every element.
-    /// On failure throws ``ScalarElementFailure`` with the element's position.
-    static func scalarArray(_ array: ArrayView, lenient: Bool, skippingNulls: Bool) throws -> [Self]
+    /// Reads every element of the array at tape `index` (nulls left out
+    /// when `skippingNulls` and the type does not hold null), and arrays of
+    /// such arrays one and two levels deep (a matrix; GeoJSON's polygons).
+    /// Requirements, not only extension methods, so that each conformance's
+    /// witness is compiled for its concrete type: the mapping layer reaches
+    /// scalars through opened existentials, where a generic loop would look
+    /// up `[Self]`'s metadata and call through witnesses for every element.
+    /// On failure they throw ``ScalarElementFailure`` with the element's
+    /// position (see ScalarArrays.swift).
+    static func scalarArray(in document: Document, at index: Int, lenient: Bool, skippingNulls: Bool) throws -> [Self]
+    static func scalarMatrix(in document: Document, at index: Int, lenient: Bool, skippingNulls: Bool) throws -> [[Self]]
+    static func scalarMatrices(in document: Document, at index: Int, lenient: Bool, skippingNulls: Bool) throws -> [[[Self]]]
+    /// The value at tape `index`, read from the tape without making a
+    /// ``Node`` where the type allows: the common kinds (strings, numbers,
+    /// booleans) touch no reference count. Anything else (a mismatch, a
+    /// lenient conversion, `null`) goes through the node.
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Self
     /// Reads the value into memory holding a `Self` (a `Self?` when
     /// `optional`): a struct's stored property written in place
     /// (``StoredScalar``). A requirement for the same reason as ``scalarArray(_:lenient:skippingNulls:)``.
@@ -28,15 +37,17 @@ protocol ScalarValue {
     /// Stores nil (when `optional`) or ``zero`` in such memory.
     static func storeEmpty(optional: Bool, at address: UnsafeMutableRawPointer)
     /// ``store(from:lenient:optional:at:)`` for the value at tape `index`
-    /// (not `null`), read from the tape without making a ``Node``: the
-    /// common kinds (strings, numbers, booleans) touch no reference count.
-    /// Anything else (a mismatch, a lenient conversion) goes through the node.
+    /// (not `null`), read through ``scalar(in:at:lenient:)``.
     static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws
 }
 
 extension ScalarValue {
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Self {
+        try scalar(from: Node(document: document, index: index), lenient: lenient)
+    }
+
     static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
-        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        put(try scalar(in: document, at: index, lenient: lenient), optional: optional, at: address)
     }
 
     /// Writes a value read from the tape into memory holding a `Self` (a `Self?` when `optional`).
@@ -50,32 +61,9 @@ extension ScalarValue {
     }
 }
 
-/// A failure while reading element `index` of a scalar array (the caller
-/// adds the element's path).
-struct ScalarElementFailure: Error {
-    let index: Int
-    let error: CartographError
-}
-
 extension ScalarValue {
     static var zero: Self? { nil }
     static var holdsNull: Bool { false }
-
-    static func scalarArray(_ array: ArrayView, lenient: Bool, skippingNulls: Bool) throws -> [Self] {
-        var result: [Self] = []
-        result.reserveCapacity(array.count)
-        var index = 0
-        for element in array {
-            defer { index += 1 }
-            if skippingNulls, !holdsNull, element.isNull { continue }
-            do {
-                result.append(try scalar(from: element, lenient: lenient))
-            } catch let error as CartographError {
-                throw ScalarElementFailure(index: index, error: error)
-            }
-        }
-        return result
-    }
 }
 
 extension Node {
@@ -99,12 +87,10 @@ extension String: ScalarValue {
     static var expectedKind: String { "string" }
     static var zero: String? { "" }
     static func scalar(from node: Node, lenient: Bool) throws -> String { try node.lenientString(lenient) }
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> String {
         let entry = document.entry(index)
-        guard entry.kind == .string else {
-            return try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
-        }
-        put(TapeString.make(document.bytes(of: entry)), optional: optional, at: address)
+        guard entry.kind == .string else { return try scalar(from: Node(document: document, index: index), lenient: lenient) }
+        return TapeString.make(document.bytes(of: entry))
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }
@@ -112,11 +98,11 @@ extension String: ScalarValue {
 extension Bool: ScalarValue {
     static var expectedKind: String { "bool" }
     static var zero: Bool? { false }
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Bool {
         switch document.entry(index).kind {
-        case .true: put(true, optional: optional, at: address)
-        case .false: put(false, optional: optional, at: address)
-        default: try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        case .true: return true
+        case .false: return false
+        default: return try scalar(from: Node(document: document, index: index), lenient: lenient)
         }
     }
     static func scalar(from node: Node, lenient: Bool) throws -> Bool {
@@ -148,16 +134,16 @@ protocol IntegerScalar: ScalarValue, FixedWidthInteger {}
 extension IntegerScalar {
     static var expectedKind: String { "integer" }
     static var zero: Self? { 0 }
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Self {
         let entry = document.entry(index)
         // Plain integer text that fits: everything else (exponents, range
         // errors, lenient strings) takes the node's path.
         if entry.kind == .number, let value = NumberText.int64(document.tape.bytes + entry.payload, count: Int(entry.length)),
             let exact = Self(exactly: value)
         {
-            return put(exact, optional: optional, at: address)
+            return exact
         }
-        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        return try scalar(from: Node(document: document, index: index), lenient: lenient)
     }
     static func scalar(from node: Node, lenient: Bool) throws -> Self {
         var source = node
@@ -196,13 +182,13 @@ extension UInt64: IntegerScalar {}
 extension Double: ScalarValue {
     static var expectedKind: String { "number" }
     static var zero: Double? { 0 }
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
+    static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Double {
         let entry = document.entry(index)
         if entry.kind == .number {
             let value = NumberText.double(terminated: document.tape.bytes + entry.payload, count: Int(entry.length))
-            if value.isFinite { return put(value, optional: optional, at: address) }
+            if value.isFinite { return value }
         }
-        try store(from: Node(document: document, index: index), lenient: lenient, optional: optional, at: address)
+        return try scalar(from: Node(document: document, index: index), lenient: lenient)
     }
     static func scalar(from node: Node, lenient: Bool) throws -> Double {
         if node.kind == .number { return try node.double() }

@@ -34,19 +34,25 @@ struct ValueCodec<Value>: @unchecked Sendable {
     let zero: (() -> Value)?
     /// `null` is one of the type's values (`JSONValue`, `Any`): it is read, not treated as absent.
     let holdsNull: Bool
-    /// Scalars: reads a whole array of the type in one specialised loop
-    /// (``ScalarValue/scalarArray(_:lenient:skippingNulls:)``); arguments:
-    /// the array, lenient, leave nulls out.
-    let scalarArray: ((ArrayView, Bool, Bool) throws -> [Value])?
+    /// Scalars, and arrays of them up to two levels: reads a whole array
+    /// of the type in one loop per level, specialised for the scalar
+    /// (``ScalarValue/scalarArray(in:at:lenient:skippingNulls:)`` and its
+    /// nested forms); arguments: the document, the array's tape index,
+    /// lenient, leave nulls out.
+    let scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])?
+    /// For a scalar (`depth` 0) or an array of them (`depth` 1, 2…): the
+    /// scalar type, so that an array of `Value` can read itself in one go.
+    let scalarNesting: ScalarNesting?
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
-        scalarArray: ((ArrayView, Bool, Bool) throws -> [Value])? = nil
+        scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil
     ) {
         self.scalarArray = scalarArray
+        self.scalarNesting = scalarNesting
         self.isLeaf = isLeaf
         self.zero = zero
         self.holdsNull = holdsNull
@@ -97,7 +103,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
             },
             encode: { value, context in value.encodedScalar(profile: context.profile) },
             isLeaf: true, zero: S.zero.map { zero in { zero } }, holdsNull: S.holdsNull,
-            scalarArray: { array, lenient, skippingNulls in try S.scalarArray(array, lenient: lenient, skippingNulls: skippingNulls) })
+            scalarArray: { document, index, lenient, skippingNulls in
+                try S.scalarArray(in: document, at: index, lenient: lenient, skippingNulls: skippingNulls)
+            }, scalarNesting: ScalarNesting(scalar: S.self, depth: 0))
     }
 
     private static func optionalCodec<O: OptionalMarker>(_: O.Type) -> Any {
@@ -122,17 +130,19 @@ struct ValueCodec<Value>: @unchecked Sendable {
             if options.coerceArrays, !node.isNull { return Collected.make([try codec.decode(node, context.element(0), options)]) }
             throw node.mismatch(expected: "array").at(path: context.path)
         }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
-        let array = try node.array()
-        // Scalars in one specialised loop, unless array coercion or a lossy
-        // decode needs each element on its own.
+        // Scalars (and arrays of them) in one specialised loop per level,
+        // unless array coercion or a lossy decode needs each element on its
+        // own. Bounded depth: no stack check needed before it.
         if let scalarArray = codec.scalarArray, !options.coerceArrays, context.issues == nil {
             do {
-                return Collected.make(try scalarArray(array, options.lenient || context.session.lenientScalars, context.session.ignoreNulls))
+                return Collected.make(
+                    try scalarArray(node.document, node.index, options.lenient || context.session.lenientScalars, context.session.ignoreNulls))
             } catch let failure as ScalarElementFailure {
-                throw failure.error.replacingPath(context.element(failure.index).path)
+                throw failure.error.replacingPath(failure.indexes.reduce(context) { $0.element($1) }.path)
             }
         }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
+        let array = try node.array()
         // The array's own pending path linked once, not once per element.
         let context = context.pendingIndex < 0 ? context : context.materialized()
         var result = Collected.collecting(capacity: array.count)
@@ -181,10 +191,16 @@ struct ValueCodec<Value>: @unchecked Sendable {
 
     private static func arrayCodec<A: ArrayMarker>(_: A.Type) -> Any {
         let element = ValueCodec<A.Element>.resolve()
+        // An array of scalars (or of arrays of them) also reads arrays of
+        // itself in one go: `[[Double]]` and `[[[Double]]]` properties.
+        let nesting = element.scalarNesting.flatMap { $0.depth < 2 ? ScalarNesting(scalar: $0.scalar, depth: $0.depth + 1) : nil }
+        let reader = nesting?.arrayReader(of: A.self)
+        assert(nesting == nil || reader != nil, "no nested reader for \(A.self)")
         return ValueCodec<A>(
             decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
-            isCollection: true, zero: { A.make([]) })
+            isCollection: true, zero: { A.make([]) },
+            scalarArray: reader, scalarNesting: nesting)
     }
 
     private static func setCodec<S: SetMarker>(_: S.Type) -> Any {

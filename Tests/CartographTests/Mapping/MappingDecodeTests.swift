@@ -230,6 +230,100 @@ import Testing
         #expect(tooBig.path == "$.values[2]")
     }
 
+    /// GeoJSON's shapes: a polygon is `[[[Double]]]`, read by the nested
+    /// scalar readers; the class and its subclass hold them as the seeds' models do.
+    class Shape {
+        var rings: [[[Double]]] = []
+        var tags: [[String]] = []
+        static let shapeMapping = Mapping<Shape>({ Shape() }) {
+            Map(\.rings, "coordinates")
+            Map(\.tags, "tags")
+        }
+    }
+
+    final class LabeledShape: Shape {
+        var extras: [[JSONValue]] = []
+        var levels: [[[[Int]]]] = []
+        static let labeledMapping = Mapping<LabeledShape>(inheriting: Shape.shapeMapping, { LabeledShape() }) {
+            Map(\.extras, "extras")
+            Map(\.levels, "levels")
+        }
+    }
+
+    func shapeMapper(_ configure: (inout MappingOptions) -> Void = { _ in }) -> JSONMapper {
+        var registry = ModelRegistry(options: MappingOptions(configure))
+        registry.register(LabeledShape.labeledMapping)
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func nestedScalarArraysReadEveryLevelOfASubclassModel() throws {
+        let shape = try shapeMapper().decode(LabeledShape.self, from: #"""
+            {"coordinates": [[[1.5, -2], [3e2, 0.1]], [], [[]]], "tags": [["a", "é"], []],
+             "extras": [[1, {"k": [2, null]}, [3]], [null, "s"]], "levels": [[[[1, 2]], []], [[[3]]]]}
+            """#)
+        #expect(shape.rings == [[[1.5, -2], [300, 0.1]], [], [[]]])
+        #expect(shape.tags == [["a", "é"], []])
+        // JSONValue holds containers and null: an element's subtree is skipped as a whole.
+        #expect(shape.extras == [[1, ["k": [2, nil]], [3]], [nil, "s"]])
+        #expect(shape.levels == [[[[1, 2]], []], [[[3]]]])
+        // And back: encode, decode again.
+        let again = try shapeMapper().decode(LabeledShape.self, from: try shapeMapper().encode(shape) as [UInt8])
+        #expect(again.rings == shape.rings && again.extras == shape.extras && again.levels == shape.levels && again.tags == shape.tags)
+    }
+
+    @Test func aNestedFailureNamesEveryIndex() throws {
+        let mapper = shapeMapper()
+        let deep = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [], [[3, 4], ["6", 5]]]}"#) }
+        #expect(deep.kind == .typeMismatch && deep.path == "$.coordinates[2][1][0]")
+        let notAnArray = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [[3, 4], 5]]}"#) }
+        #expect(notAnArray.kind == .typeMismatch && notAnArray.path == "$.coordinates[1][1]")
+        #expect(notAnArray.message.contains("expected array"))
+        let ring = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [{"x": 1}]}"#) }
+        #expect(ring.path == "$.coordinates[0]")
+        // The fourth level is read element by element: its paths are the same.
+        let fourth = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"levels": [[[[1]], [[2, 2.5]]]]}"#) }
+        #expect(fourth.kind == .numberOutOfRange || fourth.kind == .typeMismatch)
+        #expect(fourth.path == "$.levels[0][1][0][1]")
+    }
+
+    @Test func nullsInNestedArraysFollowIgnoreNulls() throws {
+        let text = #"{"coordinates": [null, [[1, null, 2], null]], "tags": [null, ["a", null]]}"#
+        let strict = try #require(throws: CartographError.self) { try shapeMapper().decode(LabeledShape.self, from: text) }
+        #expect(strict.path == "$.coordinates[0]")
+        let ignoring = try shapeMapper { $0.ignoreNulls = true }.decode(LabeledShape.self, from: text)
+        #expect(ignoring.rings == [[[1, 2]]])
+        #expect(ignoring.tags == [["a"]])
+        let innerNull = try #require(throws: CartographError.self) { try shapeMapper().decode(LabeledShape.self, from: #"{"coordinates": [[[1, null]]]}"#) }
+        #expect(innerNull.path == "$.coordinates[0][0][1]")
+    }
+
+    @Test func nestedArraysMatchFoundationOnRandomShapes() throws {
+        struct Rings: Codable, Equatable, Mappable {
+            var coordinates: [[[Double]]] = []
+            static let mapping = Mapping<Rings>({ Rings() }) { Map(\.coordinates, "coordinates") }
+        }
+        var registry = ModelRegistry()
+        registry.register(Rings.self)
+        let mapper = JSONMapper(registry: registry)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let rings = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                    (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        switch Int.random(in: 0...2, using: &generator) {
+                        case 0: Double(Int.random(in: -1000...1000, using: &generator))
+                        case 1: Double.random(in: -180...180, using: &generator)
+                        default: Double.random(in: -1...1, using: &generator) * pow(10, Double(Int.random(in: -300...300, using: &generator)))
+                        }
+                    }
+                }
+            }
+            let text = try String(decoding: JSONEncoder().encode(Rings(coordinates: rings)), as: UTF8.self)
+            let expected = try JSONDecoder().decode(Rings.self, from: Data(text.utf8))
+            #expect(try mapper.decode(Rings.self, from: text) == expected, "\(text)")
+        }
+    }
+
     struct Directory: Mappable, Equatable {
         var scores: [String: Int] = [:]
         var people: [String: Person] = [:]
