@@ -28,6 +28,15 @@ import Testing
         "7.2057594037927933e16", "5.0216813883093446e-208", "1.448997445238699", "-1.7976931348623157e+308",
         "45.17430996", "-75.7003031", "1090544144181609348835077142190", "4503599627370496.5", "4503599627370497.5",
         "9223372036854775807", "9223372036854775808", "1e22", "1e-22", "123e-22", "123e22", "0.1e-341",
+        // Eight digits at a time, and where a run of eight ends early or late.
+        "0.12345678", "0.123456789", "0.1234567", "1.12345678e3", "1.1234567e3", "-65.613616999999977", "123456789.12345678",
+        "0.1234567812345678", "-0.1234567812345678e-300", "1.2345678E+300",
+        // Leading zeros are not significant digits: 19 significant digits stay on the fast path, 20 do not.
+        "0.00000000000000000000000000001", "0.000000000000000000001234567890123456789", "-0.0000000000000000000012345678901234567891",
+        "0.00000000000000000000000000000000000000000000000000000000000000000000000000000001e80", "100000000000000000000.5",
+        "0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+            + "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+            + "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000004",
     ]
 
     @Test func edgeCasesMatchStrtod() {
@@ -42,7 +51,7 @@ import Testing
         var failures: [String] = []
         for round in 0..<count {
             let text: String
-            switch round % 3 {
+            switch round % 4 {
             case 0:
                 // A random double's shortest text (canada.json's shape), and its neighbours' digits.
                 let value = Double(bitPattern: UInt64.random(in: 0..<0x7FF0_0000_0000_0000, using: &generator))
@@ -56,6 +65,13 @@ import Testing
                 if significand.hasPrefix(".") { significand = "0" + significand }
                 if significand.hasSuffix(".") { significand += "0" }
                 text = significand + "e" + String(Int.random(in: -360...330, using: &generator))
+            case 2:
+                // Digits after a run of zeros (significant or not), in runs of eight and not.
+                let zeros = String(repeating: "0", count: Int.random(in: 0...40, using: &generator))
+                let digits = (0..<Int.random(in: 1...24, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+                let sign = Bool.random(using: &generator) ? "-" : ""
+                let exponent = Bool.random(using: &generator) ? "" : "e" + String(Int.random(in: -300...300, using: &generator))
+                text = sign + "0." + zeros + digits + exponent
             default:
                 // Halfway and near-halfway cases: a double's exact midpoint with its neighbour, to 17-19 digits.
                 let value = Double(bitPattern: UInt64.random(in: 0x0010_0000_0000_0000..<0x7FE0_0000_0000_0000, using: &generator))
