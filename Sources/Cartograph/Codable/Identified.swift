@@ -26,9 +26,8 @@ public struct Identified<Value>: Codable {
                 debugDescription: "@Identified needs Cartograph's JSONMapper, whose registry picks the model"))
         }
         let node = Node(document: decoder.document, index: decoder.index)
-        let context = MappingContext(registry: decoder.registry, trail: nil, parent: nil, issues: decoder.issues)
         do {
-            wrappedValue = try ValueCodec<Value>.resolve().decode(node, context, .standard)
+            wrappedValue = try ValueCodec<Value>.resolve().decode(node, decoder.mappingContext, .standard)
         } catch let error as CartographError {
             let keys = decoder.codingPath
             let located = decoder.located(error.kind, error.message, at: decoder.index, path: keys, expected: error.expected, found: error.found)

@@ -31,14 +31,21 @@ enum AnyCodec {
             }
             var members: [String: Any] = [:]
             var iterator = object.makeIterator()
+            let mark = context.linkMark
             while let (keyNode, value) = iterator.nextNodes() {
+                // Each member's path link is removed once it is read.
+                defer { context.unlink(to: mark) }
                 let key = try keyNode.string()
-                members[key] = try decode(value, context.child(spec: .key(key)).materialized())
+                members[key] = try decode(value, context.child(key: key))
             }
             return members
         case .array:
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
-            return try node.array().enumerated().map { index, element in try decode(element, context.element(index).materialized()) }
+            let mark = context.linkMark
+            return try node.array().enumerated().map { index, element in
+                defer { context.unlink(to: mark) }
+                return try decode(element, context.element(index).materialized())
+            }
         case .string:
             return try node.string()
         case .bool:

@@ -11,6 +11,8 @@ public struct MappingContext {
         let lenientScalars: Bool
         let ignoreNulls: Bool
         let nullForNonOptional: NullForNonOptional
+        /// The path links of the decode.
+        let links = PathStack()
         init(registry: ModelRegistry, issues: IssueCollector?) {
             self.registry = registry
             self.issues = issues
@@ -22,7 +24,9 @@ public struct MappingContext {
     }
 
     let session: Session
-    let trail: PathTrail?
+    /// The innermost linked path component: an index into the session's
+    /// ``PathStack`` (-1: the root).
+    let trail: Int
     /// Path components below `trail` not yet linked in (a property's key
     /// path): most properties never need them, so they are only linked when a
     /// nested model or an error asks.
@@ -35,11 +39,13 @@ public struct MappingContext {
     private let parentReference: Unmanaged<AnyObject>?
 
     init(registry: ModelRegistry, trail: PathTrail?, parent: AnyObject?, issues: IssueCollector?) {
-        self.init(session: Session(registry: registry, issues: issues), trail: trail, pending: nil,
-            parent: parent.map { Unmanaged.passUnretained($0) })
+        let session = Session(registry: registry, issues: issues)
+        var link = -1
+        for component in PathTrail.components(trail) { link = session.links.push(component, under: link) }
+        self.init(session: session, trail: link, pending: nil, parent: parent.map { Unmanaged.passUnretained($0) })
     }
 
-    private init(session: Session, trail: PathTrail?, pending: KeySpec?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
+    private init(session: Session, trail: Int, pending: KeySpec?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
         self.session = session
         self.trail = trail
         self.pending = pending
@@ -52,6 +58,14 @@ public struct MappingContext {
         if pendingIndex >= 0 { components.append(.index(pendingIndex)) }
         return components
     }
+
+    /// Where the path stack stands: links pushed after this (by
+    /// ``materialized()`` or ``child(key:)``) are removed by ``unlink(to:)``
+    /// once the contexts that hold them are done with.
+    var linkMark: Int { session.links.count }
+
+    /// Removes the path links pushed since `mark`.
+    func unlink(to mark: Int) { session.links.truncate(to: mark) }
 
     /// The registry of the decode in progress.
     public var registry: ModelRegistry { session.registry }
@@ -68,22 +82,21 @@ public struct MappingContext {
         if let pending {
             for case .key(let name) in pending.components.reversed() { return name }
         }
-        var node = trail
-        while let current = node {
-            if case .key(let name) = current.component { return name }
-            node = current.parent
-        }
-        return nil
+        return session.links.innermostKey(from: trail)
     }
 
     /// The path of the current value, as `$.statuses[3].user`.
-    public var path: String { PathTrail.render(trail, pendingComponents) }
+    public var path: String { PathTrail.render(session.links.components(to: trail) + pendingComponents) }
 
-    /// The same context with the pending components linked into the trail.
+    /// The same context with the pending components linked into the trail
+    /// (pushed on the session's path stack: see ``linkMark``).
     func materialized() -> MappingContext {
         guard pending != nil || pendingIndex >= 0 else { return self }
         var trail = self.trail
-        for component in pendingComponents { trail = PathTrail(parent: trail, component: component) }
+        if let pending {
+            for component in pending.trailComponents { trail = session.links.push(component, under: trail) }
+        }
+        if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
         return MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
     }
 
@@ -94,10 +107,9 @@ public struct MappingContext {
     }
 
     /// The context of the member under `key` of the current object (a
-    /// dictionary's member): the key linked straight into the trail, one
-    /// small allocation, as a nested model would make anyway.
+    /// dictionary's member): the key linked straight into the trail.
     func child(key: String) -> MappingContext {
-        MappingContext(session: session, trail: PathTrail(parent: materialized().trail, component: .key(key)), pending: nil,
+        MappingContext(session: session, trail: session.links.push(.key(key), under: materialized().trail), pending: nil,
             parent: parentReference)
     }
 

@@ -35,7 +35,10 @@ extension ModelEntryProtocol {
             throw CartographError(.typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
                 path: context.path, expected: "object", found: node.kind.description)
         }
+        // The object's own path links, removed when it is made.
+        let mark = context.linkMark
         let context = context.materialized()
+        defer { context.unlink(to: mark) }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         do {
             // The entry's own type: no dynamic cast to the generic class

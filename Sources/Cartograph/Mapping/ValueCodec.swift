@@ -144,7 +144,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
         let array = try node.array()
         // The array's own pending path linked once, not once per element.
+        let mark = context.linkMark
         let context = context.pendingIndex < 0 ? context : context.materialized()
+        defer { context.unlink(to: mark) }
         var result = Collected.collecting(capacity: array.count)
         for (index, element) in array.enumerated() {
             // With ignoreNulls, a null element of a non-optional element type is left out.
@@ -223,7 +225,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 // of their own unless they need one: a leaf's path is only
                 // spelled out on error, a nested value's is one trail link.
                 var dictionary = D.empty(capacity: object.count)
+                let mark = context.linkMark
                 for (key, member) in object {
+                    // Each member's path link is removed once it is read.
+                    defer { context.unlink(to: mark) }
                     // With ignoreNulls, a null member of a non-optional value type is left out.
                     if member.isNull, value.none == nil, !value.holdsNull, context.session.ignoreNulls { continue }
                     if value.isLeaf, context.issues == nil {
