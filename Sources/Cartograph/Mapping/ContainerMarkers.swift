@@ -32,6 +32,9 @@ extension Array: ArrayMarker {
     static func make(_ elements: [Element]) -> [Element] { elements }
     var elements: [Element] { self }
     static func collecting(capacity: Int) -> [Element] {
+        // An empty array needs no storage: reserving even none looks the
+        // storage class's metadata up (most of twitter.json's arrays are empty).
+        guard capacity > 0 else { return [] }
         var array: [Element] = []
         array.reserveCapacity(capacity)
         return array
