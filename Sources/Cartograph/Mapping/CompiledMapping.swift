@@ -19,6 +19,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let fallbackSpec: KeySpec?
         let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
         let stored: StoredScalar?
+        let nested: NestedModelReader?
         let role: RuleRole
         let decodes: Bool
 
@@ -29,6 +30,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             self.fallbackSpec = fallbackSpec
             read = rule.read
             stored = rule.stored
+            nested = rule.nested
             role = rule.role
             decodes = rule.decodes
         }
@@ -52,6 +54,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// per object, ~10% of a twitter.json mapping decode's own work).
     private let ruleBuffer: UnsafeMutableBufferPointer<Rule>
     private let directBuffer: UnsafeMutableBufferPointer<DirectScalarRead?>
+    /// Each rule's in-place read of a nested model (when it has one).
+    private let modelBuffer: UnsafeMutableBufferPointer<DirectModelRead?>
     let naming: NamingStrategy
     let options: MappingOptions
     let isClass = Model.self is AnyClass
@@ -62,6 +66,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     deinit {
         ruleBuffer.deinitialize().deallocate()
         directBuffer.deinitialize().deallocate()
+        modelBuffer.deinitialize().deallocate()
     }
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
@@ -87,6 +92,15 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             else { return nil }
             return DirectScalarRead(key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
                 spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
+        })
+        modelBuffer = .allocate(capacity: rules.count)
+        _ = modelBuffer.initialize(from: rules.map { compiled in
+            // Only where the key is all there is to look for: no fallback, no scan.
+            guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
+                let key = spec.storage.singleKey, compiled.fallbackSpec == nil, !naming.scans
+            else { return nil }
+            return DirectModelRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
+                spec: Unmanaged.passUnretained(spec.storage))
         })
         let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
         unnamed = missing.isEmpty ? mapping.configurationError : CartographError(.keyNotFound,
@@ -118,6 +132,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         var cursor = object.cursor()
         let rules = ruleBuffer
         let direct = directBuffer
+        let models = modelBuffer
         // The model's address, held for the whole loop: scalars are stored
         // at offsets from it without generic calls per property.
         let document = object.document
@@ -132,6 +147,18 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                         }
                         continue
                     }
+                }
+                if let read = models[position] {
+                    let index = cursor.valueIndex(forKeyBytes: read.key)
+                    if let index, try read.slot._withUnsafeGuaranteedRef({ slot in
+                        try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                    }) {
+                        continue
+                    }
+                    // Declined (absent, null, another kind, an update…): the rule's own path, with what was found.
+                    try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
+                        KeySpec(storage: read.spec.takeUnretainedValue()), mode)
+                    continue
                 }
                 let compiled = rules[position]
                 guard compiled.decodes else { continue }
@@ -288,7 +315,7 @@ extension Mapping {
             make: { object, context in try compiled.make(object, context) },
             encode: { model, context in try compiled.encode(model, context) },
             update: { model, object, context in try compiled.apply(&model, object, context, .update) },
-            keyNaming: compiled.naming)
+            keyNaming: compiled.naming, compiledMapping: compiled)
     }
 }
 

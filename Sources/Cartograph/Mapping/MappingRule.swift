@@ -26,6 +26,8 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var nilEncoding: NilEncoding?
     /// A scalar property of a struct read in place instead of through ``read``.
     var stored: StoredScalar?
+    /// A model property of a struct the rule loop may fill itself (``NestedModelSlot``).
+    var nested: NestedModelReader?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -170,6 +172,17 @@ func propertyRule<Model, Value>(
     return rule
 }
 
+extension MappingRule {
+    /// Lets the rule loop read a struct's stored scalar or nested model
+    /// property in place (``StoredScalar``, ``NestedModelSlot``).
+    mutating func readInPlace<Value>(_ keyPath: WritableKeyPath<Model, Value>, codec: ValueCodec<Value>, options: ValueOptions) {
+        stored = StoredScalar.make(keyPath, options: options, rule: self)
+        if stored == nil, options.subMapper == nil, !options.coerceArrays, let offset = inlineOffset(of: keyPath) {
+            nested = codec.modelSlot?(offset)
+        }
+    }
+}
+
 /// Maps a property to a key (or a dotted key path) for both directions; the
 /// key defaults to the property's name under the naming strategy.
 /// - Parameters:
@@ -185,10 +198,11 @@ public func Map<Model, Value>(
     coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
     let options = ValueOptions(lenient: lenient, coerceArrays: coerceArray)
-    var rule = propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
+    let codec = ValueCodec<Value>.resolve()
+    var rule = propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: codec,
         options: options, required: required, ignoreNull: ignoreNull)
     rule.nilEncoding = nilEncoding
-    rule.stored = StoredScalar.make(keyPath, options: options, rule: rule)
+    rule.readInPlace(keyPath, codec: codec, options: options)
     return rule
 }
 
@@ -199,9 +213,10 @@ public func Map<Model, Value>(
     lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil
 ) -> MappingRule<Model> {
     let options = ValueOptions(lenient: lenient, coerceArrays: coerceArray)
-    var rule = propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: ValueCodec<Value>.resolve(),
+    let codec = ValueCodec<Value>.resolve()
+    var rule = propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec,
         options: options, required: required, ignoreNull: ignoreNull)
-    rule.stored = StoredScalar.make(keyPath, options: options, rule: rule)
+    rule.readInPlace(keyPath, codec: codec, options: options)
     return rule
 }
 

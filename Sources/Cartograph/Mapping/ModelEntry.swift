@@ -15,6 +15,9 @@ protocol ModelEntryProtocol: AnyObject, Sendable {
     func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue
     var canUpdate: Bool { get }
     func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws
+    /// The `CompiledMapping<type>` behind the entry, when a ``Mapping``
+    /// (not a factory) makes its models: nested model properties run it directly.
+    var compiledMapping: AnyObject? { get }
 }
 
 extension ModelEntryProtocol {
@@ -93,12 +96,15 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
     let encode: (Model, EncodingContext) throws -> EncodedValue
     let update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
     let keyNaming: NamingStrategy?
+    let compiledMapping: AnyObject?
 
     init(
         keys: [String], make: @escaping (ObjectView, MappingContext) throws -> Model,
         encode: @escaping (Model, EncodingContext) throws -> EncodedValue,
-        update: ((inout Model, ObjectView, MappingContext) throws -> Void)?, keyNaming: NamingStrategy? = nil
+        update: ((inout Model, ObjectView, MappingContext) throws -> Void)?, keyNaming: NamingStrategy? = nil,
+        compiledMapping: CompiledMapping<Model>? = nil
     ) {
+        self.compiledMapping = compiledMapping
         self.keys = keys
         self.keyNaming = keyNaming
         self.make = make

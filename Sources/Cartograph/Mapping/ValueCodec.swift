@@ -43,14 +43,22 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// For a scalar (`depth` 0) or an array of them (`depth` 1, 2…): the
     /// scalar type, so that an array of `Value` can read itself in one go.
     let scalarNesting: ScalarNesting?
+    /// Models (and optionals of them): the slot a struct's rule loop reads
+    /// such a property through, for the property's offset (``NestedModelSlot``).
+    let modelSlot: ((Int) -> NestedModelReader)?
+    /// A registered model (or `Codable` fallback) type: not a scalar or a container.
+    let isModel: Bool
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
-        scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil
+        scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
+        modelSlot: ((Int) -> NestedModelReader)? = nil, isModel: Bool = false
     ) {
+        self.modelSlot = modelSlot
+        self.isModel = isModel
         self.scalarArray = scalarArray
         self.scalarNesting = scalarNesting
         self.isLeaf = isLeaf
@@ -120,7 +128,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
             },
             none: { O.nothing },
             isNone: { $0.wrapped == nil },
-            isCollection: wrapped.isCollection)
+            isCollection: wrapped.isCollection,
+            // A model's optional: the slot stores `Model?`.
+            modelSlot: wrapped.isModel
+                ? { offset in NestedModelSlot<O, O.Wrapped>(offset: offset, wrap: { O.wrapping($0) }, nothing: { O.nothing }) } : nil)
     }
 
     private static func elements<Collected: ArrayMarker>(
@@ -326,7 +337,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                     return try CodableFallback.encode(encodable, context: context)
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
-            })
+            },
+            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) }, isModel: true)
     }
 }
 

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// A struct's model-typed property is filled by the rule loop itself when a
+/// new model is made from an object and the type's mapping is the only
+/// answer; every other case declines to the rule's own path. Both must
+/// give the same models and the same errors.
+@Suite struct NestedModelSlotTests {
+    struct Inner: Mappable, Equatable {
+        var name = ""
+        var score = 0
+        static let mapping = Mapping<Inner>({ Inner() }) {
+            Map(\.name, "name")
+            Map(\.score, "score", required: true)
+        }
+    }
+
+    struct Outer: Mappable, Equatable {
+        var id = 0
+        var inner = Inner(name: "default", score: -1)
+        var maybe: Inner? = Inner(name: "preset", score: -2)
+        var list: [Inner] = []
+        static let mapping = Mapping<Outer>({ Outer() }) {
+            Map(\.id, "id")
+            Map(\.inner, "inner")
+            Map(\.maybe, "maybe")
+            Map(\.list, "list")
+        }
+    }
+
+    func mapper(_ configure: (inout MappingOptions) -> Void = { _ in }, _ register: (inout ModelRegistry) -> Void = { _ in }) -> JSONMapper {
+        var registry = ModelRegistry(options: MappingOptions(configure))
+        registry.register(Outer.self)
+        register(&registry)
+        if registry.entry(for: Inner.self) == nil { registry.register(Inner.self) }
+        return JSONMapper(registry: registry)
+    }
+
+    @Test func slotsAreMadeForStructModelPropertiesOnly() {
+        let rules = Outer.mapping.rules
+        #expect(rules[1].nested != nil && rules[2].nested != nil)
+        #expect(rules[0].nested == nil && rules[3].nested == nil)
+    }
+
+    @Test func readsNestedAndOptionalModelsInPlace() throws {
+        let outer = try mapper().decode(Outer.self, from: #"{"id": 1, "inner": {"name": "a", "score": 2}, "maybe": {"name": "b", "score": 3}}"#)
+        #expect(outer == Outer(id: 1, inner: Inner(name: "a", score: 2), maybe: Inner(name: "b", score: 3)))
+        // Each object made afresh from the mapping's constructor, not over the property's old value.
+        let partial = try mapper().decode(Outer.self, from: #"{"inner": {"score": 5}, "maybe": {"score": 6}}"#)
+        #expect(partial.inner == Inner(name: "", score: 5) && partial.maybe == Inner(name: "", score: 6))
+    }
+
+    @Test func absentNullAndOtherKindsTakeTheRulesPath() throws {
+        let absent = try mapper().decode(Outer.self, from: #"{"id": 1}"#)
+        #expect(absent.inner == Inner(name: "default", score: -1) && absent.maybe == Inner(name: "preset", score: -2))
+        let null = try mapper().decode(Outer.self, from: #"{"maybe": null}"#)
+        #expect(null.maybe == nil)
+        let nonOptionalNull = try #require(throws: CartographError.self) { try mapper().decode(Outer.self, from: #"{"inner": null}"#) }
+        #expect(nonOptionalNull.kind == .typeMismatch && nonOptionalNull.path == "$.inner")
+        #expect(try mapper { $0.ignoreNulls = true }.decode(Outer.self, from: #"{"inner": null}"#).inner.score == -1)
+        let wrongKind = try #require(throws: CartographError.self) { try mapper().decode(Outer.self, from: #"{"maybe": [1]}"#) }
+        #expect(wrongKind.kind == .typeMismatch && wrongKind.path == "$.maybe")
+    }
+
+    @Test func errorsInsideNameTheNestedPath() throws {
+        let missing = try #require(throws: CartographError.self) { try mapper().decode(Outer.self, from: #"{"inner": {"name": "a"}}"#) }
+        #expect(missing.kind == .keyNotFound && missing.path == "$.inner.score")
+        let wrong = try #require(throws: CartographError.self) {
+            try mapper().decode(Outer.self, from: #"{"inner": {"score": 1}, "maybe": {"score": "x"}}"#)
+        }
+        #expect(wrong.path == "$.maybe.score")
+        let inList = try #require(throws: CartographError.self) {
+            try mapper().decode([Outer].self, from: #"[{"inner": {"score": 1}}, {"inner": {"score": 1}, "maybe": {"score": true}}]"#)
+        }
+        #expect(inList.path == "$[1].maybe.score")
+        let lossy = try mapper().decodeLossy([Outer].self, from: Data(#"[{"maybe": {"score": true}}, {"inner": {"score": 4}}]"#.utf8))
+        #expect(lossy.value.map(\.inner.score) == [4] && lossy.issues.map(\.path) == ["$[0].maybe.score"])
+    }
+
+    @Test func updatesGoThroughTheRulesPath() throws {
+        var outer = Outer(id: 7, inner: Inner(name: "keep", score: 1), maybe: nil)
+        try mapper().update(&outer, from: #"{"inner": {"score": 9}, "maybe": {"score": 3}}"#)
+        #expect(outer.id == 7 && outer.inner.score == 9 && outer.maybe?.score == 3)
+    }
+
+    struct InnerFactory: ModelFactory {
+        var keys: [String] { ["name"] }
+        func make(from object: ObjectView, context: MappingContext) throws -> Inner {
+            Inner(name: "factory:" + (try object["name"]?.string() ?? ""), score: 0)
+        }
+    }
+
+    @Test func aFactoryForTheNestedTypeIsStillUsed() throws {
+        let outer = try mapper({ _ in }, { $0.register(InnerFactory()) }).decode(Outer.self, from: #"{"inner": {"name": "x"}, "maybe": {"name": "y"}}"#)
+        #expect(outer.inner.name == "factory:x" && outer.maybe?.name == "factory:y")
+    }
+
+    struct Skipping: Mappable {
+        var id = 0
+        static let mapping = Mapping<Skipping>(construct: { object, _ in
+            guard object["skip"] == nil else { throw SkipElement("marked to skip") }
+            return Skipping()
+        }) { Map(\.id, "id") }
+    }
+
+    struct Holder: Mappable {
+        var kept = Skipping()
+        var optional: Skipping? = Skipping()
+        static let mapping = Mapping<Holder>({ Holder() }) {
+            Map(\.kept, "kept")
+            Map(\.optional, "optional")
+        }
+    }
+
+    @Test func aSkippedObjectClearsAnOptionalAndFailsOtherwise() throws {
+        var registry = ModelRegistry()
+        registry.register(Holder.self)
+        registry.register(Skipping.self)
+        let mapper = JSONMapper(registry: registry)
+        let holder = try mapper.decode(Holder.self, from: #"{"kept": {"id": 1}, "optional": {"skip": true}}"#)
+        #expect(holder.kept.id == 1 && holder.optional == nil)
+        let error = try #require(throws: CartographError.self) { try mapper.decode(Holder.self, from: #"{"kept": {"skip": true}}"#) }
+        #expect(error.path == "$.kept" && error.message.contains("marked to skip"))
+    }
+
+    class Animal {
+        var name = ""
+        static let animalMapping = Mapping<Animal>({ Animal() }) { Map(\.name, "name") }
+    }
+
+    final class Dog: Animal {
+        var barks = false
+        static let dogMapping = Mapping<Dog>(inheriting: Animal.animalMapping, { Dog() }) { Map(\.barks, "barks") }
+    }
+
+    struct Kennel: Mappable {
+        var resident = Animal()
+        var guest: Animal?
+        static let mapping = Mapping<Kennel>({ Kennel() }) {
+            Map(\.resident, "resident")
+            Map(\.guest, "guest")
+        }
+    }
+
+    @Test func aBaseClassPropertyStillGetsItsSubclass() throws {
+        var registry = ModelRegistry()
+        registry.register(Kennel.self)
+        registry.register(Animal.animalMapping)
+        registry.register(Dog.dogMapping)
+        let kennel = try JSONMapper(registry: registry).decode(Kennel.self, from: #"{"resident": {"name": "Rex", "barks": true}, "guest": {"name": "Tom"}}"#)
+        #expect((kennel.resident as? Dog)?.barks == true && kennel.resident.name == "Rex")
+        #expect(kennel.guest?.name == "Tom" && !(kennel.guest is Dog))
+    }
+}
