@@ -40,6 +40,33 @@ import Testing
         }
     }
 
+    /// The cursor's key comparison reads words, not bytes: every length
+    /// from 1 to 40 against a copy, and against a copy with one byte changed
+    /// at each position (a word comparison that skipped a byte would say equal).
+    @Test func keyComparisonSeesEveryByteOfEveryLength() throws {
+        for count in 1...40 {
+            let key = (0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            for changed in -1..<count {
+                var other = key
+                if changed >= 0 { other[changed] ^= 0x20 }
+                key.withUnsafeBytes { a in
+                    other.withUnsafeBytes { b in
+                        #expect(ObjectView.Cursor.sameBytes(a.baseAddress!, b.baseAddress!, count: count) == (changed < 0),
+                            "length \(count), byte \(changed) changed")
+                    }
+                }
+            }
+        }
+        // Through lookups: keys of every length that differ only in their last byte are told apart.
+        for count in 1...20 {
+            let stem = String(repeating: "k", count: count - 1)
+            var cursor = try Document(parsing: #"{"\#(stem)a": 1, "\#(stem)b": 2}"#).root.object().cursor()
+            #expect(try cursor(ObjectView.Key("\(stem)b"))?.int() == 2)
+            #expect(try cursor(ObjectView.Key("\(stem)a"))?.int() == 1)
+            #expect(cursor(ObjectView.Key("\(stem)c")) == nil)
+        }
+    }
+
     @Test func skippingValuesVisitsEveryStatus() throws {
         var ids: [Int64] = []
         for status in try document.root.object()["statuses"]!.array() {
