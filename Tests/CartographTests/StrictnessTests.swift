@@ -69,6 +69,31 @@ import Testing
         #expect(kind(of: Array("[1]".utf8) + [0x0C]) == .invalidWhitespace)
     }
 
+    /// The search runs 32 bytes at a step: a vertical tab or form feed at
+    /// every position of texts up to 100 bytes (inside a 32-byte block, at
+    /// its edges, in the tail) is found there, the first one of two wins,
+    /// and line feeds and carriage returns beside them are not taken for them.
+    @Test func findsVerticalSpaceAtEveryPosition() throws {
+        for length in [3, 31, 32, 33, 64, 65, 100] {
+            var text = [UInt8](repeating: 0x20, count: length)
+            text[0] = UInt8(ascii: "[")
+            text[length - 2] = UInt8(ascii: "1")
+            text[length - 1] = UInt8(ascii: "]")
+            // Neighbouring bytes in their own strings' stead: whitespace that JSON allows.
+            if length > 4 { text[1] = 0x0A; text[2] = 0x0D }
+            #expect(throws: Never.self) { try Document(parsing: text) }
+            for position in 1..<(length - 2) where text[position] == 0x20 {
+                for byte: UInt8 in [0x0B, 0x0C] {
+                    var bad = text
+                    bad[position] = byte
+                    if position + 1 < length - 2 { bad[length - 3] = 0x0B }
+                    let error = try #require(throws: CartographError.self) { try Document(parsing: bad) }
+                    #expect(error.kind == .invalidWhitespace && error.offset == position, "length \(length), 0x\(String(byte, radix: 16)) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test func keepsNulInStringsAndKeys() throws {
         let document = try Document(parsing: #"{"a\u0000b": "x\u0000y"}"#)
         var iterator = try document.root.object().makeIterator()

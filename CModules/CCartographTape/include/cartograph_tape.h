@@ -179,6 +179,10 @@ int cartograph_has_avx2(void);
 /// step with AVX2.
 intptr_t cartograph_find_unicode_escape(const uint8_t *bytes, intptr_t count);
 
+/// The index of the first vertical tab (0x0B) or form feed (0x0C) in the
+/// bytes, or -1: whitespace to yajl, not to JSON.
+intptr_t cartograph_find_vertical_space(const uint8_t *bytes, intptr_t count);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

@@ -304,13 +304,9 @@ final class YajlParser {
         guard !chunk.isEmpty, let base = chunk.baseAddress, let handle else { return failure }
         if pending.isOpen { rescannedBytes += pending.raw }
         // Vertical tab and form feed: yajl skips them as whitespace; JSON does not.
-        var limit = chunk.count
-        for forbidden: Int32 in [0x0B, 0x0C] {
-            if let found = memchr(base, forbidden, limit) {
-                limit = base.distance(to: UnsafeRawPointer(found))
-            }
-        }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let found = cartograph_find_vertical_space(bytes, chunk.count)
+        let limit = found < 0 ? chunk.count : found
         chunkBase = totalBytes
         chunkStart = bytes
         chunkCount = chunk.count
