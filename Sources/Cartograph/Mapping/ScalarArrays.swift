@@ -64,6 +64,10 @@ private func elements<Element>(
             let entry = document.entry(position)
             do {
                 if let value = try read(entry, position) {
+                    // The tape's count sized the buffer; never written past, whatever the tape says.
+                    guard initialized < buffer.count else {
+                        throw Node(document: document, index: index).mismatch(expected: "an array of \(buffer.count) elements")
+                    }
                     (buffer.baseAddress! + initialized).initialize(to: value)
                     initialized += 1
                 }
