@@ -51,7 +51,7 @@ import Testing
                 if changed >= 0 { other[changed] ^= 0x20 }
                 key.withUnsafeBytes { a in
                     other.withUnsafeBytes { b in
-                        #expect(ObjectView.Cursor.sameBytes(a.baseAddress!, b.baseAddress!, count: count) == (changed < 0),
+                        #expect(KeyBytes.equal(a.baseAddress!, b.baseAddress!, count: count) == (changed < 0),
                             "length \(count), byte \(changed) changed")
                     }
                 }

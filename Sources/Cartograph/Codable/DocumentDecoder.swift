@@ -235,7 +235,7 @@ final class DocumentDecoder: Decoder {
             let valueEntry = entries[probe + 1]
             let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : probe + 2
             if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                key.count == 0 || memcmp(bytes + entry.payload, key.baseAddress!, key.count) == 0
+                key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
             {
                 hint?.pointee = KeyHint(object: object, next: next)
                 return probe + 1

@@ -65,7 +65,7 @@ extension ObjectView {
                 let entry = entries[probe]
                 let next = self.next(after: probe + 1)
                 if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                    key.count == 0 || Self.sameBytes(bytes + entry.payload, key.baseAddress!, count: key.count)
+                    key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
                 {
                     position = next
                     return probe + 1
@@ -73,32 +73,6 @@ extension ObjectView {
                 probe = next < end ? next : start
             } while probe != first
             return document.canonicalValue(forKey: key, inObject: start - 1)
-        }
-    }
-}
-
-extension ObjectView.Cursor {
-    /// Whether `count` (at least 1) bytes at `a` and `b` are equal: keys
-    /// up to 16 bytes (nearly all) by two overlapping loads from each side,
-    /// longer ones by `memcmp` (measured on twitter.json: the call to
-    /// `memcmp` per key looked up cost more than the comparison, 2% of a
-    /// mapping decode).
-    @inline(__always)
-    static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-        switch count {
-        case 8...16:
-            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-                && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        case 4..<8:
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        case 1..<4:
-            // Positions 0, count/2 and count-1 cover every byte of 1 to 3.
-            return a.load(as: UInt8.self) == b.load(as: UInt8.self)
-                && a.load(fromByteOffset: count / 2, as: UInt8.self) == b.load(fromByteOffset: count / 2, as: UInt8.self)
-                && a.load(fromByteOffset: count - 1, as: UInt8.self) == b.load(fromByteOffset: count - 1, as: UInt8.self)
-        default:
-            return memcmp(a, b, count) == 0
         }
     }
 }
