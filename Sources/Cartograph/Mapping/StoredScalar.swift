@@ -76,6 +76,14 @@ final class StoredScalar: @unchecked Sendable {
         mode: ReadMode
     ) throws {
         guard let index, document.entry(index).kind != .null else {
+            // The common cells of the null/absence matrix (FoundValue) without
+            // a node or a key spec: an absent key leaves the property; a null
+            // that is ignored leaves it, an optional's null clears it.
+            if !required, !holdsNull {
+                guard index != nil else { return }
+                if ignoreNull ?? context.session.ignoreNulls { return }
+                if optional { return type.storeEmpty(optional: true, at: base + offset) }
+            }
             return try read(index.map { Node(document: document, index: $0) }, at: base, context: context,
                 spec: KeySpec(storage: spec.takeUnretainedValue()), mode: mode)
         }
