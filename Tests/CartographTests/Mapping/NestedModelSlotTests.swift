@@ -124,6 +124,36 @@ import Testing
         #expect(error.path == "$.kept" && error.message.contains("marked to skip"))
     }
 
+    final class Owner: Mappable {
+        var name = ""
+        static let mapping = Mapping<Owner>({ Owner() }) { Map(\.name, "name") }
+    }
+
+    struct Deed: Mappable {
+        var owner = Owner()
+        var previous: Owner?
+        static let mapping = Mapping<Deed>({ Deed() }) {
+            Map(\.owner, "owner")
+            Map(\.previous, "previous")
+        }
+    }
+
+    /// A final class model held by a struct goes through the slot too: the
+    /// reference is stored (and the default instance it replaces released).
+    @Test func aFinalClassModelInAStructIsStored() throws {
+        var registry = ModelRegistry()
+        registry.register(Deed.self)
+        registry.register(Owner.self)
+        let mapper = JSONMapper(registry: registry)
+        #expect(Deed.mapping.rules.allSatisfy { $0.nested != nil })
+        weak var replaced: Owner?
+        var deed = try mapper.decode(Deed.self, from: #"{"owner": {"name": "Ada"}, "previous": {"name": "Bo"}}"#)
+        #expect(deed.owner.name == "Ada" && deed.previous?.name == "Bo")
+        replaced = deed.owner
+        deed = try mapper.decode(Deed.self, from: #"{"previous": null}"#)
+        #expect(replaced == nil && deed.owner.name == "" && deed.previous == nil)
+    }
+
     class Animal {
         var name = ""
         static let animalMapping = Mapping<Animal>({ Animal() }) { Map(\.name, "name") }
