@@ -100,6 +100,24 @@ public struct MappingContext {
         return MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
     }
 
+    /// Makes the model of the object this context is for, in the object's
+    /// own context: its path links pushed for the call and removed after it,
+    /// room on the stack checked first, a ``CartographError`` given the
+    /// object's path. The one way into a nested model, for the registry
+    /// entry's decode and the rule loop's in-place slots alike.
+    @inline(__always)
+    func makingObject<T>(at offset: @autoclosure () -> Int, _ make: (MappingContext) throws -> T) throws -> T {
+        let mark = linkMark
+        let context = materialized()
+        defer { context.unlink(to: mark) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: offset()) }
+        do {
+            return try make(context)
+        } catch let error as CartographError {
+            throw error.at(path: context.path)
+        }
+    }
+
     /// The context of the value at a key path under the current object (no allocation).
     func child(spec: KeySpec) -> MappingContext {
         let base = pending == nil && pendingIndex < 0 ? self : materialized()

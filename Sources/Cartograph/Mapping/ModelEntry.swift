@@ -38,20 +38,13 @@ extension ModelEntryProtocol {
             throw CartographError(.typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
                 path: context.path, expected: "object", found: node.kind.description)
         }
-        // The object's own path links, removed when it is made.
-        let mark = context.linkMark
-        let context = context.materialized()
-        defer { context.unlink(to: mark) }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }
-        do {
+        return try context.makingObject(at: node.sourceOffset) { context in
             // The entry's own type: no dynamic cast to the generic class
             // (which would look up `TypedModelEntry<T>`'s metadata per object).
             if type == T.self {
                 return try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
             }
             return try decodeAsOtherType(node, context, as: T.self)
-        } catch let error as CartographError {
-            throw error.at(path: context.path)
         }
     }
 

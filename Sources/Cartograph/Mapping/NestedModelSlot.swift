@@ -51,23 +51,17 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         guard mode == .create, document.entry(index).kind == .object,
             let compiled = resolved.entry(for: Nested.self, in: context.registry)?.compiledMapping
         else { return false }
-        // What the general path's entry decode does: the object's own path
-        // links, removed when it is made; room on the stack; errors with its path.
-        let mark = context.linkMark
-        let nested = context.child(spec: KeySpec(storage: spec.takeUnretainedValue())).materialized()
-        defer { nested.unlink(to: mark) }
-        guard StackGuard.hasRoom else {
-            throw StackGuard.exhausted(path: nested.path, offset: Node(document: document, index: index).sourceOffset)
-        }
+        // Entered as the general path's entry decode enters it (path, stack, errors).
+        let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
         let slot = (base + offset).assumingMemoryBound(to: Value.self)
         do {
-            let model = try unsafeDowncast(compiled, to: CompiledMapping<Nested>.self).make(ObjectView(document: document, index: index), nested)
+            let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
+                try unsafeDowncast(compiled, to: CompiledMapping<Nested>.self).make(ObjectView(document: document, index: index), nested)
+            }
             slot.pointee = wrap(consume model)
-        } catch let error as CartographError {
-            throw error.at(path: nested.path)
         } catch let skip as SkipElement {
             // The mapping's constructor left the object out: nil, or an error.
-            guard let nothing else { throw skip.error(at: Node(document: document, index: index), path: nested.path) }
+            guard let nothing else { throw skip.error(at: Node(document: document, index: index), path: property.path) }
             slot.pointee = nothing()
         }
         return true

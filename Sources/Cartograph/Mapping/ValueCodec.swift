@@ -46,8 +46,6 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// Models (and optionals of them): the slot a struct's rule loop reads
     /// such a property through, for the property's offset (``NestedModelSlot``).
     let modelSlot: ((Int) -> NestedModelReader)?
-    /// A registered model (or `Codable` fallback) type: not a scalar or a container.
-    let isModel: Bool
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
@@ -55,10 +53,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
         scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
-        modelSlot: ((Int) -> NestedModelReader)? = nil, isModel: Bool = false
+        modelSlot: ((Int) -> NestedModelReader)? = nil
     ) {
         self.modelSlot = modelSlot
-        self.isModel = isModel
         self.scalarArray = scalarArray
         self.scalarNesting = scalarNesting
         self.isLeaf = isLeaf
@@ -129,8 +126,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
             none: { O.nothing },
             isNone: { $0.wrapped == nil },
             isCollection: wrapped.isCollection,
-            // A model's optional: the slot stores `Model?`.
-            modelSlot: wrapped.isModel
+            // A model's optional (a model has a slot and no nil; an optional
+            // of an optional is left to the rule): the slot stores `Model?`.
+            modelSlot: wrapped.modelSlot != nil && wrapped.none == nil
                 ? { offset in NestedModelSlot<O, O.Wrapped>(offset: offset, wrap: { O.wrapping($0) }, nothing: { O.nothing }) } : nil)
     }
 
@@ -338,7 +336,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
-            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) }, isModel: true)
+            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) })
     }
 }
 
