@@ -25,7 +25,7 @@ public struct ModelRegistry: Sendable {
     private final class Storage: @unchecked Sendable {
         // @unchecked: mutated only while uniquely referenced (before sharing).
         let options: MappingOptions
-        var entries: [ObjectIdentifier: ModelEntry] = [:]
+        var entries: [ObjectIdentifier: RegisteredModel] = [:]
         var order: [ObjectIdentifier] = []
         var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] = []
         var discriminators: [(key: String, types: [String: Any.Type])] = []
@@ -52,7 +52,7 @@ public struct ModelRegistry: Sendable {
     }
     private var storage: Storage
 
-    private var entries: [ObjectIdentifier: ModelEntry] { storage.entries }
+    private var entries: [ObjectIdentifier: RegisteredModel] { storage.entries }
     private var order: [ObjectIdentifier] { storage.order }
     private var identifyRules: [@Sendable (ObjectView, String?) -> Any.Type?] { storage.identifyRules }
     private var discriminators: [(key: String, types: [String: Any.Type])] { storage.discriminators }
@@ -72,7 +72,7 @@ public struct ModelRegistry: Sendable {
 
     /// Registers a factory for its model type (replacing an earlier one).
     public mutating func register<F: ModelFactory>(_ factory: F) {
-        add(TypedModelEntry(factory: factory))
+        add(RegisteredModel(TypedModelEntry(factory: factory)))
     }
 
     /// Registers closures for a one-off model type.
@@ -84,20 +84,29 @@ public struct ModelRegistry: Sendable {
     }
 
     /// Registers a ``Mappable`` type through its ``Mappable/mapping``.
+    ///
+    /// The mapping is neither built nor compiled until a decode, encode or
+    /// class inference first needs it (see ``register(_:)-(Mapping<Model>)``).
     public mutating func register<Model: Mappable>(_ type: Model.Type) {
-        register(Model.mapping)
+        add(RegisteredModel(type: Model.self, source: MappableSource<Model>(options: options)))
     }
 
     /// Registers a mapping for its model type.
+    ///
+    /// The mapping is compiled (its codecs resolved, its keys named) the
+    /// first time a decode, an encode or class inference needs it, not here:
+    /// registering many models costs little until they are used. A mapping's
+    /// configuration error (see ``Mapping/validate()``) is thrown by every
+    /// use either way.
     public mutating func register<Model>(_ mapping: Mapping<Model>) {
-        add(mapping.compile(options: options))
+        add(RegisteredModel(type: Model.self, source: MappingSource(mapping: mapping, options: options)))
     }
 
-    private mutating func add(_ entry: ModelEntry) {
+    private mutating func add(_ registered: RegisteredModel) {
         let storage = writable()
-        let id = ObjectIdentifier(entry.type)
+        let id = ObjectIdentifier(registered.type)
         if storage.entries[id] == nil { storage.order.append(id) }
-        storage.entries[id] = entry
+        storage.entries[id] = registered
     }
 
     /// Adds an identify rule: it sees an object and the key it sits under
@@ -121,13 +130,13 @@ public struct ModelRegistry: Sendable {
     var hasEntries: Bool { !storage.entries.isEmpty || !storage.identifyRules.isEmpty || !storage.discriminators.isEmpty }
 
     /// The registered entry of a type (no `Mappable` fallback).
-    func registeredEntry(for type: Any.Type) -> ModelEntry? { storage.entries[ObjectIdentifier(type)] }
+    func registeredEntry(for type: Any.Type) -> ModelEntry? { storage.entries[ObjectIdentifier(type)]?.entry }
 
     /// Whether a type is registered.
     public func isRegistered(_ type: Any.Type) -> Bool { entries[ObjectIdentifier(type)] != nil }
 
     func entry(for type: Any.Type) -> ModelEntry? {
-        if let entry = entries[ObjectIdentifier(type)] { return entry }
+        if let registered = entries[ObjectIdentifier(type)] { return registered.entry }
         guard let mappable = type as? any Mappable.Type else { return nil }
         return compiled.entry(for: mappable, options: options)
     }
@@ -148,7 +157,7 @@ public struct ModelRegistry: Sendable {
     func candidates(for object: ObjectView, key: String?) throws -> [ModelEntry] {
         for rule in identifyRules {
             if let type = rule(object, key) {
-                guard let entry = entries[ObjectIdentifier(type)] else {
+                guard let entry = entries[ObjectIdentifier(type)]?.entry else {
                     throw CartographError(.typeMismatch, "an identify rule chose \(type), which is not registered",
                         offset: object.node.sourceOffset, expected: "a registered model", found: "\(type)")
                 }
@@ -158,7 +167,7 @@ public struct ModelRegistry: Sendable {
         for discriminator in discriminators {
             guard let value = object[discriminator.key], value.kind == .string else { continue }
             let name = try value.string()
-            guard let type = discriminator.types[name], let entry = entries[ObjectIdentifier(type)] else {
+            guard let type = discriminator.types[name], let entry = entries[ObjectIdentifier(type)]?.entry else {
                 throw CartographError(.typeMismatch, "\"\(discriminator.key)\": \"\(name)\" names no registered model",
                     offset: value.sourceOffset, expected: discriminator.types.keys.sorted().joined(separator: ", "), found: name)
             }
@@ -167,7 +176,7 @@ public struct ModelRegistry: Sendable {
         if !identifyRules.isEmpty || !discriminators.isEmpty { return [] }
         var qualified: [(entry: ModelEntry, rank: Int)] = []
         for (rank, id) in order.enumerated() {
-            guard let entry = entries[id], entry.isIdentified(by: object) else { continue }
+            guard let entry = entries[id]?.entry, entry.isIdentified(by: object) else { continue }
             qualified.append((entry, rank))
         }
         qualified.sort { a, b in
