@@ -4,7 +4,9 @@ import Synchronization
 /// registered per model type, plus the class-inference rules.
 ///
 /// Configure a registry once at start-up; it is then an immutable `Sendable`
-/// value that any number of concurrent decodes share. Only registered types
+/// value that any number of concurrent decodes share. Registering is cheap:
+/// each mapping is compiled the first time a decode, an encode or class
+/// inference needs it, so models a process never meets cost nothing. Only registered types
 /// (and ``Mappable`` types asked for by name) are ever created: no type name
 /// from the input is trusted.
 ///
