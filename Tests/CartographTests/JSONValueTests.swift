@@ -38,6 +38,25 @@ import Testing
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
     }
 
+    @Test func longRepeatedKeysKeepTheirOwnTextAgainstFoundation() throws {
+        // Keys over 15 bytes go through the tree builder's key cache (made
+        // at the first long key, shared by the whole tree); 600 distinct long
+        // keys, each repeated, must overflow and collide in its 256 slots
+        // without a key ever coming back as another one's text.
+        var records: [String] = []
+        for record in 0..<3 {
+            let members = (0..<600).map { #""a_fairly_long_property_name_\#($0)":\#($0 + record)"# }
+            records.append("{" + members.joined(separator: ",") + #","short":[],"tiny":{}}"#)
+        }
+        let text = "[" + records.joined(separator: ",") + "]"
+        let value = try Document(parsing: Array(text.utf8)).root.jsonValue()
+        let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        #expect(value == (try JSONValue(any: foundation)))
+        #expect(value[2]?["a_fairly_long_property_name_599"] == .number(JSONNumber(601)))
+        // A small node builds without long keys at all.
+        #expect(try Document(parsing: Array(#"{"symbols":[]}"#.utf8)).root.object()["symbols"]?.jsonValue() == .array([]))
+    }
+
     @Test func largeObjectsStayIndexed() throws {
         var object = JSONObject()
         for index in 0..<1_000 { object["k\(index)"] = .number(JSONNumber(index)) }
