@@ -43,9 +43,13 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// For a scalar (`depth` 0) or an array of them (`depth` 1, 2…): the
     /// scalar type, so that an array of `Value` can read itself in one go.
     let scalarNesting: ScalarNesting?
-    /// Models (and optionals of them): the slot a struct's rule loop reads
-    /// such a property through, for the property's offset (``NestedModelSlot``).
+    /// Models, arrays of models and optionals of either: the slot a
+    /// struct's rule loop reads such a property through, for the property's
+    /// offset (``NestedModelSlot``, ``NestedModelArraySlot``).
     let modelSlot: ((Int) -> NestedModelReader)?
+    /// The same for a property of type `Value?`: made here, where `Value`
+    /// is concrete, so that the optional's codec needs no generic slot of its own.
+    let optionalSlot: ((Int) -> NestedModelReader)?
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
@@ -53,9 +57,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
         scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
-        modelSlot: ((Int) -> NestedModelReader)? = nil
+        modelSlot: ((Int) -> NestedModelReader)? = nil, optionalSlot: ((Int) -> NestedModelReader)? = nil
     ) {
         self.modelSlot = modelSlot
+        self.optionalSlot = optionalSlot
         self.scalarArray = scalarArray
         self.scalarNesting = scalarNesting
         self.isLeaf = isLeaf
@@ -126,10 +131,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
             none: { O.nothing },
             isNone: { $0.wrapped == nil },
             isCollection: wrapped.isCollection,
-            // A model's optional (a model has a slot and no nil; an optional
-            // of an optional is left to the rule): the slot stores `Model?`.
-            modelSlot: wrapped.modelSlot != nil && wrapped.none == nil
-                ? { offset in NestedModelSlot<O, O.Wrapped>(offset: offset, wrap: { O.wrapping($0) }, nothing: { O.nothing }) } : nil)
+            // A model's or an array of models' optional (an optional of an
+            // optional is left to the rule): the slot stores `Model?` / `[Model]?`.
+            modelSlot: wrapped.none == nil ? wrapped.optionalSlot : nil)
     }
 
     private static func elements<Collected: ArrayMarker>(
@@ -207,11 +211,15 @@ struct ValueCodec<Value>: @unchecked Sendable {
         let nesting = element.scalarNesting.flatMap { $0.depth < 2 ? ScalarNesting(scalar: $0.scalar, depth: $0.depth + 1) : nil }
         let reader = nesting?.arrayReader(of: A.self)
         assert(nesting == nil || reader != nil, "no nested reader for \(A.self)")
+        // An array of models (not of optional models) is read in place too.
+        let models = element.modelSlot != nil && element.none == nil
         return ValueCodec<A>(
             decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
             isCollection: true, zero: { A.make([]) },
-            scalarArray: reader, scalarNesting: nesting)
+            scalarArray: reader, scalarNesting: nesting,
+            modelSlot: models ? { offset in NestedModelArraySlot<A, A>(offset: offset, wrap: { $0 }) } : nil,
+            optionalSlot: models ? { offset in NestedModelArraySlot<A?, A>(offset: offset, wrap: { $0 }) } : nil)
     }
 
     private static func setCodec<S: SetMarker>(_: S.Type) -> Any {
@@ -336,7 +344,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
-            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) })
+            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) },
+            optionalSlot: { offset in NestedModelSlot<Value?, Value>(offset: offset, wrap: { $0 }, nothing: { nil }) })
     }
 }
 
