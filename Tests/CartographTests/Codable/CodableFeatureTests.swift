@@ -171,6 +171,38 @@ import Testing
         #expect(plain.owner == Pet(name: "Rex", age: 3), "unregistered, the type decodes through Codable")
     }
 
+    /// Codable (synthesized key `name`) and Mappable (key `label`).
+    struct Tag: Codable, Mappable, Equatable {
+        var name = ""
+        static let mapping = Mapping<Tag>({ Tag() }) { Map(\.name, "label") }
+    }
+
+    struct Plain: Codable, Equatable {
+        var name: String
+    }
+
+    struct Mixed: Codable {
+        var pets: [Pet]
+        var tag: Tag
+        var plain: [Plain]
+        var tags: [Tag]
+        var more: [Pet]
+    }
+
+    @Test func registeredTypesTakeOverWhereverTheyAlternateInOneDecode() throws {
+        // The decoder keeps the registry's last answer: each type, registered
+        // or not, must still get its own, however the types alternate.
+        var registry = ModelRegistry()
+        registry.register(Pet.self)
+        registry.register(Tag.self)
+        let mixed = try JSONMapper(registry: registry).decode(Mixed.self, from: #"""
+            {"pets": [{"pet": {"name": "a"}, "years": 1}, {"years": 2}], "tag": {"label": "x"},
+             "plain": [{"name": "p"}], "tags": [{"label": "y"}, {"label": "z"}], "more": [{"years": 3}]}
+            """#)
+        #expect(mixed.pets == [Pet(name: "a", age: 1), Pet(name: "", age: 2)] && mixed.tag == Tag(name: "x"))
+        #expect(mixed.plain == [Plain(name: "p")] && mixed.tags == [Tag(name: "y"), Tag(name: "z")] && mixed.more == [Pet(name: "", age: 3)])
+    }
+
     struct Drawing: Codable {
         var title: String
         @Identified var shapes: [any Shape]
