@@ -61,7 +61,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
                 let model = try elements.element(element).makingObject(at: Node(document: document, index: position).sourceOffset) {
                     try mapping.make(ObjectView(document: document, index: position), $0)
                 }
-                result.collect(model)
+                result.collect(consume model)
             } catch is SkipElement {
                 // The element's constructor left it out, as in the general path.
             }
