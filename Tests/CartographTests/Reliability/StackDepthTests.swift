@@ -122,6 +122,36 @@ import Testing
         #expect(decoded == "ok" || decoded == "depthLimitExceeded", "\(decoded)")
     }
 
+    /// A struct model holding an array of itself: read through the rule
+    /// loop's in-place array slot, each element one level deeper.
+    struct Tree: Mappable, Sendable {
+        var label = 0
+        var children: [Tree] = []
+        static let mapping = Mapping<Tree>({ Tree() }) {
+            Map(\.label, "label")
+            Map(\.children, "children")
+        }
+    }
+
+    @Test func structModelsNestedThroughArraysAreLimited() {
+        var registry = ModelRegistry()
+        registry.register(Tree.self)
+        #expect(Tree.mapping.rules[1].nested != nil, "the array slot is what this test reaches")
+        @Sendable func json(_ depth: Int) -> [UInt8] {
+            Array((String(repeating: #"{"label":1,"children":["#, count: depth) + "{}" + String(repeating: "]}", count: depth)).utf8)
+        }
+        let mapper = JSONMapper(registry: registry)
+        let outcome = onSmallStack { _ = try mapper.decode(Tree.self, from: json(250)) }
+        #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
+        // With the parse's depth limit raised far past what the stack holds: a typed error, not a crash.
+        let raised = onSmallStack {
+            var deep = mapper
+            deep.parseOptions.maxDepth = 100_000
+            _ = try deep.decode(Tree.self, from: json(20_000))
+        }
+        #expect(raised == "depthLimitExceeded", "\(raised)")
+    }
+
     private static let deepArrays = Array((String(repeating: "[", count: 511) + String(repeating: "]", count: 511)).utf8)
 
     @Test func deepJSONValuesParseSafely() {
