@@ -36,9 +36,60 @@ struct Tag: Mappable {
     }
 }
 
+/// Struct models read in place by the rule loop (nested models, arrays of
+/// them, their optionals, scalar arrays), and a class twin that always
+/// takes the rules' general path: the two must agree on any input.
+struct Shelf: Mappable {
+    var id = 0
+    var tag = Tag()
+    var spare: Tag?
+    var tags: [Tag] = []
+    var more: [Tag]? = []
+    var grid: [[Double]] = []
+    var shelves: [Shelf] = []
+    static let mapping = Mapping<Shelf>({ Shelf() }) {
+        Map(\.id, "id")
+        Map(\.tag, "tag")
+        Map(\.spare, "spare")
+        Map(\.tags, "tags")
+        Map(\.more, "more")
+        Map(\.grid, "grid")
+        Map(\.shelves, "shelves")
+    }
+}
+
+final class ShelfTwin: Mappable {
+    var id = 0
+    var tag = Tag()
+    var spare: Tag?
+    var tags: [Tag] = []
+    var more: [Tag]? = []
+    var grid: [[Double]] = []
+    var shelves: [ShelfTwin] = []
+    static let mapping = Mapping<ShelfTwin>({ ShelfTwin() }) {
+        Map(\.id, "id")
+        Map(\.tag, "tag")
+        Map(\.spare, "spare")
+        Map(\.tags, "tags")
+        Map(\.more, "more")
+        Map(\.grid, "grid")
+        Map(\.shelves, "shelves")
+    }
+}
+
+/// A shelf's fields as text, the same for a struct and its twin.
+func summary(_ tag: Tag) -> String { "\(tag.label)/\(tag.weight)" }
+func summary(_ id: Int, _ tag: Tag, _ spare: Tag?, _ tags: [Tag], _ more: [Tag]?, _ grid: [[Double]], _ shelves: [String]) -> String {
+    "\(id) \(summary(tag)) \(spare.map(summary) ?? "nil") \(tags.map(summary)) \(more.map { $0.map(summary) } as Any) \(grid) \(shelves)"
+}
+func summary(_ s: Shelf) -> String { summary(s.id, s.tag, s.spare, s.tags, s.more, s.grid, s.shelves.map(summary)) }
+func summary(_ s: ShelfTwin) -> String { summary(s.id, s.tag, s.spare, s.tags, s.more, s.grid, s.shelves.map(summary)) }
+
 let mapper: JSONMapper = {
     var registry = ModelRegistry()
     registry.register(Tag.self)
+    registry.register(Shelf.self)
+    registry.register(ShelfTwin.self)
     return JSONMapper(registry: registry)
 }()
 
@@ -58,6 +109,22 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? local.decode(Item.self, from: input.bytes)
     _ = try? local.collect(Tag.self, from: input.bytes)
     _ = try? local.decodeLossy([Tag].self, from: input.bytes)
+    // The in-place slots against the general path: the same fields or the same error.
+    let inPlace = Result { try local.decode(Shelf.self, from: input.bytes) }
+    let general = Result { try local.decode(ShelfTwin.self, from: input.bytes) }
+    switch (inPlace, general) {
+    case (.success(let a), .success(let b)):
+        if summary(a) != summary(b) {
+            FuzzInput.fail("a struct read in place differs from its class twin")
+        }
+    case (.failure(let a as CartographError), .failure(let b as CartographError)):
+        if a.kind != b.kind || a.path != b.path { FuzzInput.fail("in place: \(a); general path: \(b)") }
+    case (.failure, .failure):
+        break
+    default:
+        FuzzInput.fail("one of a struct and its class twin decoded, the other threw")
+    }
+    _ = try? local.decodeLossy([Shelf].self, from: input.bytes)
     for reader in dateMappers {
         guard let dated = try? reader.decode(Dated.self, from: input.bytes) else { continue }
         for writer in writers { _ = try? writer.encode(dated) }
