@@ -6,9 +6,9 @@ import Synchronization
 /// Configure a registry once at start-up; it is then an immutable `Sendable`
 /// value that any number of concurrent decodes share. Registering is cheap:
 /// each mapping is compiled the first time a decode, an encode or class
-/// inference needs it, so models a process never meets cost nothing. Only registered types
-/// (and ``Mappable`` types asked for by name) are ever created: no type name
-/// from the input is trusted.
+/// inference needs it, so models a process never meets cost nothing. Only
+/// registered types (and ``Mappable`` types asked for by name) are ever
+/// created: no type name from the input is trusted.
 ///
 /// ```swift
 /// var registry = ModelRegistry()

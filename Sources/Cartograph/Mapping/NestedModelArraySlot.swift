@@ -68,7 +68,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             element += 1
             position = document.next(after: position)
         }
-        slot.pointee = wrap(result)
+        slot.pointee = wrap(consume result)
         return true
     }
 }
