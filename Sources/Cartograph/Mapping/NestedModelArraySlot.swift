@@ -15,16 +15,12 @@
 /// the element codec's closure, the registry entry's generic decode and two
 /// more closures.
 final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelReader, @unchecked Sendable {
-    // @unchecked: immutable but for the resolved entry, which keeps its own lock.
-    let offset: Int
     /// The array as the property's value (moved in, not copied).
     private let wrap: (consuming Collected) -> Value
-    private let resolved = ResolvedModelEntry()
 
     init(offset: Int, wrap: @escaping (consuming Collected) -> Value) {
-        self.offset = offset
         self.wrap = wrap
-        super.init()
+        super.init(offset: offset)
     }
 
     override func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
@@ -45,8 +41,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             guard document.entry(position).kind == .object else { return false }
             position = document.next(after: position)
         }
-        guard let compiled = resolved.entry(for: Collected.Element.self, in: context.registry)?.compiledMapping else { return false }
-        let mapping = unsafeDowncast(compiled, to: CompiledMapping<Collected.Element>.self)
+        guard let mapping = mapping(of: Collected.Element.self, in: context.registry) else { return false }
         // Entered as the general path's element loop enters it: the
         // property's path linked once, each element's under it.
         let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))

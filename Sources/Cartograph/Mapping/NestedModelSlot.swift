@@ -16,13 +16,27 @@
 /// loop holds it unretained and calls it through the class's table, with no
 /// existential to open.
 class NestedModelReader: @unchecked Sendable {
-    // @unchecked: the subclass is immutable but for its resolved entry, which keeps its own lock.
+    // @unchecked: immutable but for the resolved entry, which keeps its own lock.
+    /// The property's offset in the struct.
+    let offset: Int
+    private let resolved = ResolvedModelEntry()
+
+    init(offset: Int) { self.offset = offset }
+
     /// Reads the object at tape `index` into the property at `base`
     /// (the model's address); false when the general path must run.
     func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
         spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
     {
         false
+    }
+
+    /// The compiled mapping that makes `Model`, when only it does (not a
+    /// factory, not a base class that inference may refine): resolved once
+    /// per registry.
+    final func mapping<Model>(of _: Model.Type, in registry: ModelRegistry) -> CompiledMapping<Model>? {
+        guard let compiled = resolved.entry(for: Model.self, in: registry)?.compiledMapping else { return nil }
+        return unsafeDowncast(compiled, to: CompiledMapping<Model>.self)
     }
 }
 
@@ -31,32 +45,28 @@ class NestedModelReader: @unchecked Sendable {
 /// storing the model looks no metadata up (asking for `Optional<Nested>`
 /// inside generic code did, once per model).
 final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendable {
-    let offset: Int
     /// The model as the property's value (moved in, not copied).
     private let wrap: (consuming Nested) -> Value
     /// The property's nil, when it is optional.
     private let nothing: (() -> Value)?
-    private let resolved = ResolvedModelEntry()
 
     init(offset: Int, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?) {
-        self.offset = offset
         self.wrap = wrap
         self.nothing = nothing
-        super.init()
+        super.init(offset: offset)
     }
 
     override func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
         spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
     {
-        guard mode == .create, document.entry(index).kind == .object,
-            let compiled = resolved.entry(for: Nested.self, in: context.registry)?.compiledMapping
+        guard mode == .create, document.entry(index).kind == .object, let mapping = mapping(of: Nested.self, in: context.registry)
         else { return false }
         // Entered as the general path's entry decode enters it (path, stack, errors).
         let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
         let slot = (base + offset).assumingMemoryBound(to: Value.self)
         do {
             let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
-                try unsafeDowncast(compiled, to: CompiledMapping<Nested>.self).make(ObjectView(document: document, index: index), nested)
+                try mapping.make(ObjectView(document: document, index: index), nested)
             }
             slot.pointee = wrap(consume model)
         } catch let skip as SkipElement {
