@@ -128,71 +128,79 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
         if let unnamed { throw unnamed.at(path: context.path) }
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
-        let scanned = naming.scans ? try scan(object, context) : [:]
+        // The model's address, held for the whole loop: scalars are stored
+        // at offsets from it without generic calls per property. Passed as
+        // `&model` (no closure: `withUnsafeMutablePointer` was not inlined
+        // in this unspecialised code and cost a call and a context per object).
+        try applyRules(to: &model, object, context, childContext, mode)
+    }
+
+    /// The rule loop of ``apply(_:_:_:_:)``.
+    private func applyRules(to model: UnsafeMutablePointer<Model>, _ object: ObjectView, _ context: MappingContext,
+        _ childContext: MappingContext, _ mode: ReadMode) throws
+    {
+        // Nil unless the naming strategy scans (no empty dictionary made per object).
+        let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
         let rules = ruleBuffer
         let direct = directBuffer
         let models = modelBuffer
-        // The model's address, held for the whole loop: scalars are stored
-        // at offsets from it without generic calls per property.
         let document = object.document
-        try withUnsafeMutablePointer(to: &model) { model in
-            let base = UnsafeMutableRawPointer(model)
-            for position in 0..<rules.count {
-                if let read = direct[position] {
-                    let index = cursor.valueIndex(forKeyBytes: read.key)
-                    if index != nil || !read.looksFurther {
-                        try read.stored._withUnsafeGuaranteedRef { stored in
-                            try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
-                        }
-                        continue
+        let base = UnsafeMutableRawPointer(model)
+        for position in 0..<rules.count {
+            if let read = direct[position] {
+                let index = cursor.valueIndex(forKeyBytes: read.key)
+                if index != nil || !read.looksFurther {
+                    try read.stored._withUnsafeGuaranteedRef { stored in
+                        try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
                     }
-                }
-                if let read = models[position] {
-                    let index = cursor.valueIndex(forKeyBytes: read.key)
-                    if let index, try read.slot._withUnsafeGuaranteedRef({ slot in
-                        try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
-                    }) {
-                        continue
-                    }
-                    // Declined (absent, null, another kind, an update…): the rule's own path, with what was found.
-                    try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
-                        KeySpec(storage: read.spec.takeUnretainedValue()), mode)
                     continue
                 }
-                let compiled = rules[position]
-                guard compiled.decodes else { continue }
-                switch compiled.role {
-                case .parent:
-                    try compiled.read(&model.pointee, nil, context, nil, mode)
-                case .ignore:
+            }
+            if let read = models[position] {
+                let index = cursor.valueIndex(forKeyBytes: read.key)
+                if let index, try read.slot._withUnsafeGuaranteedRef({ slot in
+                    try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                }) {
                     continue
-                case .property, .setter:
-                    if let spec = compiled.decodeSpec {
-                        var node = spec.lookup(in: object, cursor: &cursor)
-                        // The common case first: found (or absent with nowhere else to look).
-                        if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                            try compiled.apply(model, node, childContext, spec, mode)
-                            continue
-                        }
-                        var used = spec
-                        if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
-                            node = found
-                            used = fallback
-                        }
-                        // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
-                        if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
-                            let (found, name) = Self.caseInsensitive(key, in: object)
-                        {
-                            node = found
-                            used = .key(name)
-                        }
-                        try compiled.apply(model, node, childContext, used, mode)
-                    } else if let (key, node) = scanned[position] {
-                        try compiled.read(&model.pointee, node, childContext, .key(key), mode)
-                    } else {
-                        try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
+                }
+                // Declined (absent, null, another kind, an update…): the rule's own path, with what was found.
+                try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
+                    KeySpec(storage: read.spec.takeUnretainedValue()), mode)
+                continue
+            }
+            let compiled = rules[position]
+            guard compiled.decodes else { continue }
+            switch compiled.role {
+            case .parent:
+                try compiled.read(&model.pointee, nil, context, nil, mode)
+            case .ignore:
+                continue
+            case .property, .setter:
+                if let spec = compiled.decodeSpec {
+                    var node = spec.lookup(in: object, cursor: &cursor)
+                    // The common case first: found (or absent with nowhere else to look).
+                    if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
+                        try compiled.apply(model, node, childContext, spec, mode)
+                        continue
                     }
+                    var used = spec
+                    if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
+                        node = found
+                        used = fallback
+                    }
+                    // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
+                    if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
+                        let (found, name) = Self.caseInsensitive(key, in: object)
+                    {
+                        node = found
+                        used = .key(name)
+                    }
+                    try compiled.apply(model, node, childContext, used, mode)
+                } else if let (key, node) = scanned?[position] {
+                    try compiled.read(&model.pointee, node, childContext, .key(key), mode)
+                } else {
+                    try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
                 }
             }
         }

@@ -29,8 +29,10 @@ public struct MappingContext {
     let trail: Int
     /// Path components below `trail` not yet linked in (a property's key
     /// path): most properties never need them, so they are only linked when a
-    /// nested model or an error asks.
-    let pending: KeySpec?
+    /// nested model or an error asks. The spec's storage rather than the
+    /// spec: an optional class reference is released directly (`KeySpec?`
+    /// was destroyed through `Optional`'s value witness, per context).
+    let pending: KeySpec.Storage?
     /// An array position below `pending`, likewise linked in only when needed
     /// (negative when there is none).
     let pendingIndex: Int
@@ -45,7 +47,7 @@ public struct MappingContext {
         self.init(session: session, trail: link, pending: nil, parent: parent.map { Unmanaged.passUnretained($0) })
     }
 
-    private init(session: Session, trail: Int, pending: KeySpec?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
+    private init(session: Session, trail: Int, pending: KeySpec.Storage?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
         self.session = session
         self.trail = trail
         self.pending = pending
@@ -93,9 +95,7 @@ public struct MappingContext {
     func materialized() -> MappingContext {
         guard pending != nil || pendingIndex >= 0 else { return self }
         var trail = self.trail
-        if let pending {
-            for component in pending.trailComponents { trail = session.links.push(component, under: trail) }
-        }
+        if let pending { trail = session.links.push(pending, under: trail) }
         if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
         return MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
     }
@@ -121,7 +121,15 @@ public struct MappingContext {
     /// The context of the value at a key path under the current object (no allocation).
     func child(spec: KeySpec) -> MappingContext {
         let base = pending == nil && pendingIndex < 0 ? self : materialized()
-        return MappingContext(session: session, trail: base.trail, pending: spec, parent: parentReference)
+        return MappingContext(session: session, trail: base.trail, pending: spec.storage, parent: parentReference)
+    }
+
+    /// The context of the value at `spec` under the current object, linked
+    /// into the trail at once (the rule loop's in-place slots: their
+    /// property's context is made only to enter a nested model). Cut back
+    /// with ``unlink(to:)``.
+    func linked(_ spec: KeySpec.Storage) -> MappingContext {
+        MappingContext(session: session, trail: session.links.push(spec, under: materialized().trail), pending: nil, parent: parentReference)
     }
 
     /// The context of the member under `key` of the current object (a

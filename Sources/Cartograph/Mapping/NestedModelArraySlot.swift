@@ -44,9 +44,8 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
         guard let mapping = mapping(of: Collected.Element.self, in: context.registry) else { return false }
         // Entered as the general path's element loop enters it: the
         // property's path linked once, each element's under it.
-        let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
-        let mark = property.linkMark
-        let elements = property.materialized()
+        let mark = context.linkMark
+        let elements = context.linked(spec.takeUnretainedValue())
         defer { elements.unlink(to: mark) }
         var result = Collected.collecting(capacity: Int(array.length))
         position = index + 1

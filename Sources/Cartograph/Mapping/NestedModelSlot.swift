@@ -62,7 +62,9 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         guard mode == .create, document.entry(index).kind == .object, let mapping = mapping(of: Nested.self, in: context.registry)
         else { return false }
         // Entered as the general path's entry decode enters it (path, stack, errors).
-        let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
+        let mark = context.linkMark
+        let property = context.linked(spec.takeUnretainedValue())
+        defer { property.unlink(to: mark) }
         let slot = (base + offset).assumingMemoryBound(to: Value.self)
         do {
             let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in

@@ -5,7 +5,12 @@
 ///
 /// Measured on twitter.json: the chain of one ``PathTrail`` object per
 /// nested model it replaced (an allocation, a release chain and an array of
-/// pending components each) was about 4% of a mapping decode.
+/// pending components each) was about 4% of a mapping decode. A link is a
+/// plain value (a property's key spec, retained while linked, or an array
+/// position, or a key kept beside the stack): pushing copies no string and
+/// cutting back destroys nothing through a value witness. Links that held
+/// their path components had cost a String retain per component and a
+/// witness call per link cut (about 1% of a twitter.json mapping decode).
 ///
 /// A context holds the index of its innermost link. Links above a
 /// context's own are only ever cut back when the call that pushed them
@@ -16,13 +21,19 @@
 final class PathStack {
     private struct Link {
         let parent: Int
-        let component: PathTrail.Component
+        /// A property's key path, retained while linked; or nil.
+        let spec: Unmanaged<KeySpec.Storage>?
+        /// Without a spec: an array position (>= 0) or, complemented (`~`),
+        /// the index in ``keys`` of an object key.
+        let value: Int
     }
 
     // One stack per decode, used by one thread at a time (a decode is
     // synchronous): no dynamic exclusivity checks per push.
     @exclusivity(unchecked) private var links: UnsafeMutablePointer<Link>
     @exclusivity(unchecked) private var capacity: Int
+    /// The object keys that links name, in the order they were pushed.
+    @exclusivity(unchecked) private var keys: [String] = []
     /// The number of links: a mark to cut back to (``truncate(to:)``).
     @exclusivity(unchecked) private(set) var count = 0
 
@@ -32,12 +43,11 @@ final class PathStack {
     }
 
     deinit {
-        links.deinitialize(count: count)
+        truncate(to: 0)
         links.deallocate()
     }
 
-    /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
-    func push(_ component: PathTrail.Component, under parent: Int) -> Int {
+    private func append(_ link: Link) -> Int {
         if count == capacity {
             let grown = UnsafeMutablePointer<Link>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: links, count: count)
@@ -45,15 +55,43 @@ final class PathStack {
             links = grown
             capacity *= 2
         }
-        (links + count).initialize(to: Link(parent: parent < count ? parent : -1, component: component))
+        (links + count).initialize(to: link)
         count += 1
         return count - 1
+    }
+
+    /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
+    func push(_ component: PathTrail.Component, under parent: Int) -> Int {
+        let value: Int
+        switch component {
+        case .index(let index):
+            value = max(index, 0)
+        case .key(let key):
+            value = ~keys.count
+            keys.append(key)
+        }
+        return append(Link(parent: parent < count ? parent : -1, spec: nil, value: value))
+    }
+
+    /// Pushes the components of a property's key path, as one link, under
+    /// the link at `parent`; returns the new link's index.
+    func push(_ spec: KeySpec.Storage, under parent: Int) -> Int {
+        append(Link(parent: parent < count ? parent : -1, spec: Unmanaged.passRetained(spec), value: 0))
     }
 
     /// Removes the links from `mark` up.
     func truncate(to mark: Int) {
         guard mark >= 0, mark < count else { return }
-        (links + mark).deinitialize(count: count - mark)
+        var firstKey = -1
+        for position in mark..<count {
+            let link = links[position]
+            if let spec = link.spec {
+                spec.release()
+            } else if link.value < 0, firstKey < 0 {
+                firstKey = ~link.value
+            }
+        }
+        if firstKey >= 0 { keys.removeLast(keys.count - firstKey) }
         count = mark
     }
 
@@ -62,8 +100,15 @@ final class PathStack {
         var components: [PathTrail.Component] = []
         var at = index
         while at >= 0, at < count {
-            components.append(links[at].component)
-            at = links[at].parent
+            let link = links[at]
+            if let spec = link.spec {
+                components.append(contentsOf: spec.takeUnretainedValue().trailComponents.reversed())
+            } else if link.value >= 0 {
+                components.append(.index(link.value))
+            } else {
+                components.append(.key(keys[~link.value]))
+            }
+            at = link.parent
         }
         return components.reversed()
     }
@@ -72,8 +117,13 @@ final class PathStack {
     func innermostKey(from index: Int) -> String? {
         var at = index
         while at >= 0, at < count {
-            if case .key(let name) = links[at].component { return name }
-            at = links[at].parent
+            let link = links[at]
+            if let spec = link.spec {
+                for case .key(let name) in spec.takeUnretainedValue().trailComponents.reversed() { return name }
+            } else if link.value < 0 {
+                return keys[~link.value]
+            }
+            at = link.parent
         }
         return nil
     }

@@ -141,4 +141,33 @@ import Testing
         stack.truncate(to: 0)
         #expect(stack.count == 0 && stack.components(to: a).isEmpty)
     }
+
+    @Test func aKeyPathLinkHoldsItsSpecUntilCutBack() {
+        let stack = PathStack()
+        weak var released: KeySpec.Storage?
+        let root = stack.push(.key("root"), under: -1)
+        let mark = stack.count
+        var link = -1
+        do {
+            let spec = KeySpec("person.addresses.2.street")
+            released = spec.storage
+            link = stack.push(spec.storage, under: root)
+        }
+        // Held by the link alone, and spelled out component by component.
+        #expect(released != nil)
+        #expect(PathTrail.render(stack.components(to: link)) == "$.root.person.addresses[2].street")
+        #expect(stack.innermostKey(from: link) == "street")
+        let member = stack.push(.key("k"), under: link)
+        #expect(PathTrail.render(stack.components(to: member)) == "$.root.person.addresses[2].street.k")
+        stack.truncate(to: mark)
+        // Cutting back released the spec and forgot the key pushed above it.
+        #expect(released == nil)
+        let again = stack.push(.key("other"), under: root)
+        #expect(PathTrail.render(stack.components(to: again)) == "$.root.other")
+        #expect(stack.innermostKey(from: again) == "other")
+        // A spec of indexes only names no key: the innermost key is further up.
+        let indexes = stack.push(KeySpec.path([.index(1), .index(2)]).storage, under: again)
+        #expect(stack.innermostKey(from: indexes) == "other")
+        #expect(PathTrail.render(stack.components(to: indexes)) == "$.root.other[1][2]")
+    }
 }
