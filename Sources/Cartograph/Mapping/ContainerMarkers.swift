@@ -35,9 +35,10 @@ extension Array: ArrayMarker {
         // An empty array needs no storage: reserving even none looks the
         // storage class's metadata up (most of twitter.json's arrays are empty).
         guard capacity > 0 else { return [] }
-        var array: [Element] = []
-        array.reserveCapacity(capacity)
-        return array
+        // One allocation and one storage-type lookup: `reserveCapacity` on
+        // an empty array, unspecialised, looked the array's and its storage
+        // class's metadata up three times (twitter.json: ~150 arrays a decode).
+        return [Element](unsafeUninitializedCapacity: capacity) { _, count in count = 0 }
     }
     mutating func collect(_ element: consuming Element) { append(element) }
 }
