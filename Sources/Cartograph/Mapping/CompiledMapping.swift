@@ -62,6 +62,10 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// Why the mapping cannot run: a property rule without a key whose
     /// property's name could not be found (``PropertyNameProbe``).
     let unnamed: CartographError?
+    /// Whether ``unnamed`` holds an error: tested per object instead of
+    /// binding the optional error (which copied the whole error struct and
+    /// destroyed the copy on every apply).
+    private let cannotRun: Bool
 
     deinit {
         ruleBuffer.deinitialize().deallocate()
@@ -107,6 +111,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             "\(missing.count) rule(s) of the mapping of \(Model.self) have no key, and the name of their property could not be found "
                 + "from the key path (its type gave no two values to tell it apart); give the key: Map(\\.property, \"key\")",
             expected: "a key for every property rule", found: "a rule without a key")
+        cannotRun = unnamed != nil
     }
 
     /// The keys that identify this model's objects.
@@ -126,7 +131,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     }
 
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
-        if let unnamed { throw unnamed.at(path: context.path) }
+        if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
         // The model's address, held for the whole loop: scalars are stored
         // at offsets from it without generic calls per property. Passed as
@@ -265,7 +270,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// MAXJsonAdapter's `arrayFromObject`); several rules writing the same
     /// key path accumulate into an array in rule order, never overwriting.
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
-        if let unnamed { throw unnamed.at(path: context.path) }
+        if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         var root: EncodedValue?
         var written: [[KeySpec.Component]: Int] = [:]
         func put(_ value: EncodedValue, at components: [KeySpec.Component]) {
