@@ -53,7 +53,8 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
         while position < end {
             do {
                 let model = try elements.element(element).makingObject(at: Node(document: document, index: position).sourceOffset) {
-                    try mapping.make(ObjectView(document: document, index: position), $0)
+                    let element = $0
+                    return try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: position), element) }
                 }
                 result.collect(consume model)
             } catch is SkipElement {

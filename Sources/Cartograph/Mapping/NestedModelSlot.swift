@@ -33,10 +33,10 @@ class NestedModelReader: @unchecked Sendable {
 
     /// The compiled mapping that makes `Model`, when only it does (not a
     /// factory, not a base class that inference may refine): resolved once
-    /// per registry.
-    final func mapping<Model>(of _: Model.Type, in registry: ModelRegistry) -> CompiledMapping<Model>? {
-        guard let compiled = resolved.entry(for: Model.self, in: registry)?.compiledMapping else { return nil }
-        return unsafeDowncast(compiled, to: CompiledMapping<Model>.self)
+    /// per registry, unretained (see ``ResolvedModelEntry/compiledMapping(for:in:)``).
+    final func mapping<Model>(of _: Model.Type, in registry: ModelRegistry) -> Unmanaged<CompiledMapping<Model>>? {
+        guard let compiled = resolved.compiledMapping(for: Model.self, in: registry) else { return nil }
+        return Unmanaged<CompiledMapping<Model>>.fromOpaque(compiled.toOpaque())
     }
 }
 
@@ -68,7 +68,7 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         let slot = (base + offset).assumingMemoryBound(to: Value.self)
         do {
             let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
-                try mapping.make(ObjectView(document: document, index: index), nested)
+                try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: index), nested) }
             }
             slot.pointee = wrap(consume model)
         } catch let skip as SkipElement {
