@@ -7,20 +7,10 @@ import Testing
 /// be each registry's own, however many registries take turns and however
 /// many threads ask at once.
 @Suite struct ResolvedModelEntryTests {
-    class Animal {
-        var name = ""
-        static let animalMapping = Mapping<Animal>({ Animal() }) { Map(\.name, "name") }
-    }
-
-    final class Dog: Animal {
-        var barks = false
-        static let dogMapping = Mapping<Dog>(inheriting: Animal.animalMapping, { Dog() }) { Map(\.barks, "barks") }
-    }
-
-    struct Kennel: Mappable {
-        var resident = Animal()
-        static let mapping = Mapping<Kennel>({ Kennel() }) { Map(\.resident, "resident") }
-    }
+    // The base class, its subclass and the struct holding one, shared with the slot's own tests.
+    typealias Animal = NestedModelSlotTests.Animal
+    typealias Dog = NestedModelSlotTests.Dog
+    typealias Kennel = NestedModelSlotTests.Kennel
 
     /// Registries that alternate: even ones know only `Animal` (the slot's
     /// direct path), odd ones also `Dog` (inference: the general path).
