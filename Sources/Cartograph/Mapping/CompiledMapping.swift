@@ -19,7 +19,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let fallbackSpec: KeySpec?
         let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
         let stored: StoredScalar?
-        let nested: NestedModelReader?
+        let nested: InPlaceSlot?
         let role: RuleRole
         let decodes: Bool
 

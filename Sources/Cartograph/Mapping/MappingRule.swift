@@ -26,8 +26,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var nilEncoding: NilEncoding?
     /// A scalar property of a struct read in place instead of through ``read``.
     var stored: StoredScalar?
-    /// A model property of a struct the rule loop may fill itself (``NestedModelSlot``).
-    var nested: NestedModelReader?
+    /// A model or scalar-array property of a struct the rule loop may fill
+    /// itself (``NestedModelSlot``, ``NestedModelArraySlot``, ``ScalarArraySlot``).
+    var nested: InPlaceSlot?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -173,12 +174,12 @@ func propertyRule<Model, Value>(
 }
 
 extension MappingRule {
-    /// Lets the rule loop read a struct's stored scalar or nested model
-    /// property in place (``StoredScalar``, ``NestedModelSlot``).
+    /// Lets the rule loop read a struct's stored scalar, nested model or
+    /// scalar array property in place (``StoredScalar``, ``InPlaceSlot``).
     mutating func readInPlace<Value>(_ keyPath: WritableKeyPath<Model, Value>, codec: ValueCodec<Value>, options: ValueOptions) {
         stored = StoredScalar.make(keyPath, options: options, rule: self)
         if stored == nil, options.subMapper == nil, !options.coerceArrays, let offset = inlineOffset(of: keyPath) {
-            nested = codec.modelSlot?(offset)
+            nested = codec.modelSlot?(offset) ?? codec.arraySlot?(offset, options.lenient)
         }
     }
 }

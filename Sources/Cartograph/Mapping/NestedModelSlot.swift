@@ -11,25 +11,9 @@
 /// closure, the null matrix, the codec's closure, the registry entry's
 /// generic decode and two more closures before the nested mapping, and
 /// moved the model back through each of them.
-///
-/// A class with one overridden method rather than a protocol: the rule
-/// loop holds it unretained and calls it through the class's table, with no
-/// existential to open.
-class NestedModelReader: @unchecked Sendable {
+class NestedModelReader: InPlaceSlot, @unchecked Sendable {
     // @unchecked: immutable but for the resolved entry, which keeps its own lock.
-    /// The property's offset in the struct.
-    let offset: Int
     private let resolved = ResolvedModelEntry()
-
-    init(offset: Int) { self.offset = offset }
-
-    /// Reads the object at tape `index` into the property at `base`
-    /// (the model's address); false when the general path must run.
-    func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
-    {
-        false
-    }
 
     /// The compiled mapping that makes `Model`, when only it does (not a
     /// factory, not a base class that inference may refine): resolved once
@@ -78,12 +62,4 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         }
         return true
     }
-}
-
-/// What the rule loop reads in place for a nested model property: its key
-/// and slot, unretained (owned by the compiled mapping's rules).
-struct DirectModelRead {
-    let key: UnsafeRawBufferPointer
-    let slot: Unmanaged<NestedModelReader>
-    let spec: Unmanaged<KeySpec.Storage>
 }

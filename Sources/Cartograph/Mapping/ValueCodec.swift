@@ -50,6 +50,12 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// The same for a property of type `Value?`: made here, where `Value`
     /// is concrete, so that the optional's codec needs no generic slot of its own.
     let optionalSlot: ((Int) -> NestedModelReader)?
+    /// Arrays of scalars (and of arrays of them): the slot a struct's rule
+    /// loop reads such a property through, for its offset and the rule's
+    /// `lenient` (``ScalarArraySlot``).
+    let arraySlot: ((Int, Bool) -> InPlaceSlot)?
+    /// The same for a property of type `Value?`.
+    let optionalArraySlot: ((Int, Bool) -> InPlaceSlot)?
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
@@ -57,8 +63,11 @@ struct ValueCodec<Value>: @unchecked Sendable {
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
         scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
-        modelSlot: ((Int) -> NestedModelReader)? = nil, optionalSlot: ((Int) -> NestedModelReader)? = nil
+        modelSlot: ((Int) -> NestedModelReader)? = nil, optionalSlot: ((Int) -> NestedModelReader)? = nil,
+        arraySlot: ((Int, Bool) -> InPlaceSlot)? = nil, optionalArraySlot: ((Int, Bool) -> InPlaceSlot)? = nil
     ) {
+        self.arraySlot = arraySlot
+        self.optionalArraySlot = optionalArraySlot
         self.modelSlot = modelSlot
         self.optionalSlot = optionalSlot
         self.scalarArray = scalarArray
@@ -133,7 +142,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
             isCollection: wrapped.isCollection,
             // A model's or an array of models' optional (an optional of an
             // optional is left to the rule): the slot stores `Model?` / `[Model]?`.
-            modelSlot: wrapped.none == nil ? wrapped.optionalSlot : nil)
+            modelSlot: wrapped.none == nil ? wrapped.optionalSlot : nil,
+            arraySlot: wrapped.none == nil ? wrapped.optionalArraySlot : nil)
     }
 
     private static func elements<Collected: ArrayMarker>(
@@ -211,15 +221,23 @@ struct ValueCodec<Value>: @unchecked Sendable {
         let nesting = element.scalarNesting.flatMap { $0.depth < 2 ? ScalarNesting(scalar: $0.scalar, depth: $0.depth + 1) : nil }
         let reader = nesting?.arrayReader(of: A.self)
         assert(nesting == nil || reader != nil, "no nested reader for \(A.self)")
-        // An array of models (not of optional models) is read in place too.
+        // An array of models (not of optional models) is read in place too,
+        // and so is an array of scalars (or of arrays of them).
         let models = element.modelSlot != nil && element.none == nil
+        let scalars = element.scalarArray
         return ValueCodec<A>(
             decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
             isCollection: true, zero: { A.make([]) },
             scalarArray: reader, scalarNesting: nesting,
             modelSlot: models ? { offset in NestedModelArraySlot<A, A>(offset: offset, wrap: { $0 }) } : nil,
-            optionalSlot: models ? { offset in NestedModelArraySlot<A?, A>(offset: offset, wrap: { $0 }) } : nil)
+            optionalSlot: models ? { offset in NestedModelArraySlot<A?, A>(offset: offset, wrap: { $0 }) } : nil,
+            arraySlot: scalars.map { read in
+                { offset, lenient in ScalarArraySlot<A, A>(offset: offset, lenient: lenient, elements: read, wrap: { $0 }) }
+            },
+            optionalArraySlot: scalars.map { read in
+                { offset, lenient in ScalarArraySlot<A?, A>(offset: offset, lenient: lenient, elements: read, wrap: { $0 }) }
+            })
     }
 
     private static func setCodec<S: SetMarker>(_: S.Type) -> Any {
