@@ -54,8 +54,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// per object, ~10% of a twitter.json mapping decode's own work).
     private let ruleBuffer: UnsafeMutableBufferPointer<Rule>
     private let directBuffer: UnsafeMutableBufferPointer<DirectScalarRead?>
-    /// Each rule's in-place read of a nested model (when it has one).
-    private let modelBuffer: UnsafeMutableBufferPointer<DirectModelRead?>
+    /// Each rule's in-place slot (a nested model, an array of models or of scalars), when it has one.
+    private let slotBuffer: UnsafeMutableBufferPointer<DirectSlotRead?>
     let naming: NamingStrategy
     let options: MappingOptions
     let isClass = Model.self is AnyClass
@@ -70,7 +70,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     deinit {
         ruleBuffer.deinitialize().deallocate()
         directBuffer.deinitialize().deallocate()
-        modelBuffer.deinitialize().deallocate()
+        slotBuffer.deinitialize().deallocate()
     }
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
@@ -97,13 +97,13 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             return DirectScalarRead(key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
                 spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
         })
-        modelBuffer = .allocate(capacity: rules.count)
-        _ = modelBuffer.initialize(from: rules.map { compiled in
+        slotBuffer = .allocate(capacity: rules.count)
+        _ = slotBuffer.initialize(from: rules.map { compiled in
             // Only where the key is all there is to look for: no fallback, no scan.
             guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
                 let key = spec.storage.singleKey, compiled.fallbackSpec == nil, !naming.scans
             else { return nil }
-            return DirectModelRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
+            return DirectSlotRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
                 spec: Unmanaged.passUnretained(spec.storage))
         })
         let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
@@ -149,7 +149,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         var cursor = object.cursor()
         let rules = ruleBuffer
         let direct = directBuffer
-        let models = modelBuffer
+        let slots = slotBuffer
         let document = object.document
         let base = UnsafeMutableRawPointer(model)
         for position in 0..<rules.count {
@@ -162,7 +162,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                     continue
                 }
             }
-            if let read = models[position] {
+            if let read = slots[position] {
                 let index = cursor.valueIndex(forKeyBytes: read.key)
                 if let index, try read.slot._withUnsafeGuaranteedRef({ slot in
                     try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)

@@ -232,8 +232,14 @@ final class CompiledMappings: Sendable {
         let id = ObjectIdentifier(type)
         if let entry = cache.withLock({ $0[id] }) { return entry }
         let entry = compile(type, options: options)
-        cache.withLock { $0[id] = entry }
-        return entry
+        // Concurrent first uses may both compile; the first stored stays, so
+        // an entry once handed out is never replaced (and freed) under a
+        // reader that holds its compiled mapping unretained (``ResolvedModelEntry``).
+        return cache.withLock { cache in
+            if let first = cache[id] { return first }
+            cache[id] = entry
+            return entry
+        }
     }
 
     private func compile<M: Mappable>(_: M.Type, options: MappingOptions) -> ModelEntry {

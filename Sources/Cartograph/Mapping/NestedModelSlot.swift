@@ -12,7 +12,7 @@
 /// generic decode and two more closures before the nested mapping, and
 /// moved the model back through each of them.
 class NestedModelReader: InPlaceSlot, @unchecked Sendable {
-    // @unchecked: immutable but for the resolved entry, which keeps its own lock.
+    // @unchecked: immutable but for the resolved entry, which is safe to share (ResolvedModelEntry).
     private let resolved = ResolvedModelEntry()
 
     /// The compiled mapping that makes `Model`, when only it does (not a

@@ -47,14 +47,15 @@ final class ResolvedModelEntry: Sendable {
 
     /// The entry to decode `Value` with directly, or nil for the general path.
     func entry<Value>(for _: Value.Type, in registry: ModelRegistry) -> ModelEntry? {
-        answer(for: Value.self, in: registry).entry
+        answer(for: Value.self, in: registry).answer.entry
     }
 
     /// The compiled mapping of the entry to decode `Value` with directly,
-    /// unretained: alive as long as this object (its answer holds the
-    /// entry, which holds the mapping). Nil for the general path, or when
-    /// the entry is not a mapping's. What the in-place slots ask per nested
-    /// object: with no reference counted on the way.
+    /// unretained: alive as long as this object (a published answer holds
+    /// the entry, which holds the mapping) or, past the published limit, as
+    /// long as `registry`. Nil for the general path, or when the entry is
+    /// not a mapping's. What the in-place slots ask per nested object: with
+    /// no reference counted on the way.
     func compiledMapping<Value>(for _: Value.Type, in registry: ModelRegistry) -> Unmanaged<AnyObject>? {
         let identity = registry.identity
         if let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
@@ -63,16 +64,26 @@ final class ResolvedModelEntry: Sendable {
             }
             if let compiled { return compiled }
         }
-        return answer(for: Value.self, in: registry).compiled
+        let (answer, kept) = answer(for: Value.self, in: registry)
+        guard let compiled = answer.compiled else { return nil }
+        if kept { return compiled }
+        // An answer past the published limit lives only while `last` holds
+        // it, which another thread may replace: its mapping is used
+        // unretained only when the registry (alive for the whole decode)
+        // holds the same one; otherwise the general path runs.
+        guard registry.entry(for: Value.self)?.compiledMapping === compiled.takeUnretainedValue() else { return nil }
+        return compiled
     }
 
-    private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> Answer {
+    /// The answer for `registry`, and whether it is one of the published
+    /// answers (kept until this object goes).
+    private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> (answer: Answer, kept: Bool) {
         let identity = registry.identity
         if let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
             let answer = Unmanaged<Answer>.fromOpaque(pointer).takeUnretainedValue()
-            if answer.identity == identity { return answer }
+            if answer.identity == identity { return (answer, true) }
         }
-        if let answer = last.withLock({ $0 }), answer.identity == identity { return answer }
+        if let answer = last.withLock({ $0 }), answer.identity == identity { return (answer, false) }
         var entry = registry.entry(for: Value.self)
         if let found = entry, found.type != Value.self || registry.isPolymorphic(Value.self) { entry = nil }
         let answer = Answer(identity: identity, entry: entry)
@@ -86,7 +97,7 @@ final class ResolvedModelEntry: Sendable {
         } else {
             last.withLock { $0 = answer }
         }
-        return answer
+        return (answer, publishes)
     }
 
     /// How many answers have been published (for tests).

@@ -48,6 +48,35 @@ import Testing
         }
     }
 
+    struct Label: Mappable, Equatable {
+        var text = ""
+        static let mapping = Mapping<Label>({ Label() }) { Map(\.text, "text") }
+    }
+
+    struct Parcel: Mappable {
+        var label = Label()
+        var labels: [Label] = []
+        static let mapping = Mapping<Parcel>({ Parcel() }) {
+            Map(\.label, "label")
+            Map(\.labels, "labels")
+        }
+    }
+
+    /// Past the published limit an answer is not kept for good: a nested
+    /// type that only the registry's `Mappable` cache holds must still be
+    /// read, by the slot or by the general path, with the same result.
+    @Test func unregisteredMappableTypesPastTheLimitStillDecode() throws {
+        let json = #"{"label": {"text": "a"}, "labels": [{"text": "b"}, {"text": "c"}]}"#
+        for round in 0..<2 {
+            for index in 0..<(2 * ResolvedModelEntry.publishedLimit + 4) {
+                // Neither type registered: both compiled on first use from `Mappable`.
+                let parcel = try JSONMapper(registry: ModelRegistry()).decode(Parcel.self, from: json)
+                #expect(parcel.label == Label(text: "a") && parcel.labels == [Label(text: "b"), Label(text: "c")],
+                    "round \(round), registry \(index)")
+            }
+        }
+    }
+
     @Test func concurrentDecodesWithManyRegistriesAgree() async throws {
         let json = #"{"resident": {"name": "Rex", "barks": true}}"#
         let mappers = Self.registries(2 * ResolvedModelEntry.publishedLimit + 4).map { JSONMapper(registry: $0) }
