@@ -65,6 +65,9 @@ enum NumberText {
         return magnitude
     }
 
+    /// 10^0 through 10^7, for a tail of up to seven digits.
+    private static let smallPowers: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
+
     private static let exactPowers: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
@@ -120,6 +123,19 @@ enum NumberText {
                 guard isEightDigits(word) else { break }
                 significand = significand &* 100_000_000 &+ eightDigitsValue(word)
                 index += 8
+            }
+            // The last one to seven digits in one step when they end the
+            // text: the word ending at the text's end (within it), with the
+            // bytes before them read as '0's. canada.json's coordinates end
+            // in seven such digits, which cost seven steps of the loop below.
+            if case let remaining = count - index, remaining > 0, remaining < 8, count >= 8 {
+                let word = UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
+                let consumed: UInt64 = (1 << (UInt64(8 - remaining) * 8)) - 1
+                let padded = (word & ~consumed) | (0x3030_3030_3030_3030 & consumed)
+                if isEightDigits(padded) {
+                    significand = significand &* smallPowers[remaining] &+ eightDigitsValue(padded)
+                    index = count
+                }
             }
             while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 significand = significand &* 10 &+ UInt64(digit)
