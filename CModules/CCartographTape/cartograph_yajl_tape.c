@@ -286,17 +286,16 @@ static int prepare_table(cartograph_yajl_tape *tape, intptr_t count, uintptr_t *
 }
 
 /// Looks for two keys with the same bytes through the table, each key
-/// placed by `hashes[ordinal]` (the signature or the seeded hash). Returns 1
-/// for a repeated key, 0 for none, -1 when more than `budget` pairs had the
-/// same hash but different bytes (keys built to collide).
-static int table_search(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count, const uint64_t *hashes,
-    uint64_t seed, intptr_t budget) {
+/// placed by its seeded hash of every byte, `hashes[ordinal]` (keys built to
+/// share a signature: see table_search_signatures). Returns 1 for a
+/// repeated key, 0 for none.
+static int table_search_hashes(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count, const uint64_t *hashes) {
     uintptr_t mask;
     if (!prepare_table(tape, count, &mask)) return 1; /* Swift checks with its own table */
     uint64_t generation = tape->table_generation;
     for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
-        uint64_t hash = hashes ? hashes[ordinal] : keys[ordinal].signature;
-        uintptr_t slot = (uintptr_t)(cartograph_key_hash_mix(hash ^ seed) >> 7) & mask;
+        uint64_t hash = hashes[ordinal];
+        uintptr_t slot = (uintptr_t)(cartograph_key_hash_mix(hash) >> 7) & mask;
         for (;;) {
             uint64_t occupant = tape->table[slot];
             if (occupant >> 32 != generation) {
@@ -304,8 +303,39 @@ static int table_search(cartograph_yajl_tape *tape, const cartograph_tape_key *k
                 break;
             }
             intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
-            uint64_t earlier_hash = hashes ? hashes[earlier] : keys[earlier].signature;
-            if (earlier_hash == hash) {
+            if (hashes[earlier] == hash && same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
+            slot = (slot + 1) & mask;
+        }
+    }
+    return 0;
+}
+
+/// Looks for two keys with the same bytes through the table, each key
+/// placed by its signature mixed with the per-process seed. Returns 1 for a
+/// repeated key, 0 for none, -1 when more than `count` pairs had the same
+/// signature but different bytes (keys built to collide). Kept apart from
+/// the hashed search, with what every key needs held in locals: one
+/// function serving both took about 40 instructions a key on wide.json
+/// (300 keys an object), re-reading the tape's fields and choosing
+/// between the two hash sources per key and per probe.
+__attribute__((noinline)) static int table_search_signatures(cartograph_yajl_tape *tape, const cartograph_tape_key *keys, intptr_t count) {
+    uintptr_t mask;
+    if (!prepare_table(tape, count, &mask)) return 1; /* Swift checks with its own table */
+    uint64_t *table = tape->table;
+    const uint64_t generation = tape->table_generation << 32;
+    const uint64_t seed = tape->seed;
+    intptr_t budget = count;
+    for (intptr_t ordinal = 0; ordinal < count; ordinal++) {
+        const uint64_t signature = keys[ordinal].signature;
+        uintptr_t slot = (uintptr_t)(cartograph_key_hash_mix(signature ^ seed) >> 7) & mask;
+        for (;;) {
+            const uint64_t occupant = table[slot];
+            if ((occupant & 0xFFFFFFFF00000000ULL) != generation) {
+                table[slot] = generation | (uint64_t)ordinal;
+                break;
+            }
+            const intptr_t earlier = (intptr_t)(occupant & 0xFFFFFFFFU);
+            if (keys[earlier].signature == signature) {
                 if (same_key(tape, keys[earlier].entry, keys[ordinal].entry)) return 1;
                 if (--budget < 0) return -1;
             }
@@ -327,7 +357,7 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
         return 0;
     }
     if (count >= (intptr_t)1 << 30) return 1; /* beyond the table's ordinals: Swift checks */
-    int found = table_search(tape, keys, count, NULL, tape->seed, count);
+    int found = table_search_signatures(tape, keys, count);
     if (found >= 0) return found;
     /* Signatures built to collide: every byte, seeded. */
     uint64_t *hashes = malloc((size_t)count * sizeof(uint64_t));
@@ -337,7 +367,7 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
         const cartograph_tape_entry *key = entries + keys[ordinal].entry;
         hashes[ordinal] = cartograph_key_hash(tape->bytes + key->payload, key->length, tape->seed);
     }
-    found = table_search(tape, keys, count, hashes, 0, INTPTR_MAX);
+    found = table_search_hashes(tape, keys, count, hashes);
     free(hashes);
     return found != 0;
 }
