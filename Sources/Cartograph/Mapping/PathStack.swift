@@ -47,17 +47,20 @@ final class PathStack {
         links.deallocate()
     }
 
+    @inline(__always)
     private func append(_ link: Link) -> Int {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Link>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: links, count: count)
-            links.deallocate()
-            links = grown
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (links + count).initialize(to: link)
         count += 1
         return count - 1
+    }
+
+    private func grow() {
+        let grown = UnsafeMutablePointer<Link>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: links, count: count)
+        links.deallocate()
+        links = grown
+        capacity *= 2
     }
 
     /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
@@ -79,9 +82,16 @@ final class PathStack {
         append(Link(parent: parent < count ? parent : -1, spec: Unmanaged.passRetained(spec), value: 0))
     }
 
-    /// Removes the links from `mark` up.
+    /// Removes the links from `mark` up. Most calls find nothing above the
+    /// mark (a nested model's own links were cut back already): that check
+    /// is inlined, the cut is not.
+    @inline(__always)
     func truncate(to mark: Int) {
         guard mark >= 0, mark < count else { return }
+        cut(to: mark)
+    }
+
+    private func cut(to mark: Int) {
         var firstKey = -1
         for position in mark..<count {
             let link = links[position]
