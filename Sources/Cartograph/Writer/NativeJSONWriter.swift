@@ -8,7 +8,9 @@
 /// same ``WriteOptions`` (tests check the two writers agree byte for byte).
 struct NativeJSONWriter {
     let options: WriteOptions
-    private(set) var output: [UInt8] = []
+    /// The bytes written so far (a copy of the writer's buffer).
+    var output: [UInt8] { sink.bytes }
+    private let sink: OutputBuffer
     private let indent: Int
     /// ``WriteOptions/Formatting/prettyLikeFoundation``: `" : "`, empty
     /// containers over two lines, no final newline.
@@ -22,19 +24,19 @@ struct NativeJSONWriter {
         case .prettyLikeFoundation: indent = 2
         }
         if case .prettyLikeFoundation = options.formatting { foundationLayout = true } else { foundationLayout = false }
-        output.reserveCapacity(capacity)
+        sink = OutputBuffer(capacity: capacity)
     }
 
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).
     mutating func write(_ slot: EncodingSlot) throws {
         try write(slot, depth: 0, path: "$")
-        if indent > 0, !foundationLayout { output.append(UInt8(ascii: "\n")) }
+        if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
     }
 
     /// Writes a whole JSON value.
     mutating func write(_ value: JSONValue) throws {
         try write(.value(value), depth: 0, path: "$")
-        if indent > 0, !foundationLayout { output.append(UInt8(ascii: "\n")) }
+        if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
     }
 
     /// Writes a Document's value compactly, straight from the tape (numbers
@@ -43,52 +45,52 @@ struct NativeJSONWriter {
         let tape = document.tape
         let entry = tape.entries[index]
         switch entry.kind {
-        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .true: output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-        case .false: output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+        case .true: sink.append(contentsOf: [0x74, 0x72, 0x75, 0x65] as StaticBytes)
+        case .false: sink.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65] as StaticBytes)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
-        case .number where entry.flags & TapeFlags.nonFinite != 0: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .number: output.append(contentsOf: document.bytes(of: entry))
+        case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+        case .number: sink.append(contentsOf: document.bytes(of: entry))
         case .string, .key: writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
         case .array:
-            output.append(UInt8(ascii: "["))
+            sink.append(UInt8(ascii: "["))
             var position = index + 1
             var first = true
             while position < entry.payload {
-                if !first { output.append(UInt8(ascii: ",")) }
+                if !first { sink.append(UInt8(ascii: ",")) }
                 first = false
                 writeCompact(document, at: position)
                 position = document.next(after: position)
             }
-            output.append(UInt8(ascii: "]"))
+            sink.append(UInt8(ascii: "]"))
         case .object:
-            output.append(UInt8(ascii: "{"))
+            sink.append(UInt8(ascii: "{"))
             var position = index + 1
             var first = true
             while position < entry.payload {
                 if tape.entries[position].flags & TapeFlags.shadowed == 0 {
-                    if !first { output.append(UInt8(ascii: ",")) }
+                    if !first { sink.append(UInt8(ascii: ",")) }
                     first = false
                     writeCompact(document, at: position)
-                    output.append(UInt8(ascii: ":"))
+                    sink.append(UInt8(ascii: ":"))
                     writeCompact(document, at: position + 1)
                 }
                 position = document.next(after: position + 1)
             }
-            output.append(UInt8(ascii: "}"))
+            sink.append(UInt8(ascii: "}"))
         }
     }
 
     /// Foundation writes an empty container's brackets on lines of their own.
     private mutating func emptyContainerLines(_ depth: Int) {
-        output.append(UInt8(ascii: "\n"))
+        sink.append(UInt8(ascii: "\n"))
         newline(depth)
     }
 
     private mutating func newline(_ depth: Int) {
         guard indent > 0 else { return }
-        output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+        sink.append(UInt8(ascii: "\n"))
+        sink.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
     }
 
     private func depthError(_ path: String) -> CartographError {
@@ -119,9 +121,9 @@ struct NativeJSONWriter {
 
     private mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
         switch value {
-        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(true): output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-        case .bool(false): output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+        case .bool(true): sink.append(contentsOf: [0x74, 0x72, 0x75, 0x65] as StaticBytes)
+        case .bool(false): sink.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65] as StaticBytes)
         case .number(let number): try writeNumber(number, path: path())
         case .string(let text): writeString(text)
         case .array(let elements):
@@ -141,19 +143,19 @@ struct NativeJSONWriter {
     {
         guard depth < options.maxDepth else { throw depthError(path()) }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-        output.append(UInt8(ascii: "["))
+        sink.append(UInt8(ascii: "["))
         guard count > 0 else {
             if foundationLayout { emptyContainerLines(depth) }
-            output.append(UInt8(ascii: "]"))
+            sink.append(UInt8(ascii: "]"))
             return
         }
         for position in 0..<count {
-            if position > 0 { output.append(UInt8(ascii: ",")) }
+            if position > 0 { sink.append(UInt8(ascii: ",")) }
             newline(depth + 1)
             try element(&self, position)
         }
         newline(depth)
-        output.append(UInt8(ascii: "]"))
+        sink.append(UInt8(ascii: "]"))
     }
 
     private mutating func writeObject(_ count: Int, key: (Int) -> String, depth: Int, path: @autoclosure () -> String,
@@ -161,25 +163,25 @@ struct NativeJSONWriter {
     {
         guard depth < options.maxDepth else { throw depthError(path()) }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-        output.append(UInt8(ascii: "{"))
+        sink.append(UInt8(ascii: "{"))
         guard count > 0 else {
             if foundationLayout { emptyContainerLines(depth) }
-            output.append(UInt8(ascii: "}"))
+            sink.append(UInt8(ascii: "}"))
             return
         }
         var order = Array(0..<count)
         if options.sortedKeys { order.sort { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } }
         for (ordinal, position) in order.enumerated() {
-            if ordinal > 0 { output.append(UInt8(ascii: ",")) }
+            if ordinal > 0 { sink.append(UInt8(ascii: ",")) }
             newline(depth + 1)
             writeString(key(position))
-            if foundationLayout { output.append(UInt8(ascii: " ")) }
-            output.append(UInt8(ascii: ":"))
-            if indent > 0 { output.append(UInt8(ascii: " ")) }
+            if foundationLayout { sink.append(UInt8(ascii: " ")) }
+            sink.append(UInt8(ascii: ":"))
+            if indent > 0 { sink.append(UInt8(ascii: " ")) }
             try member(&self, position)
         }
         newline(depth)
-        output.append(UInt8(ascii: "}"))
+        sink.append(UInt8(ascii: "}"))
     }
 
     private mutating func writeNumber(_ number: JSONNumber, path: @autoclosure () -> String) throws {
@@ -190,16 +192,16 @@ struct NativeJSONWriter {
             case .throw:
                 throw CartographError(.nonFiniteNumber,
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null", path: path())
-            case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
             case .strings(let positive, let negative, let nan): writeString(value.isNaN ? nan : (value > 0 ? positive : negative))
             }
-        default: output.append(contentsOf: number.text.utf8)
+        default: sink.append(contentsOf: number.text.utf8)
         }
     }
 
     private mutating func writeInteger(_ value: Int64) {
         if value >= 0, value < 10 {
-            output.append(UInt8(ascii: "0") + UInt8(value))
+            sink.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
         var magnitude = value.magnitude
@@ -215,7 +217,7 @@ struct NativeJSONWriter {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
+            sink.append(UnsafeRawBufferPointer(rebasing: buffer[position...]))
             return buffer.count - position
         }
         _ = count
@@ -225,7 +227,7 @@ struct NativeJSONWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func writeString(_ text: String) {
-        output.append(UInt8(ascii: "\""))
+        sink.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
@@ -250,28 +252,28 @@ struct NativeJSONWriter {
                     index += 1
                     continue
                 }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if runStart < index { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
                 if byte >= 0x80 {
                     index = writeEscapedScalar(bytes, at: index)
                 } else {
                     switch byte {
-                    case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-                    case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-                    case UInt8(ascii: "/"): output.append(contentsOf: [0x5C, 0x2F])
-                    case 0x08: output.append(contentsOf: [0x5C, 0x62])
-                    case 0x0C: output.append(contentsOf: [0x5C, 0x66])
-                    case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
-                    case 0x0D: output.append(contentsOf: [0x5C, 0x72])
-                    case 0x09: output.append(contentsOf: [0x5C, 0x74])
+                    case UInt8(ascii: "\""): sink.append(contentsOf: [0x5C, 0x22] as StaticBytes)
+                    case UInt8(ascii: "\\"): sink.append(contentsOf: [0x5C, 0x5C] as StaticBytes)
+                    case UInt8(ascii: "/"): sink.append(contentsOf: [0x5C, 0x2F] as StaticBytes)
+                    case 0x08: sink.append(contentsOf: [0x5C, 0x62] as StaticBytes)
+                    case 0x0C: sink.append(contentsOf: [0x5C, 0x66] as StaticBytes)
+                    case 0x0A: sink.append(contentsOf: [0x5C, 0x6E] as StaticBytes)
+                    case 0x0D: sink.append(contentsOf: [0x5C, 0x72] as StaticBytes)
+                    case 0x09: sink.append(contentsOf: [0x5C, 0x74] as StaticBytes)
                     default: writeUnicodeEscape(UInt16(byte))
                     }
                     index += 1
                 }
                 runStart = index
             }
-            if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+            if runStart < count { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
-        output.append(UInt8(ascii: "\""))
+        sink.append(UInt8(ascii: "\""))
     }
 
     /// Whether a word holds a quote, a backslash, a control byte, or (when
@@ -305,9 +307,9 @@ struct NativeJSONWriter {
     }
 
     private mutating func writeUnicodeEscape(_ unit: UInt16) {
-        output.append(contentsOf: [0x5C, 0x75])
+        sink.append(contentsOf: [0x5C, 0x75] as StaticBytes)
         for shift in stride(from: 12, through: 0, by: -4) {
-            output.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
+            sink.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
         }
     }
 }

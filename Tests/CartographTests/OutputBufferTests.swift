@@ -1,0 +1,35 @@
+import Testing
+@testable import Cartograph
+
+/// The writer's byte buffer keeps every byte, in order, across growth,
+/// whichever way the bytes arrive.
+@Suite struct OutputBufferTests {
+    @Test func keepsEveryByteAcrossGrowth() {
+        var generator = SeededGenerator(seed: 0x0B_0F_FE_12)
+        let buffer = OutputBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<5_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            switch round % 5 {
+            case 0: for byte in bytes { buffer.append(byte) }
+            case 1: bytes.withUnsafeBytes { buffer.append($0) }
+            case 2: bytes.withUnsafeBufferPointer { buffer.append($0) }
+            case 3: buffer.append(contentsOf: bytes.lazy.map { $0 })  // no contiguous storage: byte by byte
+            default: buffer.append(contentsOf: bytes)
+            }
+            expected += bytes
+        }
+        #expect(buffer.count == expected.count)
+        #expect(buffer.bytes == expected)
+    }
+
+    @Test func literalsHoldTheirBytes() {
+        let buffer = OutputBuffer(capacity: 4)
+        buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+        buffer.append(contentsOf: [] as StaticBytes)
+        buffer.append(contentsOf: [0x5C, 0x75] as StaticBytes)
+        buffer.append(contentsOf: [1, 2, 3, 4, 5, 6, 7, 8] as StaticBytes)
+        #expect(buffer.bytes == [0x6E, 0x75, 0x6C, 0x6C, 0x5C, 0x75, 1, 2, 3, 4, 5, 6, 7, 8])
+    }
+}
