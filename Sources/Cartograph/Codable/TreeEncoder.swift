@@ -47,7 +47,16 @@ enum EncodingSlot {
 /// property otherwise pays a runtime exclusivity check each time; a slot is
 /// only ever filled by the one encoder that owns it.
 final class ObjectSlot {
-    @exclusivity(unchecked) private(set) var members: [(key: String, value: EncodingSlot)] = []
+    /// One member: a struct, not a `(key:value:)` tuple, so that an array of
+    /// them is destroyed through the struct's own value witness rather than
+    /// the runtime's generic tuple destroy (measured: 1.3% of a records.json
+    /// encode).
+    struct Member {
+        let key: String
+        var value: EncodingSlot
+    }
+
+    @exclusivity(unchecked) private(set) var members: [Member] = []
     /// One bit per (UTF-8 length, first byte) signature among the keys: a key
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
@@ -66,7 +75,7 @@ final class ObjectSlot {
         signatures |= bit
         // Models have a handful of keys or more: skip the 1-2-4 growth steps.
         if members.isEmpty { members.reserveCapacity(8) }
-        members.append((key, slot))
+        members.append(Member(key: key, value: slot))
     }
 
     private func setIndexed(_ key: String, _ slot: EncodingSlot) {
@@ -77,7 +86,7 @@ final class ObjectSlot {
             members[position].value = slot
         } else {
             index![key] = members.count
-            members.append((key, slot))
+            members.append(Member(key: key, value: slot))
         }
     }
 
