@@ -31,5 +31,14 @@ import Testing
         buffer.append(contentsOf: [0x5C, 0x75] as StaticBytes)
         buffer.append(contentsOf: [1, 2, 3, 4, 5, 6, 7, 8] as StaticBytes)
         #expect(buffer.bytes == [0x6E, 0x75, 0x6C, 0x6C, 0x5C, 0x75, 1, 2, 3, 4, 5, 6, 7, 8])
+        // Each literal written over the word store's spare bytes of the one before.
+        let words = OutputBuffer(capacity: 1)
+        for _ in 0..<100 {
+            words.append(contentsOf: .null)
+            words.escape(UInt8(ascii: "n"))
+            words.append(contentsOf: .true)
+            words.append(contentsOf: .false)
+        }
+        #expect(words.bytes == Array(String(repeating: #"null\ntruefalse"#, count: 100).utf8))
     }
 }

@@ -45,11 +45,11 @@ struct NativeJSONWriter {
         let tape = document.tape
         let entry = tape.entries[index]
         switch entry.kind {
-        case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
-        case .true: sink.append(contentsOf: [0x74, 0x72, 0x75, 0x65] as StaticBytes)
-        case .false: sink.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65] as StaticBytes)
+        case .null: sink.append(contentsOf: .null)
+        case .true: sink.append(contentsOf: .true)
+        case .false: sink.append(contentsOf: .false)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
-        case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+        case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: .null)
         case .number: sink.append(contentsOf: document.bytes(of: entry))
         case .string, .key: writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
         case .array:
@@ -121,9 +121,9 @@ struct NativeJSONWriter {
 
     private mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
         switch value {
-        case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
-        case .bool(true): sink.append(contentsOf: [0x74, 0x72, 0x75, 0x65] as StaticBytes)
-        case .bool(false): sink.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65] as StaticBytes)
+        case .null: sink.append(contentsOf: .null)
+        case .bool(true): sink.append(contentsOf: .true)
+        case .bool(false): sink.append(contentsOf: .false)
         case .number(let number): try writeNumber(number, path: path())
         case .string(let text): writeString(text)
         case .array(let elements):
@@ -192,7 +192,7 @@ struct NativeJSONWriter {
             case .throw:
                 throw CartographError(.nonFiniteNumber,
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null", path: path())
-            case .null: sink.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)
+            case .null: sink.append(contentsOf: .null)
             case .strings(let positive, let negative, let nan): writeString(value.isNaN ? nan : (value > 0 ? positive : negative))
             }
         default: sink.append(contentsOf: number.text.utf8)
@@ -257,14 +257,14 @@ struct NativeJSONWriter {
                     index = writeEscapedScalar(bytes, at: index)
                 } else {
                     switch byte {
-                    case UInt8(ascii: "\""): sink.append(contentsOf: [0x5C, 0x22] as StaticBytes)
-                    case UInt8(ascii: "\\"): sink.append(contentsOf: [0x5C, 0x5C] as StaticBytes)
-                    case UInt8(ascii: "/"): sink.append(contentsOf: [0x5C, 0x2F] as StaticBytes)
-                    case 0x08: sink.append(contentsOf: [0x5C, 0x62] as StaticBytes)
-                    case 0x0C: sink.append(contentsOf: [0x5C, 0x66] as StaticBytes)
-                    case 0x0A: sink.append(contentsOf: [0x5C, 0x6E] as StaticBytes)
-                    case 0x0D: sink.append(contentsOf: [0x5C, 0x72] as StaticBytes)
-                    case 0x09: sink.append(contentsOf: [0x5C, 0x74] as StaticBytes)
+                    case UInt8(ascii: "\""): sink.escape(0x22)
+                    case UInt8(ascii: "\\"): sink.escape(0x5C)
+                    case UInt8(ascii: "/"): sink.escape(0x2F)
+                    case 0x08: sink.escape(0x62)
+                    case 0x0C: sink.escape(0x66)
+                    case 0x0A: sink.escape(0x6E)
+                    case 0x0D: sink.escape(0x72)
+                    case 0x09: sink.escape(0x74)
                     default: writeUnicodeEscape(UInt16(byte))
                     }
                     index += 1
@@ -307,7 +307,7 @@ struct NativeJSONWriter {
     }
 
     private mutating func writeUnicodeEscape(_ unit: UInt16) {
-        sink.append(contentsOf: [0x5C, 0x75] as StaticBytes)
+        sink.escape(0x75)
         for shift in stride(from: 12, through: 0, by: -4) {
             sink.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
         }

@@ -53,9 +53,22 @@ final class OutputBuffer {
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
 
-    /// Appends a short literal (`null`, `\n`…).
+    /// Appends a short literal (`null`, `true`…): one unaligned word store,
+    /// the bytes past the literal overwritten by what follows.
+    @inline(__always)
     func append(contentsOf literal: StaticBytes) {
-        literal.withBytes { append($0) }
+        reserve(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: literal.word.littleEndian, as: UInt64.self)
+        count += literal.count
+    }
+
+    /// Appends a backslash and `byte` (a two-byte escape such as `\n`).
+    @inline(__always)
+    func escape(_ byte: UInt8) {
+        reserve(2)
+        base[count] = UInt8(ascii: "\\")
+        base[count + 1] = byte
+        count += 2
     }
 
     /// Appends any bytes (a string's UTF-8, repeated spaces): contiguous
@@ -67,10 +80,15 @@ final class OutputBuffer {
 }
 
 /// Up to eight bytes held inline, for the writer's literals (`null`,
-/// `true`, escapes): no array made per use.
+/// `true`, `false`): no array made or read per use.
 struct StaticBytes: ExpressibleByArrayLiteral {
-    private let word: UInt64
-    private let count: Int
+    /// The bytes, first in the low byte.
+    let word: UInt64
+    let count: Int
+
+    static let null: StaticBytes = [0x6E, 0x75, 0x6C, 0x6C]
+    static let `true`: StaticBytes = [0x74, 0x72, 0x75, 0x65]
+    static let `false`: StaticBytes = [0x66, 0x61, 0x6C, 0x73, 0x65]
 
     init(arrayLiteral elements: UInt8...) {
         precondition(elements.count <= 8, "at most eight bytes")
@@ -80,8 +98,4 @@ struct StaticBytes: ExpressibleByArrayLiteral {
         count = elements.count
     }
 
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var word = self.word.littleEndian
-        return withUnsafeBytes(of: &word) { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-    }
 }
