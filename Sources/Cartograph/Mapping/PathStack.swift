@@ -28,39 +28,22 @@ final class PathStack {
         let value: Int
     }
 
+    /// The links (plain values: the stack's memory, no exclusivity or
+    /// uniqueness checks per push).
+    private let links = PointerStack<Link>(capacity: 16)
     // One stack per decode, used by one thread at a time (a decode is
-    // synchronous): no dynamic exclusivity checks per push.
-    @exclusivity(unchecked) private var links: UnsafeMutablePointer<Link>
-    @exclusivity(unchecked) private var capacity: Int
+    // synchronous): no dynamic exclusivity checks.
     /// The object keys that links name, in the order they were pushed.
     @exclusivity(unchecked) private var keys: [String] = []
     /// The number of links: a mark to cut back to (``truncate(to:)``).
-    @exclusivity(unchecked) private(set) var count = 0
+    var count: Int { links.count }
 
-    init() {
-        capacity = 16
-        links = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        truncate(to: 0)
-        links.deallocate()
-    }
+    deinit { truncate(to: 0) }
 
     @inline(__always)
     private func append(_ link: Link) -> Int {
-        if count == capacity { grow() }
-        (links + count).initialize(to: link)
-        count += 1
-        return count - 1
-    }
-
-    private func grow() {
-        let grown = UnsafeMutablePointer<Link>.allocate(capacity: capacity * 2)
-        grown.moveInitialize(from: links, count: count)
-        links.deallocate()
-        links = grown
-        capacity *= 2
+        links.push(link)
+        return links.count - 1
     }
 
     /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
@@ -102,7 +85,7 @@ final class PathStack {
             }
         }
         if firstKey >= 0 { keys.removeLast(keys.count - firstKey) }
-        count = mark
+        links.truncate(to: mark)
     }
 
     /// The components from the root to the link at `index`.

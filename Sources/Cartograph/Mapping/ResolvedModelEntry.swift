@@ -57,12 +57,8 @@ final class ResolvedModelEntry: Sendable {
     /// not a mapping's. What the in-place slots ask per nested object: with
     /// no reference counted on the way.
     func compiledMapping<Value>(for _: Value.Type, in registry: ModelRegistry) -> Unmanaged<AnyObject>? {
-        let identity = registry.identity
-        if let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
-            let compiled = Unmanaged<Answer>.fromOpaque(pointer)._withUnsafeGuaranteedRef { answer in
-                answer.identity == identity ? answer.compiled : nil
-            }
-            if let compiled { return compiled }
+        if let published = publishedAnswer(for: registry.identity) {
+            return published._withUnsafeGuaranteedRef { $0.compiled }
         }
         let (answer, kept) = answer(for: Value.self, in: registry)
         guard let compiled = answer.compiled else { return nil }
@@ -79,10 +75,7 @@ final class ResolvedModelEntry: Sendable {
     /// answers (kept until this object goes).
     private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> (answer: Answer, kept: Bool) {
         let identity = registry.identity
-        if let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
-            let answer = Unmanaged<Answer>.fromOpaque(pointer).takeUnretainedValue()
-            if answer.identity == identity { return (answer, true) }
-        }
+        if let published = publishedAnswer(for: identity) { return (published.takeUnretainedValue(), true) }
         if let answer = last.withLock({ $0 }), answer.identity == identity { return (answer, false) }
         var entry = registry.entry(for: Value.self)
         if let found = entry, found.type != Value.self || registry.isPolymorphic(Value.self) { entry = nil }
@@ -98,6 +91,15 @@ final class ResolvedModelEntry: Sendable {
             last.withLock { $0 = answer }
         }
         return (answer, publishes)
+    }
+
+    /// The latest published answer when it is `identity`'s, unretained
+    /// (published answers live as long as this object).
+    @inline(__always)
+    private func publishedAnswer(for identity: UInt64) -> Unmanaged<Answer>? {
+        guard let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else { return nil }
+        let answer = Unmanaged<Answer>.fromOpaque(pointer)
+        return answer._withUnsafeGuaranteedRef { $0.identity == identity } ? answer : nil
     }
 
     /// How many answers have been published (for tests).

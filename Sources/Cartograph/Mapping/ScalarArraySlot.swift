@@ -39,7 +39,7 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
         } catch let failure as ScalarElementFailure {
             // Named as the general path names it: the property, then each element's position.
             let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
-            throw failure.error.replacingPath(failure.indexes.reduce(property) { $0.element($1) }.path)
+            throw failure.error(in: property)
         }
         (base + offset).assumingMemoryBound(to: Value.self).pointee = wrap(Collected.make(array))
         return true

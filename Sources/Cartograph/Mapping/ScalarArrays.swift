@@ -13,6 +13,11 @@
 struct ScalarElementFailure: Error {
     let indexes: [Int]
     let error: CartographError
+
+    /// The error, named by the failing element's path under the array's `context`.
+    func error(in context: MappingContext) -> CartographError {
+        error.replacingPath(indexes.reduce(context) { $0.element($1) }.path)
+    }
 }
 
 extension ScalarValue {

@@ -161,7 +161,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 return Collected.make(
                     try scalarArray(node.document, node.index, options.lenient || context.session.lenientScalars, context.session.ignoreNulls))
             } catch let failure as ScalarElementFailure {
-                throw failure.error.replacingPath(failure.indexes.reduce(context) { $0.element($1) }.path)
+                throw failure.error(in: context)
             }
         }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: context.path, offset: node.sourceOffset) }

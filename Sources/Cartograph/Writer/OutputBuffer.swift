@@ -97,5 +97,4 @@ struct StaticBytes: ExpressibleByArrayLiteral {
         self.word = word
         count = elements.count
     }
-
 }
