@@ -115,6 +115,12 @@ static inline int append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_
     return 1;
 }
 
+/// Records the first byte of invalid UTF-8 text; returns 0.
+static int invalid_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t bad, intptr_t source) {
+    tape->failure_byte = bytes[bad];
+    return fail(tape, CARTOGRAPH_TAPE_INVALID_UTF8, bad, source);
+}
+
 /// Checks a string's or key's length and UTF-8. With `ascii`, sets it
 /// (keys: an object with a non-ASCII key is flagged); without, text of 32
 /// bytes and more goes straight to the validator, whose vector path checks
@@ -129,12 +135,23 @@ static inline int check_text(cartograph_yajl_tape *tape, const uint8_t *bytes, i
     if (ascii) *ascii = is_ascii;
     if (!is_ascii) {
         intptr_t bad = cartograph_utf8_first_invalid(bytes, count);
-        if (bad >= 0) {
-            tape->failure_byte = bytes[bad];
-            return fail(tape, CARTOGRAPH_TAPE_INVALID_UTF8, bad, source);
-        }
+        if (bad >= 0) return invalid_text(tape, bytes, bad, source);
     }
     return 1;
+}
+
+/// Checks and copies a string's text in one pass (the validator's vector
+/// path stores each block it reads): for text of 32 bytes and more, which
+/// check_text sends to the validator anyway. On strings.json this pass
+/// replaced a read by memcpy of 1.4 MB a decode. Returns its offset, or -1.
+static inline intptr_t append_checked_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t source) {
+    if (count > tape->max_string) return fail(tape, CARTOGRAPH_TAPE_STRING_TOO_LONG, count, source) - 1;
+    if (tape->byte_count + count > tape->byte_capacity) tape->grow(tape->context, 0, count);
+    intptr_t offset = tape->byte_count;
+    intptr_t bad = cartograph_utf8_copy_first_invalid(tape->bytes + offset, bytes, count);
+    if (bad >= 0) return invalid_text(tape, bytes, bad, source) - 1;
+    tape->byte_count += count;
+    return offset;
 }
 
 /// Where a string token starts: raw text in the chunk has its quotes right
@@ -183,8 +200,14 @@ static int on_string(void *context, const unsigned char *bytes, size_t length) {
     intptr_t count = (intptr_t)length;
     intptr_t start = string_start(tape, bytes, count);
     if (start < 0) return 0;
-    if (!check_text(tape, bytes, count, start, NULL)) return 0;
-    intptr_t offset = append_bytes(tape, bytes, count, 0);
+    intptr_t offset;
+    if (count >= 32) {
+        offset = append_checked_text(tape, bytes, count, start);
+        if (offset < 0) return 0;
+    } else {
+        if (!check_text(tape, bytes, count, start, NULL)) return 0;
+        offset = append_bytes(tape, bytes, count, 0);
+    }
     return append_value(tape, KIND_STRING, (uint32_t)count, offset, start);
 }
 

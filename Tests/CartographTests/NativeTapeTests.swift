@@ -149,16 +149,42 @@ import Testing
             [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0x78, 0xE2, 0x82, 0x22, 0x5D],
         ]
         for bytes in invalid {
-            let native = Result { try Document(parsing: bytes) }
-            let swift = Result { try swiftTape(bytes) }
-            guard case .failure(let nativeError as CartographError) = native, case .failure(let swiftError as CartographError) = swift else {
-                Issue.record("\(bytes): both should fail")
-                continue
-            }
-            #expect(nativeError.kind == .invalidUTF8)
-            #expect(nativeError.message == swiftError.message, "\(bytes)")
-            #expect(nativeError.offset == swiftError.offset, "\(bytes)")
+            expectSameFailure(bytes, kind: .invalidUTF8, "\(bytes)")
         }
+    }
+
+    @Test func longStringsAreCheckedAsTheyAreCopied() throws {
+        // From 32 bytes the C builder checks and copies a string in one pass:
+        // valid text lands on the tape whole, a fault anywhere is found at
+        // the Swift builder's offset, and the length limit still applies.
+        let unit = Array("aé日😀b".utf8)
+        for length in 32...90 {
+            var text = Array((0..<(length / unit.count + 1)).flatMap { _ in unit }.prefix(length))
+            while String(validating: text, as: UTF8.self) == nil { text.removeLast() }
+            let valid = [0x5B, 0x22] + text + [0x22, 0x2C, 0x22] + text + [0x22, 0x5D]
+            try expectSameTapes(valid, "\(text.count) bytes")
+            for place in stride(from: 0, through: text.count, by: 3) {
+                let bytes = [0x5B, 0x22] + Array(text[..<place]) + [0xED, 0xA0, 0x80] + Array(text[place...]) + [0x22, 0x5D]
+                expectSameFailure(bytes, kind: .invalidUTF8, "fault at \(place) of \(text.count)")
+            }
+        }
+        var limited = ParseOptions()
+        limited.maxStringBytes = 40
+        let long = Array(("[\"" + String(repeating: "é", count: 21) + "\"]").utf8)
+        expectSameFailure(long, kind: .stringTooLong, "42 bytes over a 40-byte limit", options: limited)
+    }
+
+    /// Both builders reject `bytes` with the same error: kind, message and offset.
+    private func expectSameFailure(_ bytes: [UInt8], kind: CartographError.Kind, _ label: String, options: ParseOptions = ParseOptions()) {
+        let native = Result { try Document(parsing: bytes, options: options) }
+        let swift = Result { try swiftTape(bytes, options: options) }
+        guard case .failure(let nativeError as CartographError) = native, case .failure(let swiftError as CartographError) = swift else {
+            Issue.record("\(label): both should fail: \(native) / \(swift)")
+            return
+        }
+        #expect(nativeError.kind == kind, "\(label)")
+        #expect(nativeError.message == swiftError.message, "\(label)")
+        #expect(nativeError.offset == swiftError.offset, "\(label)")
     }
 
     @Test func tapesThatOutgrowTheirFirstBuffersStayWhole() throws {

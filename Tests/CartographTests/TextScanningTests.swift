@@ -108,6 +108,32 @@ import Testing
         #expect(text.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == nil)
     }
 
+    @Test func utf8ValidationFindsFaultsInTheOverlappingLastBlockAtEveryLength() {
+        // The vector path reads the text's last 32 bytes as its last block,
+        // overlapping the block before by anything from 1 to 31 bytes (or
+        // the first block, from 35 bytes): every length from 30 to 100, a
+        // fault at each of the last 40 places, and each kind of cut-off end.
+        let text = Array(String(repeating: "aé日😀xy", count: 12).utf8)
+        let faults: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xFF]]
+        for length in 30...100 {
+            var prefix = Array(text[..<length])
+            while let last = prefix.last, String(validating: prefix, as: UTF8.self) == nil || last & 0xC0 == 0x80 { prefix.removeLast() }
+            #expect(prefix.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == nil, "length \(prefix.count)")
+            for fault in faults {
+                for place in max(0, prefix.count - 40)...prefix.count {
+                    guard place == prefix.count || prefix[place] & 0xC0 != 0x80 else { continue }
+                    let bytes = Array(prefix[..<place]) + fault + Array(prefix[place...])
+                    let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
+                    #expect(found == place, "\(fault) at \(place) of \(bytes.count): \(String(describing: found))")
+                }
+            }
+            for cut in [[0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
+                let bytes = prefix + cut
+                #expect(bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == prefix.count, "\(cut) after \(prefix.count)")
+            }
+        }
+    }
+
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5544_0002)
         let pieces: [[UInt8]] = [Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],

@@ -170,6 +170,11 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
 /// truncated sequences.
 intptr_t cartograph_utf8_first_invalid(const uint8_t *bytes, intptr_t count);
 
+/// cartograph_utf8_first_invalid that also copies the bytes to `target`
+/// when they are valid (one pass where the vector path runs); when they are
+/// not, `target`'s first `count` bytes are left unspecified.
+intptr_t cartograph_utf8_copy_first_invalid(uint8_t *target, const uint8_t *bytes, intptr_t count);
+
 /// Whether the processor and the OS support AVX2 (always 0 off x86-64).
 int cartograph_has_avx2(void);
 
