@@ -134,6 +134,22 @@ import Testing
         }
     }
 
+    @Test func asciiCheckSeesAHighByteAtEveryPlaceOfEveryLength() {
+        // Words, half-words, bytes and (over 32 bytes) 32-byte steps with an
+        // overlapping last step: one byte at 0x80 or above anywhere is seen.
+        for length in 0...130 {
+            let ascii = (0..<length).map { UInt8(0x20 + $0 % 90) }
+            #expect(ascii.withUnsafeBytes { UTF8Validation.isASCII($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: length) }, "\(length)")
+            for place in 0..<length {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = ascii
+                    bytes[place] = high
+                    #expect(!bytes.withUnsafeBytes { UTF8Validation.isASCII($0.baseAddress!, count: length) }, "\(high) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5544_0002)
         let pieces: [[UInt8]] = [Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],

@@ -21,9 +21,11 @@ enum UTF8Validation {
     }
 
     /// Whether every byte is below 0x80: whole words, then one overlapping
-    /// word (or two overlapping half-words) for the tail, never byte by byte.
+    /// word (or two overlapping half-words) for the tail, never byte by byte;
+    /// over 32 bytes, 32 at a step, stopping at the first non-ASCII step.
     @inline(__always)
     static func isASCII(_ base: UnsafeRawPointer, count: Int) -> Bool {
-        cartograph_utf8_is_ascii(base.assumingMemoryBound(to: UInt8.self), count) != 0
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        return (count > 32 ? cartograph_utf8_long_is_ascii(bytes, count) : cartograph_utf8_is_ascii(bytes, count)) != 0
     }
 }
