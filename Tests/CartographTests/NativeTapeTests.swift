@@ -153,6 +153,22 @@ import Testing
         }
     }
 
+    @Test func numbersOfEveryLengthLandOnTheTapeWhole() throws {
+        // Each length takes one of the copies: bytes, words, two 16-byte
+        // moves (17 to 32 bytes), memcpy; the text is read back exactly.
+        for length in 1...40 {
+            let digits = (0..<length).map { Character(String(($0 * 7 + length) % 10)) }
+            let integer = String(digits).replacingOccurrences(of: "^0+(?=.)", with: "", options: .regularExpression)
+            let fraction = length > 3 ? "-" + String(digits.prefix(1)) + "." + String(digits.dropFirst(3)) : integer
+            for text in [integer, fraction] {
+                let bytes = Array(("[" + text + "," + text + "]").utf8)
+                try expectSameTapes(bytes, text)
+                let elements = Array(try Document(parsing: bytes).root.array())
+                #expect(try elements.map { try $0.numberText() } == [text, text], "\(text)")
+            }
+        }
+    }
+
     @Test func longStringsAreCheckedAsTheyAreCopied() throws {
         // From 32 bytes the C builder checks and copies a string in one pass:
         // valid text lands on the tape whole, a fault anywhere is found at
