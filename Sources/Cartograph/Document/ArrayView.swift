@@ -3,11 +3,18 @@
 /// Iterating is O(1) per element (each element's subtree is skipped by its
 /// recorded end); positional access `array[i]` walks from the start, so
 /// prefer iteration.
+///
+/// Iteration, ``count``, ``Node/array()`` and ``Node/double()`` are
+/// inlinable: a factory in another module that loops over views inlines
+/// them instead of calling across the module per element (measured: the
+/// canada.json factories 11.96-12.09 -> 11.07-11.21 ms). The tape's layout
+/// they read is therefore visible to clients compiled against this version.
 public struct ArrayView: Sendable, Sequence {
     /// The document this view reads.
     public let document: Document
-    let index: Int
+    @usableFromInline let index: Int
 
+    @usableFromInline
     init(document: Document, index: Int) {
         self.document = document
         self.index = index
@@ -17,6 +24,7 @@ public struct ArrayView: Sendable, Sequence {
     public var node: Node { Node(document: document, index: index) }
 
     /// Number of elements.
+    @inlinable
     public var count: Int { Int(document.entry(index).length) }
 
     /// Whether the array has no elements.
@@ -31,17 +39,26 @@ public struct ArrayView: Sendable, Sequence {
     }
 
     /// Iterates the elements in order.
+    @inlinable
     public func makeIterator() -> Iterator {
         Iterator(document: document, position: index + 1, end: document.entry(index).payload)
     }
 
     /// Iterates the elements of an ``ArrayView``.
     public struct Iterator: IteratorProtocol {
-        let document: Document
-        var position: Int
-        let end: Int
+        @usableFromInline let document: Document
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
+
+        @usableFromInline
+        init(document: Document, position: Int, end: Int) {
+            self.document = document
+            self.position = position
+            self.end = end
+        }
 
         /// The next element.
+        @inlinable
         public mutating func next() -> Node? {
             guard position < end else { return nil }
             let node = Node(document: document, index: position)

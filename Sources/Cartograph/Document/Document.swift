@@ -13,7 +13,7 @@
 public final class Document: @unchecked Sendable {
     // @unchecked: the tape is written only by DocumentBuilder before this
     // object exists and is never mutated afterwards.
-    let tape: Tape
+    @usableFromInline let tape: Tape
     let roots: [Int]
 
     init(tape: Tape, roots: [Int]) {
@@ -53,7 +53,7 @@ public final class Document: @unchecked Sendable {
     /// Number of tokens on the tape (keys included); a measure of the document's size.
     public var tokenCount: Int { tape.count }
 
-    @inline(__always)
+    @inlinable
     func entry(_ index: Int) -> TapeEntry { tape.entries[index] }
 
     /// A number entry's value: its text, or for the non-finite reals of
@@ -103,7 +103,7 @@ public final class Document: @unchecked Sendable {
     }
 
     /// Index of the first entry after the value at `index`.
-    @inline(__always)
+    @inlinable
     func next(after index: Int) -> Int {
         let entry = tape.entries[index]
         return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1

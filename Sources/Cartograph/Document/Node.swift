@@ -9,14 +9,15 @@ import Foundation
 public struct Node: Sendable {
     /// The document this node reads.
     public let document: Document
-    let index: Int
+    @usableFromInline let index: Int
 
+    @usableFromInline
     init(document: Document, index: Int) {
         self.document = document
         self.index = index
     }
 
-    @inline(__always)
+    @inlinable
     var entry: TapeEntry { document.entry(index) }
 
     /// The value's kind.
@@ -37,6 +38,7 @@ public struct Node: Sendable {
     /// Whether the value is `null`.
     public var isNull: Bool { entry.kind == .null }
 
+    @usableFromInline
     func mismatch(_ expected: String) -> CartographError {
         CartographError(.typeMismatch, "expected \(expected), found \(kind)",
             offset: entry.source, expected: expected, found: kind.description)
@@ -76,13 +78,15 @@ public struct Node: Sendable {
         return entry.kind == .number && NumberText.isIntegerText(document.tape.bytes + entry.payload, count: Int(entry.length))
     }
 
-    private func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
+    @inlinable
+    func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
         let entry = entry
         guard entry.kind == .number else { throw mismatch("number") }
         return (UnsafePointer(document.tape.bytes + entry.payload), Int(entry.length))
     }
 
-    private func outOfRange(_ type: String) -> CartographError {
+    @usableFromInline
+    func outOfRange(_ type: String) -> CartographError {
         let text = (try? numberText()) ?? "?"
         return CartographError(.numberOutOfRange, "number \(text) does not fit in \(type)",
             offset: entry.source, expected: type, found: "number")
@@ -127,6 +131,7 @@ public struct Node: Sendable {
 
     /// The nearest `Double`; throws when the number is beyond Double's range
     /// (`1e400`). Underflow to zero (`1e-400`) is not an error.
+    @inlinable
     public func double() throws -> Double {
         let (bytes, count) = try numberBytes()
         let value = NumberText.double(terminated: bytes, count: count)
@@ -173,6 +178,7 @@ public struct Node: Sendable {
     }
 
     /// A view of the array; throws when the value is not an array.
+    @inlinable
     public func array() throws -> ArrayView {
         guard entry.kind == .array else { throw mismatch("array") }
         return ArrayView(document: document, index: index)

@@ -10,8 +10,9 @@ internal import CCartographTape
 /// (a quarter of the parse time when measured), while pointer accesses are
 /// unchecked. Only ``DocumentBuilder`` writes, and only before the owning
 /// ``Document`` is handed out; after that the tape is read-only.
+@usableFromInline
 final class Tape {
-    let storage: UnsafeMutablePointer<TapeStorage>
+    @usableFromInline let storage: UnsafeMutablePointer<TapeStorage>
 
     init(expectedInputBytes: Int) {
         storage = .allocate(capacity: 1)
@@ -31,21 +32,22 @@ final class Tape {
     }
 
     /// The entries; valid up to ``count``.
-    @inline(__always) var entries: UnsafeMutablePointer<TapeEntry> { storage.pointee.entries }
+    @inlinable var entries: UnsafeMutablePointer<TapeEntry> { storage.pointee.entries }
     /// Number of entries.
     @inline(__always) var count: Int { storage.pointee.count }
     /// String and number bytes.
-    @inline(__always) var bytes: UnsafeMutablePointer<UInt8> { storage.pointee.bytes }
+    @inlinable var bytes: UnsafeMutablePointer<UInt8> { storage.pointee.bytes }
     /// Number of bytes used.
     @inline(__always) var byteCount: Int { storage.pointee.byteCount }
 }
 
 /// The raw buffers and counters of a ``Tape``.
+@usableFromInline
 struct TapeStorage {
-    private(set) var entries: UnsafeMutablePointer<TapeEntry>
+    @usableFromInline private(set) var entries: UnsafeMutablePointer<TapeEntry>
     private(set) var count = 0
     private var capacity: Int
-    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @usableFromInline private(set) var bytes: UnsafeMutablePointer<UInt8>
     private(set) var byteCount = 0
     private var byteCapacity: Int
 

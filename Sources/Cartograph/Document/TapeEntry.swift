@@ -18,26 +18,29 @@
 ///
 /// Strings and number texts live in one byte buffer beside the tape; number
 /// texts are NUL-terminated there.
+@usableFromInline
 struct TapeEntry {
     /// The token's kind.
-    var kind: TokenKind
+    @usableFromInline var kind: TokenKind
     /// ``TapeFlags`` bits.
-    var flags: UInt8
+    @usableFromInline var flags: UInt8
     /// Byte length of a string, key or number text; element or key count of a container.
-    var length: UInt32
+    @usableFromInline var length: UInt32
     /// Byte offset in the storage of a string, key or number; for a container,
     /// the index of the first entry after its subtree.
-    var payload: Int
+    @usableFromInline var payload: Int
     /// Byte offset of the token's first byte in the input (absolute, across chunks).
-    var source: Int
+    @usableFromInline var source: Int
 }
 
 /// The kinds of tape entry.
+@usableFromInline
 enum TokenKind: UInt8 {
     case null, `false`, `true`, number, string, key, array, object
 }
 
 /// Bit flags on a tape entry.
+@usableFromInline
 enum TapeFlags {
     /// On a key: a duplicate that ``DuplicateKeyPolicy`` hides; its value is skipped.
     static let shadowed: UInt8 = 4
@@ -52,5 +55,5 @@ enum TapeFlags {
     /// On a number: a NaN or infinity (JSON5's `Infinity` and `NaN`, a
     /// property list's real), stored as that text (`-Infinity`, `NaN`,
     /// `-NaN`…); set by ``JSON5Reader`` and ``PlistScalars``.
-    static let nonFinite: UInt8 = 64
+    @usableFromInline static let nonFinite: UInt8 = 64
 }

@@ -8,6 +8,7 @@ internal import CCartographShims
 /// Clinger's fast path when the significand fits in 53 bits and the power of
 /// ten is exact (|e| ≤ 22), which is exact by construction; otherwise the
 /// standard library's correctly rounded parser (C locale) decides.
+@usableFromInline
 enum NumberText {
     /// Whether number text has neither a fraction nor an exponent. Computed
     /// on demand rather than stored at parse time: the parser's per-number
@@ -89,6 +90,8 @@ enum NumberText {
 
     /// The nearest `Double` to NUL-terminated number text (as the tape stores
     /// it): no copy on the slow path.
+    /// Usable from inlined code: ``Node/double()`` is inlinable.
+    @usableFromInline
     static func double(terminated bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = fastPath(bytes, count: count) { return fast }
         return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { cartograph_strtod_c_locale($0) }
