@@ -530,16 +530,20 @@ final class DocumentDecoder: Decoder {
         return try type.init(from: self)
     }
 
-    /// Arrays of the common scalars, read straight off the tape: no nested
-    /// decoder state, container or coding path per array (canada.json has
-    /// 55,000 `[Double]` pairs).
+    /// Arrays of the common scalars, and arrays of those arrays (two and
+    /// three levels), read straight off the tape: no nested decoder state,
+    /// container or coding path per array (canada.json has 55,000 `[Double]`
+    /// pairs in `[[[Double]]]` rings). The outer levels were read by the
+    /// standard library's `Array.init(from:)`, which is not specialised and
+    /// looked `Array<Element>`'s metadata up per array (a tenth of a
+    /// canada.json decode, perf).
     private func decodeScalarArray<T>(_ kind: ScalarArrayKind, _ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
         // Inlined into each case below, so that it is specialised for the
         // element type: called generically, every array looked its storage
         // class's metadata up and every append went through the unspecialised
         // `Array.append` (a quarter of a canada.json decode, perf).
         @inline(__always)
-        func elements<E>(_ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
+        func elements<E>(nested: Bool, _ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
             let end = entries[index].payload
             var result: [E] = []
             result.reserveCapacity(Int(entries[index].length))
@@ -548,7 +552,8 @@ final class DocumentDecoder: Decoder {
             var elementTrail: CodingTrail?
             while position < end {
                 let entry = entries[position]
-                if entry.kind == .array || entry.kind == .object {
+                let isContainer = entry.kind == .array || entry.kind == .object
+                if isContainer, !nested {
                     elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
                     throw mismatch(expected: "\(E.self)", type: E.self, at: position, key: IndexKey(ordinal), trail: elementTrail)
                 }
@@ -559,42 +564,89 @@ final class DocumentDecoder: Decoder {
                     elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
                     result.append(try read(position, IndexKey(ordinal), elementTrail))
                 }
-                position += 1
+                position = isContainer ? entry.payload : position + 1
                 ordinal += 1
             }
             return result
         }
         let trailOrParent: (CodingTrail?) -> CodingTrail? = { $0 ?? parent }
+        // Each row through decodeValue: an array row comes back here a level
+        // down; anything else (null, a number, an object) takes the general
+        // path and fails as `Array.init(from:)` would.
+        @inline(__always)
+        func rows<R: Decodable>(_ row: R.Type) throws -> [R] {
+            try elements(nested: true) { try decodeValue(R.self, at: $0, key: $1, parent: trailOrParent($2)) }
+        }
         // `kind` names T's own array type (``ScalarArrayKind/init(_:)``): the casts cannot fail.
-        switch kind {
-        case .double: return try elements { try decodeDouble(at: $0, key: $1, trail: trailOrParent($2)) } as! T
-        case .int: return try elements { try decodeInteger(Int.self, at: $0, key: $1, trail: trailOrParent($2)) } as! T
-        case .string: return try elements { try decodeString(at: $0, key: $1, trail: trailOrParent($2)) } as! T
-        case .float: return try elements { try decodeFloat(at: $0, key: $1, trail: trailOrParent($2)) } as! T
-        case .int64: return try elements { try decodeInteger(Int64.self, at: $0, key: $1, trail: trailOrParent($2)) } as! T
-        case .bool: return try elements { try decodeBool(at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        switch (kind.element, kind.depth) {
+        case (.double, 1): return try elements(nested: false) { try decodeDouble(at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.int, 1): return try elements(nested: false) { try decodeInteger(Int.self, at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.string, 1): return try elements(nested: false) { try decodeString(at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.float, 1): return try elements(nested: false) { try decodeFloat(at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.int64, 1): return try elements(nested: false) { try decodeInteger(Int64.self, at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.bool, 1): return try elements(nested: false) { try decodeBool(at: $0, key: $1, trail: trailOrParent($2)) } as! T
+        case (.double, 2): return try rows([Double].self) as! T
+        case (.int, 2): return try rows([Int].self) as! T
+        case (.string, 2): return try rows([String].self) as! T
+        case (.float, 2): return try rows([Float].self) as! T
+        case (.int64, 2): return try rows([Int64].self) as! T
+        case (.bool, 2): return try rows([Bool].self) as! T
+        case (.double, _): return try rows([[Double]].self) as! T
+        case (.int, _): return try rows([[Int]].self) as! T
+        case (.string, _): return try rows([[String]].self) as! T
+        case (.float, _): return try rows([[Float]].self) as! T
+        case (.int64, _): return try rows([[Int64]].self) as! T
+        case (.bool, _): return try rows([[Bool]].self) as! T
         }
     }
 
-    /// The arrays of scalars read straight off the tape.
-    private enum ScalarArrayKind: CaseIterable {
-        case double, int, string, float, int64, bool
+    /// The arrays of scalars read straight off the tape: the element type,
+    /// and how many array levels hold it (1 to 3).
+    private struct ScalarArrayKind {
+        enum Element: CaseIterable {
+            case double, int, string, float, int64, bool
+        }
+
+        let element: Element
+        let depth: Int
 
         var arrayType: Any.Type {
-            switch self {
-            case .double: [Double].self
-            case .int: [Int].self
-            case .string: [String].self
-            case .float: [Float].self
-            case .int64: [Int64].self
-            case .bool: [Bool].self
+            switch (element, depth) {
+            case (.double, 1): [Double].self
+            case (.int, 1): [Int].self
+            case (.string, 1): [String].self
+            case (.float, 1): [Float].self
+            case (.int64, 1): [Int64].self
+            case (.bool, 1): [Bool].self
+            case (.double, 2): [[Double]].self
+            case (.int, 2): [[Int]].self
+            case (.string, 2): [[String]].self
+            case (.float, 2): [[Float]].self
+            case (.int64, 2): [[Int64]].self
+            case (.bool, 2): [[Bool]].self
+            case (.double, _): [[[Double]]].self
+            case (.int, _): [[[Int]]].self
+            case (.string, _): [[[String]]].self
+            case (.float, _): [[[Float]]].self
+            case (.int64, _): [[[Int64]]].self
+            case (.bool, _): [[[Bool]]].self
             }
         }
 
         /// Each kind's array type, found once: writing `T.self == [Double].self`
         /// looks the array type's metadata up on every call (measured: six
         /// such lookups per array were ~1% of a twitter.json Codable decode).
-        private static let identified = allCases.map { (ObjectIdentifier($0.arrayType), $0) }
+        private static let identified = (1...3).flatMap { depth in
+            Element.allCases.map { element in
+                let kind = ScalarArrayKind(element: element, depth: depth)
+                return (ObjectIdentifier(kind.arrayType), kind)
+            }
+        }
+
+        init(element: Element, depth: Int) {
+            self.element = element
+            self.depth = depth
+        }
 
         /// The kind whose array type is `type`, if any.
         init?(_ type: Any.Type) {
