@@ -50,6 +50,8 @@ struct ProbeChoices {
 /// The value types a step reads.
 enum ProbeScalar: CaseIterable, Sendable {
     case int, string, bool, double, date, int8, uint
+    /// Arrays of scalars, one to three levels (the decoder reads them off the tape).
+    case ints, intRows, doubleRings, stringRows, boolRows
 }
 
 /// One access a plan makes. In an unkeyed container the key is ignored.
@@ -324,6 +326,11 @@ struct ProbeRunner {
         case .date: return "\(try c.decode(Date.self, forKey: key).timeIntervalSince1970)"
         case .int8: return "\(try c.decode(Int8.self, forKey: key))"
         case .uint: return "\(try c.decode(UInt.self, forKey: key))"
+        case .ints: return "\(try c.decode([Int].self, forKey: key))"
+        case .intRows: return "\(try c.decode([[Int]].self, forKey: key))"
+        case .doubleRings: return "\(try c.decode([[[Double]]].self, forKey: key))"
+        case .stringRows: return "\(try c.decode([[String]].self, forKey: key))"
+        case .boolRows: return "\(try c.decode([[Bool]].self, forKey: key))"
         }
     }
 
@@ -336,6 +343,11 @@ struct ProbeRunner {
         case .date: return "\(try c.decodeIfPresent(Date.self, forKey: key)?.timeIntervalSince1970 as Any)"
         case .int8: return "\(try c.decodeIfPresent(Int8.self, forKey: key) as Any)"
         case .uint: return "\(try c.decodeIfPresent(UInt.self, forKey: key) as Any)"
+        case .ints: return "\(try c.decodeIfPresent([Int].self, forKey: key) as Any)"
+        case .intRows: return "\(try c.decodeIfPresent([[Int]].self, forKey: key) as Any)"
+        case .doubleRings: return "\(try c.decodeIfPresent([[[Double]]].self, forKey: key) as Any)"
+        case .stringRows: return "\(try c.decodeIfPresent([[String]].self, forKey: key) as Any)"
+        case .boolRows: return "\(try c.decodeIfPresent([[Bool]].self, forKey: key) as Any)"
         }
     }
 
@@ -348,6 +360,11 @@ struct ProbeRunner {
         case .date: return "\(try c.decode(Date.self).timeIntervalSince1970)"
         case .int8: return "\(try c.decode(Int8.self))"
         case .uint: return "\(try c.decode(UInt.self))"
+        case .ints: return "\(try c.decode([Int].self))"
+        case .intRows: return "\(try c.decode([[Int]].self))"
+        case .doubleRings: return "\(try c.decode([[[Double]]].self))"
+        case .stringRows: return "\(try c.decode([[String]].self))"
+        case .boolRows: return "\(try c.decode([[Bool]].self))"
         }
     }
 
@@ -360,6 +377,11 @@ struct ProbeRunner {
         case .date: return "\(try c.decodeIfPresent(Date.self)?.timeIntervalSince1970 as Any)"
         case .int8: return "\(try c.decodeIfPresent(Int8.self) as Any)"
         case .uint: return "\(try c.decodeIfPresent(UInt.self) as Any)"
+        case .ints: return "\(try c.decodeIfPresent([Int].self) as Any)"
+        case .intRows: return "\(try c.decodeIfPresent([[Int]].self) as Any)"
+        case .doubleRings: return "\(try c.decodeIfPresent([[[Double]]].self) as Any)"
+        case .stringRows: return "\(try c.decodeIfPresent([[String]].self) as Any)"
+        case .boolRows: return "\(try c.decodeIfPresent([[Bool]].self) as Any)"
         }
     }
 }
