@@ -2,6 +2,7 @@
 #define CARTOGRAPH_CYAJL_SHIM_H
 
 #include <yajl/yajl_parse.h>
+#include <yajl/yajl_version.h>
 
 /// yajl_config is variadic, which Swift cannot call: one wrapper per option
 /// value type. Returns yajl's result (non-zero on success).

@@ -153,6 +153,20 @@ import Testing
         }
     }
 
+    @Test func yajl2sCountOfConsumedBytesIsReadInPlace() throws {
+        // yajl 2.x keeps it where the C callbacks look (checked on a probe
+        // handle at the first parse); the offsets it gives are the library
+        // call's: the Swift builder, which calls yajl_get_bytes_consumed,
+        // writes the same source offsets (the random-document test above
+        // and this one, with containers and literals at every depth).
+        _ = try Document(parsing: Array("[true]".utf8))
+        if YajlParser.yajlVersion / 10_000 == 2 { #expect(YajlParser.readsBytesConsumedInPlace, "yajl \(YajlParser.yajlVersion)") }
+        let text = #"  [null, {"a": [true, false, {}], "b" : [ [ ] , null ]},   {"c":{"d":[false]}} , true ]  "#
+        try expectSameTapes(Array(text.utf8), "literals and containers")
+        let nested = String(repeating: #"{"k":["#, count: 40) + "null" + String(repeating: "]}", count: 40)
+        try expectSameTapes(Array(nested.utf8), "nested")
+    }
+
     @Test func numbersOfEveryLengthLandOnTheTapeWhole() throws {
         // Each length takes one of the copies: bytes, words, two 16-byte
         // moves (17 to 32 bytes), memcpy; the text is read back exactly.

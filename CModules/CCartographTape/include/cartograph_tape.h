@@ -94,6 +94,10 @@ typedef struct cartograph_yajl_tape {
 
     /* Where yajl is in the input. */
     void *handle;
+    /// yajl's own count of the bytes consumed in the current `yajl_parse`
+    /// call, read in place (cartograph_yajl_tape_attach), or NULL: read
+    /// through `yajl_get_bytes_consumed`.
+    const size_t *consumed;
     /// Absolute offset of the current chunk's first byte.
     intptr_t chunk_base;
     const uint8_t *chunk_start;
@@ -155,6 +159,16 @@ const void *cartograph_yajl_tape_callbacks(void);
 /// Allocates the open-container stack with its top-level frame; returns 0
 /// when out of memory. Called once, before the first `yajl_parse`.
 int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape);
+
+/// Called once `handle` is set: lets the callbacks read yajl's count of
+/// bytes consumed in place when this yajl's handle keeps it where yajl 2.x
+/// does (checked once per process on a probe handle), instead of calling
+/// into the library per container and literal.
+void cartograph_yajl_tape_attach(cartograph_yajl_tape *tape);
+
+/// Whether this process's yajl passed that check (1) or the callbacks call
+/// `yajl_get_bytes_consumed` (0).
+int cartograph_yajl_reads_consumed_in_place(void);
 
 /// Nesting depth of the value being read (0 between top-level values).
 static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *tape) {

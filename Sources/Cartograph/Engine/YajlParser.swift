@@ -42,6 +42,14 @@ final class YajlParser {
     private let usesNativeTape: Bool
 
     private var handle: OpaquePointer? { native.pointee.handle.map(OpaquePointer.init) }
+
+    /// Whether the C callbacks read yajl's count of consumed bytes in
+    /// place rather than through `yajl_get_bytes_consumed`
+    /// (`cartograph_yajl_tape_attach`: checked once per process).
+    static var readsBytesConsumedInPlace: Bool { cartograph_yajl_reads_consumed_in_place() != 0 }
+
+    /// The linked yajl's version as `yajl_version()` gives it (2.1.0 is 20100).
+    static var yajlVersion: Int { Int(yajl_version()) }
     private var chunkBase: Int {
         get { native.pointee.chunk_base }
         set { native.pointee.chunk_base = newValue }
@@ -99,6 +107,7 @@ final class YajlParser {
             prepareNativeTape(context: context)
             let table = cartograph_yajl_tape_callbacks()!.assumingMemoryBound(to: yajl_callbacks.self)
             native.pointee.handle = yajl_alloc(table, nil, UnsafeMutableRawPointer(native)).map(UnsafeMutableRawPointer.init)
+            cartograph_yajl_tape_attach(native)
         } else {
             native.pointee.handle = yajl_alloc(YajlParser.callbacks, nil, context).map(UnsafeMutableRawPointer.init)
         }
