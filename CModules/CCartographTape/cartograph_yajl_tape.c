@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
+#include <yajl/yajl_version.h>
 
 enum {
     KIND_NULL = 0,
@@ -78,11 +79,17 @@ static int grow_scratch(void **array, intptr_t *capacity, intptr_t needed, size_
     return 1;
 }
 
+/// Makes room for `needed` more text bytes; returns the offset they go at
+/// (the caller writes them, then adds them to byte_count).
+static inline intptr_t text_room(cartograph_yajl_tape *tape, intptr_t needed) {
+    if (tape->byte_count + needed > tape->byte_capacity) tape->grow(tape->context, 0, needed);
+    return tape->byte_count;
+}
+
 /// Copies text onto the tape (NUL-terminated with `terminate`); returns its offset.
 static inline intptr_t append_bytes(cartograph_yajl_tape *tape, const uint8_t *source, intptr_t length, int terminate) {
     intptr_t needed = length + terminate;
-    if (tape->byte_count + needed > tape->byte_capacity) tape->grow(tape->context, 0, needed);
-    intptr_t offset = tape->byte_count;
+    intptr_t offset = text_room(tape, needed);
     if (length > 0) cartograph_copy_text(tape->bytes + offset, source, length);
     if (terminate) tape->bytes[offset + length] = 0;
     tape->byte_count += needed;
@@ -147,8 +154,7 @@ static inline int check_text(cartograph_yajl_tape *tape, const uint8_t *bytes, i
 /// replaced a read by memcpy of 1.4 MB a decode. Returns its offset, or -1.
 static inline intptr_t append_checked_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t source) {
     if (count > tape->max_string) return fail(tape, CARTOGRAPH_TAPE_STRING_TOO_LONG, count, source) - 1;
-    if (tape->byte_count + count > tape->byte_capacity) tape->grow(tape->context, 0, count);
-    intptr_t offset = tape->byte_count;
+    intptr_t offset = text_room(tape, count);
     intptr_t bad = cartograph_utf8_copy_first_invalid(tape->bytes + offset, bytes, count);
     if (bad >= 0) return invalid_text(tape, bytes, bad, source) - 1;
     tape->byte_count += count;
@@ -199,8 +205,7 @@ static int on_number(void *context, const char *text, size_t length) {
            append_bytes called memcpy (a call per number, 2.7% of a canada
            decode's time in memmove). Only here: inlined into every text
            callback, the same moves cost more than they saved (wide.json). */
-        if (tape->byte_count + count + 1 > tape->byte_capacity) tape->grow(tape->context, 0, count + 1);
-        offset = tape->byte_count;
+        offset = text_room(tape, count + 1);
         uint8_t *target = tape->bytes + offset;
         uint64_t head[2], tail[2];
         memcpy(head, bytes, 16);
@@ -471,15 +476,17 @@ int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape) {
 #define YAJL_CONSUMED_OFFSET (4 * sizeof(void *))
 
 /// Whether this process's yajl keeps the count at YAJL_CONSUMED_OFFSET:
-/// a probe handle without callbacks reads "[1," and then "22,333]", and
-/// the field must equal yajl_get_bytes_consumed (3, then 7) after each.
-/// Asked once; a race only probes twice and stores the same answer.
+/// a yajl 2 (an other major version is not probed: its handle might be
+/// smaller than the field's place), and a probe handle without callbacks
+/// reads "[1," and then "22,333]", the field equal to
+/// yajl_get_bytes_consumed (3, then 7) after each. Asked once; a race only
+/// probes twice and stores the same answer.
 static int consumed_field_verified(void) {
     static volatile int known = -1;
     int answer = known;
     if (answer >= 0) return answer;
     answer = 0;
-    yajl_handle probe = yajl_alloc(NULL, NULL, NULL);
+    yajl_handle probe = yajl_version() / 10000 == 2 ? yajl_alloc(NULL, NULL, NULL) : NULL;
     if (probe != NULL) {
         const size_t *field = (const size_t *)(const void *)((const char *)probe + YAJL_CONSUMED_OFFSET);
         static const unsigned char first[] = "[1,";
