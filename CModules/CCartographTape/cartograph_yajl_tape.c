@@ -130,16 +130,15 @@ static int invalid_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr
 }
 
 /// Checks a string's or key's length and UTF-8. With `ascii`, sets it
-/// (keys: an object with a non-ASCII key is flagged); without, text of 32
-/// bytes and more goes straight to the validator, whose vector path checks
-/// ASCII as fast as a separate pass would.
+/// (keys: an object with a non-ASCII key is flagged). Strings of 32 bytes
+/// and more do not come here: append_checked_text checks them as it copies.
 static inline int check_text(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t source, int *ascii) {
     if (count > tape->max_string) return fail(tape, CARTOGRAPH_TAPE_STRING_TOO_LONG, count, source);
     if (count == 0) {
         if (ascii) *ascii = 1;
         return 1;
     }
-    int is_ascii = (ascii == NULL && count >= 32) ? 0 : cartograph_utf8_is_ascii(bytes, count);
+    int is_ascii = cartograph_utf8_is_ascii(bytes, count);
     if (ascii) *ascii = is_ascii;
     if (!is_ascii) {
         intptr_t bad = cartograph_utf8_first_invalid(bytes, count);

@@ -90,22 +90,7 @@ import Testing
         // has one): a fault at every offset, across block boundaries, and
         // sequences cut off at the end, each located exactly.
         let text = Array(String(repeating: "aé日😀", count: 12).utf8)
-        let faults: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xFF]]
-        for fault in faults {
-            for place in 0...text.count {
-                // Keep the fault at a character boundary of the text before it.
-                guard place == text.count || text[place] & 0xC0 != 0x80 else { continue }
-                let bytes = Array(text[..<place]) + fault + Array(text[place...])
-                let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
-                #expect(found == place, "\(fault) at \(place): \(String(describing: found))")
-            }
-        }
-        for cut in [[0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
-            let bytes = text + cut
-            let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
-            #expect(found == text.count)
-        }
-        #expect(text.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == nil)
+        expectFaultsLocated(in: text, at: 0...text.count)
     }
 
     @Test func utf8ValidationFindsFaultsInTheOverlappingLastBlockAtEveryLength() {
@@ -114,23 +99,31 @@ import Testing
         // the first block, from 35 bytes): every length from 30 to 100, a
         // fault at each of the last 40 places, and each kind of cut-off end.
         let text = Array(String(repeating: "aé日😀xy", count: 12).utf8)
-        let faults: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xFF]]
         for length in 30...100 {
             var prefix = Array(text[..<length])
             while let last = prefix.last, String(validating: prefix, as: UTF8.self) == nil || last & 0xC0 == 0x80 { prefix.removeLast() }
-            #expect(prefix.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == nil, "length \(prefix.count)")
-            for fault in faults {
-                for place in max(0, prefix.count - 40)...prefix.count {
-                    guard place == prefix.count || prefix[place] & 0xC0 != 0x80 else { continue }
-                    let bytes = Array(prefix[..<place]) + fault + Array(prefix[place...])
-                    let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
-                    #expect(found == place, "\(fault) at \(place) of \(bytes.count): \(String(describing: found))")
-                }
+            expectFaultsLocated(in: prefix, at: max(0, prefix.count - 40)...prefix.count)
+        }
+    }
+
+    /// Valid `text` is valid; each kind of fault inserted at each character
+    /// boundary among `places`, and each kind of cut-off end, is located at
+    /// its first byte.
+    private func expectFaultsLocated(in text: [UInt8], at places: ClosedRange<Int>) {
+        func firstInvalid(_ bytes: [UInt8]) -> Int? {
+            bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) }
+        }
+        #expect(firstInvalid(text) == nil, "\(text.count) bytes")
+        let faults: [[UInt8]] = [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xFF]]
+        for fault in faults {
+            // Keep the fault at a character boundary of the text before it.
+            for place in places where place == text.count || text[place] & 0xC0 != 0x80 {
+                let found = firstInvalid(Array(text[..<place]) + fault + Array(text[place...]))
+                #expect(found == place, "\(fault) at \(place) of \(text.count + fault.count): \(String(describing: found))")
             }
-            for cut in [[0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
-                let bytes = prefix + cut
-                #expect(bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress!, count: $0.count) } == prefix.count, "\(cut) after \(prefix.count)")
-            }
+        }
+        for cut in [[0xC3], [0xE6, 0x97], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
+            #expect(firstInvalid(text + cut) == text.count, "\(cut) after \(text.count)")
         }
     }
 
