@@ -11,6 +11,55 @@ import Testing
         var rings: [[[Double]]]
     }
 
+    /// A class model and a subclass holding nested arrays: the subclass
+    /// decodes its own keys and hands the decoder to its superclass.
+    class Polygon: Codable, Equatable {
+        let rings: [[[Double]]]
+        let tags: [[String]]?
+
+        init(rings: [[[Double]]], tags: [[String]]?) {
+            self.rings = rings
+            self.tags = tags
+        }
+
+        static func == (lhs: Polygon, rhs: Polygon) -> Bool {
+            type(of: lhs) == type(of: rhs) && lhs.rings == rhs.rings && lhs.tags == rhs.tags && lhs.sameExtras(as: rhs)
+        }
+
+        func sameExtras(as other: Polygon) -> Bool { true }
+    }
+
+    final class LabeledPolygon: Polygon {
+        let label: String
+        let marks: [[Int]]
+
+        enum CodingKeys: String, CodingKey { case label, marks }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            label = try container.decode(String.self, forKey: .label)
+            marks = try container.decode([[Int]].self, forKey: .marks)
+            try super.init(from: decoder)
+        }
+
+        override func sameExtras(as other: Polygon) -> Bool {
+            guard let other = other as? LabeledPolygon else { return false }
+            return label == other.label && marks == other.marks
+        }
+    }
+
+    @Test func classModelsAndSubclassesDecodeAsFoundationDoes() throws {
+        var problems: [String] = []
+        for rows in Self.inputs {
+            problems += Differential.decode(Polygon.self, #"{"rings":\#(rows),"tags":[["a"]]}"#)
+            problems += Differential.decode(LabeledPolygon.self, #"{"label":"x","marks":[[1,2],[3]],"rings":\#(rows)}"#)
+            problems += Differential.decode(LabeledPolygon.self, #"{"label":"x","marks":\#(rows),"rings":[[[0,1]]],"tags":null}"#)
+        }
+        #expect(Self.unexplained(problems).isEmpty, "\(Self.unexplained(problems).joined(separator: "\n"))")
+        let labeled = try JSONMapper().decode(LabeledPolygon.self, from: Data(#"{"label":"x","marks":[[1],[2,3]],"rings":[[[1,2]],[[3,4],[5,6]]]}"#.utf8))
+        #expect(labeled.rings == [[[1, 2]], [[3, 4], [5, 6]]] && labeled.marks == [[1], [2, 3]] && labeled.tags == nil)
+    }
+
     static let inputs = [
         "[]", "[[]]", "[[],[]]", "[[1,2],[3.5,-4e2]]", "[[1],[2,3],[]]", "[[[1,2],[3,4]],[[5]]]", "[[[]],[]]",
         "[null]", "[[null]]", "[[1,null]]", "[1]", "[[1],2]", "[{}]", "[[{}]]", "[[[1]]]", "[[\"1\"]]", "[[true]]",
