@@ -100,11 +100,17 @@ static inline intptr_t append_entry(cartograph_yajl_tape *tape, uint8_t kind, ui
     if (tape->count == tape->capacity) tape->grow(tape->context, 1, 0);
     intptr_t index = tape->count++;
     cartograph_tape_entry *entry = entries_of(tape) + index;
+    // A whole document's offsets fit (the parse limits keep its input and
+    // text below 4 GiB, Tape.maxOffset); the source is 48 bits, as in Swift.
     entry->kind = kind;
     entry->flags = 0;
+    // A brace-less object's `{` (given by the parser, not in the input)
+    // sits at -1: it reads as 0, as in Swift.
+    uint64_t offset = source < 0 ? 0 : (uint64_t)source;
+    entry->source_low = (uint16_t)offset;
     entry->length = length;
-    entry->payload = payload;
-    entry->source = source;
+    entry->payload = (uint32_t)payload;
+    entry->source_high = (uint32_t)(offset >> 16);
     return index;
 }
 
@@ -437,7 +443,7 @@ static int on_end(void *context) {
         tape->key_count = frame->first_key;
     }
     entry->length = (uint32_t)count;
-    entry->payload = tape->count;
+    entry->payload = (uint32_t)tape->count;
     tape->frame_count -= 1;
     tape->top = tape->frames + tape->frame_count - 1;
     return 1;

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Cartograph
 
@@ -65,5 +66,80 @@ import Testing
         let error = try #require(throws: CartographError.self) { try value.encoded() }
         #expect(error.kind == .depthLimitExceeded)
         _ = try value.encoded(options: WriteOptions { $0.maxDepth = 600 })
+    }
+}
+
+/// Input limits above ``Tape/maxDocumentBytes`` (2 GiB) act as it: one
+/// document's offsets are 32-bit. The inputs are 2 GiB and a byte of
+/// mapped zero pages (never written, so never resident).
+@Suite struct DocumentCeilingTests {
+    private static let size = Tape.maxDocumentBytes + 1
+
+    private func withHugeInput(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let base = mmap(nil, Self.size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        try #require(base != MAP_FAILED)
+        defer { munmap(base, Self.size) }
+        try body(UnsafeRawBufferPointer(start: base, count: Self.size))
+    }
+
+    private func expectTooLarge(_ body: () throws -> Void) throws {
+        let error = try #require(throws: CartographError.self) { try body() }
+        #expect(error.kind == .inputTooLarge, "\(error)")
+        #expect(error.message.contains("\(Tape.maxDocumentBytes)"), "\(error.message)")
+    }
+
+    @Test func wholeJSONAboveTwoGiBIsTooLargeWhateverTheLimit() throws {
+        let options = ParseOptions { $0.maxInputBytes = .max }
+        try withHugeInput { input in
+            // Typed, so that the bytes are read in place (not copied into an array first).
+            try expectTooLarge { _ = try Document(parsing: input.assumingMemoryBound(to: UInt8.self), options: options) }
+            try expectTooLarge {
+                let parser = JSONParser(options: options)
+                try parser.feed(input)
+            }
+        }
+    }
+
+    @Test func json5AboveTwoGiBIsTooLargeWhateverTheLimit() throws {
+        let options = ParseOptions { $0.maxInputBytes = .max; $0.allowsJSON5 = true }
+        try withHugeInput { input in
+            try expectTooLarge { _ = try Document(parsing: input.assumingMemoryBound(to: UInt8.self), options: options) }
+        }
+    }
+
+    @Test func plistAboveTwoGiBIsTooLargeWhateverTheLimit() throws {
+        var options = PropertyListOptions()
+        options.maxInputBytes = .max
+        try withHugeInput { input in
+            try expectTooLarge { _ = try PlistInput.document(input, options: options) }
+        }
+    }
+
+    @Test func streamLimitsAboveTwoGiBActAsTwoGiB() {
+        let options = ParseOptions { $0.maxInputBytes = .max; $0.maxElementBytes = .max; $0.maxEnvelopeBytes = 3 << 31 }
+        let streamed = options.bounded(streamed: true)
+        #expect(streamed.maxInputBytes == .max)
+        #expect(streamed.maxElementBytes == Tape.maxDocumentBytes)
+        #expect(streamed.maxEnvelopeBytes == Tape.maxDocumentBytes)
+        #expect(options.bounded(streamed: false).maxInputBytes == Tape.maxDocumentBytes)
+        // Limits below the ceiling are kept as set.
+        #expect(ParseOptions().bounded(streamed: false) == ParseOptions())
+    }
+}
+
+extension DocumentCeilingTests {
+    @Test func inputTooLargeIsNotLocatedByLine() throws {
+        // The offset is where the limit was passed; no line or excerpt is read out of the refused input.
+        let options = ParseOptions { $0.maxInputBytes = 10 }
+        let whole = try #require(throws: CartographError.self) { try Document(parsing: "[1,\n2,\n3,\n4,\n5]", options: options) }
+        #expect(whole.kind == .inputTooLarge)
+        #expect(whole.offset == 10)
+        #expect(whole.line == nil)
+        let parser = JSONParser(options: options)
+        let chunked = try #require(throws: CartographError.self) {
+            try Array("[1,\n2,\n3,\n4,\n5]".utf8).withUnsafeBytes { try parser.feed($0) }
+        }
+        #expect(chunked.kind == .inputTooLarge)
+        #expect(chunked.line == nil)
     }
 }

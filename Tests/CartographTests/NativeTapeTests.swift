@@ -18,8 +18,10 @@ import Testing
         #expect(MemoryLayout<TapeEntry>.offset(of: \.kind) == MemoryLayout<cartograph_tape_entry>.offset(of: \.kind))
         #expect(MemoryLayout<TapeEntry>.offset(of: \.flags) == MemoryLayout<cartograph_tape_entry>.offset(of: \.flags))
         #expect(MemoryLayout<TapeEntry>.offset(of: \.length) == MemoryLayout<cartograph_tape_entry>.offset(of: \.length))
-        #expect(MemoryLayout<TapeEntry>.offset(of: \.payload) == MemoryLayout<cartograph_tape_entry>.offset(of: \.payload))
-        #expect(MemoryLayout<TapeEntry>.offset(of: \.source) == MemoryLayout<cartograph_tape_entry>.offset(of: \.source))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.storedPayload) == MemoryLayout<cartograph_tape_entry>.offset(of: \.payload))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.sourceLow) == MemoryLayout<cartograph_tape_entry>.offset(of: \.source_low))
+        #expect(MemoryLayout<TapeEntry>.offset(of: \.sourceHigh) == MemoryLayout<cartograph_tape_entry>.offset(of: \.source_high))
+        #expect(MemoryLayout<TapeEntry>.stride == 16)
         // The C side writes TokenKind's case indexes as numbers.
         let kinds: [TokenKind] = [.null, .false, .true, .number, .string, .key, .array, .object]
         for (index, kind) in kinds.enumerated() {

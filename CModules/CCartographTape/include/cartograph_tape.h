@@ -23,16 +23,18 @@
 #include <stdint.h>
 #include <string.h>
 
-/// One tape entry, laid out as Swift's `TapeEntry` (kind, flags, length,
-/// payload, source); `TapeLayoutTests` checks that the layouts agree. `kind`
+/// One tape entry, laid out as Swift's `TapeEntry` (kind, flags, the low 16
+/// bits of the source offset, length, payload, the source offset's higher
+/// bits): 16 bytes. `NativeTapeTests` checks that the layouts agree. `kind`
 /// is `TokenKind`'s case index: null 0, false 1, true 2, number 3, string 4,
 /// key 5, array 6, object 7.
 typedef struct cartograph_tape_entry {
     uint8_t kind;
     uint8_t flags;
+    uint16_t source_low;
     uint32_t length;
-    intptr_t payload;
-    intptr_t source;
+    uint32_t payload;
+    uint32_t source_high;
 } cartograph_tape_entry;
 
 /// Why the C side cancelled a parse (the Swift side turns it into a

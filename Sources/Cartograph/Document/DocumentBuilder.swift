@@ -415,7 +415,8 @@ final class DocumentBuilder {
         let object = count - 3
         guard object >= 0, entries[object].kind == .object, entries[object].length == 1, entries[object + 1].kind == .key else { return }
         var value = entries[count - 1]
-        value.source = entries[object].source
+        value.sourceLow = entries[object].sourceLow
+        value.sourceHigh = entries[object].sourceHigh
         entries[object] = value
         tapeStorage.pointee.removeLast(2)
     }

@@ -31,6 +31,17 @@ final class Tape {
         storage.deallocate()
     }
 
+    /// The most input one document is read from, and the most memory a
+    /// streamed element or envelope takes (2 GiB; ``ParseOptions`` limits
+    /// above it act as it): a tape's payloads are 32-bit (``TapeEntry``), and
+    /// the text and entries of a document stay below 4 GiB and 4 Gi within
+    /// it (a JSON document's text is at most its input and a byte, a JSON5
+    /// number's spelled-out text at most twice its own).
+    static let maxDocumentBytes = 1 << 31
+
+    /// The largest payload an entry holds: text offsets and entry indexes stay below it.
+    static let maxOffset = Int(UInt32.max)
+
     /// The entries; valid up to ``count``.
     @inlinable var entries: UnsafeMutablePointer<TapeEntry> { storage.pointee.entries }
     /// Number of entries.
@@ -146,14 +157,19 @@ struct TapeStorage {
         return offset
     }
 
+    // The parse limits (``Tape/maxDocumentBytes``) keep a tape well below
+    // 32-bit offsets; past them an entry would point at the wrong text, so
+    // growing there stops the process rather than corrupting a document.
     private mutating func growEntries() {
-        let newCapacity = capacity * 2
+        precondition(capacity < Tape.maxOffset, "Cartograph: a tape beyond 32-bit entry indexes")
+        let newCapacity = min(capacity * 2, Tape.maxOffset)
         entries = Self.resized(entries, to: newCapacity)
         capacity = newCapacity
     }
 
     private mutating func growBytes(_ needed: Int) {
         var newCapacity = byteCapacity * 2
+        precondition(byteCount + needed <= Tape.maxOffset, "Cartograph: a tape beyond 32-bit text offsets")
         while byteCount + needed > newCapacity { newCapacity *= 2 }
         bytes = Self.resized(bytes, to: newCapacity)
         byteCapacity = newCapacity

@@ -18,19 +18,52 @@
 ///
 /// Strings and number texts live in one byte buffer beside the tape; number
 /// texts are NUL-terminated there.
+///
+/// An entry is 16 bytes: the source offset is split into a low 16-bit and a
+/// high 32-bit part (48 bits: 256 TiB, for offsets that count across a
+/// stream's chunks), and the payload is 32 bits, so a document holds at most
+/// 4 GiB of text and 4 Gi entries (``Tape/maxOffset``; the parse limits keep
+/// every document below it, ``ParseOptions/maxInputBytes``). At 24 bytes
+/// (two full words) the tape was three quarters of a `Document`'s memory on
+/// a file of small records.
 @usableFromInline
 struct TapeEntry {
     /// The token's kind.
     @usableFromInline var kind: TokenKind
     /// ``TapeFlags`` bits.
     @usableFromInline var flags: UInt8
+    /// The low 16 bits of ``source``.
+    @usableFromInline var sourceLow: UInt16
     /// Byte length of a string, key or number text; element or key count of a container.
     @usableFromInline var length: UInt32
+    /// ``payload``, stored.
+    @usableFromInline var storedPayload: UInt32
+    /// ``source`` above its low 16 bits.
+    @usableFromInline var sourceHigh: UInt32
+
+    @inlinable
+    init(kind: TokenKind, flags: UInt8, length: UInt32, payload: Int, source: Int) {
+        self.kind = kind
+        self.flags = flags
+        self.length = length
+        storedPayload = UInt32(truncatingIfNeeded: payload)
+        let clamped = min(UInt64(clamping: source), Self.maxSource)
+        sourceLow = UInt16(truncatingIfNeeded: clamped)
+        sourceHigh = UInt32(truncatingIfNeeded: clamped >> 16)
+    }
+
+    /// The largest source offset an entry holds (2^48 - 1); a later one reads as this.
+    @usableFromInline static let maxSource: UInt64 = 1 << 48 - 1
+
     /// Byte offset in the storage of a string, key or number; for a container,
     /// the index of the first entry after its subtree.
-    @usableFromInline var payload: Int
+    @inlinable var payload: Int {
+        get { Int(storedPayload) }
+        set { storedPayload = UInt32(truncatingIfNeeded: newValue) }
+    }
+
     /// Byte offset of the token's first byte in the input (absolute, across chunks).
-    @usableFromInline var source: Int
+    @inlinable var source: Int { Int(sourceHigh) << 16 | Int(sourceLow) }
 }
 
 /// The kinds of tape entry.

@@ -173,7 +173,8 @@ struct BinaryPlistReader {
         // a dict's keys count with it). Value totals never pass their limit,
         // which is kept below 2^32, so 4 bytes hold them.
         let limit = min(options.maxValues, Int(UInt32.max))
-        let budget = max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue)
+        let budget = min(Tape.maxDocumentBytes,
+            max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue))
         var expanded = [UInt32](repeating: 1, count: objectCount)
         var expandedBytes = [Int](repeating: 0, count: objectCount)
         var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int, bytes: Int)] = []

@@ -38,6 +38,7 @@ struct JSON5Reader {
     /// `assumesTopLevelObject`: the input may be an object's members
     /// without their braces (Foundation's `assumesTopLevelDictionary`).
     static func parse(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
+        let options = options.bounded(streamed: false)
         guard input.count <= options.maxInputBytes else {
             throw CartographError(.inputTooLarge, "input larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes)
         }

@@ -98,6 +98,7 @@ final class YajlParser {
     /// A parser into a new builder. `swiftCallbacks` routes a parse that is
     /// not streamed through the Swift callbacks too (tests compare the two).
     init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil, swiftCallbacks: Bool = false) {
+        let options = options.bounded(streamed: splitter != nil)
         builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes, splitter: splitter)
         native = .allocate(capacity: 1)
         native.initialize(to: cartograph_yajl_tape())

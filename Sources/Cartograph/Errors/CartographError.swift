@@ -47,7 +47,7 @@ public struct CartographError: Error, Sendable, Hashable {
 
     /// A copy with the line, column and excerpt computed from the input text.
     func locating(in input: UnsafeRawBufferPointer, base: Int = 0) -> CartographError {
-        guard let offset, line == nil else { return self }
+        guard let offset, line == nil, kind.isLocatedInText else { return self }
         return located(at: SourceLocation(offset: offset - base, in: input))
     }
 
@@ -160,5 +160,12 @@ extension CartographError {
 
         /// The kind's name, such as `syntax` or `typeMismatch`.
         public var description: String { code.rawValue }
+
+        /// Whether an error of this kind gets a line, column and excerpt.
+        /// Not ``inputTooLarge``: its offset is where a size limit was
+        /// passed, not a token, and finding its line would read (or, for a
+        /// chunk, copy) up to the limit's worth of input that is being
+        /// refused: a second over a 2 GiB input.
+        var isLocatedInText: Bool { self != .inputTooLarge }
     }
 }

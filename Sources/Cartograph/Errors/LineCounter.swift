@@ -117,7 +117,7 @@ struct LineCounter {
     func locate(_ error: CartographError, in chunk: UnsafeRawBufferPointer, retained: (base: Int, bytes: [UInt8])? = nil)
         -> CartographError
     {
-        guard let absolute = error.offset, error.line == nil else { return error }
+        guard let absolute = error.offset, error.line == nil, error.kind.isLocatedInText else { return error }
         if absolute < offset, let retained, absolute >= anchor.offset, retained.base == anchor.offset,
             absolute < retained.base + retained.bytes.count
         {

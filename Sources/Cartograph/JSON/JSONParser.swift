@@ -24,7 +24,7 @@ public final class JSONParser {
     /// Creates a parser. `expectedInputBytes` only sizes the first allocation.
     public init(options: ParseOptions = ParseOptions(), expectedInputBytes: Int = 0) {
         engine = YajlParser(options: options, expectedInputBytes: expectedInputBytes)
-        self.options = options
+        self.options = options.bounded(streamed: false)
         if options.allowsJSON5 { json5Input = [] }
     }
 

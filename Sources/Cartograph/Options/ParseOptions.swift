@@ -9,7 +9,8 @@ public struct ParseOptions: Sendable, Hashable {
     ///
     /// Exceeding it throws ``CartographError/Kind/depthLimitExceeded``.
     public var maxDepth: Int = 512
-    /// Largest input accepted, in bytes. Default 1 GiB.
+    /// Largest input accepted, in bytes. Default 1 GiB; at most 2 GiB (a
+    /// larger value acts as 2 GiB: a ``Document`` keeps 32-bit offsets).
     ///
     /// Exceeding it throws ``CartographError/Kind/inputTooLarge``.
     public var maxInputBytes: Int = 1 << 30
@@ -27,7 +28,7 @@ public struct ParseOptions: Sendable, Hashable {
     /// Exceeding it throws ``CartographError/Kind/tooManyKeys``.
     public var maxKeysPerObject: Int = 1_000_000
     /// Most memory one streamed element may take, in bytes of its Document
-    /// (tape entries and text). Default 64 MiB.
+    /// (tape entries and text). Default 64 MiB; at most 2 GiB.
     ///
     /// A stream (``ModelStream``, ``JSONMapper/models(_:from:path:lossy:)``)
     /// has no total size limit; this bounds what it holds at once. Exceeding
@@ -36,7 +37,7 @@ public struct ParseOptions: Sendable, Hashable {
     public var maxElementBytes: Int = 64 << 20
     /// Most memory a stream's envelope (everything around the streamed
     /// array, kept for ``ModelStream/envelope``) may take, in bytes of its
-    /// Document. Default 16 MiB. Exceeding it throws
+    /// Document. Default 16 MiB; at most 2 GiB. Exceeding it throws
     /// ``CartographError/Kind/inputTooLarge``; a path that matches nothing
     /// keeps the whole input in the envelope, so this also bounds that.
     public var maxEnvelopeBytes: Int = 16 << 20
@@ -72,6 +73,18 @@ public struct ParseOptions: Sendable, Hashable {
     /// The defaults, with some properties changed.
     public init(_ configure: (inout ParseOptions) -> Void) {
         configure(&self)
+    }
+
+    /// The options as a parse applies them: one document's input (not a
+    /// stream's, which has no total), a streamed element and a stream's
+    /// envelope each held to ``Tape/maxDocumentBytes``, whatever larger
+    /// limit was set, so every offset on a tape fits its 32 bits.
+    func bounded(streamed: Bool) -> ParseOptions {
+        var bounded = self
+        if !streamed { bounded.maxInputBytes = min(maxInputBytes, Tape.maxDocumentBytes) }
+        bounded.maxElementBytes = min(maxElementBytes, Tape.maxDocumentBytes)
+        bounded.maxEnvelopeBytes = min(maxEnvelopeBytes, Tape.maxDocumentBytes)
+        return bounded
     }
 }
 

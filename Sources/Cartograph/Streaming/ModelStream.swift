@@ -67,7 +67,7 @@ public final class ModelStream<Model> {
         splitter = StreamSplitter(mode: path.splitterMode, options: mapper.parseOptions)
         parser = YajlParser(options: options, expectedInputBytes: 16 << 10, splitter: splitter)
         self.lossy = lossy
-        limits = mapper.parseOptions
+        limits = mapper.parseOptions.bounded(streamed: true)
         decode = ModelStream.decoder(for: Model.self, mapper: mapper)
         splitter.onElement = { [unowned self] element in self.deliver(element) }
     }
