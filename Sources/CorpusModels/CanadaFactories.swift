@@ -43,19 +43,11 @@ public struct GeometryFactory: ModelFactory {
         var read = FieldReader(object, context)
         var model = Geometry()
         model.type = try read.string(K.type)
-        if let rings = read.cursor(K.coordinates) {
-            for ring in try rings.array() {
-                var points: [[Double]] = []
-                points.reserveCapacity(ring.kind == .array ? try ring.array().count : 0)
-                for point in try ring.array() {
-                    var pair: [Double] = []
-                    pair.reserveCapacity(2)
-                    for number in try point.array() { pair.append(try number.double()) }
-                    points.append(pair)
-                }
-                model.coordinates.append(points)
-            }
-        }
+        // The rings through the context: one call reads the nested arrays
+        // with the mapping layer's scalar-array loops. A loop over the nodes
+        // (a `Node` per number, each holding the document) took 14% longer
+        // over canada.json (README "Measured speed").
+        model.coordinates = try read.decoded(K.coordinates, as: [[[Double]]].self) ?? []
         return model
     }
 }

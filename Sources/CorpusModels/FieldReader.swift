@@ -48,6 +48,14 @@ struct FieldReader {
         return try node.array().map { try $0.int() }
     }
 
+    /// A nested value of any type the mapping layer reads (arrays of
+    /// scalars, and arrays of those, in one specialised loop per level),
+    /// through ``MappingContext/decode(_:from:key:)``; absent or `null` gives nil.
+    mutating func decoded<Value>(_ key: ObjectView.Key, as type: Value.Type) throws -> Value? {
+        guard let node = cursor(key), !node.isNull else { return nil }
+        return try context.decode(type, from: node, key: key.string)
+    }
+
     mutating func model<F: ModelFactory>(_ key: ObjectView.Key, _ factory: F) throws -> F.Model? {
         guard let node = cursor(key), !node.isNull else { return nil }
         return try factory.make(from: node.object(), context: context)

@@ -156,6 +156,17 @@ public struct MappingContext {
     public func decode<Value>(_ type: Value.Type, from node: Node) throws -> Value {
         try ValueCodec<Value>.resolve().decode(node, self, .standard)
     }
+
+    /// Decodes the value a factory found under `key` of its object, so that
+    /// an error inside it is named by its whole path
+    /// (`$.features[0].geometry.coordinates[3][1][0]`, not the object's).
+    /// Arrays of scalars, and arrays of those, are read in one loop per
+    /// level, as a ``Mapping`` reads them.
+    public func decode<Value>(_ type: Value.Type, from node: Node, key: String) throws -> Value {
+        let mark = linkMark
+        defer { unlink(to: mark) }
+        return try ValueCodec<Value>.resolve().decode(node, child(key: key), .standard)
+    }
 }
 
 /// The class instances an encode is inside (see ``EncodingContext/visiting``).

@@ -35,6 +35,32 @@ import Testing
         #expect(foundation.features.first?.geometry.coordinates.joined().count ?? 0 > 50_000)
     }
 
+    /// A bad number deep in the coordinates is named by its path: through the
+    /// Mappings the whole path; through the factories (which read the rings
+    /// with `MappingContext.decode(_:from:key:)`) the path under the context
+    /// the geometry's factory was given, which `FieldReader` hands down
+    /// unchanged from the root's (nested factories are called directly).
+    @Test func canadaCoordinateErrorsNameTheirPathThroughFactoriesAndMappings() throws {
+        let bytes = Array(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"x"},"geometry":{"type":"Polygon","coordinates":[[[1.5,2.5],[3.5,"4.5"]]]}}]}"#.utf8)
+        var factories = ModelRegistry()
+        factories.register(FeatureCollectionFactory())
+        let expected = [("mappings", JSONMapper(registry: registry), "$.features[0].geometry.coordinates[0][1][1]"),
+                        ("factories", JSONMapper(registry: factories), "$.coordinates[0][1][1]")]
+        for (name, mapper, path) in expected {
+            // Through `Codable`'s entry point, the registered model's error arrives
+            // wrapped in a DecodingError; the path is the CartographError's.
+            let thrown = try #require(throws: (any Error).self, "\(name)") { try mapper.decode(FeatureCollection.self, from: bytes) }
+            let error = try #require((thrown as? CartographError) ?? (thrown as? DecodingError).flatMap(DecodingErrors.cartographError), "\(thrown)")
+            #expect(error.kind == .typeMismatch)
+            #expect(error.path == path, "\(name): \(error)")
+            #expect(error.offset == 144, "\(name): \(error)")
+        }
+        let fine = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: #""4.5""#, with: "4.5").utf8)
+        let made = try JSONMapper(registry: factories).decode(FeatureCollection.self, from: fine)
+        #expect(made.features.first?.geometry.coordinates == [[[1.5, 2.5], [3.5, 4.5]]])
+        #expect(made == (try JSONDecoder().decode(FeatureCollection.self, from: Data(fine))))
+    }
+
     @Test func mappedModelsEncodeToJSONFoundationReadsBack() throws {
         let mapper = JSONMapper(registry: registry)
         let response = try mapper.decode(TwitterResponse.self, from: try Fixtures.bytes("twitter.json"))
