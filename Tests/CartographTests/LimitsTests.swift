@@ -143,3 +143,19 @@ extension DocumentCeilingTests {
         #expect(chunked.line == nil)
     }
 }
+
+extension DocumentCeilingTests {
+    @Test func aValueOfMoreThanTwoGiBIsTooLargeForADocument() throws {
+        // One string of 2 GiB and a byte (2 GiB of memory for a second);
+        // without the ceiling, this string limit would let it onto the tape.
+        let options = ParseOptions { $0.maxStringBytes = .max }
+        let huge = String(unsafeUninitializedCapacity: Self.size) { buffer in
+            memset(buffer.baseAddress!, 0x61, Self.size)
+            return Self.size
+        }
+        let error = try #require(throws: CartographError.self) { _ = try Document(value: .array([1, .string(huge)]), options: options) }
+        #expect(error.kind == .inputTooLarge)
+        #expect(error.message.contains("\(Tape.maxDocumentBytes)"))
+        _ = try Document(value: .array([1, "small"]), options: options)
+    }
+}

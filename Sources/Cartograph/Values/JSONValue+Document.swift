@@ -15,6 +15,14 @@ extension Document {
         func check(_ accepted: Bool) throws {
             if !accepted { throw builder.failure ?? CartographError(.syntax, "the value could not be stored") }
         }
+        // A Document's offsets are 32-bit: a value is held to the ceiling
+        // parsed input is held to, checked before each token's text goes in.
+        func room(_ textBytes: Int) throws {
+            guard builder.memoryBytes + textBytes + MemoryLayout<TapeEntry>.stride + 1 <= Tape.maxDocumentBytes else {
+                throw CartographError(.inputTooLarge, "the value takes more than a Document holds (\(Tape.maxDocumentBytes) bytes)")
+            }
+        }
+        try room(0)
         switch value {
         case .null: try check(builder.literal(.null, at: 0))
         case .bool(let flag): try check(builder.literal(flag ? .true : .false, at: 0))
@@ -23,8 +31,10 @@ extension Document {
                 throw CartographError(.nonFiniteNumber, "\(number.doubleValue) has no JSON form")
             }
             var text = number.text
+            try room(text.utf8.count)
             try text.withUTF8 { try check(builder.number($0.baseAddress!, count: $0.count, at: 0)) }
         case .string(var text):
+            try room(text.utf8.count)
             try text.withUTF8 { try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
         case .array(let elements):
             try check(builder.begin(object: false, at: 0))
@@ -34,6 +44,7 @@ extension Document {
             try check(builder.begin(object: true, at: 0))
             for (key, member) in object {
                 var key = key
+                try room(key.utf8.count)
                 try key.withUTF8 { try check(builder.key(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
                 try emit(member, into: builder)
             }
