@@ -24,8 +24,8 @@
 /// stream's chunks), and the payload is 32 bits, so a document holds at most
 /// 4 GiB of text and 4 Gi entries (``Tape/maxOffset``; the parse limits keep
 /// every document below it, ``ParseOptions/maxInputBytes``). At 24 bytes
-/// (two full words) the tape was three quarters of a `Document`'s memory on
-/// a file of small records.
+/// (both offsets a full word) the tape was three quarters of a `Document`'s
+/// memory on a file of small records.
 @usableFromInline
 struct TapeEntry {
     /// The token's kind.
