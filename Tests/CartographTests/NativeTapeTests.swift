@@ -219,6 +219,42 @@ import Testing
         #expect(nativeError.offset == swiftError.offset, "\(label)")
     }
 
+    /// Keys of every length to 40, ASCII and not, in small objects (compared
+    /// pairwise) and large ones (through the signature table), each with a
+    /// repeat of one key: the C builder (whose 8-to-16-byte keys are checked,
+    /// copied and signed from two words) writes the Swift builder's tape,
+    /// keeps the same value under each policy, and fails alike on a bad byte.
+    @Test func keysOfEveryLengthAreCheckedCopiedAndComparedAlike() throws {
+        for length in 1...40 {
+            for script in ["k", "é"] {
+                let stem = String(repeating: script, count: length).utf8.prefix(length)
+                let name = String(decoding: stem, as: UTF8.self)
+                for size in [3, 40] {
+                    // Distinct keys of the same length: the index in the key's last bytes.
+                    var members = (0..<size).map { index -> String in
+                        let suffix = String(index)
+                        let base = name.count >= suffix.count ? String(name.dropLast(suffix.count)) : ""
+                        return "\"\(base)\(suffix)\": \(index)"
+                    }
+                    members.append("\"\(name)\": -1")
+                    members.append("\"\(name)\": -2")
+                    let bytes = Array("{\(members.joined(separator: ","))}".utf8)
+                    let label = "length \(length) \(script) size \(size)"
+                    try expectSameTapes(bytes, label)
+                    let last = try Document(parsing: bytes)
+                    #expect(try last.root.object()[name]?.int() == -2, "\(label)")
+                    let first = try Document(parsing: bytes, options: ParseOptions { $0.duplicateKeys = .firstWins })
+                    #expect(try first.root.object()[name]?.int() == -1, "\(label)")
+                    expectSameFailure(bytes, kind: .duplicateKey, label, options: ParseOptions { $0.duplicateKeys = .reject })
+                }
+            }
+            // A bad byte at the end of a key of this length.
+            var key = Array(repeating: UInt8(ascii: "a"), count: length)
+            key[length - 1] = 0xFF
+            expectSameFailure(Array(#"{""#.utf8) + key + Array(#"": 1}"#.utf8), kind: .invalidUTF8, "bad key of \(length)")
+        }
+    }
+
     @Test func tapesThatOutgrowTheirFirstBuffersStayWhole() throws {
         // One entry per two bytes: more than the first allocation guesses.
         let text = "[" + Array(repeating: "1", count: 200_000).joined(separator: ",") + "]"
