@@ -276,8 +276,9 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
     intptr_t offset;
     uint64_t signature;
     uint64_t head, tail;
-    /* Keys of 8 to 16 bytes (most keys of wide objects, `created_at`,
-       `screen_name`): their two overlapping words are read once, and the
+    uint32_t head32, tail32;
+    /* Keys of 4 to 16 bytes (most keys of wide objects, `created_at`,
+       `text`, `value`): their two overlapping words are read once, and the
        ASCII check, the copy and the signature are made from them, instead
        of each reading the bytes and choosing its own way by length. */
     if (count >= 8 && count <= 16 && count <= tape->max_string
@@ -287,6 +288,13 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
         memcpy(tape->bytes + offset + count - 8, &tail, 8);
         tape->byte_count += count;
         signature = signature_of(head, tail, count);
+    } else if (count >= 4 && count < 8 && count <= tape->max_string
+        && (((head32 = cartograph_load32(bytes)) | (tail32 = cartograph_load32(bytes + count - 4))) & 0x80808080U) == 0) {
+        offset = text_room(tape, count);
+        memcpy(tape->bytes + offset, &head32, 4);
+        memcpy(tape->bytes + offset + count - 4, &tail32, 4);
+        tape->byte_count += count;
+        signature = signature_of(head32, tail32, count);
     } else {
         int ascii;
         if (!check_text(tape, bytes, count, start, &ascii)) return 0;
