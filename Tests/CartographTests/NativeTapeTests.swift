@@ -221,10 +221,11 @@ import Testing
 
     /// Keys of every length to 40, ASCII and not, in small objects (compared
     /// pairwise) and large ones (through the signature table), each with a
-    /// repeat of one key: the C builder (whose 8-to-16-byte keys are checked,
-    /// copied and signed from two words) writes the Swift builder's tape,
+    /// repeat of one key, and the same texts as string values: the C builder
+    /// (whose 4-to-16-byte ASCII keys and strings are checked, copied and,
+    /// for keys, signed from two words) writes the Swift builder's tape,
     /// keeps the same value under each policy, and fails alike on a bad byte.
-    @Test func keysOfEveryLengthAreCheckedCopiedAndComparedAlike() throws {
+    @Test func keysAndStringsOfEveryLengthAreCheckedCopiedAndComparedAlike() throws {
         for length in 1...40 {
             for script in ["k", "é"] {
                 let stem = String(repeating: script, count: length).utf8.prefix(length)
@@ -248,10 +249,17 @@ import Testing
                     expectSameFailure(bytes, kind: .duplicateKey, label, options: ParseOptions { $0.duplicateKeys = .reject })
                 }
             }
-            // A bad byte at the end of a key of this length.
+            // The same texts as string values (4 to 16 ASCII bytes take the same two-word path).
+            for script in ["k", "é"] {
+                let text = String(decoding: String(repeating: script, count: length).utf8.prefix(length), as: UTF8.self)
+                try expectSameTapes(Array("[\"\(text)\", {\"v\": \"\(text)\"}]".utf8), "string of \(length) \(script)")
+                #expect(try Document(parsing: Array("[\"\(text)\"]".utf8)).root.array()[0]?.string() == text)
+            }
+            // A bad byte at the end of a key, and of a string, of this length.
             var key = Array(repeating: UInt8(ascii: "a"), count: length)
             key[length - 1] = 0xFF
             expectSameFailure(Array(#"{""#.utf8) + key + Array(#"": 1}"#.utf8), kind: .invalidUTF8, "bad key of \(length)")
+            expectSameFailure(Array(#"[""#.utf8) + key + Array(#""]"#.utf8), kind: .invalidUTF8, "bad string of \(length)")
         }
     }
 
