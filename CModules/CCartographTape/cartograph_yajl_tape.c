@@ -280,7 +280,9 @@ static int on_key(void *context, const unsigned char *bytes, size_t length) {
     /* Keys of 4 to 16 bytes (most keys of wide objects, `created_at`,
        `text`, `value`): their two overlapping words are read once, and the
        ASCII check, the copy and the signature are made from them, instead
-       of each reading the bytes and choosing its own way by length. */
+       of each reading the bytes and choosing its own way by length. One
+       branch per word width: the same steps as a shared helper pushed the
+       callback's other text steps out of line (+6% instructions here). */
     if (count >= 8 && count <= 16 && count <= tape->max_string
         && (((head = cartograph_load64(bytes)) | (tail = cartograph_load64(bytes + count - 8))) & 0x8080808080808080ULL) == 0) {
         offset = text_room(tape, count);

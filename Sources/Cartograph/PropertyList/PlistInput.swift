@@ -2,18 +2,18 @@
 /// the format from the first bytes, and the reader the options choose.
 enum PlistInput {
     static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, converted: Bool = false) throws -> Document {
-        // At most Tape.maxDocumentBytes, whatever larger limit was set (a Document keeps 32-bit offsets).
-        let limit = min(options.maxInputBytes, Tape.maxDocumentBytes)
-        guard bytes.count <= limit else {
-            throw CartographError(.inputTooLarge, "the plist is larger than maxInputBytes (\(limit))", offset: limit)
-        }
-        guard bytes.count <= Int(UInt32.max), bytes.baseAddress != nil, !bytes.isEmpty else {
-            throw CartographError(.unexpectedEnd, "the plist is empty", offset: 0)
-        }
         var parse = ParseOptions()
         parse.maxDepth = options.maxDepth
-        parse.maxInputBytes = limit
-        parse.maxStringBytes = limit
+        parse.maxInputBytes = options.maxInputBytes
+        // Held to the document ceiling as JSON is (which also keeps sizes within 32 bits).
+        parse = parse.bounded(streamed: false)
+        parse.maxStringBytes = parse.maxInputBytes
+        guard bytes.count <= parse.maxInputBytes else {
+            throw CartographError(.inputTooLarge, "the plist is larger than maxInputBytes (\(parse.maxInputBytes))", offset: parse.maxInputBytes)
+        }
+        guard bytes.baseAddress != nil, !bytes.isEmpty else {
+            throw CartographError(.unexpectedEnd, "the plist is empty", offset: 0)
+        }
         let format = PropertyListFormat.detect(bytes)
         // XML in UTF-16 or UTF-32 (by its byte order mark or its zero bytes,
         // as Foundation detects it) is read as its UTF-8 conversion; offsets
