@@ -30,6 +30,9 @@ final class DocumentDecoder: Decoder {
     /// entry's reference counts were 5% of a mapping decode there).
     private var lastAsked: ObjectIdentifier?
     private var lastAnswer: ModelEntry?
+    /// The array types last met (``arrayReader(for:)``), replaced in turn.
+    private var arrayReaders: [(type: ObjectIdentifier?, reader: (any TapeDecodedArray.Type)?)] = Array(repeating: (nil, nil), count: 8)
+    private var nextArrayReader = 0
     /// The value being decoded.
     var index: Int
     var trail: CodingTrail?
@@ -48,7 +51,13 @@ final class DocumentDecoder: Decoder {
     /// keys are data and are read as they are (as Foundation does).
     private var nextContainerKeepsKeys = false
 
-    init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?) {
+    /// Keyed containers kept for reuse, for a decoder whose owner ends the
+    /// decode through ``decodeTopLevel(_:)`` (``RecycledContainers``).
+    private var recycled: RecycledContainers?
+
+    init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
+        recyclesContainers: Bool = false)
+    {
         self.document = document
         entries = document.tape.entries
         bytes = document.tape.bytes
@@ -60,10 +69,19 @@ final class DocumentDecoder: Decoder {
         self.index = index
         hints = .allocate(capacity: hintCapacity)
         hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
+        if recyclesContainers, RecycledContainers.isAvailable { recycled = RecycledContainers() }
     }
 
     deinit {
         hints.deallocate()
+    }
+
+    /// Decodes the root value as `type` and releases the containers kept
+    /// for reuse, which hold this decoder (the owner of a decoder made with
+    /// `recyclesContainers` decodes through this).
+    func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
+        defer { recycled = nil }
+        return try decodeRoot(type)
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
@@ -75,7 +93,23 @@ final class DocumentDecoder: Decoder {
         let keepsKeys = nextContainerKeepsKeys
         nextContainerKeepsKeys = false
         guard entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
-        return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: index, trail: trail, depth: depth, keepsKeys: keepsKeys))
+        return keyedContainer(Key.self, object: index, trail: trail, depth: depth, keepsKeys: keepsKeys)
+    }
+
+    /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
+    func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<Key> {
+        guard let recycled else {
+            return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys))
+        }
+        let type = ObjectIdentifier(Key.self)
+        // The table's box is a `KeyedDecodingContainer<Key>`'s one reference (``RecycledContainers/isAvailable``).
+        if let box = recycled.reuse(type, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) {
+            return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+        }
+        let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
+        let container = KeyedDecodingContainer(state)
+        recycled.keep(unsafeBitCast(container, to: AnyObject.self), state: state, type: type, depth: depth)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -132,7 +166,21 @@ final class DocumentDecoder: Decoder {
         }
     }
 
-    private func findExact(_ name: String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    /// Whether a container reading its object's keys as `keys` finds each
+    /// key by its own name, as ``find(_:in:hint:keys:)`` would.
+    func comparesNames(_ keys: ObjectKeys) -> Bool {
+        switch keys {
+        case .asGiven: return true
+        case .converted: return false
+        case .byStrategy:
+            switch options.keys {
+            case .useDefaultKeys, .snakeCase, .codingPath: return true
+            case .snakeCaseRoundTrip, .custom, .fuzzy: return false
+            }
+        }
+    }
+
+    func findExact(_ name: String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), in: object, hint: hint) }) {
             return found
         }
@@ -381,37 +429,38 @@ final class DocumentDecoder: Decoder {
 
     // MARK: Scalars
 
-    // The key is an autoclosure: it is made into `any CodingKey` only for an
-    // error (measured: boxing a container's generic key per call was ~2% of
-    // a twitter.json Codable decode).
+    // The key and the trail are autoclosures, read only for an error
+    // (measured: boxing a container's generic key per call was ~2% of a
+    // twitter.json Codable decode; a recycled container's trail, a `var`,
+    // was retained and released around every call).
 
     @inline(__always)
-    func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: CodingTrail?) throws -> Bool {
+    func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Bool {
         switch entries[index].kind {
         case .true: return true
         case .false: return false
         // Foundation's JSONDecoder reports null for a Bool as a type
         // mismatch (unlike every other type, where it is valueNotFound).
-        default: throw mismatch(expected: "bool", type: Bool.self, at: index, key: key(), trail: trail)
+        default: throw mismatch(expected: "bool", type: Bool.self, at: index, key: key(), trail: trail())
         }
     }
 
     @inline(__always)
-    func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: CodingTrail?) throws -> String {
+    func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> String {
         let entry = entries[index]
         guard entry.kind == .string else {
-            if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail) }
-            throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail)
+            if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail()) }
+            throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
         }
         return TapeString.make(UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)))
     }
 
     @inline(__always)
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: CodingTrail?) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> T {
         let entry = entries[index]
         guard entry.kind == .number else {
-            if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key(), trail: trail) }
-            throw mismatch(expected: "integer", type: T.self, at: index, key: key(), trail: trail)
+            if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key(), trail: trail()) }
+            throw mismatch(expected: "integer", type: T.self, at: index, key: key(), trail: trail())
         }
         let text = UnsafePointer(bytes + entry.payload)
         let count = Int(entry.length)
@@ -436,38 +485,38 @@ final class DocumentDecoder: Decoder {
             if T.isSigned, let value = try? node.int64(), let exact = T(exactly: value) { return exact }
             if !T.isSigned, let value = try? node.uint64(), let exact = T(exactly: value) { return exact }
         }
-        throw outOfRange(T.self, at: index, key: key(), trail: trail)
+        throw outOfRange(T.self, at: index, key: key(), trail: trail())
     }
 
     @inline(__always)
-    func decodeDouble(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: CodingTrail?, reporting type: Any.Type = Double.self) throws -> Double {
+    func decodeDouble(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self) throws -> Double {
         let entry = entries[index]
         switch entry.kind {
         case .number:
             let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
             // NaN and infinities from JSON5 or a plist (strtod reads their
             // text) are the only non-finite values allowed; others overflowed.
-            guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key(), trail: trail) }
+            guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key(), trail: trail()) }
             return value
         case .string:
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
-                let text = try decodeString(at: index, key: key(), trail: trail)
+                let text = try decodeString(at: index, key: key(), trail: trail())
                 if text == positive { return .infinity }
                 if text == negative { return -.infinity }
                 if text == nan { return .nan }
             }
-            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail)
+            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail())
         case .null:
-            throw valueNotFound(type, at: index, key: key(), trail: trail)
+            throw valueNotFound(type, at: index, key: key(), trail: trail())
         default:
-            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail)
+            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail())
         }
     }
 
-    func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: CodingTrail?) throws -> Float {
-        let value = try decodeDouble(at: index, key: key(), trail: trail, reporting: Float.self)
+    func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Float {
+        let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: Float.self)
         let narrowed = Float(value)
-        if value.isFinite, !narrowed.isFinite { throw outOfRange(Float.self, at: index, key: key(), trail: trail) }
+        if value.isFinite, !narrowed.isFinite { throw outOfRange(Float.self, at: index, key: key(), trail: trail()) }
         return narrowed
     }
 
@@ -504,6 +553,10 @@ final class DocumentDecoder: Decoder {
                 throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
             }
         }
+        // Any other array of Decodable elements (``TapeDecodedArray``).
+        if entries[index].kind == .array, let array = arrayReader(for: T.self) {
+            return try array.decode(self, at: index, key: key, parent: parent, as: T.self)
+        }
         // The first levels cannot exhaust the stack's reserve: no check there.
         guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
         let savedIndex = self.index
@@ -520,11 +573,50 @@ final class DocumentDecoder: Decoder {
         return try type.init(from: self)
     }
 
+    /// `type` as a ``TapeDecodedArray`` (an `Array` of `Decodable`
+    /// elements), or nil; the last few answers are kept (the runtime's
+    /// conformance lookup was ~300 instructions an array, callgrind).
+    private func arrayReader(for type: Any.Type) -> (any TapeDecodedArray.Type)? {
+        let id = ObjectIdentifier(type)
+        for slot in 0..<arrayReaders.count where arrayReaders[slot].type == id { return arrayReaders[slot].reader }
+        let reader = type as? any TapeDecodedArray.Type
+        arrayReaders[nextArrayReader] = (id, reader)
+        nextArrayReader = (nextArrayReader + 1) % arrayReaders.count
+        return reader
+    }
+
+    /// The elements of the array at `index` as `[E]`, as `Array.init(from:)`
+    /// reads them (``TapeDecodedArray``): each decoded under its index, in
+    /// order, the first failure thrown; an empty array needs no coding path.
+    func decodeElements<E: Decodable>(_: E.Type, at index: Int, key: (any CodingKey)?, parent: CodingTrail?) throws -> [E] {
+        let count = Int(entries[index].length)
+        guard count > 0 else { return [] }
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
+        let arrayTrail = key.map { CodingTrail(parent: parent, key: $0) } ?? parent
+        let end = entries[index].payload
+        depth += 1
+        defer { depth -= 1 }
+        return try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var position = index + 1
+            while initialized < count, position < end {
+                // Decoded into its place (through a local, the element was
+                // copied and destroyed: a third of a twitter.json status's cost).
+                (buffer.baseAddress! + initialized).initialize(to: try decodeValue(E.self, at: position, key: IndexKey(initialized), parent: arrayTrail))
+                initialized += 1
+                let entry = entries[position]
+                position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
+            }
+        }
+    }
+
     /// Decodes the current value as the root.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
         if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: nil, trail: trail) }
         if let entry = registeredEntry(for: T.self) {
             return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+        }
+        if entries[index].kind == .array, let array = arrayReader(for: T.self) {
+            return try array.decode(self, at: index, key: nil, parent: trail, as: T.self)
         }
         keepDictionaryKeys(T.self)
         return try type.init(from: self)

@@ -1,36 +1,21 @@
-/// A keyed container over an object on the tape (see ``DocumentDecoder``).
-final class DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: DocumentDecoder
-    let object: Int
-    let trail: CodingTrail?
-    let hint: UnsafeMutablePointer<KeyHint>?
-    /// How this object's keys are read (a dictionary's keys are kept as they are).
-    let keys: ObjectKeys
-
-    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) {
-        self.decoder = decoder
-        self.object = object
-        self.trail = trail
-        hint = decoder.hint(depth)
-        hint?.pointee = KeyHint(object: object, next: object + 1)
-        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
-    }
-
+/// A keyed container over an object on the tape (see ``DocumentDecoder``);
+/// its state is ``KeyedContainerState``.
+final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
     var allKeys: [Key] { decoder.keyNames(in: object, keys: keys).compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { decoder.find(key, in: object, hint: hint, keys: keys) != nil }
+    func contains(_ key: Key) -> Bool { index(of: key) != nil }
 
     @inline(__always)
     private func required(_ key: Key) throws -> Int {
-        guard let index = decoder.find(key, in: object, hint: hint, keys: keys) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
+        guard let index = index(of: key) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
         return index
     }
 
     @inline(__always)
     private func present(_ key: Key) -> Int? {
-        guard let index = decoder.find(key, in: object, hint: hint, keys: keys), !decoder.isNil(at: index) else { return nil }
+        guard let index = index(of: key), !decoder.isNil(at: index) else { return nil }
         return index
     }
 
@@ -81,8 +66,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard decoder.entries[index].kind == .object else {
             throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
-        return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
-            trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
+        return decoder.keyedContainer(NestedKey.self, object: index, trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -103,7 +87,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
     private func superDecoder(for key: some CodingKey) -> any Decoder {
         let child: DocumentDecoder
-        if let index = decoder.find(key, in: object, hint: hint, keys: keys) {
+        if let index = index(of: key) {
             child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options,
                 registry: decoder.registry, input: decoder.input, issues: decoder.issues)
         } else {
@@ -305,8 +289,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
             throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         advance()
-        return KeyedDecodingContainer(DocumentKeyedContainer<NestedKey>(decoder: decoder, object: index,
-            trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1))
+        return decoder.keyedContainer(NestedKey.self, object: index, trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -63,10 +63,11 @@ extension JSONMapper {
     func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
         propertyList: Bool = false) throws -> T
     {
-        let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues)
+        let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues,
+            recyclesContainers: true)
         decoder.readsNullMarker = propertyList
         do {
-            return try decoder.decodeRoot(type)
+            return try decoder.decodeTopLevel(type)
         } catch let error as CartographError {
             let located = input.map { error.locating(in: $0) } ?? error
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))

@@ -372,9 +372,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
         let decoder = DocumentDecoder(document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
-            input: nil, issues: context.issues)
+            input: nil, issues: context.issues, recyclesContainers: true)
         do {
-            return try decoder.decodeRoot(type)
+            return try decoder.decodeTopLevel(type)
         } catch let error as DecodingError {
             let underlying = DecodingErrors.cartographError(error)
             let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""

@@ -1,0 +1,40 @@
+/// What a keyed container reads (its object, coding path, key hint and how
+/// it reads keys), apart from its key type, so that ``DocumentDecoder`` can
+/// point a container it made for one object at the next object of the same
+/// type (``RecycledContainers``).
+///
+/// A container is pointed elsewhere only when nothing but the decoder holds
+/// it, so no container a caller holds ever changes.
+class KeyedContainerState {
+    let decoder: DocumentDecoder
+    // One decode, one thread: no dynamic exclusivity checks per key lookup.
+    @exclusivity(unchecked) private(set) var object = 0
+    @exclusivity(unchecked) private(set) var trail: CodingTrail?
+    @exclusivity(unchecked) private(set) var hint: UnsafeMutablePointer<KeyHint>?
+    /// How this object's keys are read (a dictionary's keys are kept as they are).
+    @exclusivity(unchecked) private(set) var keys = ObjectKeys.byStrategy
+    /// Whether keys are found by their own names (``DocumentDecoder/comparesNames(_:)``):
+    /// a flag read per key where `keys`, an enum with payloads, was copied.
+    @exclusivity(unchecked) private(set) var comparesNames = true
+
+    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
+        self.decoder = decoder
+        reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
+    }
+
+    /// Points the container at another object of the same decode.
+    final func reset(object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
+        self.object = object
+        self.trail = trail
+        hint = decoder.hint(depth)
+        hint?.pointee = KeyHint(object: object, next: object + 1)
+        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
+        comparesNames = decoder.comparesNames(keys)
+    }
+
+    /// The tape index of the value for `key` in the object, or nil.
+    @inline(__always)
+    final func index(of key: some CodingKey) -> Int? {
+        comparesNames ? decoder.findExact(key.stringValue, in: object, hint: hint) : decoder.find(key, in: object, hint: hint, keys: keys)
+    }
+}

@@ -1,0 +1,130 @@
+/// Keyed containers a decode made, kept to be handed out again for the next
+/// object of the same type at the same depth.
+///
+/// Making a keyed container was ~1,700 instructions (callgrind, twitter.json
+/// `Codable`: 1,264 containers a decode, an eighth of the decode after the
+/// parse): the runtime looked up the metadata of `DocumentKeyedContainer<Key>`,
+/// of the standard library's box around it and the conformance's witness
+/// table, and allocated both objects. Handing a kept one out costs one
+/// metadata lookup (of `KeyedDecodingContainer<Key>`) and a reset.
+///
+/// A kept container is handed out only when this table holds the only
+/// reference to its box (`isKnownUniquelyReferenced`): a container the
+/// caller still holds (stored, or alive beside another of the same key type
+/// at the same depth) is never pointed at another object; a new one is made
+/// and kept instead.
+///
+/// The box holds the container, which holds the decoder, which holds this
+/// table: the decoder's owner calls ``DocumentDecoder/decodeTopLevel(_:)``,
+/// which drops the table when the decode ends, however it ends.
+///
+/// This relies on `KeyedDecodingContainer` being one reference to its box,
+/// as it has been since Swift 4; ``isAvailable`` checks that once at run
+/// time (size, box type, a round trip), and without it nothing is kept.
+final class RecycledContainers {
+    private struct Slot {
+        var type: ObjectIdentifier?
+        var depth = 0
+        var box: AnyObject?
+        var state: Unmanaged<KeyedContainerState>?
+    }
+
+    /// Open addressing: a key type and depth probe up to ``probes`` slots
+    /// from their hash; past that the one at the hash is replaced.
+    private static let capacity = 128
+    private static let probes = 8
+    /// Made when the first container is kept: a decode that makes few
+    /// containers pays for no table.
+    private var slots: UnsafeMutablePointer<Slot>?
+    /// Containers made before any is kept (small documents make one or two).
+    private var made = 0
+
+    deinit {
+        guard let slots else { return }
+        slots.deinitialize(count: Self.capacity)
+        slots.deallocate()
+    }
+
+    @inline(__always)
+    private static func home(of type: ObjectIdentifier, depth: Int) -> Int {
+        let mixed = (UInt(bitPattern: Int(bitPattern: type)) >> 3 ^ UInt(truncatingIfNeeded: depth) &* 0x9E37_79B9) &* 0x9E37_79B9_7F4A_7C15
+        return Int(mixed >> UInt(UInt.bitWidth - 7))
+    }
+
+    /// The box of a kept container for `type` at `depth` that nothing else
+    /// holds, its state pointed at `object`; nil if there is none.
+    @inline(__always)
+    func reuse(_ type: ObjectIdentifier, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) -> AnyObject? {
+        guard let slots else { return nil }
+        var index = Self.home(of: type, depth: depth)
+        for _ in 0..<Self.probes {
+            let slot = slots + index
+            guard let kept = slot.pointee.type else { return nil }
+            if kept == type, slot.pointee.depth == depth {
+                guard isKnownUniquelyReferenced(&slot.pointee.box) else { return nil }
+                slot.pointee.state!.takeUnretainedValue().reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
+                return slot.pointee.box
+            }
+            index = (index + 1) & (Self.capacity - 1)
+        }
+        return nil
+    }
+
+    /// Keeps a new container's `box` (whose container is `state`) for
+    /// `type` at `depth`, in place of one kept for the same, or in an empty
+    /// slot, or in place of the one at the hash.
+    func keep(_ box: AnyObject, state: KeyedContainerState, type: ObjectIdentifier, depth: Int) {
+        made += 1
+        guard made > 2 else { return }
+        let slots = slots ?? {
+            let made = UnsafeMutablePointer<Slot>.allocate(capacity: Self.capacity)
+            made.initialize(repeating: Slot(), count: Self.capacity)
+            self.slots = made
+            return made
+        }()
+        let home = Self.home(of: type, depth: depth)
+        var target = home
+        var index = home
+        for _ in 0..<Self.probes {
+            let slot = slots[index]
+            if slot.type == nil || (slot.type == type && slot.depth == depth) {
+                target = index
+                break
+            }
+            index = (index + 1) & (Self.capacity - 1)
+        }
+        slots[target] = Slot(type: type, depth: depth, box: box, state: .passUnretained(state))
+    }
+
+    /// Whether `KeyedDecodingContainer` is laid out as this type expects:
+    /// one reference to the standard library's box, which a bit cast can
+    /// take out and put back.
+    static let isAvailable: Bool = {
+        guard MemoryLayout<KeyedDecodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<KeyedDecodingContainer<StringKey>>.alignment == MemoryLayout<AnyObject>.alignment
+        else { return false }
+        let probe = KeyedDecodingContainer(LayoutProbe())
+        let box = unsafeBitCast(probe, to: AnyObject.self)
+        guard String(describing: type(of: box)).contains("KeyedDecodingContainerBox") else { return false }
+        let back = unsafeBitCast(box, to: KeyedDecodingContainer<StringKey>.self)
+        return back.codingPath.map(\.stringValue) == [LayoutProbe.mark]
+    }()
+
+    /// A container whose coding path marks it, for ``isAvailable``.
+    private struct LayoutProbe: KeyedDecodingContainerProtocol {
+        static let mark = "cartograph.layout-probe"
+        var codingPath: [any CodingKey] { [StringKey(Self.mark)] }
+        var allKeys: [StringKey] { [] }
+        func contains(_ key: StringKey) -> Bool { false }
+        func decodeNil(forKey key: StringKey) throws -> Bool { throw failure }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: StringKey) throws -> T { throw failure }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: StringKey) throws -> KeyedDecodingContainer<NestedKey> {
+            throw failure
+        }
+        func nestedUnkeyedContainer(forKey key: StringKey) throws -> any UnkeyedDecodingContainer { throw failure }
+        func superDecoder() throws -> any Decoder { throw failure }
+        func superDecoder(forKey key: StringKey) throws -> any Decoder { throw failure }
+        private var failure: DecodingError { .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "a layout probe")) }
+    }
+}
+

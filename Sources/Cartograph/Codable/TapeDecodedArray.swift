@@ -1,0 +1,25 @@
+/// Arrays of any `Decodable` element, read by ``DocumentDecoder`` one
+/// element at a time straight off the tape.
+///
+/// The standard library's `Array.init(from:)` is not specialised for the
+/// element: per array it asked the decoder for an unkeyed container (boxed
+/// in an existential: six words do not fit inline), looked `Array<Element>`'s
+/// metadata up and grew the array through the unspecialised `append`; an
+/// empty array cost ~2,500 instructions (callgrind, twitter.json's
+/// `hashtags`, `symbols`, `urls`: ~900 arrays a decode, most of them empty).
+/// Reading the elements here is what `Array.init(from:)` does (each element
+/// decoded as `Element` under its index, in order, the first failure thrown),
+/// so values and errors are the same; the array is sized once from the
+/// tape's element count.
+protocol TapeDecodedArray {
+    /// Decodes the array at `index` (an array on the tape) as `R`, which is
+    /// `Self`, under `key` in `parent` (no key: the array's path is `parent`).
+    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: CodingTrail?, as: R.Type) throws -> R
+}
+
+extension Array: TapeDecodedArray where Element: Decodable {
+    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: CodingTrail?, as: R.Type) throws -> R {
+        // R is Self (the caller's cast found Self's conformance through R).
+        unsafeBitCast(try decoder.decodeElements(Element.self, at: index, key: key, parent: parent), to: R.self)
+    }
+}
