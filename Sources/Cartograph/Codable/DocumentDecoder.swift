@@ -273,6 +273,29 @@ final class DocumentDecoder: Decoder {
     /// subtree), so the walk visits only this object's keys and ends where
     /// it began.
     private func find(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+        // The key the hint points at first, with nothing else set up:
+        // synthesized `Codable` asks for keys in declaration order, which is
+        // usually document order, so this answers most lookups (twitter.json:
+        // 13,900 lookups a decode, ~100 instructions each through the walk).
+        if let hint, hint.pointee.object == object {
+            let probe = hint.pointee.next
+            if probe < entries[object].payload {
+                let entry = entries[probe]
+                if entry.kind == .key, Int(entry.length) == key.count, entry.flags & TapeFlags.shadowed == 0,
+                    key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
+                {
+                    let value = entries[probe + 1]
+                    hint.pointee.next = value.kind == .array || value.kind == .object ? value.payload : probe + 2
+                    return probe + 1
+                }
+            }
+        }
+        return walk(key, in: object, hint: hint)
+    }
+
+    /// ``find(_:in:hint:)`` past the hint's key.
+    @inline(never)
+    private func walk(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         let end = entries[object].payload
         let start = object + 1
         guard start < end else { return nil }
