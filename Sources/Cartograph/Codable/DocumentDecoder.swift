@@ -53,7 +53,10 @@ final class DocumentDecoder: Decoder {
 
     /// Keyed containers kept for reuse, for a decoder whose owner ends the
     /// decode through ``decodeTopLevel(_:)`` (``RecycledContainers``).
-    private var recycled: RecycledContainers?
+    /// A value in the decoder (read per container with no reference
+    /// counting); ``decodeTopLevel(_:)`` empties it. One decode, one thread:
+    /// no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var recycled: RecycledContainers
 
     init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
         recyclesContainers: Bool = false)
@@ -69,18 +72,19 @@ final class DocumentDecoder: Decoder {
         self.index = index
         hints = .allocate(capacity: hintCapacity)
         hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
-        if recyclesContainers, RecycledContainers.isAvailable { recycled = RecycledContainers() }
+        recycled = RecycledContainers(keeps: recyclesContainers)
     }
 
     deinit {
         hints.deallocate()
+        recycled.empty()
     }
 
     /// Decodes the root value as `type` and releases the containers kept
     /// for reuse, which hold this decoder (the owner of a decoder made with
     /// `recyclesContainers` decodes through this).
     func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
-        defer { recycled = nil }
+        defer { recycled.empty() }
         return try decodeRoot(type)
     }
 
@@ -98,17 +102,15 @@ final class DocumentDecoder: Decoder {
 
     /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
     func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<Key> {
-        guard let recycled else {
-            return KeyedDecodingContainer(DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys))
-        }
         let type = ObjectIdentifier(Key.self)
         // The table's box is a `KeyedDecodingContainer<Key>`'s one reference (``RecycledContainers/isAvailable``).
         if let box = recycled.reuse(type, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) {
+            // The cast copies the container, retaining the box once: the caller's reference.
             return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
         }
         let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
         let container = KeyedDecodingContainer(state)
-        recycled.keep(unsafeBitCast(container, to: AnyObject.self), state: state, type: type, depth: depth)
+        if recycled.admits() { recycled.keep(unsafeBitCast(container, to: AnyObject.self), state: state, type: type, depth: depth) }
         return container
     }
 
@@ -583,13 +585,14 @@ final class DocumentDecoder: Decoder {
         // The first levels cannot exhaust the stack's reserve: no check there.
         guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
         let savedIndex = self.index
-        let savedTrail = trail
+        // Swapped in and out: no reference counting on the saved trail.
+        var other: CodingTrail? = CodingTrail(parent: parent, key: key)
+        swap(&trail, &other)
         self.index = index
-        trail = CodingTrail(parent: parent, key: key)
         depth += 1
         defer {
             self.index = savedIndex
-            trail = savedTrail
+            swap(&trail, &other)
             depth -= 1
         }
         keepDictionaryKeys(T.self)

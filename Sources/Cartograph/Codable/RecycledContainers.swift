@@ -21,12 +21,15 @@
 /// This relies on `KeyedDecodingContainer` being one reference to its box,
 /// as it has been since Swift 4; ``isAvailable`` checks that once at run
 /// time (size, box type, a round trip), and without it nothing is kept.
-final class RecycledContainers {
+struct RecycledContainers {
     private struct Slot {
         var type: ObjectIdentifier?
         var depth = 0
         var box: AnyObject?
         var state: Unmanaged<KeyedContainerState>?
+
+        /// `box` without a retain (the slot holds it).
+        var unretainedBox: Unmanaged<AnyObject>? { box.map { Unmanaged.passUnretained($0) } }
     }
 
     /// Open addressing: a key type and depth probe up to ``probes`` slots
@@ -38,11 +41,20 @@ final class RecycledContainers {
     private var slots: UnsafeMutablePointer<Slot>?
     /// Containers made before any is kept (small documents make one or two).
     private var made = 0
+    private var keeps: Bool
 
-    deinit {
+    /// A table that keeps containers if `keeps` (and ``isAvailable``).
+    init(keeps: Bool) {
+        self.keeps = keeps && Self.isAvailable
+    }
+
+    /// Releases every kept container; none is kept after.
+    mutating func empty() {
+        keeps = false
         guard let slots else { return }
         slots.deinitialize(count: Self.capacity)
         slots.deallocate()
+        self.slots = nil
     }
 
     @inline(__always)
@@ -52,9 +64,10 @@ final class RecycledContainers {
     }
 
     /// The box of a kept container for `type` at `depth` that nothing else
-    /// holds, its state pointed at `object`; nil if there is none.
+    /// holds (not retained: the table keeps it), its state pointed at
+    /// `object`; nil if there is none.
     @inline(__always)
-    func reuse(_ type: ObjectIdentifier, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) -> AnyObject? {
+    func reuse(_ type: ObjectIdentifier, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) -> Unmanaged<AnyObject>? {
         guard let slots else { return nil }
         var index = Self.home(of: type, depth: depth)
         for _ in 0..<Self.probes {
@@ -62,26 +75,30 @@ final class RecycledContainers {
             guard let kept = slot.pointee.type else { return nil }
             if kept == type, slot.pointee.depth == depth {
                 guard isKnownUniquelyReferenced(&slot.pointee.box) else { return nil }
-                slot.pointee.state!.takeUnretainedValue().reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
-                return slot.pointee.box
+                slot.pointee.state!._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
+                return slot.pointee.unretainedBox
             }
             index = (index + 1) & (Self.capacity - 1)
         }
         return nil
     }
 
+    /// Whether the container just made is to be kept (counted: the first
+    /// two of a decode are not, so that small documents make no table).
+    mutating func admits() -> Bool {
+        made += 1
+        return keeps && made > 2
+    }
+
     /// Keeps a new container's `box` (whose container is `state`) for
     /// `type` at `depth`, in place of one kept for the same, or in an empty
     /// slot, or in place of the one at the hash.
-    func keep(_ box: AnyObject, state: KeyedContainerState, type: ObjectIdentifier, depth: Int) {
-        made += 1
-        guard made > 2 else { return }
-        let slots = slots ?? {
-            let made = UnsafeMutablePointer<Slot>.allocate(capacity: Self.capacity)
-            made.initialize(repeating: Slot(), count: Self.capacity)
-            self.slots = made
-            return made
-        }()
+    mutating func keep(_ box: AnyObject, state: KeyedContainerState, type: ObjectIdentifier, depth: Int) {
+        if slots == nil {
+            slots = .allocate(capacity: Self.capacity)
+            slots!.initialize(repeating: Slot(), count: Self.capacity)
+        }
+        let slots = slots!
         let home = Self.home(of: type, depth: depth)
         var target = home
         var index = home
