@@ -4,7 +4,7 @@ final class CodingTrail {
     let parent: CodingTrail?
     let key: any CodingKey
 
-    init(parent: CodingTrail?, key: any CodingKey) {
+    init(parent: consuming CodingTrail?, key: consuming any CodingKey) {
         self.parent = parent
         self.key = key
     }

@@ -28,8 +28,15 @@ class KeyedContainerState {
         self.trail = trail
         hint = decoder.hint(depth)
         hint?.pointee = KeyHint(object: object, next: object + 1)
-        keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
-        comparesNames = decoder.comparesNames(keys)
+        if decoder.usesDefaultKeys {
+            // Keys as they are (the common case): no strategy to consult, and
+            // the enum (with payloads) written only if it changes.
+            if case .byStrategy = keys {} else { keys = .byStrategy }
+            comparesNames = true
+        } else {
+            keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
+            comparesNames = decoder.comparesNames(keys)
+        }
     }
 
     /// The tape index of the value for `key` in the object, or nil.
