@@ -106,14 +106,23 @@ final class DocumentDecoder: Decoder {
     /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
     func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<Key> {
         let type = ObjectIdentifier(Key.self)
-        // The table's box is a `KeyedDecodingContainer<Key>`'s one reference (``RecycledContainers/isAvailable``).
-        if let box = recycled.reuse(type, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) {
-            // The cast copies the container, retaining the box once: the caller's reference.
-            return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+        if let holder = recycled.reuse(type, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) {
+            // Kept for this key type: the holder's is a `KeyedDecodingContainer<Key>`.
+            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedDecodingContainer<Key>>.self).take() }
         }
+        return newKeyedContainer(Key.self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
+    }
+
+    /// A new keyed container, kept if the table admits it. Not inlined: its
+    /// local container made the caller look `KeyedDecodingContainer<Key>`'s
+    /// metadata up on entry, on the reuse path too.
+    @inline(never)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool)
+        -> KeyedDecodingContainer<Key>
+    {
         let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
         let container = KeyedDecodingContainer(state)
-        if recycled.admits() { recycled.keep(unsafeBitCast(container, to: AnyObject.self), state: state, type: type, depth: depth) }
+        if recycled.admits() { recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
         return container
     }
 
