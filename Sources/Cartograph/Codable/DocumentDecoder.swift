@@ -53,11 +53,11 @@ final class DocumentDecoder: Decoder {
     /// keys are data and are read as they are (as Foundation does).
     private var nextContainerKeepsKeys = false
 
-    /// Keyed containers kept for reuse, for a decoder whose owner ends the
-    /// decode through ``decodeTopLevel(_:)`` (``RecycledContainers``).
-    /// A value in the decoder (read per container with no reference
-    /// counting); ``decodeTopLevel(_:)`` empties it. One decode, one thread:
-    /// no dynamic exclusivity checks.
+    /// Keyed containers kept for reuse (``RecycledContainers``), for a
+    /// decoder whose owner decodes through ``decodeTopLevel(_:)``, which
+    /// empties it. A value in the decoder, read per container with no
+    /// reference counting; one decode, one thread: no dynamic exclusivity
+    /// checks.
     @exclusivity(unchecked) private var recycled: RecycledContainers
 
     init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,

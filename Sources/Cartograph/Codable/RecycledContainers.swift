@@ -18,9 +18,10 @@
 /// at the same depth) is never pointed at another object; a new one is made
 /// and kept instead.
 ///
-/// The box holds the container's state, which holds the decoder, which holds this
-/// table: the decoder's owner calls ``DocumentDecoder/decodeTopLevel(_:)``,
-/// which drops the table when the decode ends, however it ends.
+/// A kept container's box holds its state, which holds the decoder, which
+/// holds this table: the decoder's owner calls
+/// ``DocumentDecoder/decodeTopLevel(_:)``, which empties the table when the
+/// decode ends, however it ends.
 ///
 /// This relies on `KeyedDecodingContainer` being one reference to its box,
 /// as it has been since Swift 4; ``isAvailable`` checks that once at run
