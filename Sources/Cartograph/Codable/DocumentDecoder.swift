@@ -194,11 +194,12 @@ final class DocumentDecoder: Decoder {
         }
     }
 
-    func findExact(_ name: String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
-        if let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), in: object, hint: hint) }) {
-            return found
-        }
-        return Array(name.utf8).withUnsafeBytes { find($0, in: object, hint: hint) }
+    func findExact(_ name: consuming String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+        // Owned and read in place (a key's name is a literal or a small
+        // string: no copy); the view's contiguous-storage path retained and
+        // released the name around each lookup.
+        var name = name
+        return name.withUTF8 { find(UnsafeRawBufferPointer($0), in: object, hint: hint) }
     }
 
     /// How a keyed container over `object` reads its keys: as given for a
