@@ -161,33 +161,26 @@ final class DocumentDecoder: Decoder {
     /// The tape index of the value for `key` in the object at `object`, or nil.
     /// `keys` is how the container reads its object's keys (``ObjectKeys``).
     func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?, keys: ObjectKeys = .byStrategy) -> Int? {
-        switch keys {
-        case .asGiven: return findExact(key.stringValue, in: object, hint: hint)
-        case .converted(let values, _): return values[key.stringValue]
-        case .byStrategy: break
-        }
-        switch options.keys {
-        case .useDefaultKeys, .snakeCase, .codingPath:
-            // Under .snakeCase a container whose keys have no underscores
-            // compares them as they are (each converts to itself);
-            // .codingPath containers always read `.converted` keys.
-            return findExact(key.stringValue, in: object, hint: hint)
-        case .snakeCaseRoundTrip, .custom:
-            let converted = convertedKey(key.stringValue)
-            return converted.withUnsafeBytes { find($0, in: object, hint: hint) }
-        case .fuzzy:
-            return fuzzyFind(key.stringValue, in: object)
-        }
+        if comparesNames(keys) { return findExact(key.stringValue, in: object, hint: hint) }
+        if case .converted(let values, _) = keys { return values[key.stringValue] }
+        if case .fuzzy = options.keys { return fuzzyFind(key.stringValue, in: object) }
+        // .snakeCaseRoundTrip, .custom: the key converted once, then compared.
+        let converted = convertedKey(key.stringValue)
+        return converted.withUnsafeBytes { find($0, in: object, hint: hint) }
     }
 
     /// Whether a container reading its object's keys as `keys` finds each
-    /// key by its own name, as ``find(_:in:hint:keys:)`` would.
+    /// key by its own name (the one place that decides it: ``find(_:in:hint:keys:)``
+    /// and a container's per-key flag both ask here).
     func comparesNames(_ keys: ObjectKeys) -> Bool {
         switch keys {
         case .asGiven: return true
         case .converted: return false
         case .byStrategy:
             switch options.keys {
+            // Under .snakeCase a container whose keys have no underscores
+            // compares them as they are (each converts to itself);
+            // .codingPath containers always read `.converted` keys.
             case .useDefaultKeys, .snakeCase, .codingPath: return true
             case .snakeCaseRoundTrip, .custom, .fuzzy: return false
             }
