@@ -34,6 +34,11 @@ import Testing
         // A tail of one to seven digits read in one step (the word ending at the text's end), or not (an exponent follows).
         "12345678.1", "1234567.1234567", "-1234567.7654321", "99999999.9999999", "1.1234567", "12.123456", "0.12345678901234",
         "123.4567e5", "1234.5e-3", "12345678.9e-1", "-0.000000001234567", "1234567890123.123456", "0.100000000000000",
+        // A fraction of 1 to 16 digits that ends the text, read as one or two words; 17 takes the loop.
+        "1234567.1", "-123456.12", "12345.1234567", "-1.12345678", "1.123456789", "-12.1234567890123", "1.1234567812345678",
+        "123.1234567812345678", "0.0000000000000001", "-0.0000000000000001", "9.9999999999999999", "99999999.99999999",
+        "1234567890.1234567", "12345678901.12345678", "123456789012345.1", "1234567890123456.12", "43.420273000000009",
+        "-0.000000000000001e5", "1.1234567e-5", "1.12345678e+5", "12345678.12345678e-300",
         // Leading zeros are not significant digits: 19 significant digits stay on the fast path, 20 do not.
         "0.00000000000000000000000000001", "0.000000000000000000001234567890123456789", "-0.0000000000000000000012345678901234567891",
         "0.00000000000000000000000000000000000000000000000000000000000000000000000000000001e80", "100000000000000000000.5",
@@ -86,6 +91,21 @@ import Testing
             if !Self.agree(text), failures.count < 20 { failures.append(text) }
         }
         #expect(failures.isEmpty, "disagree with strtod: \(failures)")
+    }
+
+    /// Text that is not a JSON number, in the shapes the one- and two-word
+    /// fraction reads look at: left to `strtod`, never read as digits.
+    @Test func fastPathRefusesNonNumberText() {
+        let refused = [
+            "1.2345678x", "1.x2345678", "-1.234567:", "12.345678/", "1.23456789012345-", "1.2345678901234 5", "12345678.",
+            "-", "-.5", ".5", "1.", "1.e5", "1.5e", "1.5e+", "1.12345678e", "1.1234567890123e+", "Infinity", "-Infinity", "NaN",
+            "1.234567890123456\u{0}",
+        ]
+        for text in refused {
+            var text = text
+            let fast = text.withUTF8 { NumberText.fastPath($0.baseAddress!, count: $0.count) }
+            #expect(fast == nil, "\(text) read as \(fast.map(String.init(describing:)) ?? "nil")")
+        }
     }
 
     static func pow10(_ digits: Int) -> UInt64 { (0..<digits).reduce(1) { value, _ in value * 10 } }

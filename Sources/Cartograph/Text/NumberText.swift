@@ -66,8 +66,8 @@ enum NumberText {
         return magnitude
     }
 
-    /// 10^0 through 10^7, for a tail of up to seven digits.
-    private static let smallPowers: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
+    /// 10^0 through 10^8, for a word of up to eight new digits.
+    private static let smallPowers: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     private static let exactPowers: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -106,35 +106,55 @@ enum NumberText {
     /// not significant ("0.000123" has three). Anything that is not plain
     /// JSON number text (the non-finite spellings) gives nil.
     static func fastPath(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double? {
-        var index = 0
-        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
-        if negative { index = 1 }
+        guard count > 0 else { return nil }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
         var significand: UInt64 = 0
         let integerStart = index
         while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
             significand = significand &* 10 &+ UInt64(digit)
-            index += 1
+            index &+= 1
         }
-        guard index > integerStart else { return nil }
-        var digits = index - integerStart
+        var digits = index &- integerStart
+        guard digits > 0 else { return nil }
         var exponent = 0
         if index < count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
+            index &+= 1
+            let rest = count &- index
+            // The common shape: a fraction of 1 to 16 digits that ends the
+            // text, read as at most two words without a loop: the word
+            // after the point when there are more than eight, and the word
+            // ending at the text's end, whose bytes before the new digits
+            // (already read, or the integer part) are taken as '0's.
+            // canada.json's coordinates ("-65.613616999999977") are all
+            // this shape. Anything else (an exponent follows, more digits)
+            // takes the loops below.
+            if rest > 0, rest <= 16, count >= 8 {
+                let newDigits = rest > 8 ? rest &- 8 : rest
+                let padded = lastWord(bytes, count: count, newDigits: newDigits)
+                if rest > 8 {
+                    let first = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
+                    if isEightDigits(first), isEightDigits(padded) {
+                        significand = (significand &* 100_000_000 &+ eightDigitsValue(first)) &* smallPowers[newDigits]
+                            &+ eightDigitsValue(padded)
+                        return assemble(significand, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
+                    }
+                } else if isEightDigits(padded) {
+                    significand = significand &* smallPowers[newDigits] &+ eightDigitsValue(padded)
+                    return assemble(significand, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
+                }
+            }
             let fractionStart = index
-            while count - index >= 8 {
+            while count &- index >= 8 {
                 let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
                 guard isEightDigits(word) else { break }
                 significand = significand &* 100_000_000 &+ eightDigitsValue(word)
-                index += 8
+                index &+= 8
             }
             // The last one to seven digits in one step when they end the
-            // text: the word ending at the text's end (within it), with the
-            // bytes before them read as '0's. canada.json's coordinates end
-            // in seven such digits, which cost seven steps of the loop below.
-            if case let remaining = count - index, remaining > 0, remaining < 8, count >= 8 {
-                let word = UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
-                let consumed: UInt64 = (1 << (UInt64(8 - remaining) * 8)) - 1
-                let padded = (word & ~consumed) | (0x3030_3030_3030_3030 & consumed)
+            // text, as above (a fraction of more than sixteen digits).
+            if case let remaining = count &- index, remaining > 0, remaining < 8, count >= 8 {
+                let padded = lastWord(bytes, count: count, newDigits: remaining)
                 if isEightDigits(padded) {
                     significand = significand &* smallPowers[remaining] &+ eightDigitsValue(padded)
                     index = count
@@ -142,39 +162,51 @@ enum NumberText {
             }
             while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 significand = significand &* 10 &+ UInt64(digit)
-                index += 1
+                index &+= 1
             }
             guard index > fractionStart else { return nil }
-            exponent = fractionStart - index
-            digits += index - fractionStart
+            exponent = fractionStart &- index
+            digits &+= index &- fractionStart
         }
         if index < count {
             guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
-            index += 1
+            index &+= 1
             var exponentNegative = false
             if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
                 exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
+                index &+= 1
             }
             guard index < count else { return nil }
             var value = 0
             while index < count {
                 let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
-                value = value * 10 + Int(digit)
+                value = value &* 10 &+ Int(digit)
                 if value > 400 { return nil }
-                index += 1
+                index &+= 1
             }
-            exponent += exponentNegative ? -value : value
+            exponent &+= exponentNegative ? -value : value
         }
+        return assemble(significand, exponent: exponent, digits: digits, negative: negative, bytes, count: count)
+    }
+
+    /// The value of `significand × 10^exponent` read from `digits` decimal
+    /// digits of the text: nil beyond 19 significant digits (the
+    /// significand has wrapped), else exact by Clinger's fast path or
+    /// ``EiselLemire``.
+    @inline(__always)
+    private static func assemble(
+        _ significand: UInt64, exponent: Int, digits: Int, negative: Bool, _ bytes: UnsafePointer<UInt8>, count: Int
+    ) -> Double? {
         if digits > 19 {
             // Leading zeros (and the point between them) are not significant.
+            var significant = digits
             var leading = negative ? 1 : 0
             while leading < count, bytes[leading] == UInt8(ascii: "0") || bytes[leading] == UInt8(ascii: ".") {
-                if bytes[leading] == UInt8(ascii: "0") { digits -= 1 }
+                if bytes[leading] == UInt8(ascii: "0") { significant -= 1 }
                 leading += 1
             }
-            if digits > 19 { return nil }
+            if significant > 19 { return nil }
         }
         if significand == 0 { return negative ? -0.0 : 0 }
         // Clinger: both operands exact, so one IEEE operation rounds correctly.
@@ -188,6 +220,16 @@ enum NumberText {
             return negative ? -result : result
         }
         return EiselLemire.double(significand: significand, exponent: exponent, negative: negative)
+    }
+
+    /// The last eight bytes of the text (`count` ≥ 8) with all but the last
+    /// `newDigits` (1 to 8) replaced by '0's: those digits' value through
+    /// ``eightDigitsValue(_:)``, whatever came before them.
+    @inline(__always)
+    private static func lastWord(_ bytes: UnsafePointer<UInt8>, count: Int, newDigits: Int) -> UInt64 {
+        let word = UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
+        let consumed: UInt64 = (1 << (UInt64(8 &- newDigits) &* 8)) &- 1
+        return (word & ~consumed) | (0x3030_3030_3030_3030 & consumed)
     }
 
     /// Whether the eight bytes of `word` (little-endian) are all ASCII digits.
