@@ -6,7 +6,7 @@ import Testing
 /// seeded random text built from the pieces that matter (escapes,
 /// surrogate halves, multi-byte characters, ASCII runs, invalid bytes).
 @Suite struct TextScanningTests {
-    static let surrogatePieces = [#"\uD83D"#, #"\uDE00"#, #"\udbff"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\n"#, #"\\"#, #"\""#, #"\u12"#,
+    static let surrogatePieces = [#"\uD83D"#, #"\uDE00"#, #"\udbff"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\uD7FF"#, #"\ud00"#, #"\n"#, #"\\"#, #"\""#, #"\u12"#,
         "a", "plain text ", "é", "😀", "?", "\\"]
 
     @Test func surrogateCheckJumpsBetweenEscapesAsTheByteLoopReads() {

@@ -194,11 +194,12 @@ intptr_t cartograph_utf8_copy_first_invalid(uint8_t *target, const uint8_t *byte
 /// Whether the processor and the OS support AVX2 (always 0 off x86-64).
 int cartograph_has_avx2(void);
 
-/// The offset of the first backslash followed by `u` in raw JSON string
-/// text, or -1 when there is none: where a `\u` escape may start (the
-/// caller checks that the backslash is not itself escaped). 32 bytes at a
-/// step with AVX2.
-intptr_t cartograph_find_unicode_escape(const uint8_t *bytes, intptr_t count);
+/// The offset of the first backslash followed by `u` and `d` or `D` in raw
+/// JSON string text, or -1 when there is none: where a `\uD…` escape, the
+/// only kind that can hold a UTF-16 surrogate, may start (the caller checks
+/// that the backslash is not itself escaped and reads the code unit). 32
+/// bytes at a step with AVX2.
+intptr_t cartograph_find_surrogate_escape(const uint8_t *bytes, intptr_t count);
 
 /// The index of the first vertical tab (0x0B) or form feed (0x0C) in the
 /// bytes, or -1: whitespace to yajl, not to JSON.
