@@ -2,10 +2,13 @@
 """Writes the generated benchmark inputs of Benchmarks/Data (see README.md).
 
 Each file has one shape twitter.json and canada.json do not: long strings
-with heavy Unicode and escapes, many small records, wide objects, maps of
-records keyed by id, deep nesting, integer-heavy and float-heavy arrays.
+with heavy Unicode and escapes, the same written ASCII-only (every non-ASCII
+character a \\u escape, emoji as surrogate pairs: what Python's, PHP's and
+many Java encoders write by default), many small records, wide objects, maps
+of records keyed by id, deep nesting, integer-heavy and float-heavy arrays.
 Seeded, so the files are the same on every run (Python 3.11, json module,
-compact separators, ensure_ascii off). Run from the package root:
+compact separators, ensure_ascii off but for escaped.json). Run from the
+package root:
 
     python3 Benchmarks/Data/generate.py
 """
@@ -23,7 +26,7 @@ UNICODE = ["日本語のテキスト", "中文字符", "한국어 문장", "Ελ
 def write(name, value):
     path = os.path.join(HERE, name)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(value, f, ensure_ascii=False, separators=(",", ":"))
+        json.dump(value, f, ensure_ascii=name == "escaped.json", separators=(",", ":"))
     print(name, os.path.getsize(path), "bytes")
 
 
@@ -122,7 +125,7 @@ def floats(rng):
 def main():
     for name, build, seed in [("strings.json", strings, 1), ("records.json", records, 2), ("wide.json", wide, 3),
                               ("maps.json", maps, 4), ("deep.json", deep, 5), ("integers.json", integers, 6),
-                              ("floats.json", floats, 7)]:
+                              ("floats.json", floats, 7), ("escaped.json", strings, 8)]:
         write(name, build(random.Random(seed)))
 
 

@@ -1,11 +1,12 @@
-// Models for three of the generated inputs in Benchmarks/Data (written by
-// Benchmarks/Data/generate.py): strings.json (articles with long Unicode
-// bodies), records.json (many small flat records) and maps.json (records in
-// an object keyed by id). Every field is mapped; they decode through Codable
-// and through Mappings (the Mappable conformances below).
+// Models for four of the generated inputs in Benchmarks/Data (written by
+// Benchmarks/Data/generate.py): strings.json and escaped.json (articles with
+// long Unicode bodies, the second written ASCII-only), records.json (many
+// small flat records) and maps.json (records in an object keyed by id).
+// Every field is mapped; they decode through Codable and through Mappings
+// (the Mappable conformances below).
 import Cartograph
 
-/// strings.json: articles whose bodies are long, multi-script and escaped.
+/// strings.json and escaped.json: articles whose bodies are long, multi-script and escaped.
 public struct ArticleList: Codable, Equatable, Sendable {
     public var articles: [Article] = []
 
@@ -128,7 +129,7 @@ public enum CorpusRoots {
         switch file {
         case "twitter.json": TwitterResponse.self
         case "canada.json": FeatureCollection.self
-        case "strings.json": ArticleList.self
+        case "strings.json", "escaped.json": ArticleList.self
         case "records.json": [EventRecord].self
         case "maps.json": UserDirectory.self
         default: nil
