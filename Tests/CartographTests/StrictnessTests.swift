@@ -63,6 +63,48 @@ import Testing
         #expect(error.offset == 4)
     }
 
+    /// Text written ASCII-only, as Python's, PHP's and many Java encoders
+    /// write it by default (every non-ASCII character a `\u` escape, one
+    /// beyond U+FFFF a surrogate pair, hex digits in either case): read back
+    /// as written, whatever the length (the search for `\uD` runs 32 bytes
+    /// at a step); a lone surrogate put between any two characters is
+    /// reported at its own escape.
+    @Test func asciiOnlyTextReadsBackAndALoneSurrogateIsFoundAnywhere() throws {
+        var generator = SeededGenerator(seed: 0xA5C1_1001)
+        let pieces: [String] = ["a", "plain ", "é", "中", "한", "\u{D7FF}", "\u{E000}", "😀", "𝄞", "\"", "\\", "\n", "/", "?"]
+        func escaped(_ piece: String) -> String {
+            var out = ""
+            for unit in piece.utf16 {
+                switch unit {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(unit)!)
+                default:
+                    let hex = String(unit, radix: 16)
+                    let padded = String(repeating: "0", count: 4 - hex.count) + hex
+                    out += "\\u" + (Bool.random(using: &generator) ? padded.uppercased() : padded)
+                }
+            }
+            return out
+        }
+        for _ in 0..<400 {
+            let chosen = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            let written = chosen.map(escaped)
+            let document = try Document(parsing: Array(("[\"" + written.joined() + "\"]").utf8))
+            #expect(try document.root.array()[0]?.string() == chosen.joined(), "\(written.joined())")
+            // Between two characters: after a whole pair, before a high
+            // surrogate, never between the two halves of one.
+            let cut = Int.random(in: 0...written.count, using: &generator)
+            let lone = Bool.random(using: &generator) ? "\\uD83D" : "\\udc00"
+            let prefix = "[\"" + written[..<cut].joined()
+            let broken = prefix + lone + written[cut...].joined() + "\"]"
+            let error = try #require(throws: CartographError.self, "\(broken)") { try Document(parsing: Array(broken.utf8)) }
+            #expect(error.kind == .invalidEscape, "\(broken)")
+            #expect(error.offset == prefix.utf8.count, "\(broken)")
+        }
+    }
+
     @Test func rejectsVerticalTabAndFormFeedAsWhitespace() {
         #expect(kind(of: [0x5B, 0x0B, 0x31, 0x5D]) == .invalidWhitespace)
         #expect(kind(of: [0x5B, 0x31, 0x0C, 0x5D]) == .invalidWhitespace)
