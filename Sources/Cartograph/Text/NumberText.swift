@@ -131,17 +131,17 @@ enum NumberText {
             // takes the loops below.
             if rest > 0, rest <= 16, count >= 8 {
                 let newDigits = rest > 8 ? rest &- 8 : rest
-                let padded = lastWord(bytes, count: count, newDigits: newDigits)
+                let last = lastWord(bytes, count: count, newDigits: newDigits)
+                var valid = isEightDigits(last)
+                var head = significand
                 if rest > 8 {
                     let first = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
-                    if isEightDigits(first), isEightDigits(padded) {
-                        significand = (significand &* 100_000_000 &+ eightDigitsValue(first)) &* smallPowers[newDigits]
-                            &+ eightDigitsValue(padded)
-                        return assemble(significand, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
-                    }
-                } else if isEightDigits(padded) {
-                    significand = significand &* smallPowers[newDigits] &+ eightDigitsValue(padded)
-                    return assemble(significand, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
+                    valid = valid && isEightDigits(first)
+                    head = head &* 100_000_000 &+ eightDigitsValue(first)
+                }
+                if valid {
+                    let value = head &* smallPowers[newDigits] &+ eightDigitsValue(last)
+                    return assemble(value, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
                 }
             }
             let fractionStart = index
@@ -150,15 +150,6 @@ enum NumberText {
                 guard isEightDigits(word) else { break }
                 significand = significand &* 100_000_000 &+ eightDigitsValue(word)
                 index &+= 8
-            }
-            // The last one to seven digits in one step when they end the
-            // text, as above (a fraction of more than sixteen digits).
-            if case let remaining = count &- index, remaining > 0, remaining < 8, count >= 8 {
-                let padded = lastWord(bytes, count: count, newDigits: remaining)
-                if isEightDigits(padded) {
-                    significand = significand &* smallPowers[remaining] &+ eightDigitsValue(padded)
-                    index = count
-                }
             }
             while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 significand = significand &* 10 &+ UInt64(digit)
