@@ -53,18 +53,39 @@ static int fail(cartograph_yajl_tape *tape, int failure, intptr_t value, intptr_
     return 0;
 }
 
+/// Moves to the shift that covers lexed byte `lexed` (past next_shift_at).
+/// The callbacks ask about their tokens in order, so this only steps forward.
+__attribute__((noinline)) static void advance_shift(cartograph_yajl_tape *tape, intptr_t lexed) {
+    intptr_t index = tape->shift_index;
+    while (index < tape->shift_count && tape->shifts[index].at <= lexed) {
+        tape->lexed_origin = tape->shifts[index].origin;
+        index += 1;
+    }
+    tape->shift_index = index;
+    tape->next_shift_at = index < tape->shift_count ? tape->shifts[index].at : INTPTR_MAX;
+}
+
+/// The absolute offset of byte `lexed` of the text yajl is lexing: one
+/// comparison more than for text given as it is.
+static inline intptr_t absolute_offset(cartograph_yajl_tape *tape, intptr_t lexed) {
+    if (__builtin_expect(lexed >= tape->next_shift_at, 0)) advance_shift(tape, lexed);
+    return tape->lexed_origin + lexed;
+}
+
 /// Absolute offset just past the token yajl has read.
 static inline intptr_t token_end(cartograph_yajl_tape *tape) {
     size_t consumed = tape->consumed != NULL ? *tape->consumed : yajl_get_bytes_consumed((yajl_handle)tape->handle);
-    intptr_t end = tape->chunk_base + (intptr_t)consumed;
+    intptr_t end = absolute_offset(tape, (intptr_t)consumed);
     tape->last_token_end = end;
     return end;
 }
 
-static inline int in_chunk(const cartograph_yajl_tape *tape, const uint8_t *pointer) {
-    uintptr_t start = (uintptr_t)tape->chunk_start;
+/// Whether a token's text is in the text yajl was given (not in its own
+/// buffer: decoded escapes, or a token carried over from earlier text).
+static inline int in_lexed(const cartograph_yajl_tape *tape, const uint8_t *pointer) {
+    uintptr_t start = (uintptr_t)tape->lexed_start;
     uintptr_t address = (uintptr_t)pointer;
-    return tape->chunk_start != NULL && address >= start && address < start + (uintptr_t)tape->chunk_count;
+    return tape->lexed_start != NULL && address >= start && address < start + (uintptr_t)tape->lexed_count;
 }
 
 /// Grows a C-owned array of `size`-byte elements to hold `needed`.
@@ -166,11 +187,11 @@ static inline intptr_t append_checked_text(cartograph_yajl_tape *tape, const uin
     return offset;
 }
 
-/// Where a string token starts: raw text in the chunk has its quotes right
+/// Where a string token starts: raw text in the lexed text has its quotes right
 /// around it; text yajl decoded (escapes) or carried over is located by Swift.
 static inline intptr_t string_start(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
-    if (in_chunk(tape, bytes)) {
-        intptr_t start = tape->chunk_base + (bytes - tape->chunk_start) - 1;
+    if (in_lexed(tape, bytes)) {
+        intptr_t start = absolute_offset(tape, bytes - tape->lexed_start) - 1;
         tape->last_token_end = start + count + 2;
         return start;
     }
@@ -196,8 +217,8 @@ static int on_number(void *context, const char *text, size_t length) {
     const uint8_t *bytes = (const uint8_t *)text;
     intptr_t count = (intptr_t)length;
     intptr_t start;
-    if (in_chunk(tape, bytes)) {
-        start = tape->chunk_base + (bytes - tape->chunk_start);
+    if (in_lexed(tape, bytes)) {
+        start = absolute_offset(tape, bytes - tape->lexed_start);
         tape->last_token_end = start + count;
     } else {
         start = token_end(tape) - count;
@@ -556,9 +577,97 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
     free(tape->keys);
     free(tape->roots);
     free(tape->table);
+    free(tape->unindented);
+    free(tape->shifts);
+    tape->unindented = NULL;
+    tape->shifts = NULL;
+    tape->lexed_start = NULL;
     tape->frames = NULL;
     tape->top = NULL;
     tape->keys = NULL;
     tape->roots = NULL;
     tape->table = NULL;
+}
+
+/* Pretty-printed JSON: yajl lexes whitespace a byte at a time (about 16
+   instructions a byte), and indentation is a fifth of twitter.json and half
+   of a pretty-printed canada.json. Text is copied in blocks without the
+   spaces and tabs after each line feed, and yajl lexes the copy. Only there:
+   a line feed can never be inside a valid string, so what follows it is
+   whitespace between tokens (or inside a comment); the line feed itself is
+   kept, so that one inside a string is still reported where it is. */
+
+/// Bytes read per block (the copy's buffer is this and 32 more).
+#define UNINDENT_BLOCK 32768
+/// Runs of indentation recorded per block (a block ends at the last).
+#define UNINDENT_SHIFTS 4096
+/// Text shorter than this goes to yajl as it is.
+#define UNINDENT_MINIMUM 1024
+
+void cartograph_yajl_tape_lex_plain(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base) {
+    tape->lexed_start = bytes;
+    tape->lexed_count = count;
+    tape->lexed_origin = base;
+    tape->first_origin = base;
+    tape->shift_count = 0;
+    tape->shift_index = 0;
+    tape->next_shift_at = INTPTR_MAX;
+}
+
+/// Allocates the copy's buffers once per parse; 0 when out of memory.
+static int prepare_unindenting(cartograph_yajl_tape *tape) {
+    if (tape->unindented != NULL) return 1;
+    tape->unindented = malloc(UNINDENT_BLOCK + 32);
+    tape->shifts = malloc(UNINDENT_SHIFTS * sizeof(cartograph_lexed_shift));
+    if (tape->unindented == NULL || tape->shifts == NULL) {
+        free(tape->unindented);
+        free(tape->shifts);
+        tape->unindented = NULL;
+        tape->shifts = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent) {
+    yajl_handle handle = (yajl_handle)tape->handle;
+    if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape)) {
+        cartograph_yajl_tape_lex_plain(tape, bytes, count, base);
+        return yajl_parse(handle, bytes, (size_t)count);
+    }
+    intptr_t position = 0;
+    while (position < count) {
+        intptr_t rest = count - position;
+        intptr_t read = 0, shifts = 0;
+        intptr_t written = cartograph_copy_unindented(tape->unindented, bytes + position, rest,
+            rest < UNINDENT_BLOCK ? rest : UNINDENT_BLOCK, base + position, tape->shifts, UNINDENT_SHIFTS, &shifts, &read);
+        cartograph_yajl_tape_lex_plain(tape, tape->unindented, written, base + position);
+        tape->shift_count = shifts;
+        tape->next_shift_at = shifts > 0 ? tape->shifts[0].at : INTPTR_MAX;
+        yajl_status status = yajl_parse(handle, tape->unindented, (size_t)written);
+        if (status != yajl_status_ok) return status;
+        position += read;
+        /* Less than a thirty-second left out: the copy costs more than
+           it saves, and the rest of the parse goes as it is. */
+        if ((read - written) * 32 < read) {
+            tape->copies_stopped = 1;
+            if (position < count) {
+                cartograph_yajl_tape_lex_plain(tape, bytes + position, count - position, base + position);
+                return yajl_parse(handle, bytes + position, (size_t)(count - position));
+            }
+        }
+    }
+    return yajl_status_ok;
+}
+
+intptr_t cartograph_yajl_tape_token_end(cartograph_yajl_tape *tape) {
+    return token_end(tape);
+}
+
+intptr_t cartograph_yajl_tape_absolute(const cartograph_yajl_tape *tape, intptr_t lexed) {
+    intptr_t origin = tape->first_origin;
+    for (intptr_t index = 0; index < tape->shift_count && tape->shifts[index].at <= lexed; index++) {
+        origin = tape->shifts[index].origin;
+    }
+    return origin + lexed;
 }

@@ -273,13 +273,6 @@ import Testing
         try expectSameTapes(Array(long.utf8), "long string")
     }
 
-    /// The same yajl parse through the Swift callbacks and ``DocumentBuilder``.
-    private func swiftTape(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws -> Document {
-        let engine = YajlParser(options: options, expectedInputBytes: bytes.count, swiftCallbacks: true)
-        if let error = bytes.withUnsafeBytes({ engine.feed($0) }) ?? engine.finish() { throw error }
-        return engine.builder.makeDocument()
-    }
-
     private func expectSameTapes(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) throws {
         let native = Result { try Document(parsing: bytes, options: options) }
         let swift = Result { try swiftTape(bytes, options: options) }

@@ -83,6 +83,13 @@ typedef struct cartograph_tape_key {
     intptr_t entry;
 } cartograph_tape_key;
 
+/// Where indentation was left out of the text yajl lexes: from lexed byte
+/// `at` on, the absolute offset of lexed byte `p` is `origin + p`.
+typedef struct cartograph_lexed_shift {
+    intptr_t at;
+    intptr_t origin;
+} cartograph_lexed_shift;
+
 /// The state of one parse. Swift creates it zeroed, fills the tape
 /// buffers, limits and callbacks, and passes it as yajl's context.
 typedef struct cartograph_yajl_tape {
@@ -106,6 +113,26 @@ typedef struct cartograph_yajl_tape {
     intptr_t chunk_count;
     /// Absolute offset just past the last token a callback saw.
     intptr_t last_token_end;
+
+    /* What yajl is given (cartograph_yajl_tape_parse): the chunk itself, or
+       a block of it copied without the indentation after each line feed. */
+    const uint8_t *lexed_start;
+    intptr_t lexed_count;
+    /// The absolute offset of lexed byte `p` is `lexed_origin + p` for `p`
+    /// below `next_shift_at`; from there on `shifts` give the origin.
+    intptr_t lexed_origin;
+    intptr_t next_shift_at;
+    cartograph_lexed_shift *shifts;
+    intptr_t shift_count;
+    intptr_t shift_index;
+    /// The first origin of the lexed text (for lookups that start over).
+    intptr_t first_origin;
+    /// The copy's buffer (owned here) and its size, and whether copying
+    /// was given up for this parse (text with little indentation).
+    uint8_t *unindented;
+    intptr_t unindented_capacity;
+    intptr_t shift_capacity;
+    int copies_stopped;
 
     /* Limits (ParseOptions). */
     intptr_t max_depth;
@@ -179,6 +206,35 @@ static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *ta
 
 /// Frees the scratch the C side allocated (not the tape's buffers).
 void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
+
+/// Hands `count` bytes of input, the first at absolute offset `base`, to
+/// yajl (`yajl_parse`) and returns its status. With `unindent`, text of
+/// pretty-printed JSON is given in blocks copied without the spaces and
+/// tabs that follow each line feed (yajl lexes whitespace a byte at a time;
+/// the line feeds stay, so that a line feed inside a string is still an
+/// error there); every offset the callbacks record is the input's own.
+int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent);
+
+/// Tells the callbacks that yajl's next text (`yajl_complete_parse`: none)
+/// starts at absolute offset `base`, as given.
+void cartograph_yajl_tape_lex_plain(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base);
+
+/// The absolute offset just past the token yajl has read (and records it
+/// as the last token's end), during a callback.
+intptr_t cartograph_yajl_tape_token_end(cartograph_yajl_tape *tape);
+
+/// The absolute offset of byte `lexed` of the text yajl was last given
+/// (`lexed` may be its length: the end).
+intptr_t cartograph_yajl_tape_absolute(const cartograph_yajl_tape *tape, intptr_t lexed);
+
+/// Copies text to `target`, leaving out every run of spaces and tabs that
+/// follows a line feed, until at least `limit` bytes are read (or all
+/// `count`, or `shift_capacity` runs were left out); writes where the
+/// reading stopped to `read` and returns the bytes written. Each run left
+/// out is recorded in `shifts` with `origin` as the absolute offset of
+/// byte 0 of `bytes`. `target` must hold `limit + 32` bytes.
+intptr_t cartograph_copy_unindented(uint8_t *target, const uint8_t *bytes, intptr_t count, intptr_t limit, intptr_t origin,
+    cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, intptr_t *read);
 
 /// The offset of the first byte that starts an invalid UTF-8 sequence, or
 /// -1 when all `count` bytes are valid. Strict (Unicode table 3-7): no

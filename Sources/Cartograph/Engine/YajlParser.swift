@@ -311,7 +311,7 @@ final class YajlParser {
 
     /// Hands one chunk to yajl.
     private func parse(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
-        guard !chunk.isEmpty, let base = chunk.baseAddress, let handle else { return failure }
+        guard !chunk.isEmpty, let base = chunk.baseAddress, handle != nil else { return failure }
         if pending.isOpen { rescannedBytes += pending.raw }
         // Vertical tab and form feed: yajl skips them as whitespace; JSON does not.
         let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -322,7 +322,10 @@ final class YajlParser {
         chunkCount = chunk.count
         defer { chunkStart = nil }
         if limit > 0 {
-            let status = yajl_parse(handle, bytes, limit)
+            // The C tape builder's parses give yajl pretty-printed text
+            // without its indentation (cartograph_yajl_tape_parse); the
+            // Swift callbacks' offsets assume the text as it is.
+            let status = yajl_status(rawValue: UInt32(cartograph_yajl_tape_parse(native, bytes, limit, chunkBase, usesNativeTape ? 1 : 0)))
             syncNativeTape()
             if status != yajl_status_ok { return recordYajlFailure(status) }
         }
@@ -369,6 +372,7 @@ final class YajlParser {
         chunkBase = totalBytes
         chunkStart = nil
         chunkCount = 0
+        cartograph_yajl_tape_lex_plain(native, nil, 0, totalBytes)
         // With several values allowed, input that ends between values is
         // complete (yajl would call an empty or blank input "premature EOF");
         // anything still buffered (a final number) needs yajl_complete_parse.
@@ -441,7 +445,7 @@ final class YajlParser {
         if message.hasSuffix(".") { message.removeLast() }
         message = Self.friendlierMessages[message] ?? message
         let consumed = handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0
-        var offset = min(chunkBase + consumed, totalBytes + chunkCount)
+        var offset = min(cartograph_yajl_tape_absolute(native, consumed), totalBytes + chunkCount)
         if isParseError {
             // yajl reports a grammar error after reading the offending token,
             // and where that token began depends on how the input was chunked;
@@ -465,9 +469,7 @@ final class YajlParser {
     /// Absolute offset just past the token yajl has read.
     @inline(__always)
     private func tokenEnd() -> Int {
-        let end = native.pointee.chunk_base + Int(yajl_get_bytes_consumed(OpaquePointer(native.pointee.handle)))
-        native.pointee.last_token_end = end
-        return end
+        cartograph_yajl_tape_token_end(native)
     }
 
     /// The first offset at or after `start` (and before `limit`) that is not

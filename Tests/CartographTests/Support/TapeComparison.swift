@@ -39,6 +39,14 @@ func tapeDifference(_ a: Document, _ b: Document) -> String? {
     return "counts \(a.tape.count) / \(b.tape.count)"
 }
 
+/// The same yajl parse through the Swift callbacks and ``DocumentBuilder``
+/// (the path streamed parses take; yajl is given the text as it is).
+func swiftTape(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws -> Document {
+    let engine = YajlParser(options: options, expectedInputBytes: bytes.count, swiftCallbacks: true)
+    if let error = bytes.withUnsafeBytes({ engine.feed($0) }) ?? engine.finish() { throw error }
+    return engine.builder.makeDocument()
+}
+
 /// Parses by feeding the given chunk sizes in turn (the last one repeats).
 func parseInChunks(_ bytes: [UInt8], sizes: [Int], options: ParseOptions = ParseOptions()) throws -> Document {
     let parser = JSONParser(options: options)

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Pretty-printed text is given to yajl in blocks copied without the
+/// indentation after each line feed (`cartograph_yajl_tape_parse`). The
+/// reference is the same yajl given the text as it is, through the Swift
+/// callbacks: every tape entry (its source offset above all) and every
+/// error (kind, message, offset) must be the same.
+@Suite struct UnindentedLexingTests {
+    /// Indentation styles and line ends that pretty printers write.
+    static let styles: [(indent: String, lineEnd: String)] = [("  ", "\n"), ("    ", "\n"), ("\t", "\n"), ("  ", "\r\n"), (" \t ", "\n")]
+
+    @Test func prettyTextGivesTheTapeOfTheTextAsItIs() throws {
+        var generator = SeededGenerator(seed: 0x1D3E_0001)
+        for (indent, lineEnd) in Self.styles {
+            // A few hundred values: several 32 KB blocks, so that runs of
+            // indentation, strings with escapes and numbers fall across them.
+            let values = (0..<300).map { _ in RandomJSON.value(depth: 0, using: &generator) }
+            let text = Self.pretty("[" + values.joined(separator: ",") + "]", indent: indent, lineEnd: lineEnd)
+            let bytes = Array(text.utf8)
+            #expect(bytes.count > 100_000)
+            let native = try Document(parsing: bytes)
+            let reference = try swiftTape(bytes)
+            #expect(sameTape(native, reference), "\(indent.debugDescription): \(tapeDifference(native, reference) ?? "")")
+            // Fed in chunks of 1 to 40 KB: blocks end at chunk ends too.
+            var chunkGenerator = SeededGenerator(seed: UInt64(bytes.count))
+            let sizes = (0..<400).map { _ in Int.random(in: 1_000...40_000, using: &chunkGenerator) }
+            let chunked = try parseInChunks(bytes, sizes: sizes)
+            #expect(sameTape(chunked, reference), "\(indent.debugDescription) chunked: \(tapeDifference(chunked, reference) ?? "")")
+        }
+    }
+
+    @Test func theCorporaPrettyPrintedGiveTheSameTapes() throws {
+        for name in ["twitter.json", "canada.json"] {
+            let compact = try Fixtures.bytes(name)
+            for (indent, lineEnd) in [("    ", "\n"), ("\t", "\r\n")] {
+                let bytes = Array(Self.pretty(String(decoding: compact, as: UTF8.self), indent: indent, lineEnd: lineEnd).utf8)
+                let native = try Document(parsing: bytes)
+                #expect(sameTape(native, try swiftTape(bytes)), "\(name) \(indent.debugDescription)")
+                #expect(native.tokenCount == (try Document(parsing: compact)).tokenCount)
+            }
+        }
+    }
+
+    @Test func errorsInPrettyTextAreReportedWhereTheyAre() throws {
+        var generator = SeededGenerator(seed: 0x1D3E_0002)
+        let values = (0..<40).map { _ in RandomJSON.value(depth: 0, using: &generator) }
+        let valid = Array(Self.pretty("[" + values.joined(separator: ",") + "]", indent: "    ", lineEnd: "\n").utf8)
+        #expect(valid.count > 4_000)
+        // Bytes that break the text in each way yajl reports: a bad
+        // character, a control character, an unbalanced quote or bracket,
+        // a stray separator, a line feed where one is not allowed.
+        let breakers: [[UInt8]] = [[0x78], [0x01], [0x22], [0x2C], [0x5D], [0x7D], [0x0A], [0x0A, 0x20, 0x20], [0x5C], [0x0B]]
+        var failures = 0
+        for round in 0..<400 {
+            var bytes = valid
+            let position = Int.random(in: 0..<bytes.count, using: &generator)
+            let breaker = breakers.randomElement(using: &generator)!
+            if Bool.random(using: &generator) {
+                bytes.insert(contentsOf: breaker, at: position)
+            } else {
+                bytes.replaceSubrange(position..<min(bytes.count, position + breaker.count), with: breaker)
+            }
+            if round % 10 == 0 { bytes.removeLast(Int.random(in: 1...200, using: &generator)) }
+            let native = Result { try Document(parsing: bytes) }
+            let reference = Result { try swiftTape(bytes) }
+            switch (native, reference) {
+            case (.success(let a), .success(let b)):
+                #expect(sameTape(a, b), "round \(round): \(tapeDifference(a, b) ?? "")")
+            case (.failure(let a as CartographError), .failure(let b as CartographError)):
+                failures += 1
+                #expect(a.kind == b.kind && a.message == b.message && a.offset == b.offset, "round \(round): \(a) / \(b)")
+            default:
+                Issue.record("round \(round): \(native) / \(reference)")
+            }
+        }
+        #expect(failures > 300)
+    }
+
+    @Test func aLineFeedInsideAStringIsStillReportedThere() throws {
+        // The line feed stays in the copy, and yajl stops at it: the
+        // indentation after it (left out of the copy) is never taken for
+        // the string's text.
+        let head = Self.pretty(#"{"padding": ""# + String(repeating: "x", count: 2_000) + #"", "text": "first"#, indent: "  ", lineEnd: "\n")
+        let bytes = Array((head + "\n        second\"}").utf8)
+        let lineFeed = head.utf8.count
+        #expect(throws: CartographError.self) { try Document(parsing: bytes) }
+        do {
+            _ = try Document(parsing: bytes)
+        } catch let error as CartographError {
+            #expect(error.kind == .syntax)
+            #expect(error.message.contains("control character"))
+            #expect(error.offset == lineFeed)
+        }
+    }
+
+    @Test func commentsOverIndentedLinesReadAsTheyAre() throws {
+        var options = ParseOptions()
+        options.allowComments = true
+        let body = (0..<300).map { index in
+            "    /* note \(index):\n       \"quoted\" // not a line comment\n     */ \"k\(index)\": [\n        \(index), // \"a\n        \"v\"\n    ]"
+        }.joined(separator: ",\n")
+        let bytes = Array(("{\n" + body + "\n}").utf8)
+        let native = try Document(parsing: bytes, options: options)
+        #expect(sameTape(native, try swiftTape(bytes, options: options)))
+        #expect(try native.root.object()["k299"]?.array()[0]?.int() == 299)
+        // Unterminated: the same error at the same place.
+        let open = Array(bytes.dropLast(2)) + Array("/*\n   ".utf8)
+        let a = Result { try Document(parsing: open, options: options) }
+        let b = Result { try swiftTape(open, options: options) }
+        guard case .failure(let nativeError as CartographError) = a, case .failure(let swiftError as CartographError) = b else {
+            Issue.record("both should fail: \(a) / \(b)")
+            return
+        }
+        #expect(nativeError.offset == swiftError.offset && nativeError.message == swiftError.message)
+    }
+
+    @Test func moreIndentedLinesThanABlockRecordsStillReadWhole() throws {
+        // Five bytes a line: a 32 KB block holds more runs than it records
+        // at once (4,096), so blocks also end there.
+        let bytes = Array(("[\n  " + (0..<30_000).map { "\($0 % 10)" }.joined(separator: ",\n  ") + "\n]").utf8)
+        let native = try Document(parsing: bytes)
+        #expect(sameTape(native, try swiftTape(bytes)))
+        let values = try native.root.array().map { try $0.int() }
+        #expect(values.count == 30_000 && values.reduce(0, +) == 3_000 * 45)
+    }
+
+    @Test func textWithLittleIndentationIsLexedAsItIs() throws {
+        // A long compact first block (copying is given up), then pretty
+        // text: the rest goes to yajl as it is, offsets unchanged.
+        let compact = "[" + (0..<20_000).map { "\($0)" }.joined(separator: ",")
+        let text = compact + "," + Self.pretty(#"[{"a": [1, 2, {"b": "c\"d"}]}, "e"]"#, indent: "   ", lineEnd: "\n") + "]"
+        let bytes = Array(text.utf8)
+        #expect(sameTape(try Document(parsing: bytes), try swiftTape(bytes)))
+        var broken = bytes
+        broken[broken.count - 10] = UInt8(ascii: "?")
+        #expect(throws: CartographError.self) { try Document(parsing: broken) }
+        let a = Result { try Document(parsing: broken) }, b = Result { try swiftTape(broken) }
+        if case .failure(let x as CartographError) = a, case .failure(let y as CartographError) = b {
+            #expect(x.offset == y.offset && x.message == y.message)
+        } else {
+            Issue.record("both should fail: \(a) / \(b)")
+        }
+    }
+
+    /// Compact JSON text pretty-printed: a line end and one `indent` per
+    /// level after `[`, `{` and `,` and before `]` and `}`, and a space
+    /// after `:`, outside strings (whitespace already there is kept).
+    static func pretty(_ text: String, indent: String, lineEnd: String) -> String {
+        var output = ""
+        var level = 0
+        var inString = false
+        var escaped = false
+        func newLine() { output += lineEnd + String(repeating: indent, count: max(0, level)) }
+        for character in text {
+            if inString {
+                output.append(character)
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"":
+                inString = true
+                output.append(character)
+            case "[", "{":
+                output.append(character)
+                level += 1
+                newLine()
+            case "]", "}":
+                level -= 1
+                newLine()
+                output.append(character)
+            case ",":
+                output.append(character)
+                newLine()
+            case ":":
+                output += ": "
+            case " ":
+                break
+            default:
+                output.append(character)
+            }
+        }
+        return output
+    }
+}
