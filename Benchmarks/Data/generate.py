@@ -5,9 +5,11 @@ Each file has one shape twitter.json and canada.json do not: long strings
 with heavy Unicode and escapes, the same written ASCII-only (every non-ASCII
 character a \\u escape, emoji as surrogate pairs: what Python's, PHP's and
 many Java encoders write by default), many small records, wide objects, maps
-of records keyed by id, deep nesting, integer-heavy and float-heavy arrays.
+of records keyed by id, the same pretty-printed (two-space indentation, as
+JavaScript's JSON.stringify(value, null, 2) and most config files and API
+dumps write it), deep nesting, integer-heavy and float-heavy arrays.
 Seeded, so the files are the same on every run (Python 3.11, json module,
-compact separators, ensure_ascii off but for escaped.json). Run from the
+compact separators and ensure_ascii off but where STYLES says). Run from the
 package root:
 
     python3 Benchmarks/Data/generate.py
@@ -23,10 +25,17 @@ UNICODE = ["日本語のテキスト", "中文字符", "한국어 문장", "Ελ
            "emoji 😀🚀🎉👩‍💻", "combining é ñ ü", "math ∑∫√∞≈", "arrows ←↑→↓", "ß ø å æ œ"]
 
 
+# How the files that are not compact UTF-8 are written.
+STYLES = {
+    "escaped.json": {"ensure_ascii": True, "separators": (",", ":")},
+    "indented.json": {"ensure_ascii": False, "indent": 2, "separators": (",", ": ")},
+}
+
+
 def write(name, value):
     path = os.path.join(HERE, name)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(value, f, ensure_ascii=name == "escaped.json", separators=(",", ":"))
+        json.dump(value, f, **STYLES.get(name, {"ensure_ascii": False, "separators": (",", ":")}))
     print(name, os.path.getsize(path), "bytes")
 
 
@@ -125,7 +134,8 @@ def floats(rng):
 def main():
     for name, build, seed in [("strings.json", strings, 1), ("records.json", records, 2), ("wide.json", wide, 3),
                               ("maps.json", maps, 4), ("deep.json", deep, 5), ("integers.json", integers, 6),
-                              ("floats.json", floats, 7), ("escaped.json", strings, 8)]:
+                              ("floats.json", floats, 7), ("escaped.json", strings, 8),
+                              ("indented.json", maps, 9)]:
         write(name, build(random.Random(seed)))
 
 

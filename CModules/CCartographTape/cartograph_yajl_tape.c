@@ -53,22 +53,20 @@ static int fail(cartograph_yajl_tape *tape, int failure, intptr_t value, intptr_
     return 0;
 }
 
-/// Moves to the shift that covers lexed byte `lexed` (past next_shift_at).
-/// The callbacks ask about their tokens in order, so this only steps forward.
-__attribute__((noinline)) static void advance_shift(cartograph_yajl_tape *tape, intptr_t lexed) {
-    intptr_t index = tape->shift_index;
-    while (index < tape->shift_count && tape->shifts[index].at <= lexed) {
-        tape->lexed_origin = tape->shifts[index].origin;
-        index += 1;
-    }
-    tape->shift_index = index;
-    tape->next_shift_at = index < tape->shift_count ? tape->shifts[index].at : INTPTR_MAX;
-}
-
 /// The absolute offset of byte `lexed` of the text yajl is lexing: one
-/// comparison more than for text given as it is.
+/// comparison more than for text given as it is. The callbacks ask about
+/// their tokens in order, so the shifts are only stepped forward (the last
+/// is followed by one at INTPTR_MAX).
 static inline intptr_t absolute_offset(cartograph_yajl_tape *tape, intptr_t lexed) {
-    if (__builtin_expect(lexed >= tape->next_shift_at, 0)) advance_shift(tape, lexed);
+    if (__builtin_expect(lexed >= tape->next_shift_at, 0)) {
+        const cartograph_lexed_shift *shift = tape->shifts + tape->shift_index;
+        do {
+            tape->lexed_origin = shift->origin;
+            shift += 1;
+        } while (shift->at <= lexed);
+        tape->shift_index = shift - tape->shifts;
+        tape->next_shift_at = shift->at;
+    }
     return tape->lexed_origin + lexed;
 }
 
@@ -597,9 +595,10 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
    whitespace between tokens (or inside a comment); the line feed itself is
    kept, so that one inside a string is still reported where it is. */
 
-/// Bytes read per block (the copy's buffer is this and 32 more).
+/// Bytes read per block (the copy's buffer is this and 64 more).
 #define UNINDENT_BLOCK 32768
-/// Runs of indentation recorded per block (a block ends at the last).
+/// Runs of indentation recorded per block (a block ends at the last; one
+/// more entry holds the INTPTR_MAX that follows them).
 #define UNINDENT_SHIFTS 4096
 /// Text shorter than this goes to yajl as it is.
 #define UNINDENT_MINIMUM 1024
@@ -617,8 +616,8 @@ void cartograph_yajl_tape_lex_plain(cartograph_yajl_tape *tape, const uint8_t *b
 /// Allocates the copy's buffers once per parse; 0 when out of memory.
 static int prepare_unindenting(cartograph_yajl_tape *tape) {
     if (tape->unindented != NULL) return 1;
-    tape->unindented = malloc(UNINDENT_BLOCK + 32);
-    tape->shifts = malloc(UNINDENT_SHIFTS * sizeof(cartograph_lexed_shift));
+    tape->unindented = malloc(UNINDENT_BLOCK + 64);
+    tape->shifts = malloc((UNINDENT_SHIFTS + 1) * sizeof(cartograph_lexed_shift));
     if (tape->unindented == NULL || tape->shifts == NULL) {
         free(tape->unindented);
         free(tape->shifts);
@@ -643,7 +642,8 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
             rest < UNINDENT_BLOCK ? rest : UNINDENT_BLOCK, base + position, tape->shifts, UNINDENT_SHIFTS, &shifts, &read);
         cartograph_yajl_tape_lex_plain(tape, tape->unindented, written, base + position);
         tape->shift_count = shifts;
-        tape->next_shift_at = shifts > 0 ? tape->shifts[0].at : INTPTR_MAX;
+        tape->shifts[shifts].at = INTPTR_MAX;
+        tape->next_shift_at = tape->shifts[0].at;
         yajl_status status = yajl_parse(handle, tape->unindented, (size_t)written);
         if (status != yajl_status_ok) return status;
         position += read;

@@ -1,7 +1,8 @@
-// Models for four of the generated inputs in Benchmarks/Data (written by
+// Models for six of the generated inputs in Benchmarks/Data (written by
 // Benchmarks/Data/generate.py): strings.json and escaped.json (articles with
 // long Unicode bodies, the second written ASCII-only), records.json (many
-// small flat records) and maps.json (records in an object keyed by id).
+// small flat records) and maps.json and indented.json (records in an object
+// keyed by id, the second pretty-printed).
 // Every field is mapped; they decode through Codable and through Mappings
 // (the Mappable conformances below).
 import Cartograph
@@ -34,7 +35,7 @@ public struct EventRecord: Codable, Equatable, Sendable {
     public init() {}
 }
 
-/// maps.json: users keyed by id.
+/// maps.json and indented.json: users keyed by id.
 public struct UserDirectory: Codable, Equatable, Sendable {
     public var version = 0
     public var users: [String: DirectoryUser] = [:]
@@ -131,7 +132,7 @@ public enum CorpusRoots {
         case "canada.json": FeatureCollection.self
         case "strings.json", "escaped.json": ArticleList.self
         case "records.json": [EventRecord].self
-        case "maps.json": UserDirectory.self
+        case "maps.json", "indented.json": UserDirectory.self
         default: nil
         }
     }

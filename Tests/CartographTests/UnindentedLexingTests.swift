@@ -1,3 +1,4 @@
+import CCartographTape
 import Foundation
 import Testing
 @testable import Cartograph
@@ -142,6 +143,62 @@ import Testing
         } else {
             Issue.record("both should fail: \(a) / \(b)")
         }
+    }
+
+    @Test func bothCopiesLeaveOutExactlyTheIndentationAndRecordWhere() {
+        // Text dense in line feeds, blanks and tabs, against a plain
+        // reference: what each copy writes is the text read so far without
+        // the blanks after each line feed, and every byte written maps back
+        // to its own offset. Both copies (the vector one runs on text of 64
+        // bytes and more), whole texts and blocks with few records.
+        var generator = SeededGenerator(seed: 0x1D3E_0003)
+        let alphabet: [UInt8] = Array("\n\n   \t\"a:,{}[]1\r".utf8)
+        typealias Copy = (UnsafeMutablePointer<UInt8>?, UnsafePointer<UInt8>?, Int, Int, Int,
+            UnsafeMutablePointer<cartograph_lexed_shift>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) -> Int
+        let copies: [(String, Copy)] = [("dispatched", cartograph_copy_unindented), ("scalar", cartograph_copy_unindented_scalar)]
+        for round in 0..<3_000 {
+            let count = Int.random(in: 0...700, using: &generator)
+            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+            let limit = round % 3 == 0 ? Int.random(in: 0...count, using: &generator) : count
+            let capacity = round % 5 == 0 ? Int.random(in: 1...40, using: &generator) : 1_000
+            let origin = Int.random(in: 0...1_000_000, using: &generator)
+            for (name, copy) in copies {
+                var target = [UInt8](repeating: 0, count: limit + 64)
+                var shifts = [cartograph_lexed_shift](repeating: cartograph_lexed_shift(), count: capacity)
+                var recorded = 0, read = 0
+                let written = bytes.withUnsafeBufferPointer { input in
+                    copy(&target, input.baseAddress, count, limit, origin, &shifts, capacity, &recorded, &read)
+                }
+                let label = "\(name) round \(round) (\(count) bytes, limit \(limit), capacity \(capacity))"
+                #expect(read >= limit || recorded > capacity - 16, "\(label): stopped at \(read)")
+                #expect(read <= count && recorded <= capacity, "\(label)")
+                let (expected, places) = Self.unindented(Array(bytes[..<min(read, count)]))
+                #expect(Array(target[..<written]) == expected, "\(label): text")
+                guard written == places.count else { continue }
+                for position in 0..<written {
+                    var start = origin
+                    for shift in shifts[..<recorded] where shift.at <= position { start = shift.origin }
+                    if start + position != origin + places[position] {
+                        Issue.record("\(label): byte \(position) maps to \(start + position - origin), not \(places[position])")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The reference: `bytes` without the spaces and tabs after each line
+    /// feed, and the offset in `bytes` of each byte kept.
+    static func unindented(_ bytes: [UInt8]) -> ([UInt8], [Int]) {
+        var kept: [UInt8] = [], places: [Int] = []
+        var leaving = false
+        for (offset, byte) in bytes.enumerated() {
+            if leaving, byte == 0x20 || byte == 0x09 { continue }
+            leaving = byte == 0x0A
+            kept.append(byte)
+            places.append(offset)
+        }
+        return (kept, places)
     }
 
     /// Compact JSON text pretty-printed: a line end and one `indent` per

@@ -232,8 +232,13 @@ intptr_t cartograph_yajl_tape_absolute(const cartograph_yajl_tape *tape, intptr_
 /// `count`, or `shift_capacity` runs were left out); writes where the
 /// reading stopped to `read` and returns the bytes written. Each run left
 /// out is recorded in `shifts` with `origin` as the absolute offset of
-/// byte 0 of `bytes`. `target` must hold `limit + 32` bytes.
+/// byte 0 of `bytes`. `target` must hold `limit + 64` bytes.
 intptr_t cartograph_copy_unindented(uint8_t *target, const uint8_t *bytes, intptr_t count, intptr_t limit, intptr_t origin,
+    cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, intptr_t *read);
+
+/// cartograph_copy_unindented without vector instructions (what it does
+/// where the processor has no AVX2; tests compare the two).
+intptr_t cartograph_copy_unindented_scalar(uint8_t *target, const uint8_t *bytes, intptr_t count, intptr_t limit, intptr_t origin,
     cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, intptr_t *read);
 
 /// The offset of the first byte that starts an invalid UTF-8 sequence, or
