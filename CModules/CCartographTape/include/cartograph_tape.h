@@ -127,11 +127,9 @@ typedef struct cartograph_yajl_tape {
     intptr_t shift_index;
     /// The first origin of the lexed text (for lookups that start over).
     intptr_t first_origin;
-    /// The copy's buffer (owned here) and its size, and whether copying
+    /// The copy's buffer (owned here, like `shifts`), and whether copying
     /// was given up for this parse (text with little indentation).
     uint8_t *unindented;
-    intptr_t unindented_capacity;
-    intptr_t shift_capacity;
     int copies_stopped;
 
     /* Limits (ParseOptions). */
