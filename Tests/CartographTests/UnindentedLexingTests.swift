@@ -163,7 +163,8 @@ import Testing
             let capacity = round % 5 == 0 ? Int.random(in: 1...40, using: &generator) : 1_000
             let origin = Int.random(in: 0...1_000_000, using: &generator)
             for (name, copy) in copies {
-                var target = [UInt8](repeating: 0, count: limit + 64)
+                // The room the copy may use (limit + 64), then 64 guard bytes it must not touch.
+                var target = [UInt8](repeating: 0, count: limit + 64) + [UInt8](repeating: 0xA5, count: 64)
                 var shifts = [cartograph_lexed_shift](repeating: cartograph_lexed_shift(), count: capacity)
                 var recorded = 0, read = 0
                 let written = bytes.withUnsafeBufferPointer { input in
@@ -172,6 +173,7 @@ import Testing
                 let label = "\(name) round \(round) (\(count) bytes, limit \(limit), capacity \(capacity))"
                 #expect(read >= limit || recorded > capacity - 16, "\(label): stopped at \(read)")
                 #expect(read <= count && recorded <= capacity, "\(label)")
+                #expect(target[(limit + 64)...].allSatisfy { $0 == 0xA5 }, "\(label): wrote past its room")
                 let (expected, places) = Self.unindented(Array(bytes[..<min(read, count)]))
                 #expect(Array(target[..<written]) == expected, "\(label): text")
                 guard written == places.count else { continue }
