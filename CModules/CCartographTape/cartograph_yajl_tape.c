@@ -595,10 +595,10 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
    whitespace between tokens (or inside a comment); the line feed itself is
    kept, so that one inside a string is still reported where it is. */
 
-/// Bytes read per block (the copy's buffer is this and 64 more).
+/// Bytes read per block at most (the copy's buffer is a block and 64 more).
 #define UNINDENT_BLOCK 32768
-/// Runs of indentation recorded per block (a block ends at the last; one
-/// more entry holds the INTPTR_MAX that follows them).
+/// Runs of indentation recorded per block at most (a block ends at the
+/// last; one more entry holds the INTPTR_MAX that follows them).
 #define UNINDENT_SHIFTS 4096
 /// Text shorter than this goes to yajl as it is.
 #define UNINDENT_MINIMUM 1024
@@ -613,24 +613,29 @@ void cartograph_yajl_tape_lex_plain(cartograph_yajl_tape *tape, const uint8_t *b
     tape->next_shift_at = INTPTR_MAX;
 }
 
-/// Allocates the copy's buffers once per parse; 0 when out of memory.
-static int prepare_unindenting(cartograph_yajl_tape *tape) {
-    if (tape->unindented != NULL) return 1;
-    tape->unindented = malloc(UNINDENT_BLOCK + 64);
-    tape->shifts = malloc((UNINDENT_SHIFTS + 1) * sizeof(cartograph_lexed_shift));
-    if (tape->unindented == NULL || tape->shifts == NULL) {
-        free(tape->unindented);
-        free(tape->shifts);
-        tape->unindented = NULL;
-        tape->shifts = NULL;
-        return 0;
-    }
+/// Makes the copy's buffers hold a block of `count` bytes (at most
+/// UNINDENT_BLOCK): sized by the text, so that a small request body does
+/// not take 96 KB, and grown if a later chunk is larger. 0 when out of
+/// memory (the text then goes to yajl as it is).
+static int prepare_unindenting(cartograph_yajl_tape *tape, intptr_t count) {
+    intptr_t block = count < UNINDENT_BLOCK ? count : UNINDENT_BLOCK;
+    if (tape->unindented != NULL && tape->unindented_block >= block) return 1;
+    /* A run left out takes a line feed and a blank: at most one per two bytes read. */
+    intptr_t shifts = block / 2 + 1 < UNINDENT_SHIFTS ? block / 2 + 1 : UNINDENT_SHIFTS;
+    uint8_t *copy = realloc(tape->unindented, (size_t)block + 64);
+    if (copy == NULL) return 0;
+    tape->unindented = copy;
+    cartograph_lexed_shift *records = realloc(tape->shifts, (size_t)(shifts + 1) * sizeof(cartograph_lexed_shift));
+    if (records == NULL) return 0;
+    tape->shifts = records;
+    tape->unindented_block = block;
+    tape->shift_capacity = shifts;
     return 1;
 }
 
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent) {
     yajl_handle handle = (yajl_handle)tape->handle;
-    if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape)) {
+    if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
         cartograph_yajl_tape_lex_plain(tape, bytes, count, base);
         return yajl_parse(handle, bytes, (size_t)count);
     }
@@ -639,7 +644,8 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
         intptr_t rest = count - position;
         intptr_t read = 0, shifts = 0;
         intptr_t written = cartograph_copy_unindented(tape->unindented, bytes + position, rest,
-            rest < UNINDENT_BLOCK ? rest : UNINDENT_BLOCK, base + position, tape->shifts, UNINDENT_SHIFTS, &shifts, &read);
+            rest < tape->unindented_block ? rest : tape->unindented_block, base + position, tape->shifts, tape->shift_capacity,
+            &shifts, &read);
         cartograph_yajl_tape_lex_plain(tape, tape->unindented, written, base + position);
         tape->shift_count = shifts;
         tape->shifts[shifts].at = INTPTR_MAX;

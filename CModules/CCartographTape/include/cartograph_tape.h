@@ -127,9 +127,13 @@ typedef struct cartograph_yajl_tape {
     intptr_t shift_index;
     /// The first origin of the lexed text (for lookups that start over).
     intptr_t first_origin;
-    /// The copy's buffer (owned here, like `shifts`), and whether copying
-    /// was given up for this parse (text with little indentation).
+    /// The copy's buffer (owned here, like `shifts`), the bytes a block
+    /// reads (the buffer holds 64 more), the records `shifts` holds (and
+    /// one more), and whether copying was given up for this parse (text
+    /// with little indentation).
     uint8_t *unindented;
+    intptr_t unindented_block;
+    intptr_t shift_capacity;
     int copies_stopped;
 
     /* Limits (ParseOptions). */
