@@ -23,14 +23,21 @@ static inline intptr_t indentation_end(const uint8_t *bytes, intptr_t start, int
     return index;
 }
 
-/// After a line feed at `read - 1`: leaves its indentation out, recording
-/// where. Returns 0 once the shifts are full (the block ends there).
+/// Records that the byte written at `written` is input byte `next` (the
+/// offsets before it shifted by what was left out).
+static inline void record_shift(cartograph_lexed_shift *shift, intptr_t written, intptr_t origin, intptr_t next) {
+    shift->at = written;
+    shift->origin = origin + next - written;
+}
+
+/// After a line feed at `read - 1` (or inside indentation already being
+/// left out: `continuing`): leaves the indentation out, recording where.
+/// Returns 0 once the shifts are full (the block ends there).
 static inline int skip_indentation(const uint8_t *bytes, intptr_t count, intptr_t *read, intptr_t written, intptr_t origin,
-    cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count) {
+    cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, int continuing) {
     intptr_t end = indentation_end(bytes, *read, count);
-    if (end == *read) return 1;
-    shifts[*shift_count].at = written;
-    shifts[*shift_count].origin = origin + end - written;
+    if (end == *read && !continuing) return 1;
+    record_shift(shifts + *shift_count, written, origin, end);
     *shift_count += 1;
     *read = end;
     return *shift_count < shift_capacity;
@@ -76,8 +83,7 @@ static intptr_t copy_avx2(uint8_t *target, const uint8_t *bytes, intptr_t count,
             _mm256_storeu_si256((__m256i *)(target + written), _mm256_loadu_si256((const __m256i *)(bytes + from + first)));
             /* Recorded when indentation came before this run. */
             uint64_t indented = first > 0 ? (left_out >> (first - 1)) & 1 : removing;
-            shifts[recorded].at = written;
-            shifts[recorded].origin = origin + from + first - written;
+            record_shift(shifts + recorded, written, origin, from + first);
             recorded += (intptr_t)indented;
             written += end - first;
             kept &= end >= 32 ? 0 : ~0ULL << end;
@@ -92,19 +98,15 @@ static intptr_t copy_avx2(uint8_t *target, const uint8_t *bytes, intptr_t count,
        the end needs no record (nothing kept follows it here). */
     if (from >= limit || from + 64 <= count || recorded == shift_capacity) return written;
     /* The last bytes of the text, a byte at a time. */
-    if ((removing | after_line_feed) != 0) {
-        intptr_t blank_end = indentation_end(bytes, from, count);
-        if (removing != 0 || blank_end > from) {
-            from = blank_end;
-            shifts[recorded].at = written;
-            shifts[recorded].origin = origin + from - written;
-            *shift_count = recorded + 1;
-        }
+    if ((removing | after_line_feed) != 0
+        && !skip_indentation(bytes, count, &from, written, origin, shifts, shift_capacity, shift_count, (int)removing)) {
+        *read = from;
+        return written;
     }
-    while (from < limit && *shift_count < shift_capacity) {
+    while (from < limit) {
         uint8_t byte = bytes[from++];
         target[written++] = byte;
-        if (byte == '\n' && !skip_indentation(bytes, count, &from, written, origin, shifts, shift_capacity, shift_count)) break;
+        if (byte == '\n' && !skip_indentation(bytes, count, &from, written, origin, shifts, shift_capacity, shift_count, 0)) break;
     }
     *read = from;
     return written;
@@ -130,7 +132,7 @@ intptr_t cartograph_copy_unindented_scalar(uint8_t *target, const uint8_t *bytes
         written += end - from;
         from = end;
         if (line_feed == NULL) break;
-        if (!skip_indentation(bytes, count, &from, written, origin, shifts, shift_capacity, shift_count)) break;
+        if (!skip_indentation(bytes, count, &from, written, origin, shifts, shift_capacity, shift_count, 0)) break;
     }
     *read = from;
     return written;

@@ -1,3 +1,4 @@
+import Testing
 @testable import Cartograph
 
 /// Whether two Documents have the same tape: kinds, flags, counts, ends,
@@ -45,6 +46,28 @@ func swiftTape(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws 
     let engine = YajlParser(options: options, expectedInputBytes: bytes.count, swiftCallbacks: true)
     if let error = bytes.withUnsafeBytes({ engine.feed($0) }) ?? engine.finish() { throw error }
     return engine.builder.makeDocument()
+}
+
+/// Parses `bytes` through the C tape builder (``Document/init(parsing:options:)``)
+/// and through the Swift callbacks (``swiftTape(_:options:)``) and records
+/// an issue unless both give the same tape or both fail with the same
+/// error (kind, message, offset). Returns the C builder's outcome (nil
+/// when the two disagree on success).
+@discardableResult
+func expectSameOutcome(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) -> Result<Document, CartographError>? {
+    let native = Result { try Document(parsing: bytes, options: options) }
+    let swift = Result { try swiftTape(bytes, options: options) }
+    switch (native, swift) {
+    case (.success(let a), .success(let b)):
+        #expect(sameTape(a, b), "\(label): \(tapeDifference(a, b) ?? "")")
+        return .success(a)
+    case (.failure(let a as CartographError), .failure(let b as CartographError)):
+        #expect(a.kind == b.kind && a.message == b.message && a.offset == b.offset, "\(label): \(a) / \(b)")
+        return .failure(a)
+    default:
+        Issue.record("\(label): \(native) / \(swift)")
+        return nil
+    }
 }
 
 /// Parses by feeding the given chunk sizes in turn (the last one repeats).
