@@ -185,15 +185,48 @@ static inline intptr_t append_checked_text(cartograph_yajl_tape *tape, const uin
     return offset;
 }
 
-/// Where a string token starts: raw text in the lexed text has its quotes right
-/// around it; text yajl decoded (escapes) or carried over is located by Swift.
-static inline intptr_t string_start(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
-    if (in_lexed(tape, bytes)) {
-        intptr_t start = absolute_offset(tape, bytes - tape->lexed_start) - 1;
-        tape->last_token_end = start + count + 2;
+/// A string whose body the copy left out (the next in `elided`): points
+/// `bytes` and `count` at its body in the input, or at its decoded escapes;
+/// returns where its opening quote is, or -1 after a failure.
+__attribute__((noinline)) static intptr_t elided_string(cartograph_yajl_tape *tape, const uint8_t **bytes, intptr_t *count) {
+    const cartograph_elided_string *string = tape->elided + tape->elided_next++;
+    const uint8_t *body = tape->text_start + (string->start - tape->text_base);
+    intptr_t length = string->end - string->start;
+    tape->last_token_end = string->end + 1;
+    tape->elided_total += 1;
+    if (string->escaped) {
+        if (!grow_scratch((void **)&tape->decoded, &tape->decoded_capacity, length, 1)) {
+            return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, string->start - 1) - 1;
+        }
+        length = cartograph_decode_escapes(tape->decoded, body, length);
+        body = tape->decoded;
+    }
+    *bytes = body;
+    *count = length;
+    return string->start - 1;
+}
+
+/// Where a string token starts: raw text in the lexed text has its quotes
+/// right around it; text yajl decoded (escapes) or carried over is located
+/// by Swift. A string whose body was left out of the lexed text comes as
+/// `""`: `bytes` and `count` are pointed at its body. yajl hands the first
+/// token of every call after the first from its own buffer, so a left-out
+/// string that opens a block is known by where it ends.
+__attribute__((always_inline)) static inline intptr_t string_start(cartograph_yajl_tape *tape, const uint8_t **bytes, intptr_t *count) {
+    if (in_lexed(tape, *bytes)) {
+        intptr_t lexed = *bytes - tape->lexed_start;
+        if (*count == 0 && tape->elided_next < tape->elided_count
+            && tape->elided[tape->elided_next].end == absolute_offset(tape, lexed)) {
+            return elided_string(tape, bytes, count);
+        }
+        intptr_t start = absolute_offset(tape, lexed) - 1;
+        tape->last_token_end = start + *count + 2;
         return start;
     }
-    intptr_t start = tape->escaped_string_start(tape->context, bytes, count);
+    if (*count == 0 && tape->elided_next < tape->elided_count && tape->elided[tape->elided_next].end + 1 == token_end(tape)) {
+        return elided_string(tape, bytes, count);
+    }
+    intptr_t start = tape->escaped_string_start(tape->context, *bytes, *count);
     if (start < 0) fail(tape, CARTOGRAPH_TAPE_REPORTED, 0, 0);
     return start;
 }
@@ -244,10 +277,11 @@ static int on_number(void *context, const char *text, size_t length) {
     return append_value(tape, KIND_NUMBER, (uint32_t)count, offset, start);
 }
 
-static int on_string(void *context, const unsigned char *bytes, size_t length) {
+static int on_string(void *context, const unsigned char *text, size_t length) {
     cartograph_yajl_tape *tape = context;
+    const uint8_t *bytes = text;
     intptr_t count = (intptr_t)length;
-    intptr_t start = string_start(tape, bytes, count);
+    intptr_t start = string_start(tape, &bytes, &count);
     if (start < 0) return 0;
     intptr_t offset;
     if (count >= 32) {
@@ -281,10 +315,11 @@ static inline uint64_t key_signature(const uint8_t *bytes, intptr_t count) {
     return signature_of(head, tail, count);
 }
 
-static int on_key(void *context, const unsigned char *bytes, size_t length) {
+static int on_key(void *context, const unsigned char *text, size_t length) {
     cartograph_yajl_tape *tape = context;
+    const uint8_t *bytes = text;
     intptr_t count = (intptr_t)length;
-    intptr_t start = string_start(tape, bytes, count);
+    intptr_t start = string_start(tape, &bytes, &count);
     if (start < 0) return 0;
     cartograph_tape_frame *top = tape->top;
     if (top->depth == 0 || !top->is_object) return fail(tape, CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT, 0, start);
@@ -577,8 +612,12 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
     free(tape->table);
     free(tape->unindented);
     free(tape->shifts);
+    free(tape->elided);
+    free(tape->decoded);
     tape->unindented = NULL;
     tape->shifts = NULL;
+    tape->elided = NULL;
+    tape->decoded = NULL;
     tape->lexed_start = NULL;
     tape->frames = NULL;
     tape->top = NULL;
@@ -587,21 +626,38 @@ void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
     tape->table = NULL;
 }
 
-/* Pretty-printed JSON: yajl lexes whitespace a byte at a time (about 16
-   instructions a byte), and indentation is a fifth of twitter.json and half
-   of a pretty-printed canada.json. Text is copied in blocks without the
-   spaces and tabs after each line feed, and yajl lexes the copy. Only there:
-   a line feed can never be inside a valid string, so what follows it is
-   whitespace between tokens (or inside a comment); the line feed itself is
-   kept, so that one inside a string is still reported where it is. */
+/* yajl lexes a byte at a time: whitespace at about 16 instructions a byte,
+   string text at about 5, and it decodes escapes a byte at a time again.
+   So text that is not streamed is given to yajl in blocks copied without
+   two kinds of bytes it need not see:
 
-/// Bytes read per block at most (the copy's buffer is a block and 64 more).
+   - Indentation, the spaces and tabs after each line feed (a fifth of
+     twitter.json, half of a pretty-printed canada.json). A line feed can
+     never be inside a valid string, so what follows it is whitespace
+     between tokens (or inside a comment); the line feed itself is kept, so
+     that one inside a string is still reported where it is.
+   - The bodies of long strings (cartograph_scan_strings finds them, a
+     block ahead of the copy): yajl lexes `""`, and the callbacks read the
+     body from the input and decode its escapes themselves. Only strings
+     yajl would accept are left out, so every error is still found where
+     it is.
+
+   Each run left out is recorded, and the callbacks map every token back to
+   its place in the input. */
+
+/// Bytes read per block at most (the copy's buffer is a block and 128 more).
 #define UNINDENT_BLOCK 32768
 /// Runs of indentation recorded per block at most (a block ends at the
 /// last; one more entry holds the INTPTR_MAX that follows them).
 #define UNINDENT_SHIFTS 4096
 /// Text shorter than this goes to yajl as it is.
 #define UNINDENT_MINIMUM 1024
+/// Strings with fewer bytes than this go to yajl whole. Below it, finding a
+/// string and meeting it again in the callbacks costs about what yajl's
+/// lexing would.
+#define ELIDE_MINIMUM 24
+/// The bytes left out per string scanned below which the scan stops.
+#define ELIDE_PAYS 32
 
 void cartograph_yajl_tape_lex_plain(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base) {
     tape->lexed_start = bytes;
@@ -622,41 +678,101 @@ static int prepare_unindenting(cartograph_yajl_tape *tape, intptr_t count) {
     if (tape->unindented != NULL && tape->unindented_block >= block) return 1;
     /* A run left out takes a line feed and a blank: at most one per two bytes read. */
     intptr_t shifts = block / 2 + 1 < UNINDENT_SHIFTS ? block / 2 + 1 : UNINDENT_SHIFTS;
-    uint8_t *copy = realloc(tape->unindented, (size_t)block + 64);
+    uint8_t *copy = realloc(tape->unindented, (size_t)block + 128);
     if (copy == NULL) return 0;
     tape->unindented = copy;
     cartograph_lexed_shift *records = realloc(tape->shifts, (size_t)(shifts + 1) * sizeof(cartograph_lexed_shift));
     if (records == NULL) return 0;
     tape->shifts = records;
+    /* A block and the 64 bytes scanned past it, plus a long string's
+       overrun and those carried from the last block: never full on valid
+       text (the scan stops when it is). */
+    intptr_t strings = (block + 256) / (ELIDE_MINIMUM + 2) + 16;
+    cartograph_elided_string *found = realloc(tape->elided, (size_t)strings * sizeof(cartograph_elided_string));
+    if (found == NULL) return 0;
+    tape->elided = found;
+    tape->elided_capacity = strings;
     tape->unindented_block = block;
     tape->shift_capacity = shifts;
     return 1;
 }
 
+/// No string is left out for the rest of this parse.
+static void stop_scanning(cartograph_yajl_tape *tape) {
+    tape->scan_state = CARTOGRAPH_SCAN_STOPPED;
+    tape->elided_count = 0;
+    tape->elided_next = 0;
+}
+
+/// Forgets the strings that end before absolute offset `read` (the block
+/// yajl was given held them).
+static void drop_elided(cartograph_yajl_tape *tape, intptr_t read) {
+    intptr_t done = 0;
+    while (done < tape->elided_count && tape->elided[done].end < read) done++;
+    if (done > 0) {
+        memmove(tape->elided, tape->elided + done, (size_t)(tape->elided_count - done) * sizeof(cartograph_elided_string));
+        tape->elided_count -= done;
+    }
+    tape->elided_next = 0;
+}
+
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent) {
     yajl_handle handle = (yajl_handle)tape->handle;
+    /* Strings are found only in text the scan has seen from the start. */
+    if (tape->text_start == NULL) tape->scan_position = base; /* the first chunk */
+    if (!unindent || tape->scan_position != base || !cartograph_has_avx2()) stop_scanning(tape);
+    tape->text_start = bytes;
+    tape->text_base = base;
     if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
+        if (count < UNINDENT_MINIMUM && !tape->copies_stopped && tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {
+            /* A short chunk (the first bytes of a stream) goes as it is,
+               but the scan follows it so as to know where the next starts. */
+            cartograph_scan_strings(tape, bytes, count, base, count, INTPTR_MAX);
+        } else {
+            stop_scanning(tape);
+        }
         cartograph_yajl_tape_lex_plain(tape, bytes, count, base);
         return yajl_parse(handle, bytes, (size_t)count);
     }
     intptr_t position = 0;
     while (position < count) {
         intptr_t rest = count - position;
+        intptr_t limit = rest < tape->unindented_block ? rest : tape->unindented_block;
+        if (tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {
+            cartograph_scan_strings(tape, bytes, count, base, position + limit + 64, ELIDE_MINIMUM);
+        }
         intptr_t read = 0, shifts = 0;
-        intptr_t written = cartograph_copy_unindented(tape->unindented, bytes + position, rest,
-            rest < tape->unindented_block ? rest : tape->unindented_block, base + position, tape->shifts, tape->shift_capacity,
-            &shifts, &read);
+        intptr_t written = cartograph_copy_lexable(tape->unindented, bytes + position, rest, limit, base + position,
+            tape->shifts, tape->shift_capacity, &shifts, &read, tape->elided, tape->elided_count);
+        if (read == 0) {
+            /* No place to end the block that does not cut a left-out string
+               in two before the records fill (only text built for it). */
+            stop_scanning(tape);
+            written = cartograph_copy_lexable(tape->unindented, bytes + position, rest, limit, base + position,
+                tape->shifts, tape->shift_capacity, &shifts, &read, NULL, 0);
+        }
         cartograph_yajl_tape_lex_plain(tape, tape->unindented, written, base + position);
         tape->shift_count = shifts;
         tape->shifts[shifts].at = INTPTR_MAX;
         tape->next_shift_at = tape->shifts[0].at;
+        tape->elided_next = 0;
         yajl_status status = yajl_parse(handle, tape->unindented, (size_t)written);
         if (status != yajl_status_ok) return status;
         position += read;
+        drop_elided(tape, base + position);
+        /* Finding the strings costs about as much per string as yajl's
+           lexing of 32 bytes of text: worth it only where the strings left
+           out are that long on average (whole documents of text, or of
+           text escaped for ASCII). Elsewhere (twitter.json, objects of
+           short keys and values) the scan ends after the first block. */
+        if (tape->scan_state != CARTOGRAPH_SCAN_STOPPED && tape->scanned_long_bytes < ELIDE_PAYS * tape->scanned_strings) {
+            stop_scanning(tape);
+        }
         /* Less than a thirty-second left out: the copy costs more than
            it saves, and the rest of the parse goes as it is. */
         if ((read - written) * 32 < read) {
             tape->copies_stopped = 1;
+            stop_scanning(tape);
             if (position < count) {
                 cartograph_yajl_tape_lex_plain(tape, bytes + position, count - position, base + position);
                 return yajl_parse(handle, bytes + position, (size_t)(count - position));

@@ -53,19 +53,7 @@ import Testing
         // character, a control character, an unbalanced quote or bracket,
         // a stray separator, a line feed where one is not allowed.
         let breakers: [[UInt8]] = [[0x78], [0x01], [0x22], [0x2C], [0x5D], [0x7D], [0x0A], [0x0A, 0x20, 0x20], [0x5C], [0x0B]]
-        var failures = 0
-        for round in 0..<400 {
-            var bytes = valid
-            let position = Int.random(in: 0..<bytes.count, using: &generator)
-            let breaker = breakers.randomElement(using: &generator)!
-            if Bool.random(using: &generator) {
-                bytes.insert(contentsOf: breaker, at: position)
-            } else {
-                bytes.replaceSubrange(position..<min(bytes.count, position + breaker.count), with: breaker)
-            }
-            if round % 10 == 0 { bytes.removeLast(Int.random(in: 1...200, using: &generator)) }
-            if case .failure = expectSameOutcome(bytes, "round \(round)") { failures += 1 }
-        }
+        let failures = expectSameOutcomesWhenBroken(valid, breakers: breakers, rounds: 400, using: &generator)
         #expect(failures > 300)
     }
 
@@ -154,33 +142,10 @@ import Testing
                 #expect(read >= limit || recorded > capacity - 16, "\(label): stopped at \(read)")
                 #expect(read <= count && recorded <= capacity, "\(label)")
                 #expect(target[(limit + 64)...].allSatisfy { $0 == 0xA5 }, "\(label): wrote past its room")
-                let (expected, places) = Self.unindented(Array(bytes[..<min(read, count)]))
-                #expect(Array(target[..<written]) == expected, "\(label): text")
-                guard written == places.count else { continue }
-                for position in 0..<written {
-                    var start = origin
-                    for shift in shifts[..<recorded] where shift.at <= position { start = shift.origin }
-                    if start + position != origin + places[position] {
-                        Issue.record("\(label): byte \(position) maps to \(start + position - origin), not \(places[position])")
-                        break
-                    }
-                }
+                let (expected, places) = LongStringLexingTests.lexable(Array(bytes[..<min(read, count)]), leaving: [])
+                expectCopy(target, written: written, shifts: shifts, recorded: recorded, origin: origin, expected: expected, places: places, label)
             }
         }
-    }
-
-    /// The reference: `bytes` without the spaces and tabs after each line
-    /// feed, and the offset in `bytes` of each byte kept.
-    static func unindented(_ bytes: [UInt8]) -> ([UInt8], [Int]) {
-        var kept: [UInt8] = [], places: [Int] = []
-        var leaving = false
-        for (offset, byte) in bytes.enumerated() {
-            if leaving, byte == 0x20 || byte == 0x09 { continue }
-            leaving = byte == 0x0A
-            kept.append(byte)
-            places.append(offset)
-        }
-        return (kept, places)
     }
 
     /// Compact JSON text pretty-printed: a line end and one `indent` per

@@ -90,6 +90,30 @@ typedef struct cartograph_lexed_shift {
     intptr_t origin;
 } cartograph_lexed_shift;
 
+/// A string whose body yajl is not given (cartograph_yajl_tape_parse): the
+/// copy keeps its quotes, `""`, and the callbacks read the body from the
+/// input. `start` is the absolute offset of its first byte, `end` that of
+/// its closing quote; `escaped` says whether it holds escapes (all valid:
+/// the scan checked them, surrogate pairs included).
+typedef struct cartograph_elided_string {
+    intptr_t start;
+    intptr_t end;
+    intptr_t escaped;
+} cartograph_elided_string;
+
+/// Where the scan for strings stands at the end of a chunk
+/// (`cartograph_yajl_tape.scan_state`).
+enum {
+    /// Between tokens.
+    CARTOGRAPH_SCAN_BETWEEN = 0,
+    /// Inside a string that goes on in the next chunk.
+    CARTOGRAPH_SCAN_IN_STRING = 1,
+    /// Inside a string, right after a backslash.
+    CARTOGRAPH_SCAN_AFTER_BACKSLASH = 2,
+    /// Given up for this parse: no string is left out any more.
+    CARTOGRAPH_SCAN_STOPPED = 3,
+};
+
 /// The state of one parse. Swift creates it zeroed, fills the tape
 /// buffers, limits and callbacks, and passes it as yajl's context.
 typedef struct cartograph_yajl_tape {
@@ -135,6 +159,29 @@ typedef struct cartograph_yajl_tape {
     intptr_t unindented_block;
     intptr_t shift_capacity;
     int copies_stopped;
+    /// Long strings found ahead of the copy, in order (owned here): the
+    /// copies leave their bodies out. `elided_next` is the next one a
+    /// callback can meet in the block yajl is lexing.
+    cartograph_elided_string *elided;
+    intptr_t elided_count;
+    intptr_t elided_capacity;
+    intptr_t elided_next;
+    /// How many strings the callbacks read from the input so far.
+    intptr_t elided_total;
+    /// Where the scan for strings goes on (absolute), and its state there.
+    intptr_t scan_position;
+    int scan_state;
+    /// Strings the scan went through, and the bytes of those it found long
+    /// enough to leave out (whether the scan pays for itself).
+    intptr_t scanned_strings;
+    intptr_t scanned_long_bytes;
+    /// The chunk being parsed (elided strings are read from it) and the
+    /// absolute offset of its first byte.
+    const uint8_t *text_start;
+    intptr_t text_base;
+    /// An elided string's escapes, decoded for a callback (owned here).
+    uint8_t *decoded;
+    intptr_t decoded_capacity;
 
     /* Limits (ParseOptions). */
     intptr_t max_depth;
@@ -237,6 +284,34 @@ intptr_t cartograph_yajl_tape_absolute(const cartograph_yajl_tape *tape, intptr_
 /// byte 0 of `bytes`. `target` must hold `limit + 64` bytes.
 intptr_t cartograph_copy_unindented(uint8_t *target, const uint8_t *bytes, intptr_t count, intptr_t limit, intptr_t origin,
     cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, intptr_t *read);
+
+/// cartograph_copy_unindented that also leaves out the bodies of the
+/// `string_count` strings in `strings` (absolute offsets; each wholly after
+/// `origin`, in order): their quotes are kept, `""`. A block ends only
+/// where no such string is cut in two, stepping back to the last place
+/// that was not when the shifts are full; it returns with nothing read
+/// when there is none. Needs AVX2 (`string_count` must be 0 without it)
+/// and room for `limit + 128` bytes in `target`.
+intptr_t cartograph_copy_lexable(uint8_t *target, const uint8_t *bytes, intptr_t count, intptr_t limit, intptr_t origin,
+    cartograph_lexed_shift *shifts, intptr_t shift_capacity, intptr_t *shift_count, intptr_t *read,
+    const cartograph_elided_string *strings, intptr_t string_count);
+
+/// Scans the chunk `bytes` (absolute offset `base`, `count` bytes) for
+/// strings from `tape->scan_position` on, in `tape->scan_state`, until
+/// past chunk offset `until` between tokens: each string of at least
+/// `minimum` bytes whose text yajl would accept (no control character,
+/// valid escapes, surrogates in pairs) and that ends at least 96 bytes
+/// before the chunk does is appended to `tape->elided`. Anything else
+/// that could change how yajl reads what follows (a `/`, which may open
+/// a comment; an invalid string; a full list) stops the scan for the
+/// parse. Needs AVX2.
+void cartograph_scan_strings(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, intptr_t until,
+    intptr_t minimum);
+
+/// Decodes the escapes of a string body the scan accepted (`count` bytes)
+/// into `target`, which holds `count` bytes; returns the decoded length.
+/// The same bytes yajl's decoder gives for such text.
+intptr_t cartograph_decode_escapes(uint8_t *target, const uint8_t *body, intptr_t count);
 
 /// cartograph_copy_unindented without vector instructions (what it does
 /// where the processor has no AVX2; tests compare the two).

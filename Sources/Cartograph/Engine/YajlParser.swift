@@ -205,6 +205,10 @@ final class YajlParser {
     }
 
     /// Nesting depth of the value being read.
+    /// How many long strings yajl was given as `""` so far, their bodies
+    /// read from the input by the C callbacks (tests check that it happens).
+    var stringsLeftOut: Int { native.pointee.elided_total }
+
     private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : builder.depth }
 
     /// Whether every container opened has been closed and a value was read.

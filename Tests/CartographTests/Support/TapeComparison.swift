@@ -1,3 +1,4 @@
+import CCartographTape
 import Testing
 @testable import Cartograph
 
@@ -102,4 +103,43 @@ struct SeededGenerator: RandomNumberGenerator {
 func randomChunkSizes(seed: UInt64, count: Int = 4096) -> [Int] {
     var generator = SeededGenerator(seed: seed)
     return (0..<count).map { _ in Int.random(in: 1...64, using: &generator) }
+}
+
+/// Breaks `valid` text `rounds` times, each time inserting or writing one
+/// of `breakers` at a random place (and every tenth time cutting up to 200
+/// bytes off its end), and expects both tape builders to give the same
+/// outcome (``expectSameOutcome(_:_:options:)``). Returns how many of the
+/// broken texts failed to parse.
+func expectSameOutcomesWhenBroken(_ valid: [UInt8], breakers: [[UInt8]], rounds: Int, using generator: inout SeededGenerator) -> Int {
+    var failures = 0
+    for round in 0..<rounds {
+        var bytes = valid
+        let position = Int.random(in: 0..<bytes.count, using: &generator)
+        let breaker = breakers.randomElement(using: &generator)!
+        if Bool.random(using: &generator) {
+            bytes.insert(contentsOf: breaker, at: position)
+        } else {
+            bytes.replaceSubrange(position..<min(bytes.count, position + breaker.count), with: breaker)
+        }
+        if round % 10 == 0 { bytes.removeLast(Int.random(in: 1...200, using: &generator)) }
+        if case .failure = expectSameOutcome(bytes, "round \(round)") { failures += 1 }
+    }
+    return failures
+}
+
+/// Expects a copy for yajl to be `expected` (the reference copy) and each
+/// byte written to map back, through the first `recorded` shifts, to the
+/// input offset `places` gives for it.
+func expectCopy(_ target: [UInt8], written: Int, shifts: [cartograph_lexed_shift], recorded: Int, origin: Int,
+    expected: [UInt8], places: [Int], _ label: String) {
+    #expect(Array(target[..<written]) == expected, "\(label): text")
+    guard written == places.count else { return }
+    for position in 0..<written {
+        var start = origin
+        for shift in shifts[..<recorded] where shift.at <= position { start = shift.origin }
+        if start + position != origin + places[position] {
+            Issue.record("\(label): byte \(position) maps to \(start + position - origin), not \(places[position])")
+            return
+        }
+    }
 }
