@@ -82,6 +82,29 @@ import Testing
         #expect(leftOut > 0 && leftOut < 100, "\(leftOut) of 300 long strings left out")
     }
 
+    @Test func aByteOrderMarkOrLeftOutBracesChangeNothing() throws {
+        // Both start the parse somewhere other than at byte 0 (after the
+        // mark; at -1 for the `{` the parser adds).
+        var generator = SeededGenerator(seed: 0x5712_0007)
+        let members = (0..<200).map { "\"m\($0)\": \"\(Self.body(bytes: 60, using: &generator))\"" }.joined(separator: ",")
+        let marked = [0xEF, 0xBB, 0xBF] + Array(("{" + members + "}").utf8)
+        let braceless = Array(members.utf8)
+        #expect(try expectSameOutcome(marked, "byte order mark")?.get().root.object().count == 200)
+        #expect(Self.stringsLeftOut(marked) > 190)
+        // Braces left out (JSONParser adds them): the values of the text
+        // with its braces.
+        var options = ParseOptions()
+        options.assumesTopLevelObject = true
+        let braced = try Document(parsing: Array(("{" + members + "}").utf8)).root.object()
+        for bytes in [braceless, [0xEF, 0xBB, 0xBF] + braceless] {
+            let object = try Document(parsing: bytes, options: options).root.object()
+            #expect(object.count == 200)
+            for index in [0, 1, 99, 199] {
+                #expect(try object["m\(index)"]?.string() == braced["m\(index)"]?.string())
+            }
+        }
+    }
+
     @Test func decodedStringsAreTheTextFoundationReads() throws {
         var generator = SeededGenerator(seed: 0x5712_0002)
         let bodies = (0..<300).map { _ in Self.body(bytes: Int.random(in: 24...200, using: &generator), using: &generator) }
