@@ -76,8 +76,36 @@ static inline intptr_t put_utf8(uint8_t *target, uint32_t code) {
     return 4;
 }
 
-intptr_t cartograph_decode_escapes(uint8_t *target, const uint8_t *body, intptr_t count) {
-    intptr_t from = 0, written = 0;
+/// Decodes the valid escape at `*from` (a backslash) into `target`;
+/// returns the bytes written and moves `*from` past it.
+static inline intptr_t decode_escape(uint8_t *target, const uint8_t *body, intptr_t *from) {
+    uint8_t escaped = body[*from + 1];
+    uint8_t byte;
+    switch (escaped) {
+    case 'b': byte = '\b'; break;
+    case 'f': byte = '\f'; break;
+    case 'n': byte = '\n'; break;
+    case 'r': byte = '\r'; break;
+    case 't': byte = '\t'; break;
+    case 'u': {
+        uint32_t code = (uint32_t)hex4(body + *from + 2);
+        *from += 6;
+        if (code >= 0xD800 && code <= 0xDBFF) {
+            uint32_t low = (uint32_t)hex4(body + *from + 2);
+            *from += 6;
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        }
+        return put_utf8(target, code);
+    }
+    default: byte = escaped; break; /* " \ / */
+    }
+    *from += 2;
+    target[0] = byte;
+    return 1;
+}
+
+/// Decodes from `from` to `count`, memchr from escape to escape.
+static intptr_t decode_scalar(uint8_t *target, const uint8_t *body, intptr_t from, intptr_t written, intptr_t count) {
     while (from < count) {
         const uint8_t *backslash = memchr(body + from, '\\', (size_t)(count - from));
         intptr_t run = (backslash != NULL ? backslash - body : count) - from;
@@ -85,26 +113,7 @@ intptr_t cartograph_decode_escapes(uint8_t *target, const uint8_t *body, intptr_
         written += run;
         from += run;
         if (backslash == NULL) break;
-        uint8_t escaped = body[from + 1];
-        switch (escaped) {
-        case 'b': target[written++] = '\b'; from += 2; break;
-        case 'f': target[written++] = '\f'; from += 2; break;
-        case 'n': target[written++] = '\n'; from += 2; break;
-        case 'r': target[written++] = '\r'; from += 2; break;
-        case 't': target[written++] = '\t'; from += 2; break;
-        case 'u': {
-            uint32_t code = (uint32_t)hex4(body + from + 2);
-            from += 6;
-            if (code >= 0xD800 && code <= 0xDBFF) {
-                uint32_t low = (uint32_t)hex4(body + from + 2);
-                from += 6;
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            }
-            written += put_utf8(target + written, code);
-            break;
-        }
-        default: target[written++] = escaped; from += 2; break; /* " \ / */
-        }
+        written += decode_escape(target + written, body, &from);
     }
     return written;
 }
@@ -147,6 +156,88 @@ static inline intptr_t find_in_string(const uint8_t *bytes, intptr_t at, intptr_
         if (byte == '"' || byte == '\\' || byte < 0x20) return at;
     }
     return count;
+}
+
+/// From `at` in a string's body, 32 bytes at a step (escapes are checked
+/// where the step finds them, without a new search after each): the
+/// offset of its closing quote, of a byte below 0x20, of an escape yajl or
+/// the surrogate check rejects (`*bad` set), of an escape the chunk ends
+/// within, or `count`. Sets `*escaped` when it passes an escape.
+__attribute__((target("avx2")))
+static inline intptr_t body_end(const uint8_t *bytes, intptr_t at, intptr_t count, intptr_t *escaped, int *bad) {
+    const __m256i quote = _mm256_set1_epi8('"');
+    const __m256i backslash = _mm256_set1_epi8('\\');
+    const __m256i control = _mm256_set1_epi8(0x1F);
+    while (at + 32 <= count) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + at));
+        uint32_t backslashes = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, backslash));
+        uint32_t stops = (uint32_t)_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_cmpeq_epi8(block, quote), _mm256_cmpeq_epi8(_mm256_min_epu8(block, control), block)));
+        intptr_t next = 32;
+        for (;;) {
+            /* The escapes before the first quote or control byte. */
+            uint32_t ahead = stops != 0 ? backslashes & ((stops & (0u - stops)) - 1) : backslashes;
+            if (ahead == 0) {
+                if (stops != 0) return at + __builtin_ctz(stops);
+                break;
+            }
+            intptr_t index = __builtin_ctz(ahead);
+            intptr_t length = escape_length(bytes, at + index, count);
+            if (length <= 0) {
+                *bad = length == 0;
+                return at + index;
+            }
+            *escaped = 1;
+            next = index + length;
+            if (next >= 32) break;
+            /* A quote or backslash inside the escape is not one. */
+            backslashes &= ~0u << next;
+            stops &= ~0u << next;
+            next = 32;
+        }
+        at += next;
+    }
+    while (at < count) {
+        uint8_t byte = bytes[at];
+        if (byte == '"' || byte < 0x20) return at;
+        if (byte != '\\') {
+            at += 1;
+            continue;
+        }
+        intptr_t length = escape_length(bytes, at, count);
+        if (length <= 0) {
+            *bad = length == 0;
+            return at;
+        }
+        *escaped = 1;
+        at += length;
+    }
+    return count;
+}
+
+/// cartograph_decode_escapes 32 bytes at a step: each step is stored
+/// whole, and where it holds a backslash the text goes on from the escape
+/// decoded there (no call per escape).
+__attribute__((target("avx2")))
+static intptr_t decode_avx2(uint8_t *target, const uint8_t *body, intptr_t count) {
+    const __m256i backslash = _mm256_set1_epi8('\\');
+    intptr_t from = 0, written = 0;
+    /* written <= from, so a step's store ends within the `count` bytes. */
+    while (from + 32 <= count) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(body + from));
+        _mm256_storeu_si256((__m256i *)(target + written), block);
+        uint32_t backslashes = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, backslash));
+        if (backslashes == 0) {
+            from += 32;
+            written += 32;
+            continue;
+        }
+        intptr_t index = __builtin_ctz(backslashes);
+        from += index;
+        written += index;
+        written += decode_escape(target + written, body, &from);
+    }
+    return decode_scalar(target, body, from, written, count);
 }
 
 /// Goes through the rest of a string that is not left out (it began in an
@@ -198,22 +289,14 @@ void cartograph_scan_strings(cartograph_yajl_tape *tape, const uint8_t *bytes, i
         }
         const intptr_t body = at + 1;
         intptr_t escaped = 0;
-        at = body;
-        for (;;) {
-            at = find_in_string(bytes, at, count);
-            if (at >= count || bytes[at] != '\\') break;
-            intptr_t length = escape_length(bytes, at, count);
-            if (length < 0) break;
-            if (length == 0) {
-                /* An escape yajl or the surrogate check rejects: the
-                   string stays in the copy for them to report. */
-                state = CARTOGRAPH_SCAN_STOPPED;
-                break;
-            }
-            escaped = 1;
-            at += length;
+        int bad = 0;
+        at = body_end(bytes, body, count, &escaped, &bad);
+        if (bad) {
+            /* An escape yajl or the surrogate check rejects: the string
+               stays in the copy for them to report. */
+            state = CARTOGRAPH_SCAN_STOPPED;
+            break;
         }
-        if (state == CARTOGRAPH_SCAN_STOPPED) break;
         if (at >= count || bytes[at] == '\\') {
             /* It goes on into the next chunk (an escape too, maybe):
                found to its end as yajl would, not left out. */
@@ -245,7 +328,16 @@ void cartograph_scan_strings(cartograph_yajl_tape *tape, const uint8_t *bytes, i
     tape->scan_state = state;
     tape->scan_position = base + at;
 }
+
+intptr_t cartograph_decode_escapes(uint8_t *target, const uint8_t *body, intptr_t count) {
+    if (cartograph_has_avx2()) return decode_avx2(target, body, count);
+    return decode_scalar(target, body, 0, 0, count);
+}
 #else
+intptr_t cartograph_decode_escapes(uint8_t *target, const uint8_t *body, intptr_t count) {
+    return decode_scalar(target, body, 0, 0, count);
+}
+
 void cartograph_scan_strings(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, intptr_t until,
     intptr_t minimum) {
     (void)bytes, (void)count, (void)base, (void)until, (void)minimum;
