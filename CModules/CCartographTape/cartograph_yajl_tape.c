@@ -724,9 +724,13 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
     tape->text_start = bytes;
     tape->text_base = base;
     if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
-        if (count < UNINDENT_MINIMUM && !tape->copies_stopped && tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {
-            /* A short chunk (the first bytes of a stream) goes as it is,
-               but the scan follows it so as to know where the next starts. */
+        if (count < UNINDENT_MINIMUM && base + count <= UNINDENT_BLOCK && !tape->copies_stopped
+            && tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {
+            /* A short chunk among the first 32 KB (the three bytes looked
+               at for a byte order mark, a stream's first pieces) goes as it
+               is, but the scan follows it so as to know where the next
+               starts. Later, a stream of short chunks is not scanned at
+               all: none of it would be left out. */
             cartograph_scan_strings(tape, bytes, count, base, count, INTPTR_MAX);
         } else {
             stop_scanning(tape);

@@ -39,10 +39,50 @@ import Testing
 
     /// The number of strings the C callbacks read from the input in a parse
     /// of `bytes` (it must be more than none for these tests to mean anything).
-    static func stringsLeftOut(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Int {
+    static func stringsLeftOut(_ bytes: [UInt8], options: ParseOptions = ParseOptions(), chunk: Int = .max) -> Int {
+        parsed(bytes, options: options, chunk: chunk).stringsLeftOut
+    }
+
+    /// The parser after feeding it `bytes` in chunks of `chunk` bytes.
+    static func parsed(_ bytes: [UInt8], options: ParseOptions = ParseOptions(), chunk: Int = .max) -> YajlParser {
         let engine = YajlParser(options: options, expectedInputBytes: bytes.count)
-        _ = bytes.withUnsafeBytes { engine.feed($0) } ?? engine.finish()
-        return engine.stringsLeftOut
+        var offset = 0
+        while offset < bytes.count {
+            let end = offset + min(chunk, bytes.count - offset)
+            if bytes[offset..<end].withUnsafeBytes({ engine.feed($0) }) != nil { return engine }
+            offset = end
+        }
+        _ = engine.finish()
+        return engine
+    }
+
+    @Test func aStreamOfShortChunksIsScannedOnlyAtItsStart() throws {
+        // Chunks under 1 KB go to yajl as they are; the scan follows them
+        // through the first 32 KB only, so that larger chunks after them
+        // can still leave strings out, and gives up after that.
+        var generator = SeededGenerator(seed: 0x5712_0008)
+        let bytes = Array(Self.document(records: 300, using: &generator).utf8)
+        #expect(bytes.count > 100_000)
+        // (A long string unfinished at a chunk's end holds the chunks back
+        // until it ends: those make larger chunks now and then.)
+        let whole = Self.parsed(bytes)
+        let short = Self.parsed(bytes, chunk: 700)
+        #expect(whole.stringsLeftOut > 400 && short.stringsLeftOut < 10, "\(short.stringsLeftOut) of \(whole.stringsLeftOut)")
+        #expect(!whole.stringScanStopped)
+        // Short chunks that are never held together (no long token): the
+        // scan gives up after the first 32 KB.
+        let records = Array(("[" + (0..<4_000).map { "{\"id\":\($0),\"name\":\"n\($0)\"}" }.joined(separator: ",") + "]").utf8)
+        #expect(Self.parsed(Array(records[..<30_000]), chunk: 700).stringScanStopped == false)
+        #expect(Self.parsed(records, chunk: 700).stringScanStopped)
+        #expect(sameTape(try parseInChunks(bytes, sizes: [700]), try swiftTape(bytes)))
+        // Short chunks first, then large ones.
+        let engine = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
+        for range in [0..<700, 700..<1_400, 1_400..<bytes.count] {
+            #expect(bytes[range].withUnsafeBytes { engine.feed($0) } == nil)
+        }
+        #expect(engine.finish() == nil)
+        #expect(engine.stringsLeftOut > 100)
+        #expect(sameTape(try parseInChunks(bytes, sizes: [700, 700, bytes.count]), try swiftTape(bytes)))
     }
 
     @Test func longStringsGiveTheTapeOfTheTextAsItIs() throws {

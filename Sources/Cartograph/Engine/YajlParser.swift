@@ -209,6 +209,9 @@ final class YajlParser {
     /// read from the input by the C callbacks (tests check that it happens).
     var stringsLeftOut: Int { native.pointee.elided_total }
 
+    /// Whether the scan for long strings has given up for this parse.
+    var stringScanStopped: Bool { native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
+
     private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : builder.depth }
 
     /// Whether every container opened has been closed and a value was read.
