@@ -190,7 +190,7 @@ static inline intptr_t append_checked_text(cartograph_yajl_tape *tape, const uin
 /// returns where its opening quote is, or -1 after a failure.
 __attribute__((noinline)) static intptr_t elided_string(cartograph_yajl_tape *tape, const uint8_t **bytes, intptr_t *count) {
     const cartograph_elided_string *string = tape->elided + tape->elided_next++;
-    const uint8_t *body = tape->text_start + (string->start - tape->text_base);
+    const uint8_t *body = tape->chunk_start + (string->start - tape->chunk_base);
     intptr_t length = string->end - string->start;
     tape->last_token_end = string->end + 1;
     tape->elided_total += 1;
@@ -719,10 +719,11 @@ static void drop_elided(cartograph_yajl_tape *tape, intptr_t read) {
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent) {
     yajl_handle handle = (yajl_handle)tape->handle;
     /* Strings are found only in text the scan has seen from the start. */
-    if (tape->text_start == NULL) tape->scan_position = base; /* the first chunk */
+    if (!tape->scan_started) {
+        tape->scan_started = 1;
+        tape->scan_position = base;
+    }
     if (!unindent || tape->scan_position != base || !cartograph_has_avx2()) stop_scanning(tape);
-    tape->text_start = bytes;
-    tape->text_base = base;
     if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
         if (count < UNINDENT_MINIMUM && base + count <= UNINDENT_BLOCK && !tape->copies_stopped
             && tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {

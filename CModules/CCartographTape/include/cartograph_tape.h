@@ -83,8 +83,9 @@ typedef struct cartograph_tape_key {
     intptr_t entry;
 } cartograph_tape_key;
 
-/// Where indentation was left out of the text yajl lexes: from lexed byte
-/// `at` on, the absolute offset of lexed byte `p` is `origin + p`.
+/// Where indentation or a string's body was left out of the text yajl
+/// lexes: from lexed byte `at` on, the absolute offset of lexed byte `p` is
+/// `origin + p`.
 typedef struct cartograph_lexed_shift {
     intptr_t at;
     intptr_t origin;
@@ -139,7 +140,8 @@ typedef struct cartograph_yajl_tape {
     intptr_t last_token_end;
 
     /* What yajl is given (cartograph_yajl_tape_parse): the chunk itself, or
-       a block of it copied without the indentation after each line feed. */
+       a block of it copied without the indentation after each line feed
+       and without the bodies of long strings. */
     const uint8_t *lexed_start;
     intptr_t lexed_count;
     /// The absolute offset of lexed byte `p` is `lexed_origin + p` for `p`
@@ -152,7 +154,7 @@ typedef struct cartograph_yajl_tape {
     /// The first origin of the lexed text (for lookups that start over).
     intptr_t first_origin;
     /// The copy's buffer (owned here, like `shifts`), the bytes a block
-    /// reads (the buffer holds 64 more), the records `shifts` holds (and
+    /// reads (the buffer holds 128 more), the records `shifts` holds (and
     /// one more), and whether copying was given up for this parse (text
     /// with little indentation).
     uint8_t *unindented;
@@ -175,10 +177,9 @@ typedef struct cartograph_yajl_tape {
     /// enough to leave out (whether the scan pays for itself).
     intptr_t scanned_strings;
     intptr_t scanned_long_bytes;
-    /// The chunk being parsed (elided strings are read from it) and the
-    /// absolute offset of its first byte.
-    const uint8_t *text_start;
-    intptr_t text_base;
+    /// Whether a chunk was given to cartograph_yajl_tape_parse yet (the
+    /// first one sets where the scan starts).
+    int scan_started;
     /// An elided string's escapes, decoded for a callback (owned here).
     uint8_t *decoded;
     intptr_t decoded_capacity;
@@ -257,11 +258,14 @@ static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *ta
 void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
 
 /// Hands `count` bytes of input, the first at absolute offset `base`, to
-/// yajl (`yajl_parse`) and returns its status. With `unindent`, text of
-/// pretty-printed JSON is given in blocks copied without the spaces and
-/// tabs that follow each line feed (yajl lexes whitespace a byte at a time;
-/// the line feeds stay, so that a line feed inside a string is still an
-/// error there); every offset the callbacks record is the input's own.
+/// yajl (`yajl_parse`) and returns its status; `chunk_start` and
+/// `chunk_base` must name the same bytes (left-out strings are read from
+/// there). With `unindent`, the text is given in blocks copied without the
+/// spaces and tabs that follow each line feed (yajl lexes whitespace a byte
+/// at a time; the line feeds stay, so that a line feed inside a string is
+/// still an error there) and without the bodies of long strings yajl would
+/// accept (cartograph_scan_strings); every offset the callbacks record is
+/// the input's own.
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent);
 
 /// Tells the callbacks that yajl's next text (`yajl_complete_parse`: none)

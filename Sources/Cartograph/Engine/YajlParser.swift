@@ -204,7 +204,6 @@ final class YajlParser {
         }
     }
 
-    /// Nesting depth of the value being read.
     /// How many long strings yajl was given as `""` so far, their bodies
     /// read from the input by the C callbacks (tests check that it happens).
     var stringsLeftOut: Int { native.pointee.elided_total }
@@ -212,6 +211,7 @@ final class YajlParser {
     /// Whether the scan for long strings has given up for this parse.
     var stringScanStopped: Bool { native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
 
+    /// Nesting depth of the value being read.
     private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : builder.depth }
 
     /// Whether every container opened has been closed and a value was read.
@@ -329,9 +329,10 @@ final class YajlParser {
         chunkCount = chunk.count
         defer { chunkStart = nil }
         if limit > 0 {
-            // The C tape builder's parses give yajl pretty-printed text
-            // without its indentation (cartograph_yajl_tape_parse); the
-            // Swift callbacks' offsets assume the text as it is.
+            // The C tape builder's parses give yajl the text without its
+            // indentation and without long strings' bodies
+            // (cartograph_yajl_tape_parse, which reads those from
+            // chunkStart); the Swift callbacks' offsets assume the text as it is.
             let status = yajl_status(rawValue: UInt32(cartograph_yajl_tape_parse(native, bytes, limit, chunkBase, usesNativeTape ? 1 : 0)))
             syncNativeTape()
             if status != yajl_status_ok { return recordYajlFailure(status) }
