@@ -86,13 +86,16 @@ static inline int in_lexed(const cartograph_yajl_tape *tape, const uint8_t *poin
     return tape->lexed_start != NULL && address >= start && address < start + (uintptr_t)tape->lexed_count;
 }
 
-/// Grows a C-owned array of `size`-byte elements to hold `needed`.
-static int grow_scratch(void **array, intptr_t *capacity, intptr_t needed, size_t size) {
+/// Grows a C-owned array of `size`-byte elements to hold `needed`; an
+/// array still in `inline_buffer` (the tape's own room) is copied out.
+static int grow_scratch(void **array, intptr_t *capacity, intptr_t needed, size_t size, void *inline_buffer) {
     if (needed <= *capacity) return 1;
     intptr_t grown = *capacity < 16 ? 16 : *capacity * 2;
     while (grown < needed) grown *= 2;
-    void *moved = realloc(*array, (size_t)grown * size);
+    int in_place = *array != NULL && *array == inline_buffer;
+    void *moved = realloc(in_place ? NULL : *array, (size_t)grown * size);
     if (moved == NULL) return 0;
+    if (in_place) memcpy(moved, inline_buffer, (size_t)*capacity * size);
     *array = moved;
     *capacity = grown;
     return 1;
@@ -138,7 +141,7 @@ static inline int append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_
     intptr_t index = append_entry(tape, kind, length, payload, source);
     cartograph_tape_frame *top = tape->top;
     if (top->depth == 0) {
-        if (!grow_scratch((void **)&tape->roots, &tape->root_capacity, tape->root_count + 1, sizeof(intptr_t))) {
+        if (!grow_scratch((void **)&tape->roots, &tape->root_capacity, tape->root_count + 1, sizeof(intptr_t), tape->inline_roots)) {
             return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
         }
         tape->roots[tape->root_count++] = index;
@@ -195,7 +198,7 @@ __attribute__((noinline)) static intptr_t elided_string(cartograph_yajl_tape *ta
     tape->last_token_end = string->end + 1;
     tape->elided_total += 1;
     if (string->escaped) {
-        if (!grow_scratch((void **)&tape->decoded, &tape->decoded_capacity, length, 1)) {
+        if (!grow_scratch((void **)&tape->decoded, &tape->decoded_capacity, length, 1, NULL)) {
             return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, string->start - 1) - 1;
         }
         length = cartograph_decode_escapes(tape->decoded, body, length);
@@ -324,7 +327,7 @@ static int on_key(void *context, const unsigned char *text, size_t length) {
     cartograph_tape_frame *top = tape->top;
     if (top->depth == 0 || !top->is_object) return fail(tape, CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT, 0, start);
     if (top->count >= tape->max_keys) return fail(tape, CARTOGRAPH_TAPE_TOO_MANY_KEYS, top->count + 1, start);
-    if (!grow_scratch((void **)&tape->keys, &tape->key_capacity, tape->key_count + 1, sizeof(cartograph_tape_key))) {
+    if (!grow_scratch((void **)&tape->keys, &tape->key_capacity, tape->key_count + 1, sizeof(cartograph_tape_key), tape->inline_keys)) {
         return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, start);
     }
     intptr_t offset;
@@ -371,7 +374,8 @@ static int begin(cartograph_yajl_tape *tape, int is_object) {
     intptr_t depth = tape->top->depth;
     if (depth >= tape->max_depth) return fail(tape, CARTOGRAPH_TAPE_TOO_DEEP, depth + 1, source);
     if (tape->frame_count == tape->frame_capacity) {
-        if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, tape->frame_count + 1, sizeof(cartograph_tape_frame))) {
+        if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, tape->frame_count + 1, sizeof(cartograph_tape_frame),
+                tape->inline_frames)) {
             return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, source);
         }
         tape->top = tape->frames + tape->frame_count - 1;
@@ -549,7 +553,12 @@ static const yajl_callbacks callbacks = {
 };
 
 int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape) {
-    if (!grow_scratch((void **)&tape->frames, &tape->frame_capacity, 16, sizeof(cartograph_tape_frame))) return 0;
+    tape->frames = tape->inline_frames;
+    tape->frame_capacity = CARTOGRAPH_INLINE_FRAMES;
+    tape->keys = tape->inline_keys;
+    tape->key_capacity = CARTOGRAPH_INLINE_KEYS;
+    tape->roots = tape->inline_roots;
+    tape->root_capacity = CARTOGRAPH_INLINE_ROOTS;
     memset(tape->frames, 0, sizeof(cartograph_tape_frame));
     tape->frame_count = 1;
     tape->top = tape->frames;
@@ -606,9 +615,9 @@ const void *cartograph_yajl_tape_callbacks(void) {
 }
 
 void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
-    free(tape->frames);
-    free(tape->keys);
-    free(tape->roots);
+    if (tape->frames != tape->inline_frames) free(tape->frames);
+    if (tape->keys != tape->inline_keys) free(tape->keys);
+    if (tape->roots != tape->inline_roots) free(tape->roots);
     free(tape->table);
     free(tape->unindented);
     free(tape->shifts);
@@ -726,7 +735,7 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
     if (!unindent || tape->scan_position != base || !cartograph_has_avx2()) stop_scanning(tape);
     if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
         if (count < UNINDENT_MINIMUM && base + count <= UNINDENT_BLOCK && !tape->copies_stopped
-            && tape->scan_state != CARTOGRAPH_SCAN_STOPPED) {
+            && tape->scan_state != CARTOGRAPH_SCAN_STOPPED && !tape->input_complete) {
             /* A short chunk among the first 32 KB (the three bytes looked
                at for a byte order mark, a stream's first pieces) goes as it
                is, but the scan follows it so as to know where the next

@@ -85,6 +85,21 @@ import Testing
         #expect(sameTape(try parseInChunks(bytes, sizes: [700, 700, bytes.count]), try swiftTape(bytes)))
     }
 
+    @Test func aShortWholeDocumentIsNotScanned() throws {
+        // A whole input under 1 KB goes to yajl as it is and nothing comes
+        // after it: the scan does not follow it (a chunk of a longer input
+        // is followed, as the test above shows).
+        let bytes = Array(#"{"name": "a string longer than twenty-four bytes", "tags": ["x", "y"], "n": 1}"#.utf8)
+        let whole = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
+        #expect(bytes.withUnsafeBytes { whole.feedWhole($0) } == nil)
+        #expect(whole.stringScanStopped)
+        #expect(whole.finish() == nil)
+        #expect(sameTape(whole.builder.makeDocument(), try swiftTape(bytes)))
+        let chunk = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
+        #expect(bytes.withUnsafeBytes { chunk.feed($0) } == nil)
+        #expect(!chunk.stringScanStopped)
+    }
+
     @Test func longStringsGiveTheTapeOfTheTextAsItIs() throws {
         var generator = SeededGenerator(seed: 0x5712_0001)
         for round in 0..<4 {

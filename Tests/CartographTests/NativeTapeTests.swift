@@ -273,11 +273,36 @@ import Testing
         try expectSameTapes(Array(long.utf8), "long string")
     }
 
-    private func expectSameTapes(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) throws {
-        guard case .success(let document) = expectSameOutcome(bytes, label, options: options) else { return }
+    @Test func scratchThatOutgrowsItsRoomInTheParserMovesWhole() throws {
+        // The C builder keeps its first 16 open containers, 32 keys of open
+        // objects and 4 roots in the parser itself, then moves them to the
+        // heap: each crossed inside an open container that is still read.
+        let wideInDeep = String(repeating: "{\"outer\": [", count: 20)
+            + "{" + (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}"
+            + String(repeating: "]}", count: 20)
+        for policy in [DuplicateKeyPolicy.lastWins, .firstWins] {
+            try expectSameTapes(Array(wideInDeep.utf8), "100 keys at depth 41, \(policy)",
+                options: ParseOptions { $0.duplicateKeys = policy })
+        }
+        let openKeys = (0..<40).map { "{\"a\($0)\": 1, \"b\($0)\": " }.joined() + "null" + String(repeating: "}", count: 40)
+        try expectSameTapes(Array(openKeys.utf8), "keys of 40 open objects")
+        let values = (0..<12).map { "{\"n\": \($0), \"m\": [\($0)]}" }.joined(separator: "\n")
+        let document = try expectSameTapes(Array(values.utf8), "12 roots", options: ParseOptions { $0.allowMultipleValues = true })
+        #expect(try document?.values.map { try $0.object()["n"]?.int() } == (0..<12).map { $0 })
+        let deep = try Document(parsing: Array(wideInDeep.utf8))
+        var node = deep.root
+        for _ in 0..<20 { node = try #require(node.object()["outer"]?.array()[0]) }
+        #expect(try node.object()["k99"]?.int() == 99)
+        #expect(try node.object()["k7"]?.int() == 0)
+    }
+
+    @discardableResult
+    private func expectSameTapes(_ bytes: [UInt8], _ label: String, options: ParseOptions = ParseOptions()) throws -> Document? {
+        guard case .success(let document) = expectSameOutcome(bytes, label, options: options) else { return nil }
         // Fed in small chunks, strings cross chunks and yajl decodes them.
         let chunked = try parseInChunks(bytes, sizes: randomChunkSizes(seed: UInt64(bytes.count)), options: options)
         #expect(sameTape(chunked, document), "\(label) (chunked): \(tapeDifference(chunked, document) ?? "")")
+        return document
     }
 }
 

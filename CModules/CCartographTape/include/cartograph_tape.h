@@ -78,6 +78,12 @@ typedef struct cartograph_tape_frame {
 
 /// A key of an open object: its signature (length and end bytes, mixed;
 /// see cartograph_yajl_tape.c) and its tape index.
+/// How many open containers, keys of open objects and roots a parse holds
+/// before it allocates (cartograph_yajl_tape's inline scratch).
+#define CARTOGRAPH_INLINE_FRAMES 16
+#define CARTOGRAPH_INLINE_KEYS 32
+#define CARTOGRAPH_INLINE_ROOTS 4
+
 typedef struct cartograph_tape_key {
     uint64_t signature;
     intptr_t entry;
@@ -180,6 +186,10 @@ typedef struct cartograph_yajl_tape {
     /// Whether a chunk was given to cartograph_yajl_tape_parse yet (the
     /// first one sets where the scan starts).
     int scan_started;
+    /// Set by Swift when the chunk given next is the rest of the input (a
+    /// whole document): a short one is then not followed by the scan, as
+    /// nothing after it could be left out.
+    int input_complete;
     /// An elided string's escapes, decoded for a callback (owned here).
     uint8_t *decoded;
     intptr_t decoded_capacity;
@@ -205,6 +215,12 @@ typedef struct cartograph_yajl_tape {
     intptr_t *roots;
     intptr_t root_count;
     intptr_t root_capacity;
+    /// Where `frames`, `keys` and `roots` start, in the struct itself: a
+    /// small document needs no allocation for them (they move to the heap
+    /// when they outgrow these).
+    cartograph_tape_frame inline_frames[CARTOGRAPH_INLINE_FRAMES];
+    cartograph_tape_key inline_keys[CARTOGRAPH_INLINE_KEYS];
+    intptr_t inline_roots[CARTOGRAPH_INLINE_ROOTS];
     uint64_t *table;
     intptr_t table_capacity;
     uint64_t table_generation;

@@ -26,16 +26,16 @@ public final class Document: @unchecked Sendable {
     /// - Throws: ``CartographError`` with the offset, line, column and an
     ///   excerpt of the input when it is not valid JSON or breaks a limit.
     public convenience init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
-        let document: Document
+        let parts: (tape: Tape, roots: [Int])
         if let parsed = try bytes.withContiguousStorageIfAvailable({ buffer in
-            try JSONParser.parseWhole(UnsafeRawBufferPointer(buffer), options: options)
+            try JSONParser.parseWholeParts(UnsafeRawBufferPointer(buffer), options: options)
         }) {
-            document = parsed
+            parts = parsed
         } else {
             let copy = Array(bytes)
-            document = try copy.withUnsafeBytes { try JSONParser.parseWhole($0, options: options) }
+            parts = try copy.withUnsafeBytes { try JSONParser.parseWholeParts($0, options: options) }
         }
-        self.init(tape: document.tape, roots: document.roots)
+        self.init(tape: parts.tape, roots: parts.roots)
     }
 
     /// Parses JSON text from a string.

@@ -20,15 +20,18 @@ final class DocumentBuilder {
 
     let tape: Tape
     let options: ParseOptions
-    private(set) var failure: CartographError?
-    private(set) var roots: [Int] = []
+    // One parse drives a builder at a time: no runtime exclusivity checks
+    // on its stored state (three per parse of a small document otherwise).
+    @exclusivity(unchecked) private(set) var failure: CartographError?
+    @exclusivity(unchecked) private(set) var roots: [Int] = []
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
     private let frames = PointerStack<Frame>()
     private let current: UnsafeMutablePointer<Frame>
     /// Tape indices of the keys of the object being closed (scratch).
     private let keyIndices = PointerStack<Int>()
-    private let duplicateTable = DuplicateKeyTable()
+    /// Made at the first object whose keys may repeat (most parses have none).
+    private lazy var duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
     private let validatesUTF8: Bool
     private let tapeStorage: UnsafeMutablePointer<TapeStorage>
@@ -424,11 +427,17 @@ final class DocumentBuilder {
     /// Hands the finished tape over; the builder must not be used afterwards
     /// (unless ``reset()`` finds the Document gone).
     func makeDocument() -> Document {
+        let parts = finishedParts()
+        return Document(tape: parts.tape, roots: parts.roots)
+    }
+
+    /// The finished tape and its roots, what a ``Document`` is made of.
+    func finishedParts() -> (tape: Tape, roots: [Int]) {
         if roots.isEmpty, tape.count == 0 {
             // No value (blank NDJSON): `root` reads a null rather than past the tape.
             _ = tapeStorage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
         }
-        return Document(tape: tape, roots: roots)
+        return (tape, roots)
     }
 
     /// Empties the builder for the next streamed element, keeping its buffers.

@@ -31,8 +31,12 @@ import Foundation
 /// validation of `CCartographTape`) took the Document parse from 0.55–0.69x
 /// of raw yajl (0.82–0.85x on number arrays) to 0.72–0.84x (0.85–0.92x).
 final class YajlParser {
+    // A parser is driven by one caller at a time (a parse is synchronous),
+    // so its stored state goes without runtime exclusivity checks: they
+    // were about 13 checks, some 1,100 instructions, of a 70-byte
+    // document's parse.
     let builder: DocumentBuilder
-    private var failure: CartographError?
+    @exclusivity(unchecked) private var failure: CartographError?
 
     /// Where the parse is, the limits, and (with the C tape builder) the
     /// tape being written: read on every callback, so it sits behind a
@@ -68,18 +72,18 @@ final class YajlParser {
     }
     /// Input bytes since the end of the last token, from chunks already
     /// parsed; lets a string that began in an earlier chunk be re-read raw.
-    private var carry: [UInt8] = []
-    private var carryBase = 0
+    @exclusivity(unchecked) private var carry: [UInt8] = []
+    @exclusivity(unchecked) private var carryBase = 0
 
     /// What follows the last token yajl reported (see ``PendingToken``).
-    private var pending = PendingToken()
+    @exclusivity(unchecked) private var pending = PendingToken()
     /// Chunks held back while a long token is unfinished (see ``hold(_:)``).
-    private var held: [UInt8] = []
+    @exclusivity(unchecked) private var held: [UInt8] = []
     /// An unfinished token longer than this holds back further chunks.
     private static let holdThreshold = 64
     /// Bytes of unfinished tokens yajl was given again (it rescans them on
     /// each call); tests check this stays proportional to the input.
-    private(set) var rescannedBytes = 0
+    @exclusivity(unchecked) private(set) var rescannedBytes = 0
     /// Input bytes kept between chunks: the unfinished token and held chunks.
     var retainedBytes: Int { carry.count + held.count }
 
@@ -91,9 +95,9 @@ final class YajlParser {
     var retainedBase: Int { carryBase }
 
     /// Bytes handed to yajl so far (after a skipped byte order mark).
-    private(set) var totalBytes = 0
-    private var byteOrderMarkResolved = false
-    private var pendingPrefix: [UInt8] = []
+    @exclusivity(unchecked) private(set) var totalBytes = 0
+    @exclusivity(unchecked) private var byteOrderMarkResolved = false
+    @exclusivity(unchecked) private var pendingPrefix: [UInt8] = []
 
     /// A parser into a new builder. `swiftCallbacks` routes a parse that is
     /// not streamed through the Swift callbacks too (tests compare the two).
@@ -184,17 +188,20 @@ final class YajlParser {
     /// new roots, and a failure the C side recorded.
     private func syncNativeTape() {
         guard usesNativeTape else { return }
-        let tape = native.pointee
-        builder.adoptNativeTape(count: tape.count, byteCount: tape.byte_count,
-            roots: UnsafeBufferPointer(start: tape.roots, count: tape.root_count))
-        let source = tape.failure_source, value = tape.failure_value
-        switch UInt32(bitPattern: tape.failure) {
+        // Read field by field: the struct holds its own scratch (over a
+        // kilobyte), which a copy of it would move on every call.
+        let tape = native
+        builder.adoptNativeTape(count: tape.pointee.count, byteCount: tape.pointee.byte_count,
+            roots: UnsafeBufferPointer(start: tape.pointee.roots, count: tape.pointee.root_count))
+        guard tape.pointee.failure != 0 else { return }
+        let source = tape.pointee.failure_source, value = tape.pointee.failure_value
+        switch UInt32(bitPattern: tape.pointee.failure) {
         case CARTOGRAPH_TAPE_OK.rawValue, CARTOGRAPH_TAPE_REPORTED.rawValue: break
         case CARTOGRAPH_TAPE_NUMBER_TOO_LONG.rawValue: _ = builder.failLimit(.numberTooLong, value, at: source)
         case CARTOGRAPH_TAPE_STRING_TOO_LONG.rawValue: _ = builder.failLimit(.stringTooLong, value, at: source)
         case CARTOGRAPH_TAPE_TOO_MANY_KEYS.rawValue: _ = builder.failLimit(.tooManyKeys, value, at: source)
         case CARTOGRAPH_TAPE_TOO_DEEP.rawValue: _ = builder.failLimit(.depthLimitExceeded, value, at: source)
-        case CARTOGRAPH_TAPE_INVALID_UTF8.rawValue: builder.failInvalidUTF8(tape.failure_byte, at: value, source: source)
+        case CARTOGRAPH_TAPE_INVALID_UTF8.rawValue: builder.failInvalidUTF8(tape.pointee.failure_byte, at: value, source: source)
         case CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT.rawValue:
             builder.fail(CartographError(.syntax, "a key outside an object", offset: source))
         case CARTOGRAPH_TAPE_UNOPENED_CLOSE.rawValue:
@@ -226,6 +233,13 @@ final class YajlParser {
 
     // MARK: Feeding
 
+    /// Parses a whole input, to be followed by ``finish()`` only: the C
+    /// tape builder then knows that nothing comes after it.
+    func feedWhole(_ input: UnsafeRawBufferPointer) -> CartographError? {
+        native.pointee.input_complete = 1
+        return feed(input)
+    }
+
     /// Parses the next chunk. After an error, every call returns it again.
     func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if let failure { return failure }
@@ -241,6 +255,16 @@ final class YajlParser {
 
     /// Collects the first three bytes to decide whether they are a byte order mark.
     private func feedPrefix(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+        if pendingPrefix.isEmpty, chunk.count >= 3 {
+            // The first chunk holds the three bytes (a whole input always
+            // does): decided on them in place, and the chunk goes to yajl in
+            // one call, not as three bytes and the rest (two calls and two
+            // rounds of bookkeeping, a third of a 70-byte document's parse).
+            byteOrderMarkResolved = true
+            guard chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF else { return feedRaw(chunk) }
+            if let error = skipByteOrderMark() { return error }
+            return chunk.count == 3 ? nil : feedRaw(UnsafeRawBufferPointer(rebasing: chunk[3...]))
+        }
         let taken = min(3 - pendingPrefix.count, chunk.count)
         pendingPrefix.append(contentsOf: chunk.prefix(taken))
         let rest = UnsafeRawBufferPointer(rebasing: chunk[taken...])
@@ -270,18 +294,22 @@ final class YajlParser {
         byteOrderMarkResolved = true
         let prefix = pendingPrefix
         pendingPrefix = []
-        if prefix == Self.byteOrderMark {
-            if options.byteOrderMark == .reject {
-                return record(CartographError(.syntax, "input starts with a UTF-8 byte order mark, which these options reject", offset: 0))
-            }
-            chunkBase = 3
-            carryBase = 3
-            lastTokenEnd = 3
-            totalBytes = 3
-            pending.reset(at: 3)
-            return nil
-        }
+        if prefix == Self.byteOrderMark { return skipByteOrderMark() }
         return prefix.withUnsafeBytes { feedRaw($0) }
+    }
+
+    /// The input's first three bytes are a byte order mark: rejected, or
+    /// skipped (offsets stay the input's own).
+    private func skipByteOrderMark() -> CartographError? {
+        if options.byteOrderMark == .reject {
+            return record(CartographError(.syntax, "input starts with a UTF-8 byte order mark, which these options reject", offset: 0))
+        }
+        chunkBase = 3
+        carryBase = 3
+        lastTokenEnd = 3
+        totalBytes = 3
+        pending.reset(at: 3)
+        return nil
     }
 
     private func feedRaw(_ chunk: UnsafeRawBufferPointer) -> CartographError? {

@@ -90,18 +90,30 @@ public final class JSONParser {
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
         if options.allowsJSON5 { return try JSON5Reader.parse(input, options: options) }
+        let parts = try parseWholeParts(input, options: options)
+        return Document(tape: parts.tape, roots: parts.roots)
+    }
+
+    /// What ``parseWhole(_:options:)`` makes a Document of: for
+    /// `Document(parsing:)`, whose initializer can only fill itself in (a
+    /// Document made and then copied was an allocation more per parse).
+    static func parseWholeParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
+        if options.allowsJSON5 {
+            let document = try JSON5Reader.parse(input, options: options)
+            return (document.tape, document.roots)
+        }
         if options.assumesTopLevelObject, let prefix = bracelessPrefix(input, options: options) {
             let engine = YajlParser(options: options, expectedInputBytes: input.count + 2)
             let body = UnsafeRawBufferPointer(rebasing: input[prefix...])
             let error = engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
                 ?? [UInt8(ascii: "}")].withUnsafeBytes { engine.feed($0) } ?? engine.finish()
             if let error { throw error.locating(in: input) }
-            return engine.builder.makeDocument()
+            return engine.builder.finishedParts()
         }
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
-        if let error = engine.feed(input) ?? engine.finish() {
+        if let error = engine.feedWhole(input) ?? engine.finish() {
             throw error.locating(in: input)
         }
-        return engine.builder.makeDocument()
+        return engine.builder.finishedParts()
     }
 }
