@@ -277,6 +277,7 @@ import Testing
         // The C builder keeps its first 16 open containers, 32 keys of open
         // objects and 4 roots in the parser itself, then moves them to the
         // heap: each crossed inside an open container that is still read.
+        // yajl's own allocations start there too.
         let wideInDeep = String(repeating: "{\"outer\": [", count: 20)
             + "{" + (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}"
             + String(repeating: "]}", count: 20)
@@ -289,6 +290,10 @@ import Testing
         let values = (0..<12).map { "{\"n\": \($0), \"m\": [\($0)]}" }.joined(separator: "\n")
         let document = try expectSameTapes(Array(values.utf8), "12 roots", options: ParseOptions { $0.allowMultipleValues = true })
         #expect(try document?.values.map { try $0.object()["n"]?.int() } == (0..<12).map { $0 })
+        // yajl's state stack grows by 128 levels at a time: out of the
+        // parser's own room and onto the heap (cartograph_yajl_alloc).
+        let nested = String(repeating: "[{\"a\":", count: 150) + "0" + String(repeating: "}]", count: 150)
+        try expectSameTapes(Array(nested.utf8), "300 levels")
         let deep = try Document(parsing: Array(wideInDeep.utf8))
         var node = deep.root
         for _ in 0..<20 { node = try #require(node.object()["outer"]?.array()[0]) }

@@ -83,6 +83,8 @@ typedef struct cartograph_tape_frame {
 #define CARTOGRAPH_INLINE_FRAMES 16
 #define CARTOGRAPH_INLINE_KEYS 32
 #define CARTOGRAPH_INLINE_ROOTS 4
+/// Bytes of yajl's allocations a parse holds before it calls malloc.
+#define CARTOGRAPH_ARENA_BYTES 768
 
 typedef struct cartograph_tape_key {
     uint64_t signature;
@@ -215,12 +217,6 @@ typedef struct cartograph_yajl_tape {
     intptr_t *roots;
     intptr_t root_count;
     intptr_t root_capacity;
-    /// Where `frames`, `keys` and `roots` start, in the struct itself: a
-    /// small document needs no allocation for them (they move to the heap
-    /// when they outgrow these).
-    cartograph_tape_frame inline_frames[CARTOGRAPH_INLINE_FRAMES];
-    cartograph_tape_key inline_keys[CARTOGRAPH_INLINE_KEYS];
-    intptr_t inline_roots[CARTOGRAPH_INLINE_ROOTS];
     uint64_t *table;
     intptr_t table_capacity;
     uint64_t table_generation;
@@ -245,11 +241,38 @@ typedef struct cartograph_yajl_tape {
     /// `byte_count`; returns how many keys stay visible, or -1 after
     /// recording a failure.
     intptr_t (*resolve_duplicates)(void *context, intptr_t entry, intptr_t count, int canonically);
+
+    /* Room in the struct itself, last: not zeroed when it is made
+       (cartograph_yajl_tape_create). */
+    intptr_t arena_used;
+    /// Where `frames`, `keys` and `roots` start: a small document needs no
+    /// allocation for them (they move to the heap when they outgrow these).
+    cartograph_tape_frame inline_frames[CARTOGRAPH_INLINE_FRAMES];
+    cartograph_tape_key inline_keys[CARTOGRAPH_INLINE_KEYS];
+    intptr_t inline_roots[CARTOGRAPH_INLINE_ROOTS];
+    /// Room for yajl's own allocations (its handle, lexer, buffers' headers
+    /// and first state stack: cartograph_yajl_alloc), used from the front;
+    /// what does not fit goes to malloc.
+    _Alignas(16) uint8_t arena[CARTOGRAPH_ARENA_BYTES];
 } cartograph_yajl_tape;
+
+/// A new parser state, every field zero but the room at its end (not
+/// read before it is written); NULL when out of memory. Freed with
+/// cartograph_yajl_tape_destroy.
+cartograph_yajl_tape *cartograph_yajl_tape_create(void);
+
+/// Frees the scratch (cartograph_yajl_tape_release) and the struct.
+void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape);
 
 /// The yajl callback table (a `const yajl_callbacks *`) whose context is a
 /// `cartograph_yajl_tape *`. Number callbacks receive the raw text.
 const void *cartograph_yajl_tape_callbacks(void);
+
+/// A yajl handle (`yajl_alloc`) whose allocations come from `tape`'s arena
+/// while it has room, and from malloc after that; `yajl_free` gives back
+/// the latter only (the arena goes with the tape). `context` is what
+/// yajl hands the callbacks. NULL when out of memory.
+void *cartograph_yajl_alloc(cartograph_yajl_tape *tape, const void *callbacks, void *context);
 
 /// Allocates the open-container stack with its top-level frame; returns 0
 /// when out of memory. Called once, before the first `yajl_parse`.

@@ -104,17 +104,21 @@ final class YajlParser {
     init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil, swiftCallbacks: Bool = false) {
         let options = options.bounded(streamed: splitter != nil)
         builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes, splitter: splitter)
-        native = .allocate(capacity: 1)
-        native.initialize(to: cartograph_yajl_tape())
+        // Made in C, which zeroes only its fields (not the room for scratch
+        // and yajl's allocations at its end, about 2 KB).
+        guard let state = cartograph_yajl_tape_create() else {
+            fatalError("Cartograph: out of memory for a parser")
+        }
+        native = state
         usesNativeTape = splitter == nil && !swiftCallbacks
         let context = Unmanaged.passUnretained(self).toOpaque()
         if usesNativeTape {
             prepareNativeTape(context: context)
             let table = cartograph_yajl_tape_callbacks()!.assumingMemoryBound(to: yajl_callbacks.self)
-            native.pointee.handle = yajl_alloc(table, nil, UnsafeMutableRawPointer(native)).map(UnsafeMutableRawPointer.init)
+            native.pointee.handle = cartograph_yajl_alloc(native, table, UnsafeMutableRawPointer(native))
             cartograph_yajl_tape_attach(native)
         } else {
-            native.pointee.handle = yajl_alloc(YajlParser.callbacks, nil, context).map(UnsafeMutableRawPointer.init)
+            native.pointee.handle = cartograph_yajl_alloc(native, YajlParser.callbacks, context)
         }
         if let handle {
             _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
@@ -127,9 +131,7 @@ final class YajlParser {
 
     deinit {
         if let handle { yajl_free(handle) }
-        cartograph_yajl_tape_release(native)
-        native.deinitialize(count: 1)
-        native.deallocate()
+        cartograph_yajl_tape_destroy(native)
     }
 
     // MARK: The C tape builder
