@@ -26,10 +26,25 @@ final class DocumentBuilder {
     @exclusivity(unchecked) private(set) var roots: [Int] = []
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
-    private let frames = PointerStack<Frame>()
+    /// Both stacks are made at their first use: a parse through the C tape
+    /// builder (every whole JSON input) uses neither, or only `keyIndices`
+    /// for an object whose keys may repeat.
+    private var frames: PointerStack<Frame> {
+        if let made = madeFrames { return made }
+        let made = PointerStack<Frame>()
+        madeFrames = made
+        return made
+    }
+    @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
     private let current: UnsafeMutablePointer<Frame>
     /// Tape indices of the keys of the object being closed (scratch).
-    private let keyIndices = PointerStack<Int>()
+    private var keyIndices: PointerStack<Int> {
+        if let made = madeKeyIndices { return made }
+        let made = PointerStack<Int>()
+        madeKeyIndices = made
+        return made
+    }
+    @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
     /// Made at the first object whose keys may repeat (most parses have none).
     private lazy var duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
@@ -444,7 +459,7 @@ final class DocumentBuilder {
     func reset() {
         tape.storage.pointee.removeAll()
         roots.removeAll(keepingCapacity: true)
-        frames.truncate(to: 0)
+        madeFrames?.truncate(to: 0)
         current.pointee = Frame()
         failure = nil
     }
