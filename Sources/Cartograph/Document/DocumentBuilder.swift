@@ -29,22 +29,20 @@ final class DocumentBuilder {
     /// Both stacks are made at their first use: a parse through the C tape
     /// builder (every whole JSON input) uses neither, or only `keyIndices`
     /// for an object whose keys may repeat.
-    private var frames: PointerStack<Frame> {
-        if let made = madeFrames { return made }
-        let made = PointerStack<Frame>()
-        madeFrames = made
-        return made
-    }
+    private var frames: PointerStack<Frame> { Self.madeOnce(&madeFrames) }
     @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
     private let current: UnsafeMutablePointer<Frame>
     /// Tape indices of the keys of the object being closed (scratch).
-    private var keyIndices: PointerStack<Int> {
-        if let made = madeKeyIndices { return made }
-        let made = PointerStack<Int>()
-        madeKeyIndices = made
+    private var keyIndices: PointerStack<Int> { Self.madeOnce(&madeKeyIndices) }
+    @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
+
+    @inline(__always)
+    private static func madeOnce<Element>(_ stack: inout PointerStack<Element>?) -> PointerStack<Element> {
+        if let made = stack { return made }
+        let made = PointerStack<Element>()
+        stack = made
         return made
     }
-    @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
     /// Made at the first object whose keys may repeat (most parses have none).
     private lazy var duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
