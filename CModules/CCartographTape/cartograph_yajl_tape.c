@@ -568,8 +568,10 @@ static inline int in_arena(const cartograph_yajl_tape *tape, const void *pointer
 
 static void *arena_malloc(void *context, size_t size) {
     cartograph_yajl_tape *tape = context;
-    size_t rounded = (size + 15) & ~(size_t)15;
-    if (rounded >= size && (intptr_t)(rounded + ARENA_HEADER) <= CARTOGRAPH_ARENA_BYTES - tape->arena_used) {
+    /* Sizes are checked before any arithmetic on them (no wrap-around). */
+    if (size <= CARTOGRAPH_ARENA_BYTES
+        && (intptr_t)(((size + 15) & ~(size_t)15) + ARENA_HEADER) <= CARTOGRAPH_ARENA_BYTES - tape->arena_used) {
+        size_t rounded = (size + 15) & ~(size_t)15;
         uint8_t *block = tape->arena + tape->arena_used;
         memcpy(block, &size, sizeof size);
         tape->arena_used += (intptr_t)(rounded + ARENA_HEADER);
