@@ -218,12 +218,11 @@ __attribute__((noinline)) static intptr_t elided_string(cartograph_yajl_tape *ta
 /// string that opens a block is known by where it ends.
 __attribute__((always_inline)) static inline intptr_t string_start(cartograph_yajl_tape *tape, const uint8_t **bytes, intptr_t *count) {
     if (in_lexed(tape, *bytes)) {
-        intptr_t lexed = *bytes - tape->lexed_start;
-        if (*count == 0 && tape->elided_next < tape->elided_count
-            && tape->elided[tape->elided_next].end == absolute_offset(tape, lexed)) {
+        intptr_t body = absolute_offset(tape, *bytes - tape->lexed_start);
+        if (*count == 0 && tape->elided_next < tape->elided_count && tape->elided[tape->elided_next].end == body) {
             return elided_string(tape, bytes, count);
         }
-        intptr_t start = absolute_offset(tape, lexed) - 1;
+        intptr_t start = body - 1;
         tape->last_token_end = start + *count + 2;
         return start;
     }
@@ -568,16 +567,14 @@ static inline int in_arena(const cartograph_yajl_tape *tape, const void *pointer
 
 static void *arena_malloc(void *context, size_t size) {
     cartograph_yajl_tape *tape = context;
-    /* Sizes are checked before any arithmetic on them (no wrap-around). */
-    if (size <= CARTOGRAPH_ARENA_BYTES
-        && (intptr_t)(((size + 15) & ~(size_t)15) + ARENA_HEADER) <= CARTOGRAPH_ARENA_BYTES - tape->arena_used) {
-        size_t rounded = (size + 15) & ~(size_t)15;
-        uint8_t *block = tape->arena + tape->arena_used;
-        memcpy(block, &size, sizeof size);
-        tape->arena_used += (intptr_t)(rounded + ARENA_HEADER);
-        return block + ARENA_HEADER;
-    }
-    return malloc(size);
+    /* The size is checked before any arithmetic on it (no wrap-around). */
+    if (size > CARTOGRAPH_ARENA_BYTES) return malloc(size);
+    intptr_t taken = (intptr_t)((size + 15) & ~(size_t)15) + ARENA_HEADER;
+    if (taken > CARTOGRAPH_ARENA_BYTES - tape->arena_used) return malloc(size);
+    uint8_t *block = tape->arena + tape->arena_used;
+    memcpy(block, &size, sizeof size);
+    tape->arena_used += taken;
+    return block + ARENA_HEADER;
 }
 
 static void arena_free(void *context, void *pointer) {
@@ -601,17 +598,9 @@ void *cartograph_yajl_alloc(cartograph_yajl_tape *tape, const void *callbacks, v
 
 cartograph_yajl_tape *cartograph_yajl_tape_create(void) {
     cartograph_yajl_tape *tape = aligned_alloc(16, (sizeof(cartograph_yajl_tape) + 15) & ~(size_t)15);
-    if (tape != NULL) memset(tape, 0, offsetof(cartograph_yajl_tape, inline_frames));
-    return tape;
-}
-
-void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape) {
-    if (tape == NULL) return;
-    cartograph_yajl_tape_release(tape);
-    free(tape);
-}
-
-int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape) {
+    if (tape == NULL) return NULL;
+    memset(tape, 0, offsetof(cartograph_yajl_tape, inline_frames));
+    /* The scratch starts in the struct's own room, with the top level's frame. */
     tape->frames = tape->inline_frames;
     tape->frame_capacity = CARTOGRAPH_INLINE_FRAMES;
     tape->keys = tape->inline_keys;
@@ -621,7 +610,20 @@ int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape) {
     memset(tape->frames, 0, sizeof(cartograph_tape_frame));
     tape->frame_count = 1;
     tape->top = tape->frames;
-    return 1;
+    return tape;
+}
+
+void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape) {
+    if (tape == NULL) return;
+    if (tape->frames != tape->inline_frames) free(tape->frames);
+    if (tape->keys != tape->inline_keys) free(tape->keys);
+    if (tape->roots != tape->inline_roots) free(tape->roots);
+    free(tape->table);
+    free(tape->unindented);
+    free(tape->shifts);
+    free(tape->elided);
+    free(tape->decoded);
+    free(tape);
 }
 
 /* yajl 2.x's handle (yajl_parser.h) starts with four pointers (callbacks,
@@ -671,27 +673,6 @@ void cartograph_yajl_tape_attach(cartograph_yajl_tape *tape) {
 
 const void *cartograph_yajl_tape_callbacks(void) {
     return &callbacks;
-}
-
-void cartograph_yajl_tape_release(cartograph_yajl_tape *tape) {
-    if (tape->frames != tape->inline_frames) free(tape->frames);
-    if (tape->keys != tape->inline_keys) free(tape->keys);
-    if (tape->roots != tape->inline_roots) free(tape->roots);
-    free(tape->table);
-    free(tape->unindented);
-    free(tape->shifts);
-    free(tape->elided);
-    free(tape->decoded);
-    tape->unindented = NULL;
-    tape->shifts = NULL;
-    tape->elided = NULL;
-    tape->decoded = NULL;
-    tape->lexed_start = NULL;
-    tape->frames = NULL;
-    tape->top = NULL;
-    tape->keys = NULL;
-    tape->roots = NULL;
-    tape->table = NULL;
 }
 
 /* yajl lexes a byte at a time: whitespace at about 16 instructions a byte,
@@ -795,10 +776,9 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
     if (!unindent || tape->copies_stopped || count < UNINDENT_MINIMUM || !prepare_unindenting(tape, count)) {
         if (count < UNINDENT_MINIMUM && base + count <= UNINDENT_BLOCK && !tape->copies_stopped
             && tape->scan_state != CARTOGRAPH_SCAN_STOPPED && !tape->input_complete) {
-            /* A short chunk among the first 32 KB (the three bytes looked
-               at for a byte order mark, a stream's first pieces) goes as it
-               is, but the scan follows it so as to know where the next
-               starts. Later, a stream of short chunks is not scanned at
+            /* A short chunk among the first 32 KB (a stream's first
+               pieces) goes as it is, but the scan follows it so as to know
+               where the next starts. Later, a stream of short chunks is not scanned at
                all: none of it would be left out. */
             cartograph_scan_strings(tape, bytes, count, base, count, INTPTR_MAX);
         } else {

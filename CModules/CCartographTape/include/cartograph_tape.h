@@ -9,7 +9,7 @@
  * cartograph_yajl_tape; when they are full the C side asks Swift to grow
  * them (`grow`). The C side owns its scratch (open containers, the keys of
  * open objects, the roots, the duplicate-key table) and frees it in
- * cartograph_yajl_tape_release. Rare work goes back to Swift through three
+ * cartograph_yajl_tape_destroy. Rare work goes back to Swift through three
  * callbacks: growing the tape, locating a string yajl decoded (it had
  * escapes: its start and any unpaired surrogate need the raw input), and
  * resolving an object whose keys may repeat (the duplicate-key policy,
@@ -256,12 +256,13 @@ typedef struct cartograph_yajl_tape {
     _Alignas(16) uint8_t arena[CARTOGRAPH_ARENA_BYTES];
 } cartograph_yajl_tape;
 
-/// A new parser state, every field zero but the room at its end (not
-/// read before it is written); NULL when out of memory. Freed with
-/// cartograph_yajl_tape_destroy.
+/// A new parser state, every field zero but the room at its end (not read
+/// before it is written), its open-container stack holding the top level's
+/// frame; NULL when out of memory. Freed with cartograph_yajl_tape_destroy.
 cartograph_yajl_tape *cartograph_yajl_tape_create(void);
 
-/// Frees the scratch (cartograph_yajl_tape_release) and the struct.
+/// Frees the scratch the C side allocated (not the tape's buffers, which
+/// Swift owns) and the struct.
 void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape);
 
 /// The yajl callback table (a `const yajl_callbacks *`) whose context is a
@@ -273,10 +274,6 @@ const void *cartograph_yajl_tape_callbacks(void);
 /// the latter only (the arena goes with the tape). `context` is what
 /// yajl hands the callbacks. NULL when out of memory.
 void *cartograph_yajl_alloc(cartograph_yajl_tape *tape, const void *callbacks, void *context);
-
-/// Allocates the open-container stack with its top-level frame; returns 0
-/// when out of memory. Called once, before the first `yajl_parse`.
-int cartograph_yajl_tape_prepare(cartograph_yajl_tape *tape);
 
 /// Called once `handle` is set: lets the callbacks read yajl's count of
 /// bytes consumed in place when this yajl's handle keeps it where yajl 2.x
@@ -292,9 +289,6 @@ int cartograph_yajl_reads_consumed_in_place(void);
 static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *tape) {
     return tape->top != NULL ? tape->top->depth : 0;
 }
-
-/// Frees the scratch the C side allocated (not the tape's buffers).
-void cartograph_yajl_tape_release(cartograph_yajl_tape *tape);
 
 /// Hands `count` bytes of input, the first at absolute offset `base`, to
 /// yajl (`yajl_parse`) and returns its status; `chunk_start` and

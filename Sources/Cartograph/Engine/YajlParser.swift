@@ -139,9 +139,6 @@ final class YajlParser {
     /// Lends the builder's tape to the C side, with the limits and the
     /// three ways back into Swift.
     private func prepareNativeTape(context: UnsafeMutableRawPointer) {
-        if cartograph_yajl_tape_prepare(native) == 0 {
-            failure = CartographError(.outOfMemory, "could not allocate memory for the parse")
-        }
         lendTapeBuffers()
         let options = builder.options
         native.pointee.max_depth = options.maxDepth
@@ -195,10 +192,11 @@ final class YajlParser {
         let tape = native
         builder.adoptNativeTape(count: tape.pointee.count, byteCount: tape.pointee.byte_count,
             roots: UnsafeBufferPointer(start: tape.pointee.roots, count: tape.pointee.root_count))
-        guard tape.pointee.failure != 0 else { return }
+        let code = UInt32(bitPattern: tape.pointee.failure)
+        guard code != CARTOGRAPH_TAPE_OK.rawValue else { return }
         let source = tape.pointee.failure_source, value = tape.pointee.failure_value
-        switch UInt32(bitPattern: tape.pointee.failure) {
-        case CARTOGRAPH_TAPE_OK.rawValue, CARTOGRAPH_TAPE_REPORTED.rawValue: break
+        switch code {
+        case CARTOGRAPH_TAPE_REPORTED.rawValue: break
         case CARTOGRAPH_TAPE_NUMBER_TOO_LONG.rawValue: _ = builder.failLimit(.numberTooLong, value, at: source)
         case CARTOGRAPH_TAPE_STRING_TOO_LONG.rawValue: _ = builder.failLimit(.stringTooLong, value, at: source)
         case CARTOGRAPH_TAPE_TOO_MANY_KEYS.rawValue: _ = builder.failLimit(.tooManyKeys, value, at: source)
@@ -263,7 +261,7 @@ final class YajlParser {
             // one call, not as three bytes and the rest (two calls and two
             // rounds of bookkeeping, a third of a 70-byte document's parse).
             byteOrderMarkResolved = true
-            guard chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF else { return feedRaw(chunk) }
+            guard chunk.starts(with: Self.byteOrderMark) else { return feedRaw(chunk) }
             if let error = skipByteOrderMark() { return error }
             return chunk.count == 3 ? nil : feedRaw(UnsafeRawBufferPointer(rebasing: chunk[3...]))
         }

@@ -89,7 +89,6 @@ public final class JSONParser {
 
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
-        if options.allowsJSON5 { return try JSON5Reader.parse(input, options: options) }
         let parts = try parseWholeParts(input, options: options)
         return Document(tape: parts.tape, roots: parts.roots)
     }
