@@ -18,6 +18,7 @@
 
 #include "cartograph_tape.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
@@ -354,6 +355,18 @@ static int on_key(void *context, const unsigned char *text, size_t length) {
         memcpy(tape->bytes + offset + count - 4, &tail32, 4);
         tape->byte_count += count;
         signature = signature_of(head32, tail32, count);
+    } else if (count >= 1 && count < 4 && count <= tape->max_string
+        && ((head32 = (uint32_t)bytes[0] | (uint32_t)bytes[count / 2] << 8 | (uint32_t)bytes[count - 1] << 16) & 0x808080U) == 0) {
+        /* Keys of one to three bytes (`id`, `x`, single letters): their
+           first, middle and last bytes are all of them, read once for the
+           check, the copy and key_signature's own signature of them. They
+           went through the general steps at about 140 instructions a key. */
+        offset = text_room(tape, count);
+        tape->bytes[offset] = (uint8_t)head32;
+        tape->bytes[offset + count / 2] = (uint8_t)(head32 >> 8);
+        tape->bytes[offset + count - 1] = (uint8_t)(head32 >> 16);
+        tape->byte_count += count;
+        signature = signature_of(head32, 0, count);
     } else {
         int ascii;
         if (!check_text(tape, bytes, count, start, &ascii)) return 0;
@@ -596,9 +609,64 @@ void *cartograph_yajl_alloc(cartograph_yajl_tape *tape, const void *callbacks, v
     return yajl_alloc((const yajl_callbacks *)callbacks, &funcs, context);
 }
 
+/* Each thread keeps one struct between parses (its spare): a parse takes
+   it and gives it back, so a small document's parse allocates neither the
+   struct (about 6 KB, too large for malloc's per-thread cache) nor yajl's
+   2 KB lexer buffer, which lives in the struct's arena. The spare moves
+   out of the thread-local slot while in use, so a struct that ends on
+   another thread (an incremental parser handed between threads), or a
+   parse inside a parse, is only ever owned once. A thread's spare is freed
+   when the thread exits: a pthread key, set once per thread to the slot's
+   address, whose destructor frees what the slot holds then. (The main
+   thread's spare lasts until the process ends: still reachable.) */
+static __thread cartograph_yajl_tape *spare_tape;
+static __thread int spare_registered;
+static pthread_key_t spare_key;
+static pthread_once_t spare_key_once = PTHREAD_ONCE_INIT;
+static int spare_key_made;
+
+/// How many threads' spares were freed as their threads ended, in all
+/// threads (for tests).
+static intptr_t spares_freed_at_exit;
+
+static void free_spare(void *slot) {
+    cartograph_yajl_tape **held = slot;
+    cartograph_yajl_tape *tape = *held;
+    *held = NULL;
+    spare_registered = 0;
+    if (tape != NULL) __atomic_fetch_add(&spares_freed_at_exit, 1, __ATOMIC_RELAXED);
+    free(tape);
+}
+
+static void make_spare_key(void) {
+    spare_key_made = pthread_key_create(&spare_key, free_spare) == 0;
+}
+
+/// Whether this thread's slot will be emptied when the thread exits.
+static int spare_slot_ready(void) {
+    if (spare_registered) return 1;
+    if (pthread_once(&spare_key_once, make_spare_key) != 0 || !spare_key_made) return 0;
+    if (pthread_setspecific(spare_key, &spare_tape) != 0) return 0;
+    spare_registered = 1;
+    return 1;
+}
+
+int cartograph_yajl_tape_has_spare(void) {
+    return spare_tape != NULL;
+}
+
+intptr_t cartograph_yajl_tape_spares_freed_at_exit(void) {
+    return __atomic_load_n(&spares_freed_at_exit, __ATOMIC_RELAXED);
+}
+
 cartograph_yajl_tape *cartograph_yajl_tape_create(void) {
-    cartograph_yajl_tape *tape = aligned_alloc(16, (sizeof(cartograph_yajl_tape) + 15) & ~(size_t)15);
-    if (tape == NULL) return NULL;
+    cartograph_yajl_tape *tape = spare_tape;
+    if (tape != NULL) {
+        spare_tape = NULL;
+    } else {
+        tape = aligned_alloc(16, (sizeof(cartograph_yajl_tape) + 15) & ~(size_t)15);
+        if (tape == NULL) return NULL;
+    }
     memset(tape, 0, offsetof(cartograph_yajl_tape, inline_frames));
     /* The scratch starts in the struct's own room, with the top level's frame. */
     tape->frames = tape->inline_frames;
@@ -623,7 +691,11 @@ void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape) {
     free(tape->shifts);
     free(tape->elided);
     free(tape->decoded);
-    free(tape);
+    if (spare_tape == NULL && spare_slot_ready()) {
+        spare_tape = tape;
+    } else {
+        free(tape);
+    }
 }
 
 /* yajl 2.x's handle (yajl_parser.h) starts with four pointers (callbacks,
@@ -833,6 +905,23 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
         }
     }
     return yajl_status_ok;
+}
+
+int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
+    if (count <= 0 || cartograph_find_vertical_space(bytes, count) >= 0) return -1;
+    tape->chunk_base = 0;
+    tape->chunk_start = bytes;
+    tape->chunk_count = count;
+    tape->input_complete = 1;
+    int status = cartograph_yajl_tape_parse(tape, bytes, count, 0, 1);
+    /* Then the end of input, as finishing a chunked parse tells it: no
+       text at hand, offsets from the input's end (a final number). */
+    tape->chunk_start = NULL;
+    if (status != yajl_status_ok) return status;
+    tape->chunk_base = count;
+    tape->chunk_count = 0;
+    cartograph_yajl_tape_lex_plain(tape, NULL, 0, count);
+    return yajl_complete_parse((yajl_handle)tape->handle);
 }
 
 intptr_t cartograph_yajl_tape_token_end(cartograph_yajl_tape *tape) {

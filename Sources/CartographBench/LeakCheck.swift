@@ -59,6 +59,19 @@ enum LeakCheck {
             _ = try stream.feed(twitter.prefix(twitter.count / 2))
             let failing = ModelStream(Int.self)
             _ = try? failing.feed(Array("[1, 2, \"x\", 4]".utf8))
+            // Threads that parse and exit: each kept a parser state between
+            // its parses, freed as the thread ends.
+            var threads: [pthread_t] = []
+            for _ in 0..<4 {
+                var thread = pthread_t()
+                let made = pthread_create(&thread, nil, { _ in
+                    _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
+                    _ = try? Document(parsing: Array("[1, 2".utf8))
+                    return nil
+                }, nil)
+                if made == 0 { threads.append(thread) }
+            }
+            for thread in threads { pthread_join(thread, nil) }
         }
         print("leakcheck: done")
     }

@@ -83,8 +83,11 @@ typedef struct cartograph_tape_frame {
 #define CARTOGRAPH_INLINE_FRAMES 16
 #define CARTOGRAPH_INLINE_KEYS 32
 #define CARTOGRAPH_INLINE_ROOTS 4
-/// Bytes of yajl's allocations a parse holds before it calls malloc.
-#define CARTOGRAPH_ARENA_BYTES 768
+/// Bytes of yajl's allocations a parse holds before it calls malloc: its
+/// handle, lexer, buffers' headers and first state stack (under 768 bytes),
+/// and the 2 KB yajl gives its lexer's buffer at the end of every input
+/// (and its decoding buffer at the first escape), each with a 16-byte header.
+#define CARTOGRAPH_ARENA_BYTES (768 + 2 * (2048 + 16))
 
 typedef struct cartograph_tape_key {
     uint64_t signature;
@@ -259,11 +262,22 @@ typedef struct cartograph_yajl_tape {
 /// A new parser state, every field zero but the room at its end (not read
 /// before it is written), its open-container stack holding the top level's
 /// frame; NULL when out of memory. Freed with cartograph_yajl_tape_destroy.
+/// The calling thread's spare struct is used when it has one (see
+/// cartograph_yajl_tape_destroy).
 cartograph_yajl_tape *cartograph_yajl_tape_create(void);
 
 /// Frees the scratch the C side allocated (not the tape's buffers, which
-/// Swift owns) and the struct.
+/// Swift owns), then keeps the struct as the calling thread's spare if it
+/// has none (freed when the thread exits), or frees it. Any thread may
+/// destroy a struct another made.
 void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape);
+
+/// Whether the calling thread holds a spare struct (for tests).
+int cartograph_yajl_tape_has_spare(void);
+
+/// How many spare structs were freed as their threads ended, over all
+/// threads so far (for tests).
+intptr_t cartograph_yajl_tape_spares_freed_at_exit(void);
 
 /// The yajl callback table (a `const yajl_callbacks *`) whose context is a
 /// `cartograph_yajl_tape *`. Number callbacks receive the raw text.
@@ -300,6 +314,13 @@ static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *ta
 /// accept (cartograph_scan_strings); every offset the callbacks record is
 /// the input's own.
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent);
+
+/// Parses a whole input of `count` bytes (not empty, no byte order mark)
+/// and ends it (`yajl_complete_parse`), the input's first byte at offset 0:
+/// what feeding it as one chunk and finishing does, in one call. Returns
+/// yajl's status, or -1 for a vertical tab or form feed in it (which yajl
+/// would take for whitespace) before yajl is given anything.
+int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count);
 
 /// Tells the callbacks that yajl's next text (`yajl_complete_parse`: none)
 /// starts at absolute offset `base`, as given.

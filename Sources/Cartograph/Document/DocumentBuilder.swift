@@ -116,7 +116,26 @@ final class DocumentBuilder {
     /// already taken.
     func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
         tapeStorage.pointee.adoptCounts(count: count, byteCount: byteCount)
-        if native.count > roots.count { roots.append(contentsOf: native[roots.count...]) }
+        guard native.count > roots.count else { return }
+        if native.count == 1 {
+            addRoot(native[0])
+        } else {
+            roots.append(contentsOf: native[roots.count...])
+        }
+    }
+
+    /// The roots of a document of one value (nearly every document): one
+    /// array shared by all of them, not one allocated per parse (a tenth of
+    /// the allocations of a small document's parse). Appending to it copies.
+    private static let firstEntryOnly = [0]
+
+    @inline(__always)
+    private func addRoot(_ index: Int) {
+        if index == 0, roots.capacity == 0 {
+            roots = Self.firstEntryOnly
+        } else {
+            roots.append(index)
+        }
     }
 
     /// Hands a finished element over; a failure (a model that could not be
@@ -139,7 +158,7 @@ final class DocumentBuilder {
     private func appendValue(_ entry: TapeEntry) -> Int {
         let index = tapeStorage.pointee.append(entry)
         if current.pointee.depth == 0 {
-            roots.append(index)
+            addRoot(index)
         } else if !current.pointee.isObject {
             current.pointee.count += 1
         }

@@ -233,6 +233,37 @@ final class YajlParser {
 
     // MARK: Feeding
 
+    /// What ``parseWhole(_:)`` made of an input.
+    enum WholeParse {
+        /// A complete document: the builder holds its tape and roots.
+        case complete
+        /// Not tried (a byte order mark, the Swift callbacks, an input over
+        /// the limit): the parser is untouched.
+        case declined
+        /// Not a complete document: the parser is spent, and the reason is
+        /// found by the general path on a new one.
+        case failed
+    }
+
+    /// Parses a whole input in one call into C, the text and the end of
+    /// input together (`cartograph_yajl_tape_parse_whole`): none of the
+    /// bookkeeping that chunks need (the carried token, held chunks, the
+    /// byte order mark's prefix), which was a tenth of a 70-byte document's
+    /// parse. It answers only for valid input; every failure is left to
+    /// ``feedWhole(_:)`` and ``finish()`` on a new parser, so that an error
+    /// is found, worded and placed by one path whatever way it was parsed.
+    func parseWhole(_ input: UnsafeRawBufferPointer) -> WholeParse {
+        // A new parser has failed only when yajl could not make its handle.
+        guard usesNativeTape, handle != nil, let base = input.baseAddress,
+            input.count <= builder.options.maxInputBytes, !Self.startsWithByteOrderMark(input)
+        else { return .declined }
+        let status = cartograph_yajl_tape_parse_whole(native, base.assumingMemoryBound(to: UInt8.self), input.count)
+        syncNativeTape()
+        // yajl reports an unfinished value itself ("premature EOF"); the depth
+        // and root count are asked too, as the general path asks them.
+        return status == Int32(bitPattern: yajl_status_ok.rawValue) && isComplete ? .complete : .failed
+    }
+
     /// Parses a whole input, to be followed by ``finish()`` only: the C
     /// tape builder then knows that nothing comes after it.
     func feedWhole(_ input: UnsafeRawBufferPointer) -> CartographError? {
@@ -253,6 +284,10 @@ final class YajlParser {
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    private static func startsWithByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 3 && bytes[0] == byteOrderMark[0] && bytes[1] == byteOrderMark[1] && bytes[2] == byteOrderMark[2]
+    }
+
     /// Collects the first three bytes to decide whether they are a byte order mark.
     private func feedPrefix(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if pendingPrefix.isEmpty, chunk.count >= 3 {
@@ -261,7 +296,7 @@ final class YajlParser {
             // one call, not as three bytes and the rest (two calls and two
             // rounds of bookkeeping, a third of a 70-byte document's parse).
             byteOrderMarkResolved = true
-            guard chunk.starts(with: Self.byteOrderMark) else { return feedRaw(chunk) }
+            guard Self.startsWithByteOrderMark(chunk) else { return feedRaw(chunk) }
             if let error = skipByteOrderMark() { return error }
             return chunk.count == 3 ? nil : feedRaw(UnsafeRawBufferPointer(rebasing: chunk[3...]))
         }

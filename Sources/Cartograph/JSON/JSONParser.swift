@@ -109,7 +109,12 @@ public final class JSONParser {
             if let error { throw error.locating(in: input) }
             return engine.builder.finishedParts()
         }
-        let engine = YajlParser(options: options, expectedInputBytes: input.count)
+        var engine = YajlParser(options: options, expectedInputBytes: input.count)
+        switch engine.parseWhole(input) {
+        case .complete: return engine.builder.finishedParts()
+        case .declined: break
+        case .failed: engine = YajlParser(options: options, expectedInputBytes: input.count)
+        }
         if let error = engine.feedWhole(input) ?? engine.finish() {
             throw error.locating(in: input)
         }
