@@ -55,11 +55,14 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Chooses the storage for validated number text (NUL-terminated when `terminated`).
     init(validText bytes: UnsafePointer<UInt8>, count: Int, terminated: Bool = false) {
+        // Most numbers are integers that fit in Int64: read in one pass,
+        // which gives up at the first byte that is not a digit (a fraction
+        // or an exponent), before asking what kind of text the rest is.
+        if let value = NumberText.int64(bytes, count: count) {
+            storage = .int(value)
+            return
+        }
         if NumberText.isIntegerText(bytes, count: count) {
-            if let value = NumberText.int64(bytes, count: count) {
-                storage = .int(value)
-                return
-            }
             if let value = NumberText.uint64(bytes, count: count) {
                 storage = .uint(value)
                 return
