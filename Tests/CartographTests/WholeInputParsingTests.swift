@@ -44,6 +44,10 @@ import Testing
         let general = try generalParse(bytes).get()
         let parsed = try #require(document)
         #expect(sameTape(parsed, general), "\(tapeDifference(parsed, general) ?? "")")
+        // And the Swift callbacks' builder, made with its parser (the C
+        // builder's parse makes one late, for repeated keys, or none).
+        let swift = try swiftTape(bytes)
+        #expect(sameTape(parsed, swift), "\(tapeDifference(parsed, swift) ?? "")")
     }
 
     @Test func theCorporaAreParsedInOneCallToTheGeneralPathsTape() throws {
@@ -59,13 +63,17 @@ import Testing
 
     @Test func severalValuesAreParsedInOneCallWhenAllowed() throws {
         let options = ParseOptions { $0.allowMultipleValues = true }
-        for text in ["1 2", "{\"a\": [1]}\n{\"b\": 2}\n", "[1] 23"] {
+        // The second: a builder made at the first value's repeated key
+        // takes the roots found so far, and those after it.
+        for text in ["1 2", "{\"a\": 1, \"a\": 2} {\"b\": [3]} 4", "{\"a\": [1]}\n{\"b\": 2}\n", "[1] 23"] {
             let bytes = Array(text.utf8)
             let (outcome, document) = oneCall(bytes, options: options)
             #expect(outcome == .complete, "\(text)")
             let general = try generalParse(bytes, options: options).get()
             let parsed = try #require(document)
             #expect(parsed.roots.count >= 2 && sameTape(parsed, general), "\(text): \(tapeDifference(parsed, general) ?? "")")
+            let swift = try swiftTape(bytes, options: options)
+            #expect(sameTape(parsed, swift), "\(text): \(tapeDifference(parsed, swift) ?? "")")
         }
     }
 

@@ -56,10 +56,16 @@ final class DocumentBuilder {
     /// When streaming, decides which builder each event goes to (nil otherwise).
     let splitter: StreamSplitter?
 
-    init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true, splitter: StreamSplitter? = nil) {
+    convenience init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true, splitter: StreamSplitter? = nil) {
+        self.init(options: options, tape: Tape(expectedInputBytes: expectedInputBytes), validatesUTF8: validatesUTF8, splitter: splitter)
+    }
+
+    /// A builder of `tape` (empty, or written so far by the C tape builder,
+    /// whose counts and roots it then adopts: ``adoptNativeTape(count:byteCount:roots:)``).
+    init(options: ParseOptions, tape: Tape, validatesUTF8: Bool = true, splitter: StreamSplitter? = nil) {
         self.splitter = splitter
         self.options = options
-        self.tape = Tape(expectedInputBytes: expectedInputBytes)
+        self.tape = tape
         self.tapeStorage = tape.storage
         self.validatesUTF8 = validatesUTF8
         maxDepth = options.maxDepth
@@ -127,7 +133,7 @@ final class DocumentBuilder {
     /// The roots of a document of one value (nearly every document): one
     /// array shared by all of them, not one allocated per parse (a tenth of
     /// the allocations of a small document's parse). Appending to it copies.
-    private static let firstEntryOnly = [0]
+    static let firstEntryOnly = [0]
 
     @inline(__always)
     private func addRoot(_ index: Int) {

@@ -35,8 +35,33 @@ final class YajlParser {
     // so its stored state goes without runtime exclusivity checks: they
     // were about 13 checks, some 1,100 instructions, of a 70-byte
     // document's parse.
-    let builder: DocumentBuilder
     @exclusivity(unchecked) private var failure: CartographError?
+
+    /// The options as the parse applies them (``ParseOptions/bounded(streamed:)``).
+    let options: ParseOptions
+    /// The tape the parse writes (the builder's, once there is a builder).
+    private let tape: Tape
+    /// The builder of the Swift callbacks, which route every event through
+    /// it (nil for the C tape builder's parses).
+    private let eventBuilder: DocumentBuilder?
+    /// The builder the C tape builder's parse made when it needed one.
+    @exclusivity(unchecked) private var madeBuilder: DocumentBuilder?
+
+    /// The builder of the tape. The Swift callbacks' is made with the
+    /// parser; a parse through the C tape builder, which writes the tape
+    /// itself, makes one only when it needs it (an object whose keys may
+    /// repeat, a failure to record, a caller that asks): a whole document
+    /// that needs none makes an object and an allocation fewer (about 600
+    /// instructions of a 67-byte document's parse). A builder made late
+    /// takes what the C side has written so far.
+    var builder: DocumentBuilder {
+        if let eventBuilder { return eventBuilder }
+        if let madeBuilder { return madeBuilder }
+        let made = DocumentBuilder(options: options, tape: tape)
+        adoptNative(into: made)
+        madeBuilder = made
+        return made
+    }
 
     /// Where the parse is, the limits, and (with the C tape builder) the
     /// tape being written: read on every callback, so it sits behind a
@@ -103,14 +128,16 @@ final class YajlParser {
     /// not streamed through the Swift callbacks too (tests compare the two).
     init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil, swiftCallbacks: Bool = false) {
         let options = options.bounded(streamed: splitter != nil)
-        builder = DocumentBuilder(options: options, expectedInputBytes: expectedInputBytes, splitter: splitter)
+        self.options = options
+        tape = Tape(expectedInputBytes: expectedInputBytes)
+        usesNativeTape = splitter == nil && !swiftCallbacks
+        eventBuilder = usesNativeTape ? nil : DocumentBuilder(options: options, tape: tape, splitter: splitter)
         // Made in C, which zeroes only its fields (not the room for scratch
         // and yajl's allocations at its end, about 2 KB).
         guard let state = cartograph_yajl_tape_create() else {
             fatalError("Cartograph: out of memory for a parser")
         }
         native = state
-        usesNativeTape = splitter == nil && !swiftCallbacks
         let context = Unmanaged.passUnretained(self).toOpaque()
         if usesNativeTape {
             prepareNativeTape(context: context)
@@ -140,7 +167,6 @@ final class YajlParser {
     /// three ways back into Swift.
     private func prepareNativeTape(context: UnsafeMutableRawPointer) {
         lendTapeBuffers()
-        let options = builder.options
         native.pointee.max_depth = options.maxDepth
         native.pointee.max_keys = options.maxKeysPerObject
         native.pointee.max_string = min(options.maxStringBytes, Int(UInt32.max))
@@ -163,7 +189,7 @@ final class YajlParser {
 
     /// Points the C side at the tape's current buffers.
     private func lendTapeBuffers() {
-        let storage = builder.tape.storage
+        let storage = tape.storage
         native.pointee.entries = UnsafeMutableRawPointer(storage.pointee.entries)
         native.pointee.count = storage.pointee.count
         native.pointee.capacity = storage.pointee.capacities.entries
@@ -174,12 +200,12 @@ final class YajlParser {
 
     /// The tape's counts as the C side left them.
     private func takeNativeCounts() {
-        builder.tape.storage.pointee.adoptCounts(count: native.pointee.count, byteCount: native.pointee.byte_count)
+        tape.storage.pointee.adoptCounts(count: native.pointee.count, byteCount: native.pointee.byte_count)
     }
 
     private func growNativeTape(entries: Int, bytes: Int) {
         takeNativeCounts()
-        builder.tape.storage.pointee.reserve(entries: entries, bytes: bytes)
+        tape.storage.pointee.reserve(entries: entries, bytes: bytes)
         lendTapeBuffers()
     }
 
@@ -187,11 +213,12 @@ final class YajlParser {
     /// new roots, and a failure the C side recorded.
     private func syncNativeTape() {
         guard usesNativeTape else { return }
-        // Read field by field: the struct holds its own scratch (over a
-        // kilobyte), which a copy of it would move on every call.
         let tape = native
-        builder.adoptNativeTape(count: tape.pointee.count, byteCount: tape.pointee.byte_count,
-            roots: UnsafeBufferPointer(start: tape.pointee.roots, count: tape.pointee.root_count))
+        if let madeBuilder {
+            adoptNative(into: madeBuilder)
+        } else {
+            takeNativeCounts()
+        }
         let code = UInt32(bitPattern: tape.pointee.failure)
         guard code != CARTOGRAPH_TAPE_OK.rawValue else { return }
         let source = tape.pointee.failure_source, value = tape.pointee.failure_value
@@ -211,6 +238,24 @@ final class YajlParser {
         }
     }
 
+    /// A builder takes the tape's counts and the roots the C side found.
+    /// Read field by field: the struct holds its own scratch (kilobytes),
+    /// which a copy of it would move.
+    private func adoptNative(into builder: DocumentBuilder) {
+        guard usesNativeTape else { return }
+        builder.adoptNativeTape(count: native.pointee.count, byteCount: native.pointee.byte_count,
+            roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count))
+    }
+
+    /// The finished parse's tape and roots (``DocumentBuilder/finishedParts()``);
+    /// a document of one value parsed by the C tape builder needs no builder.
+    func finishedParts() -> (tape: Tape, roots: [Int]) {
+        if eventBuilder == nil, madeBuilder == nil, native.pointee.root_count == 1, native.pointee.roots[0] == 0 {
+            return (tape, DocumentBuilder.firstEntryOnly)
+        }
+        return builder.finishedParts()
+    }
+
     /// How many long strings yajl was given as `""` so far, their bodies
     /// read from the input by the C callbacks (tests check that it happens).
     var stringsLeftOut: Int { native.pointee.elided_total }
@@ -219,14 +264,12 @@ final class YajlParser {
     var stringScanStopped: Bool { native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
 
     /// Nesting depth of the value being read.
-    private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : builder.depth }
+    private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : eventBuilder.unsafelyUnwrapped.depth }
 
     /// Whether every container opened has been closed and a value was read.
     private var isComplete: Bool {
-        usesNativeTape ? cartograph_yajl_tape_depth(native) == 0 && native.pointee.root_count > 0 : builder.isComplete
+        usesNativeTape ? cartograph_yajl_tape_depth(native) == 0 && native.pointee.root_count > 0 : eventBuilder.unsafelyUnwrapped.isComplete
     }
-
-    var options: ParseOptions { builder.options }
 
     /// The error that stopped parsing, if any.
     var error: CartographError? { failure }
@@ -255,7 +298,7 @@ final class YajlParser {
     func parseWhole(_ input: UnsafeRawBufferPointer) -> WholeParse {
         // A new parser has failed only when yajl could not make its handle.
         guard usesNativeTape, handle != nil, let base = input.baseAddress,
-            input.count <= builder.options.maxInputBytes, !Self.startsWithByteOrderMark(input)
+            input.count <= options.maxInputBytes, !Self.startsWithByteOrderMark(input)
         else { return .declined }
         let status = cartograph_yajl_tape_parse_whole(native, base.assumingMemoryBound(to: UInt8.self), input.count)
         syncNativeTape()
@@ -447,13 +490,14 @@ final class YajlParser {
         // With several values allowed, input that ends between values is
         // complete (yajl would call an empty or blank input "premature EOF");
         // anything still buffered (a final number) needs yajl_complete_parse.
-        if options.allowMultipleValues, depth == 0, builder.splitter?.activeElement == nil, onlyWhitespacePending {
+        if options.allowMultipleValues, depth == 0, eventBuilder?.splitter?.activeElement == nil, onlyWhitespacePending {
             return nil
         }
         let status = yajl_complete_parse(handle)
         syncNativeTape()
         if status != yajl_status_ok { return recordYajlFailure(status) }
-        let streamedEverything = builder.splitter != nil && depth == 0 && builder.splitter?.activeElement == nil
+        let splitter = eventBuilder?.splitter
+        let streamedEverything = splitter != nil && depth == 0 && splitter?.activeElement == nil
         if !isComplete, !streamedEverything {
             return record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
         }
@@ -495,7 +539,7 @@ final class YajlParser {
     }
 
     private func recordYajlFailure(_ status: yajl_status) -> CartographError {
-        if status == yajl_status_client_canceled, let error = builder.failure {
+        if status == yajl_status_client_canceled, let error = (eventBuilder ?? madeBuilder)?.failure {
             return record(error)
         }
         var message = "invalid JSON"
@@ -674,7 +718,7 @@ final class YajlParser {
     // MARK: Callbacks
 
     private func onLiteral(_ kind: TokenKind, length: Int) -> Int32 {
-        builder.literal(kind, at: tokenEnd() - length) ? 1 : 0
+        eventBuilder.unsafelyUnwrapped.literal(kind, at: tokenEnd() - length) ? 1 : 0
     }
 
     private func onNumber(_ text: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
@@ -687,26 +731,26 @@ final class YajlParser {
         } else {
             start = tokenEnd() - count
         }
-        return builder.number(bytes, count: count, at: start) ? 1 : 0
+        return eventBuilder.unsafelyUnwrapped.number(bytes, count: count, at: start) ? 1 : 0
     }
 
     private func onString(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         guard let start = stringStart(bytes, count: count) else { return 0 }
-        return builder.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        return eventBuilder.unsafelyUnwrapped.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
     }
 
     private func onKey(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         guard let start = stringStart(bytes, count: count) else { return 0 }
-        return builder.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        return eventBuilder.unsafelyUnwrapped.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
     }
 
     private func onBegin(object: Bool) -> Int32 {
-        builder.begin(object: object, at: tokenEnd() - 1) ? 1 : 0
+        eventBuilder.unsafelyUnwrapped.begin(object: object, at: tokenEnd() - 1) ? 1 : 0
     }
 
     private func onEnd() -> Int32 {
         _ = tokenEnd()
-        return builder.end() ? 1 : 0
+        return eventBuilder.unsafelyUnwrapped.end() ? 1 : 0
     }
 
     private static func parser(_ context: UnsafeMutableRawPointer?) -> Unmanaged<YajlParser> {

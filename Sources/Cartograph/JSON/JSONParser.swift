@@ -62,7 +62,8 @@ public final class JSONParser {
         if let error = engine.finish() {
             throw lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
         }
-        return engine.builder.makeDocument()
+        let parts = engine.finishedParts()
+        return Document(tape: parts.tape, roots: parts.roots)
     }
 
     /// When the input is an object's members without braces: the length of
@@ -107,17 +108,17 @@ public final class JSONParser {
             let error = engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
                 ?? [UInt8(ascii: "}")].withUnsafeBytes { engine.feed($0) } ?? engine.finish()
             if let error { throw error.locating(in: input) }
-            return engine.builder.finishedParts()
+            return engine.finishedParts()
         }
         var engine = YajlParser(options: options, expectedInputBytes: input.count)
         switch engine.parseWhole(input) {
-        case .complete: return engine.builder.finishedParts()
+        case .complete: return engine.finishedParts()
         case .declined: break
         case .failed: engine = YajlParser(options: options, expectedInputBytes: input.count)
         }
         if let error = engine.feedWhole(input) ?? engine.finish() {
             throw error.locating(in: input)
         }
-        return engine.builder.finishedParts()
+        return engine.finishedParts()
     }
 }
