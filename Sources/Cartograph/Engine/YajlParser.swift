@@ -149,8 +149,9 @@ final class YajlParser {
         }
         if let handle {
             _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
-            _ = cartograph_yajl_config(handle, yajl_allow_comments, options.allowComments ? 1 : 0)
-            _ = cartograph_yajl_config(handle, yajl_allow_multiple_values, options.allowMultipleValues ? 1 : 0)
+            // A new handle's flags are all off: only those turned on are set.
+            if options.allowComments { _ = cartograph_yajl_config(handle, yajl_allow_comments, 1) }
+            if options.allowMultipleValues { _ = cartograph_yajl_config(handle, yajl_allow_multiple_values, 1) }
         } else {
             failure = CartographError(.outOfMemory, "yajl could not allocate a parser")
         }
