@@ -921,7 +921,17 @@ int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *
     tape->chunk_base = count;
     tape->chunk_count = 0;
     cartograph_yajl_tape_lex_plain(tape, NULL, 0, count);
-    return yajl_complete_parse((yajl_handle)tape->handle);
+    status = yajl_complete_parse((yajl_handle)tape->handle);
+    if (status != yajl_status_ok) return status;
+    /* After a complete value, yajl takes an unfinished string or comment
+       that ends the input for a token still to come, and says nothing
+       (`9"abc`): only whitespace may follow the last token here; any other
+       tail (a comment, when allowed) is left to the general path. */
+    for (intptr_t index = tape->last_token_end; index < count; index++) {
+        uint8_t byte = bytes[index];
+        if (byte != ' ' && byte != '\n' && byte != '\r' && byte != '\t') return -1;
+    }
+    return status;
 }
 
 intptr_t cartograph_yajl_tape_token_end(cartograph_yajl_tape *tape) {

@@ -16,6 +16,36 @@ import Testing
 
     private func quoted(_ inner: [UInt8]) -> [UInt8] { [UInt8(ascii: "["), UInt8(ascii: "\"")] + inner + [UInt8(ascii: "\""), UInt8(ascii: "]")] }
 
+    /// yajl, after a complete top-level value, takes an unfinished string
+    /// or block comment at the end of input for a token still to come, and
+    /// `yajl_complete_parse` succeeds: `9"abc` was accepted as `9`. The
+    /// same error whole (the one-call path and the general one), in chunks
+    /// and through the Swift callbacks.
+    @Test(arguments: [
+        ("9\"abc", ParseOptions(), CartographError.Kind.syntax, 1),
+        ("[1] \"abc", ParseOptions(), .syntax, 4),
+        ("{\"a\": 1}\"", ParseOptions(), .syntax, 8),
+        ("true \"\\u00e9", ParseOptions(), .syntax, 5),
+        ("[1] /* note", ParseOptions { $0.allowComments = true }, .syntax, 4),
+        ("1 \"abc", ParseOptions { $0.allowMultipleValues = true }, .unexpectedEnd, 6),
+    ])
+    func rejectsAnUnterminatedStringOrCommentAfterAValue(_ text: String, _ options: ParseOptions, _ kind: CartographError.Kind, _ offset: Int) throws {
+        let bytes = Array(text.utf8)
+        let whole = try #require(throws: CartographError.self) { try Document(parsing: bytes, options: options) }
+        #expect(whole.kind == kind && whole.offset == offset, "\(text): \(whole)")
+        for size in [1, 3] {
+            let chunked = try #require(throws: CartographError.self) { try parseInChunks(bytes, sizes: [size], options: options) }
+            #expect(chunked.kind == kind && chunked.offset == offset, "\(text) in chunks of \(size): \(chunked)")
+        }
+        let swift = try #require(throws: CartographError.self) { try swiftTape(bytes, options: options) }
+        #expect(swift.kind == kind && swift.offset == offset, "\(text), Swift callbacks: \(swift)")
+        // Finished, the same tails are refused by yajl itself, at the same place.
+        if options.allowMultipleValues == false, !options.allowComments {
+            let closed = try #require(throws: CartographError.self) { try Document(parsing: Array((text + "\"").utf8), options: options) }
+            #expect(closed.kind == .syntax && closed.offset == offset, "\(text)\": \(closed)")
+        }
+    }
+
     @Test func rejectsOverlongUTF8() {
         #expect(kind(of: quoted([0xC0, 0x80])) == .invalidUTF8)
         #expect(kind(of: quoted([0xE0, 0x80, 0xAF])) == .invalidUTF8)

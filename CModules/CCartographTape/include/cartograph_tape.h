@@ -318,8 +318,11 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
 /// Parses a whole input of `count` bytes (not empty, no byte order mark)
 /// and ends it (`yajl_complete_parse`), the input's first byte at offset 0:
 /// what feeding it as one chunk and finishing does, in one call. Returns
-/// yajl's status, or -1 for a vertical tab or form feed in it (which yajl
-/// would take for whitespace) before yajl is given anything.
+/// yajl's status, or -1 where it declines: a vertical tab or form feed in
+/// the input (which yajl would take for whitespace; found before yajl is
+/// given anything), or anything but whitespace after the last token (yajl
+/// lets an unfinished string or comment end the input after a complete
+/// value). Both are left to the general path.
 int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count);
 
 /// Tells the callbacks that yajl's next text (`yajl_complete_parse`: none)

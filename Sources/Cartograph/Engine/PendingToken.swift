@@ -72,6 +72,17 @@ struct PendingToken {
         }
     }
 
+    /// Whether a string or a block comment (or a `/` that might start a
+    /// comment) is open: text that cannot end at the end of input. yajl,
+    /// after a complete top-level value, takes such a tail for an
+    /// unfinished token and lets `yajl_complete_parse` succeed (`9"abc`).
+    var isUnterminatedText: Bool {
+        switch phase {
+        case .string, .slash, .blockComment, .blockCommentStar: return true
+        default: return false
+        }
+    }
+
     /// Scans `bytes`, which begin at absolute offset `base` (bytes before
     /// ``scannedTo`` are skipped). Returns the limit the token broke, if any.
     mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, options: ParseOptions) -> CartographError? {

@@ -497,6 +497,15 @@ final class YajlParser {
         let status = yajl_complete_parse(handle)
         syncNativeTape()
         if status != yajl_status_ok { return recordYajlFailure(status) }
+        if pending.isUnterminatedText {
+            // After a complete value yajl waits for the rest of an unfinished
+            // string or comment and, at the end of input, says nothing: the
+            // tail is refused here, as yajl refuses a finished one.
+            if options.allowMultipleValues {
+                return record(CartographError(.unexpectedEnd, "the input ended before the value was complete", offset: totalBytes))
+            }
+            return record(CartographError(.syntax, "unexpected text after the value", offset: pending.start))
+        }
         let splitter = eventBuilder?.splitter
         let streamedEverything = splitter != nil && depth == 0 && splitter?.activeElement == nil
         if !isComplete, !streamedEverything {
