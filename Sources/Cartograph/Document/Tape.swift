@@ -14,21 +14,25 @@ internal import CCartographTape
 final class Tape {
     @usableFromInline let storage: UnsafeMutablePointer<TapeStorage>
 
-    init(expectedInputBytes: Int) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: TapeStorage(expectedInputBytes: expectedInputBytes))
+    /// Sized for an input of `expectedInputBytes`: an entry per four bytes
+    /// (dense inputs — arrays of small numbers, records of short values —
+    /// have one per four to six bytes; pages never written are never
+    /// resident), text half the input. At least 16 entries and 64 bytes:
+    /// a small document's tape then fits in one allocation that malloc
+    /// serves from its per-thread cache (up to about 1 KB).
+    convenience init(expectedInputBytes: Int) {
+        self.init(entryCapacity: max(16, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(64, min(expectedInputBytes / 2, 1 << 28)))
     }
 
     /// A tape with exact capacities.
     init(entryCapacity: Int, byteCapacity: Int) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: TapeStorage(entryCapacity: entryCapacity, byteCapacity: byteCapacity))
+        storage = TapeStorage.make(entryCapacity: entryCapacity, byteCapacity: byteCapacity)
     }
 
     deinit {
         storage.pointee.release()
         storage.deinitialize(count: 1)
-        storage.deallocate()
+        free(storage)
     }
 
     /// The most input one document is read from, and the most memory a
@@ -61,20 +65,59 @@ struct TapeStorage {
     @usableFromInline private(set) var bytes: UnsafeMutablePointer<UInt8>
     private(set) var byteCount = 0
     private var byteCapacity: Int
+    /// Whether the entries, and the bytes, are in the storage's own block
+    /// (``make(entryCapacity:byteCapacity:)``) rather than allocated apart.
+    private var entriesInBlock: Bool
+    private var bytesInBlock: Bool
 
-    /// Sized for an input of `expectedInputBytes`: an entry per four bytes
-    /// (dense inputs — arrays of small numbers, records of short values —
-    /// have one per four to six bytes; pages never written are never
-    /// resident), text half the input.
-    init(expectedInputBytes: Int) {
-        self.init(entryCapacity: max(64, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(256, min(expectedInputBytes / 2, 1 << 28)))
+    /// A small tape's buffers share one allocation with the storage itself
+    /// up to this many bytes (a small document's parse then makes one
+    /// allocation where it made three: about 300 instructions of a 67-byte
+    /// document's). Larger buffers are allocated apart, so that growing
+    /// them moves pages by `realloc` rather than copying.
+    private static let sharedBlockLimit = 8 << 10
+
+    /// New storage, with room for `entryCapacity` entries and
+    /// `byteCapacity` bytes; freed by `release()` and `free`.
+    static func make(entryCapacity: Int, byteCapacity: Int) -> UnsafeMutablePointer<TapeStorage> {
+        let header = (MemoryLayout<TapeStorage>.stride + 15) & ~15
+        let entryBytes = entryCapacity * MemoryLayout<TapeEntry>.stride
+        let shared = entryBytes + byteCapacity <= sharedBlockLimit
+        guard let block = malloc(header + (shared ? entryBytes + byteCapacity : 0)) else {
+            fatalError("Cartograph: out of memory for a tape")
+        }
+        let storage = block.bindMemory(to: TapeStorage.self, capacity: 1)
+        if shared {
+            storage.initialize(to: TapeStorage(
+                entries: (block + header).bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
+                bytes: (block + header + entryBytes).bindMemory(to: UInt8.self, capacity: byteCapacity), byteCapacity: byteCapacity,
+                inBlock: true))
+        } else {
+            storage.initialize(to: TapeStorage(
+                entries: resized(nil, to: entryCapacity), capacity: entryCapacity,
+                bytes: resized(nil, to: byteCapacity), byteCapacity: byteCapacity, inBlock: false))
+        }
+        return storage
     }
 
-    init(entryCapacity: Int, byteCapacity: Int) {
-        capacity = entryCapacity
+    private init(entries: UnsafeMutablePointer<TapeEntry>, capacity: Int, bytes: UnsafeMutablePointer<UInt8>, byteCapacity: Int, inBlock: Bool) {
+        self.entries = entries
+        self.capacity = capacity
+        self.bytes = bytes
         self.byteCapacity = byteCapacity
-        entries = Self.resized(nil, to: capacity)
-        bytes = Self.resized(nil, to: byteCapacity)
+        entriesInBlock = inBlock
+        bytesInBlock = inBlock
+    }
+
+    /// `buffer` (holding `used` elements) grown to `count`: by `realloc`
+    /// when it was allocated apart, by a copy when it was in the storage's
+    /// block (which it then leaves).
+    private static func grown<Element>(_ buffer: UnsafeMutablePointer<Element>, used: Int, to count: Int, inBlock: inout Bool) -> UnsafeMutablePointer<Element> {
+        guard inBlock else { return resized(buffer, to: count) }
+        let moved = resized(nil as UnsafeMutablePointer<Element>?, to: count)
+        moved.update(from: buffer, count: used)
+        inBlock = false
+        return moved
     }
 
     /// The buffers come from `malloc` and grow with `realloc`: a large
@@ -98,8 +141,8 @@ struct TapeStorage {
 
     /// Frees the buffers (TapeEntry is trivial, so nothing needs deinitializing).
     func release() {
-        free(entries)
-        free(bytes)
+        if !entriesInBlock { free(entries) }
+        if !bytesInBlock { free(bytes) }
     }
 
     /// Forgets every entry and byte, keeping the buffers.
@@ -163,7 +206,7 @@ struct TapeStorage {
     private mutating func growEntries() {
         precondition(capacity < Tape.maxOffset, "Cartograph: a tape beyond 32-bit entry indexes")
         let newCapacity = min(capacity * 2, Tape.maxOffset)
-        entries = Self.resized(entries, to: newCapacity)
+        entries = Self.grown(entries, used: count, to: newCapacity, inBlock: &entriesInBlock)
         capacity = newCapacity
     }
 
@@ -171,7 +214,7 @@ struct TapeStorage {
         var newCapacity = byteCapacity * 2
         precondition(byteCount + needed <= Tape.maxOffset, "Cartograph: a tape beyond 32-bit text offsets")
         while byteCount + needed > newCapacity { newCapacity *= 2 }
-        bytes = Self.resized(bytes, to: newCapacity)
+        bytes = Self.grown(bytes, used: byteCount, to: newCapacity, inBlock: &bytesInBlock)
         byteCapacity = newCapacity
     }
 }
