@@ -35,7 +35,20 @@ final class YajlParser {
     // so its stored state goes without runtime exclusivity checks: they
     // were about 13 checks, some 1,100 instructions, of a 70-byte
     // document's parse.
-    @exclusivity(unchecked) private var failure: CartographError?
+    /// The error that stopped parsing, boxed: a `CartographError?` stored
+    /// in place (about 150 bytes) was written and destroyed by copies in
+    /// every parser's `init` and `deinit` (about 100 instructions of a
+    /// 67-byte document's parse); a box is one pointer, nil until a failure.
+    @exclusivity(unchecked) private var failureBox: FailureBox?
+    private var failure: CartographError? {
+        get { failureBox?.error }
+        set { failureBox = newValue.map(FailureBox.init) }
+    }
+
+    private final class FailureBox {
+        let error: CartographError
+        init(_ error: CartographError) { self.error = error }
+    }
 
     /// The options as the parse applies them (``ParseOptions/bounded(streamed:)``).
     let options: ParseOptions
@@ -544,8 +557,8 @@ final class YajlParser {
     ]
 
     private func record(_ error: CartographError) -> CartographError {
-        if failure == nil { failure = error }
-        return failure!
+        if failureBox == nil { failure = error }
+        return failureBox.unsafelyUnwrapped.error
     }
 
     private func recordYajlFailure(_ status: yajl_status) -> CartographError {
