@@ -95,6 +95,35 @@ import Testing
 
     /// Text that is not a JSON number, in the shapes the one- and two-word
     /// fraction reads look at: left to `strtod`, never read as digits.
+    /// Integer text to `Int64` (the short path up to 18 characters, the
+    /// checked one above) against the standard library's `Int64(_:)`, at
+    /// every length from 1 to 21 characters, signed and not, at the
+    /// boundaries and on seeded random digits; text that is not a plain
+    /// integer (a fraction, an exponent, a lone sign) is never a value.
+    @Test func int64TextAgreesWithTheStandardLibrary() {
+        var seeded = UInt64(0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 {
+            seeded = seeded &* 6364136223846793005 &+ 1442695040888963407
+            return seeded >> 11
+        }
+        var cases = ["0", "-0", "1", "-1", "999999999999999999", "-999999999999999999", "1000000000000000000",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+            "99999999999999999999", "1.5", "1e3", "-", "12a", "00", "-01"]
+        for length in 1...21 {
+            for _ in 0..<200 {
+                var digits = String(next() % 9 + 1)
+                while digits.count < length { digits += String(next() % 10) }
+                cases.append(digits)
+                cases.append("-" + digits)
+            }
+        }
+        for text in cases {
+            var bytes = Array(text.utf8)
+            let ours = bytes.withUnsafeMutableBufferPointer { NumberText.int64($0.baseAddress!, count: $0.count) }
+            #expect(ours == Int64(text), "\(text): \(String(describing: ours))")
+        }
+    }
+
     @Test func fastPathRefusesNonNumberText() {
         let refused = [
             "1.2345678x", "1.x2345678", "-1.234567:", "12.345678/", "1.23456789012345-", "1.2345678901234 5", "12345678.",

@@ -28,6 +28,19 @@ enum NumberText {
         let negative = bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
         guard index < count else { return nil }
+        if count <= 18 {
+            // At most 18 digits: below 10^18, so no step can overflow, and
+            // the checks of the general loop are left out (most integers
+            // in JSON are this short).
+            var value: Int64 = 0
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+                index += 1
+            }
+            return negative ? -value : value
+        }
         var magnitude: UInt64 = 0
         while index < count {
             let digit = bytes[index] &- UInt8(ascii: "0")
