@@ -32,9 +32,10 @@ import Foundation
 /// of raw yajl (0.82–0.85x on number arrays) to 0.72–0.84x (0.85–0.92x).
 final class YajlParser {
     // A parser is driven by one caller at a time (a parse is synchronous),
-    // so its stored state goes without runtime exclusivity checks: they
-    // were about 13 checks, some 1,100 instructions, of a 70-byte
+    // so its stored state below goes without runtime exclusivity checks:
+    // they were about 13 checks, some 1,100 instructions, of a 70-byte
     // document's parse.
+
     /// The error that stopped parsing, boxed: a `CartographError?` stored
     /// in place (about 150 bytes) was written and destroyed by copies in
     /// every parser's `init` and `deinit` (about 100 instructions of a
@@ -252,11 +253,11 @@ final class YajlParser {
         }
     }
 
-    /// A builder takes the tape's counts and the roots the C side found.
+    /// A builder takes the tape's counts and the roots the C side found
+    /// (C tape builder parses only: the builder is then `madeBuilder`).
     /// Read field by field: the struct holds its own scratch (kilobytes),
     /// which a copy of it would move.
     private func adoptNative(into builder: DocumentBuilder) {
-        guard usesNativeTape else { return }
         builder.adoptNativeTape(count: native.pointee.count, byteCount: native.pointee.byte_count,
             roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count))
     }
@@ -292,7 +293,7 @@ final class YajlParser {
 
     /// What ``parseWhole(_:)`` made of an input.
     enum WholeParse {
-        /// A complete document: the builder holds its tape and roots.
+        /// A complete document: ``finishedParts()`` gives its tape and roots.
         case complete
         /// Not tried (a byte order mark, the Swift callbacks, an input over
         /// the limit): the parser is untouched.
