@@ -38,9 +38,9 @@ struct FieldReader {
         return try node.bool()
     }
 
-    mutating func value(_ key: ObjectView.Key) -> JSONValue? {
+    mutating func value(_ key: ObjectView.Key) throws -> JSONValue? {
         guard let node = cursor(key), !node.isNull else { return nil }
-        return node.jsonValue()
+        return try node.jsonValue()
     }
 
     mutating func ints(_ key: ObjectView.Key) throws -> [Int] {

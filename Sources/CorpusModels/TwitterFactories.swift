@@ -150,10 +150,10 @@ public struct StatusFactory: ModelFactory {
         model.inReplyToUserIDString = try read.optionalString(K.inReplyToUserIDString)
         model.inReplyToScreenName = try read.optionalString(K.inReplyToScreenName)
         model.user = try read.model(K.user, TwitterUserFactory()) ?? TwitterUser()
-        model.geo = read.value(K.geo)
-        model.coordinates = read.value(K.coordinates)
-        model.place = read.value(K.place)
-        model.contributors = read.value(K.contributors)
+        model.geo = try read.value(K.geo)
+        model.coordinates = try read.value(K.coordinates)
+        model.place = try read.value(K.place)
+        model.contributors = try read.value(K.contributors)
         model.retweetCount = try read.int(K.retweetCount)
         model.favoriteCount = try read.int(K.favoriteCount)
         model.entities = try read.model(K.entities, StatusEntitiesFactory()) ?? StatusEntities()
@@ -185,10 +185,10 @@ public struct RetweetedStatusFactory: ModelFactory {
         model.inReplyToUserIDString = try read.optionalString(K.inReplyToUserIDString)
         model.inReplyToScreenName = try read.optionalString(K.inReplyToScreenName)
         model.user = try read.model(K.user, TwitterUserFactory()) ?? TwitterUser()
-        model.geo = read.value(K.geo)
-        model.coordinates = read.value(K.coordinates)
-        model.place = read.value(K.place)
-        model.contributors = read.value(K.contributors)
+        model.geo = try read.value(K.geo)
+        model.coordinates = try read.value(K.coordinates)
+        model.place = try read.value(K.place)
+        model.contributors = try read.value(K.contributors)
         model.retweetCount = try read.int(K.retweetCount)
         model.favoriteCount = try read.int(K.favoriteCount)
         model.entities = try read.model(K.entities, StatusEntitiesFactory()) ?? StatusEntities()
@@ -292,7 +292,7 @@ public struct StatusEntitiesFactory: ModelFactory {
         var read = FieldReader(object, context)
         var model = StatusEntities()
         model.hashtags = try read.models(K.hashtags, HashtagFactory()) ?? []
-        if let symbols = read.value(K.symbols), case .array(let elements) = symbols { model.symbols = elements }
+        if let symbols = try read.value(K.symbols), case .array(let elements) = symbols { model.symbols = elements }
         model.urls = try read.models(K.urls, TweetURLFactory()) ?? []
         model.userMentions = try read.models(K.userMentions, UserMentionFactory()) ?? []
         model.media = try read.models(K.media, MediaFactory())

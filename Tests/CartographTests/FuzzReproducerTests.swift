@@ -46,8 +46,8 @@ import Testing
         var mapper = JSONMapper()
         mapper.parseOptions = options
         if let document = try? Document(parsing: bytes, options: options) {
-            _ = document.root.jsonValue()
-            _ = document.values.map { $0.jsonValue() }
+            _ = try document.root.jsonValue()
+            _ = try document.values.map { try $0.jsonValue() }
             _ = try? document.encoded()
         }
         _ = try? mapper.decodeAny(from: bytes)
@@ -63,7 +63,7 @@ import Testing
             for format in PropertyListFormat.allCases {
                 guard let encoded = try? plist.encode(document, format: format) else { continue }
                 let again = try plist.document(from: encoded)
-                if format == .binary { #expect(again.root.jsonValue() == document.root.jsonValue()) }
+                if format == .binary { #expect(try again.root.jsonValue() == document.root.jsonValue()) }
             }
         }
         let stream = ModelStream(JSONValue.self, path: flags & 128 != 0 ? .values : .topLevelArray)

@@ -12,7 +12,7 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = FuzzInput(start, count)
     if let document = try? Document(parsing: input.bytes, options: input.options) {
         for value in document.values {
-            _ = value.jsonValue()
+            _ = try? value.jsonValue()
             _ = try? value.double()
             _ = try? value.int64()
             _ = try? value.decimal()

@@ -13,7 +13,7 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var options = input.options
     options.allowMultipleValues = false
     guard let document = try? Document(parsing: input.bytes, options: options) else { return 0 }
-    let value = document.root.jsonValue()
+    guard let value = try? document.root.jsonValue() else { return 0 }
     let writes: [WriteOptions] = [WriteOptions(), .pretty, WriteOptions { $0.sortedKeys = true; $0.asciiOnly = true; $0.escapeSlashes = true }]
     for write in writes {
         guard let bytes = try? document.encoded(options: write) else { FuzzInput.fail("a parsed document could not be encoded") }

@@ -815,7 +815,12 @@ final class DocumentDecoder: Decoder {
             return url as! T
         case .jsonValue:
             var keys = KeyStringCache()
-            return document.jsonValue(at: index, keys: &keys) as! T
+            do {
+                return try document.jsonValue(at: index, depth: 0, levels: TreeStackBudget.unmeasured, keys: &keys) as! T
+            } catch {
+                // The build's only error: the stack's budget.
+                throw stackExhausted(at: index, key: key, trail: trail)
+            }
         }
     }
 

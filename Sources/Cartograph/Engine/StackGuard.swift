@@ -15,6 +15,8 @@ internal import CCartographShims
 /// building the error. On a 512 KiB stack that is a little over 200 levels of
 /// a recursive `Codable` model in a debug build, several times more in a
 /// release build; an 8 MiB stack (the main thread's) holds thousands.
+/// The position is the frame's address, not a local's (AddressSanitizer
+/// can move locals to a heap-allocated fake stack).
 enum StackGuard {
     /// Stack bytes kept free below the deepest check.
     static let reserve = 128 << 10
@@ -22,6 +24,15 @@ enum StackGuard {
     /// Levels a caller that counts its depth may go without checking: at
     /// about 2 KiB a level they stay well inside ``reserve``.
     static let uncheckedLevels = 16
+
+    /// Stack bytes the guard counts as left on the calling thread: the room
+    /// below the caller's frame, less ``sanitizerAllowance``.
+    static var remaining: Int { Int(clamping: cartograph_stack_remaining()) }
+
+    /// Bytes counted as used on top of the real depth: 256 KiB in a build
+    /// with AddressSanitizer, whose redzones make every frame several
+    /// times larger (the reserve then acts as 384 KiB), 0 otherwise.
+    static var sanitizerAllowance: Int { Int(cartograph_stack_sanitizer_allowance()) }
 
     /// Whether the calling thread has room for another level.
     @inline(__always)

@@ -188,7 +188,7 @@ public struct JSONMapper: Sendable {
                 try decodeAny(element, key: key, trail: PathTrail(parent: trail, component: .index(index)))
             })
         default:
-            return .value(node.jsonValue())
+            return .value(try node.jsonValue())
         }
     }
 

@@ -232,7 +232,7 @@ extension Decimal: ScalarValue {
 extension JSONValue: ScalarValue {
     static var expectedKind: String { "any JSON value" }
     static var holdsNull: Bool { true }
-    static func scalar(from node: Node, lenient: Bool) throws -> JSONValue { node.jsonValue() }
+    static func scalar(from node: Node, lenient: Bool) throws -> JSONValue { try node.jsonValue() }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { EncodedValue(self) }
 }
 

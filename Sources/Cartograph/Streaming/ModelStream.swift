@@ -225,7 +225,7 @@ public final class ModelStream<Model> {
         if let error { throw error }
         if let error = pathError() { throw error }
         if case .steps = splitter.mode, parser.builder.tokenCountForEnvelope > 0 {
-            envelope = parser.builder.makeDocument().root.jsonValue()
+            envelope = try parser.builder.makeDocument().root.jsonValue()
         }
     }
 

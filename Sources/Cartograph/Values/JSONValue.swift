@@ -105,9 +105,49 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 
 extension Node {
     /// Builds an owned ``JSONValue`` of this node and everything under it.
-    public func jsonValue() -> JSONValue {
+    ///
+    /// - Throws: ``CartographError`` of kind
+    ///   ``CartographError/Kind/depthLimitExceeded`` when the value nests
+    ///   deeper than this thread's stack can build and later take apart
+    ///   (only reachable with ``ParseOptions/maxDepth`` raised far past its
+    ///   default; the article "Errors and limits", Stack, gives the budget).
+    public func jsonValue() throws -> JSONValue {
         var keys = KeyStringCache()
-        return document.jsonValue(at: index, keys: &keys)
+        return try document.jsonValue(at: index, depth: 0, levels: TreeStackBudget.unmeasured, keys: &keys)
+    }
+}
+
+/// How deep a recursive build of an owned tree (``JSONValue``) may go on
+/// the calling thread.
+///
+/// The build itself asks ``StackGuard`` at each level past
+/// ``StackGuard/uncheckedLevels``. But a `JSONValue` is also taken apart
+/// recursively when it is released, so a tree the stack only just held
+/// while it was built could overflow it then. So the depth is also held to
+/// the room the stack has where the checks begin, at ``walkBytesPerLevel``
+/// a level, kept for one later recursive walk. A tree built on a large
+/// stack and released on a smaller one is beyond what this can see.
+enum TreeStackBudget {
+    /// Stack kept for each level of a later walk of the tree. Measured in
+    /// a release build on a 512 KiB thread: releasing a tree takes about
+    /// 150 bytes a level (arrays) to 230 (objects), building one about 150
+    /// (there a build stops at about 890 levels; a debug build's frames are
+    /// several times larger, and its own check stops it first, at about 330).
+    static let walkBytesPerLevel = 384
+
+    /// Measured lazily: most trees never reach the first checked level.
+    static let unmeasured = Int.max
+
+    /// Whether a container `depth` levels below the start of the build may
+    /// be built. `levels` is the budget, ``unmeasured`` until the first
+    /// checked level sets it.
+    @inline(__always)
+    static func allows(depth: Int, levels: inout Int) -> Bool {
+        if depth < StackGuard.uncheckedLevels { return true }
+        if levels == unmeasured {
+            levels = depth + max(0, StackGuard.remaining - StackGuard.reserve) / walkBytesPerLevel
+        }
+        return depth < levels && StackGuard.hasRoom
     }
 }
 
@@ -139,7 +179,10 @@ struct KeyStringCache {
 }
 
 extension Document {
-    func jsonValue(at index: Int, keys: inout KeyStringCache) -> JSONValue {
+    /// The owned tree of the value at `index`, `depth` levels below where
+    /// the build started; a container past the stack's budget (`levels`,
+    /// ``TreeStackBudget``) throws.
+    func jsonValue(at index: Int, depth: Int, levels: Int, keys: inout KeyStringCache) throws -> JSONValue {
         let entry = tape.entries[index]
         switch entry.kind {
         case .null: return .null
@@ -150,22 +193,26 @@ extension Document {
         case .string, .key:
             return .string(TapeString.make(bytes(of: entry)))
         case .array:
+            var levels = levels
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
-                elements.append(jsonValue(at: position, keys: &keys))
+                elements.append(try jsonValue(at: position, depth: depth + 1, levels: levels, keys: &keys))
                 position = next(after: position)
             }
             return .array(elements)
         case .object:
+            var levels = levels
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
             var object = JSONObject()
             object.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
                 let key = tape.entries[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    object.appendUnchecked(keys.string(for: bytes(of: key)), jsonValue(at: position + 1, keys: &keys))
+                    object.appendUnchecked(keys.string(for: bytes(of: key)), try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)
             }

@@ -7,7 +7,7 @@ import Testing
     private func outcome(_ bytes: [UInt8], _ options: ParseOptions = ParseOptions()) -> String {
         do {
             let document = try Document(parsing: bytes, options: options)
-            _ = document.root.jsonValue()
+            _ = try document.root.jsonValue()
             return "ok"
         } catch let error as CartographError {
             return "\(error.kind)"

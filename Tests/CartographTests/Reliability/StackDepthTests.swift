@@ -28,6 +28,44 @@ import Testing
         return box.outcome
     }
 
+    /// The guard measures the thread it runs on: near the top of a 512 KiB
+    /// thread it sees nearly all of it (less the allowance a sanitized build
+    /// keeps), and a level deeper it sees less. A position read from a local
+    /// that AddressSanitizer moved to its heap fake stack fails this.
+    @Test func theGuardSeesTheThreadsOwnStack() {
+        final class Seen: @unchecked Sendable { var top = 0; var deeper = 0 }
+        let seen = Seen()
+        #expect(onSmallStack {
+            seen.top = StackGuard.remaining
+            seen.deeper = Self.remainingBelow(frames: 8)
+        } == "ok")
+        let size = 512 << 10, allowance = StackGuard.sanitizerAllowance
+        #expect(seen.top <= size - allowance, "\(seen.top)")
+        #expect(seen.top >= size - allowance - (64 << 10), "\(seen.top)")
+        #expect(seen.deeper < seen.top, "\(seen.deeper) \(seen.top)")
+        #expect(seen.top - seen.deeper < 64 << 10, "\(seen.deeper) \(seen.top)")
+        #expect(StackGuard.hasRoom)
+    }
+
+    /// The guard's figure `frames` calls below the caller.
+    @inline(never)
+    private static func remainingBelow(frames: Int) -> Int {
+        var pad: (Int, Int, Int, Int) = (frames, 0, 0, 0)
+        let remaining = frames == 0 ? StackGuard.remaining : remainingBelow(frames: frames - 1)
+        withUnsafeMutablePointer(to: &pad) { _ = $0 }
+        return remaining
+    }
+
+    /// Runs `body` on a 512 KiB thread; the CartographError it threw, if any.
+    private func onSmallStackError(_ body: @escaping @Sendable () throws -> Void) -> CartographError? {
+        final class Box: @unchecked Sendable { var error: CartographError? }
+        let box = Box()
+        _ = onSmallStack {
+            do { try body() } catch let error as CartographError { box.error = error; throw error }
+        }
+        return box.error
+    }
+
     final class Link: Codable, @unchecked Sendable {
         var value = 1
         var child: Link?
@@ -159,6 +197,74 @@ import Testing
         #expect(outcome == "ok" || outcome == "depthLimitExceeded", "\(outcome)")
         let codable = onSmallStack { _ = try JSONMapper().decode(JSONValue.self, from: Self.deepArrays) }
         #expect(codable == "ok" || codable == "depthLimitExceeded", "\(codable)")
+    }
+
+    /// With the parse's depth limit raised far past what the stack holds,
+    /// every way to an owned `JSONValue` throws a typed error: the tree is
+    /// built recursively, and released recursively later.
+    private static let raisedDepth = { var options = ParseOptions(); options.maxDepth = 1_000_000; return options }()
+
+    @Test func deepJSONValuesPastTheStackAreRefused() {
+        let options = Self.raisedDepth
+        let arrays = Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
+        let objects = Array((String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000)).utf8)
+        for input in [arrays, objects] {
+            #expect(onSmallStack { _ = try JSONValue(parsing: input, options: options) } == "depthLimitExceeded")
+            #expect(onSmallStack { _ = try Document(parsing: input, options: options).root.jsonValue() } == "depthLimitExceeded")
+            let codable = onSmallStack {
+                var mapper = JSONMapper()
+                mapper.parseOptions = options
+                _ = try mapper.decode(JSONValue.self, from: input)
+            }
+            #expect(codable == "depthLimitExceeded")
+        }
+        // Where the refusal is: the first container past the budget, by offset.
+        let error = onSmallStackError { _ = try JSONValue(parsing: arrays, options: options) }
+        #expect(error?.kind == .depthLimitExceeded)
+        #expect((error?.offset ?? 0) > StackGuard.uncheckedLevels && (error?.offset ?? .max) < 100_000, "\(String(describing: error))")
+    }
+
+    /// The deepest tree the budget lets a 512 KiB thread build is released
+    /// on that thread without running out of stack (release walks the tree
+    /// recursively, at up to 1.5 times a build's stack a level), and it is
+    /// whole. Found by bisection: every probe builds, checks and drops its
+    /// tree on the small thread.
+    @Test func theDeepestTreeTheBudgetAllowsIsReleasedSafely() {
+        let options = Self.raisedDepth
+        for objects in [false, true] {
+            @Sendable func input(_ depth: Int) -> [UInt8] {
+                objects ? Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+                    : Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+            }
+            @Sendable func buildCheckAndDrop(_ depth: Int) throws {
+                var value: JSONValue? = try JSONValue(parsing: input(depth), options: options)
+                var levels = 0
+                while case .some(let inner) = value {
+                    switch inner {
+                    case .array(let elements): value = elements.first
+                    case .object(let members): value = members["a"]
+                    default: value = nil
+                    }
+                    levels += 1
+                }
+                guard levels == depth + (objects ? 1 : 0) else { throw CartographError(.syntax, "\(levels) levels of \(depth)") }
+            }
+            let shallow = StackGuard.uncheckedLevels, past = 100_000
+            #expect(onSmallStack { try buildCheckAndDrop(shallow) } == "ok")
+            #expect(onSmallStack { try buildCheckAndDrop(past) } == "depthLimitExceeded")
+            var built = shallow, refused = past
+            while refused - built > 1 {
+                let middle = (built + refused) / 2
+                switch onSmallStack({ try buildCheckAndDrop(middle) }) {
+                case "ok": built = middle
+                case "depthLimitExceeded": refused = middle
+                case let other: Issue.record("\(other) at \(middle)"); return
+                }
+            }
+            // A plain build (debug, as tests run) still builds a couple of
+            // hundred levels there; a release build about 900.
+            if StackGuard.sanitizerAllowance == 0 { #expect(built >= 200, "objects: \(objects), deepest \(built)") }
+        }
     }
 
     @Test func deepJSONValuesWriteSafely() throws {
