@@ -120,10 +120,8 @@ static inline intptr_t append_bytes(cartograph_yajl_tape *tape, const uint8_t *s
     return offset;
 }
 
-__attribute__((always_inline)) static inline intptr_t append_entry(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
-    if (tape->count == tape->capacity) tape->grow(tape->context, 1, 0);
-    intptr_t index = tape->count++;
-    cartograph_tape_entry *entry = entries_of(tape) + index;
+/// Writes one entry's fields.
+__attribute__((always_inline)) static inline void write_entry(cartograph_tape_entry *entry, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
     // A whole document's offsets fit (the parse limits keep its input and
     // text below 4 GiB, Tape.maxOffset); the source is 48 bits, as in Swift.
     entry->kind = kind;
@@ -135,6 +133,12 @@ __attribute__((always_inline)) static inline intptr_t append_entry(cartograph_ya
     entry->length = length;
     entry->payload = (uint32_t)payload;
     entry->source_high = (uint32_t)(offset >> 16);
+}
+
+__attribute__((always_inline)) static inline intptr_t append_entry(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
+    if (tape->count == tape->capacity) tape->grow(tape->context, 1, 0);
+    intptr_t index = tape->count++;
+    write_entry(entries_of(tape) + index, kind, length, payload, source);
     return index;
 }
 
@@ -235,20 +239,11 @@ __attribute__((always_inline)) static inline intptr_t string_start(cartograph_ya
     return start;
 }
 
-static int literal(cartograph_yajl_tape *tape, uint8_t kind, intptr_t length) {
+__attribute__((noinline)) static int literal_general(cartograph_yajl_tape *tape, uint8_t kind, intptr_t length) {
     return append_value(tape, kind, 0, 0, token_end(tape) - length);
 }
 
-static int on_null(void *context) {
-    return literal(context, KIND_NULL, 4);
-}
-
-static int on_boolean(void *context, int value) {
-    return value ? literal(context, KIND_TRUE, 4) : literal(context, KIND_FALSE, 5);
-}
-
-static int on_number(void *context, const char *text, size_t length) {
-    cartograph_yajl_tape *tape = context;
+__attribute__((noinline)) static int on_number_general(cartograph_yajl_tape *tape, const char *text, size_t length) {
     const uint8_t *bytes = (const uint8_t *)text;
     intptr_t count = (intptr_t)length;
     intptr_t start;
@@ -281,8 +276,7 @@ static int on_number(void *context, const char *text, size_t length) {
     return append_value(tape, KIND_NUMBER, (uint32_t)count, offset, start);
 }
 
-static int on_string(void *context, const unsigned char *text, size_t length) {
-    cartograph_yajl_tape *tape = context;
+__attribute__((noinline)) static int on_string_general(cartograph_yajl_tape *tape, const unsigned char *text, size_t length) {
     const uint8_t *bytes = text;
     intptr_t count = (intptr_t)length;
     intptr_t start = string_start(tape, &bytes, &count);
@@ -319,8 +313,43 @@ static inline uint64_t key_signature(const uint8_t *bytes, intptr_t count) {
     return signature_of(head, tail, count);
 }
 
-static int on_key(void *context, const unsigned char *text, size_t length) {
-    cartograph_yajl_tape *tape = context;
+/// Text of 1 to 32 bytes as up to four overlapping words: copied to
+/// `target` and, through `signature`, signed as key_signature signs it.
+/// Returns 0 (and writes nothing) when a byte is not ASCII.
+__attribute__((always_inline)) static inline int fast_copy_ascii(uint8_t *target, const uint8_t *bytes, intptr_t count, uint64_t *signature) {
+    if (count > 16) {
+        uint64_t a = cartograph_load64(bytes), b = cartograph_load64(bytes + 8);
+        uint64_t c = cartograph_load64(bytes + count - 16), d = cartograph_load64(bytes + count - 8);
+        if (((a | b | c | d) & 0x8080808080808080ULL) != 0) return 0;
+        memcpy(target, &a, 8);
+        memcpy(target + 8, &b, 8);
+        memcpy(target + count - 16, &c, 8);
+        memcpy(target + count - 8, &d, 8);
+        *signature = signature_of(a, d, count);
+    } else if (count >= 8) {
+        uint64_t head = cartograph_load64(bytes), tail = cartograph_load64(bytes + count - 8);
+        if (((head | tail) & 0x8080808080808080ULL) != 0) return 0;
+        memcpy(target, &head, 8);
+        memcpy(target + count - 8, &tail, 8);
+        *signature = signature_of(head, tail, count);
+    } else if (count >= 4) {
+        uint32_t head = cartograph_load32(bytes), tail = cartograph_load32(bytes + count - 4);
+        if (((head | tail) & 0x80808080U) != 0) return 0;
+        memcpy(target, &head, 4);
+        memcpy(target + count - 4, &tail, 4);
+        *signature = signature_of(head, tail, count);
+    } else {
+        uint32_t head = (uint32_t)bytes[0] | (uint32_t)bytes[count / 2] << 8 | (uint32_t)bytes[count - 1] << 16;
+        if ((head & 0x808080U) != 0) return 0;
+        target[0] = (uint8_t)head;
+        target[count / 2] = (uint8_t)(head >> 8);
+        target[count - 1] = (uint8_t)(head >> 16);
+        *signature = signature_of(head, 0, count);
+    }
+    return 1;
+}
+
+__attribute__((noinline)) static int on_key_general(cartograph_yajl_tape *tape, const unsigned char *text, size_t length) {
     const uint8_t *bytes = text;
     intptr_t count = (intptr_t)length;
     intptr_t start = string_start(tape, &bytes, &count);
@@ -331,43 +360,18 @@ static int on_key(void *context, const unsigned char *text, size_t length) {
     if (!grow_scratch((void **)&tape->keys, &tape->key_capacity, tape->key_count + 1, sizeof(cartograph_tape_key), tape->inline_keys)) {
         return fail(tape, CARTOGRAPH_TAPE_OUT_OF_MEMORY, 0, start);
     }
-    intptr_t offset;
+    /* Keys of 1 to 32 ASCII bytes (most keys): their words are read once
+       for the check, the copy and the signature (fast_copy_ascii). */
+    intptr_t offset = -1;
     uint64_t signature;
-    uint64_t head, tail;
-    uint32_t head32, tail32;
-    /* Keys of 4 to 16 bytes (most keys of wide objects, `created_at`,
-       `text`, `value`): their two overlapping words are read once, and the
-       ASCII check, the copy and the signature are made from them, instead
-       of each reading the bytes and choosing its own way by length. One
-       branch per word width: the same steps as a shared helper pushed the
-       callback's other text steps out of line (+6% instructions here). */
-    if (count >= 8 && count <= 16 && count <= tape->max_string
-        && (((head = cartograph_load64(bytes)) | (tail = cartograph_load64(bytes + count - 8))) & 0x8080808080808080ULL) == 0) {
-        offset = text_room(tape, count);
-        memcpy(tape->bytes + offset, &head, 8);
-        memcpy(tape->bytes + offset + count - 8, &tail, 8);
-        tape->byte_count += count;
-        signature = signature_of(head, tail, count);
-    } else if (count >= 4 && count < 8 && count <= tape->max_string
-        && (((head32 = cartograph_load32(bytes)) | (tail32 = cartograph_load32(bytes + count - 4))) & 0x80808080U) == 0) {
-        offset = text_room(tape, count);
-        memcpy(tape->bytes + offset, &head32, 4);
-        memcpy(tape->bytes + offset + count - 4, &tail32, 4);
-        tape->byte_count += count;
-        signature = signature_of(head32, tail32, count);
-    } else if (count >= 1 && count < 4 && count <= tape->max_string
-        && ((head32 = (uint32_t)bytes[0] | (uint32_t)bytes[count / 2] << 8 | (uint32_t)bytes[count - 1] << 16) & 0x808080U) == 0) {
-        /* Keys of one to three bytes (`id`, `x`, single letters): their
-           first, middle and last bytes are all of them, read once for the
-           check, the copy and key_signature's own signature of them. They
-           went through the general steps at about 140 instructions a key. */
-        offset = text_room(tape, count);
-        tape->bytes[offset] = (uint8_t)head32;
-        tape->bytes[offset + count / 2] = (uint8_t)(head32 >> 8);
-        tape->bytes[offset + count - 1] = (uint8_t)(head32 >> 16);
-        tape->byte_count += count;
-        signature = signature_of(head32, 0, count);
-    } else {
+    if (count >= 1 && count <= 32 && count <= tape->max_string) {
+        intptr_t room = text_room(tape, count);
+        if (fast_copy_ascii(tape->bytes + room, bytes, count, &signature)) {
+            offset = room;
+            tape->byte_count += count;
+        }
+    }
+    if (offset < 0) {
         int ascii;
         if (!check_text(tape, bytes, count, start, &ascii)) return 0;
         if (!ascii) top->has_non_ascii_key = 1;
@@ -382,7 +386,7 @@ static int on_key(void *context, const unsigned char *text, size_t length) {
     return 1;
 }
 
-static int begin(cartograph_yajl_tape *tape, int is_object) {
+__attribute__((noinline)) static int begin_general(cartograph_yajl_tape *tape, int is_object) {
     intptr_t source = token_end(tape) - 1;
     intptr_t depth = tape->top->depth;
     if (depth >= tape->max_depth) return fail(tape, CARTOGRAPH_TAPE_TOO_DEEP, depth + 1, source);
@@ -406,14 +410,6 @@ static int begin(cartograph_yajl_tape *tape, int is_object) {
     opened->has_non_ascii_key = 0;
     tape->top = opened;
     return 1;
-}
-
-static int on_start_map(void *context) {
-    return begin(context, 1);
-}
-
-static int on_start_array(void *context) {
-    return begin(context, 0);
 }
 
 static inline int same_key(cartograph_yajl_tape *tape, intptr_t first, intptr_t second) {
@@ -527,8 +523,7 @@ static int has_repeated_key(cartograph_yajl_tape *tape, const cartograph_tape_ke
     return found != 0;
 }
 
-static int on_end(void *context) {
-    cartograph_yajl_tape *tape = context;
+__attribute__((noinline)) static int on_end_general(cartograph_yajl_tape *tape) {
     intptr_t end = token_end(tape);
     const cartograph_tape_frame *frame = tape->top;
     if (frame->depth == 0 || tape->frame_count <= 1) return fail(tape, CARTOGRAPH_TAPE_UNOPENED_CLOSE, 0, end - 1);
@@ -544,6 +539,199 @@ static int on_end(void *context) {
         if (frame->has_non_ascii_key) entry->flags |= FLAG_CANONICAL_KEYS;
         tape->key_count = frame->first_key;
     }
+    entry->length = (uint32_t)count;
+    entry->payload = (uint32_t)tape->count;
+    tape->frame_count -= 1;
+    tape->top = tape->frames + tape->frame_count - 1;
+    return 1;
+}
+
+/*
+ * The callbacks yajl calls: each first tries the common case with no call
+ * in it (a token in the text yajl was given, ASCII text of up to 32 bytes,
+ * room for its entry and text, inside an open container), and
+ * otherwise hands the token to the general callback above, which does
+ * everything (growth, limits, failures, roots, long or non-ASCII text,
+ * left-out strings, repeated keys). A fast path changes nothing before it
+ * has decided (but for stepping past a shift, which the general path would
+ * do the same way), so the general one starts from the same state. A
+ * callback with a call anywhere in it saved and restored six registers and
+ * spilled its arguments on every token: 16 to 20 instructions of about
+ * 80 to 120 a token.
+ */
+
+/// The absolute end of the token yajl has just read, when yajl's count is
+/// read in place; -1 otherwise. Stepping past a shift (absolute_offset)
+/// changes nothing a general callback would then do differently.
+__attribute__((always_inline)) static inline intptr_t fast_token_end(cartograph_yajl_tape *tape) {
+    const size_t *consumed = tape->consumed;
+    if (consumed == NULL) return -1;
+    return absolute_offset(tape, (intptr_t)*consumed);
+}
+
+/// The absolute offset of a token that lies in the text yajl was given;
+/// -1 otherwise (decoded escapes, text carried over).
+__attribute__((always_inline)) static inline intptr_t fast_absolute_start(cartograph_yajl_tape *tape, const uint8_t *bytes) {
+    if (!in_lexed(tape, bytes)) return -1;
+    return absolute_offset(tape, bytes - tape->lexed_start);
+}
+
+/// Room for one more entry inside an open container (not at the top level,
+/// where roots are recorded).
+__attribute__((always_inline)) static inline int fast_room(const cartograph_yajl_tape *tape) {
+    return tape->count < tape->capacity && tape->top->depth != 0;
+}
+
+/// Appends a value's entry inside an open container (fast_room held).
+__attribute__((always_inline)) static inline void fast_append_value(cartograph_yajl_tape *tape, uint8_t kind, uint32_t length, intptr_t payload, intptr_t source) {
+    write_entry(entries_of(tape) + tape->count++, kind, length, payload, source);
+    cartograph_tape_frame *top = tape->top;
+    if (!top->is_object) top->count += 1;
+}
+
+static int literal(cartograph_yajl_tape *tape, uint8_t kind, intptr_t length) {
+    intptr_t end = fast_token_end(tape);
+    if (__builtin_expect(end < 0 || !fast_room(tape), 0)) return literal_general(tape, kind, length);
+    tape->last_token_end = end;
+    fast_append_value(tape, kind, 0, 0, end - length);
+    return 1;
+}
+
+static int on_null(void *context) {
+    return literal(context, KIND_NULL, 4);
+}
+
+static int on_boolean(void *context, int value) {
+    return value ? literal(context, KIND_TRUE, 4) : literal(context, KIND_FALSE, 5);
+}
+
+static int on_number(void *context, const char *text, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    const uint8_t *bytes = (const uint8_t *)text;
+    intptr_t count = (intptr_t)length;
+    intptr_t start = fast_absolute_start(tape, bytes);
+    if (__builtin_expect(start < 0 || count > 16 || count > tape->max_number || !fast_room(tape)
+            || tape->byte_count + count + 1 > tape->byte_capacity, 0)) {
+        return on_number_general(tape, text, length);
+    }
+    tape->last_token_end = start + count;
+    intptr_t offset = tape->byte_count;
+    uint8_t *target = tape->bytes + offset;
+    cartograph_copy_text(target, bytes, count); /* 1 to 16 bytes: word moves, no call */
+    target[count] = 0;
+    tape->byte_count = offset + count + 1;
+    fast_append_value(tape, KIND_NUMBER, (uint32_t)count, offset, start);
+    return 1;
+}
+
+/// A string's or key's text (up to 32 ASCII bytes, in the text yajl was
+/// given) copied to the end of the tape's text, with its signature; the
+/// caller counts the bytes in. Returns where the token starts (its
+/// quote), or -1 with nothing changed: the general path's case.
+__attribute__((always_inline)) static inline intptr_t fast_text(cartograph_yajl_tape *tape, const uint8_t *text, intptr_t count, uint64_t *signature) {
+    intptr_t body = fast_absolute_start(tape, text);
+    if (body < 0 || count > 32 || count > tape->max_string || tape->count >= tape->capacity
+        || tape->byte_count + count > tape->byte_capacity) {
+        return -1;
+    }
+    if (count == 0) {
+        /* "" may stand for a string whose body the copy left out. */
+        if (tape->elided_next < tape->elided_count) return -1;
+        *signature = signature_of(0, 0, 0);
+    } else if (!fast_copy_ascii(tape->bytes + tape->byte_count, text, count, signature)) {
+        return -1;
+    }
+    intptr_t start = body - 1;
+    tape->last_token_end = start + count + 2;
+    return start;
+}
+
+static int on_string(void *context, const unsigned char *text, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t count = (intptr_t)length;
+    uint64_t signature;
+    intptr_t start = tape->top->depth != 0 ? fast_text(tape, text, count, &signature) : -1;
+    if (__builtin_expect(start < 0, 0)) return on_string_general(tape, text, length);
+    intptr_t offset = tape->byte_count;
+    tape->byte_count = offset + count;
+    fast_append_value(tape, KIND_STRING, (uint32_t)count, offset, start);
+    return 1;
+}
+
+static int on_key(void *context, const unsigned char *text, size_t length) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t count = (intptr_t)length;
+    cartograph_tape_frame *top = tape->top;
+    uint64_t signature;
+    intptr_t start = top->is_object && top->depth != 0 && top->count < tape->max_keys && tape->key_count < tape->key_capacity
+        ? fast_text(tape, text, count, &signature) : -1;
+    if (__builtin_expect(start < 0, 0)) return on_key_general(tape, text, length);
+    intptr_t offset = tape->byte_count;
+    tape->byte_count = offset + count;
+    top->count += 1;
+    intptr_t index = tape->count++;
+    write_entry(entries_of(tape) + index, KIND_KEY, (uint32_t)count, offset, start);
+    cartograph_tape_key *key = tape->keys + tape->key_count++;
+    key->signature = signature;
+    key->entry = index;
+    return 1;
+}
+
+__attribute__((always_inline)) static inline int begin(cartograph_yajl_tape *tape, int is_object) {
+    intptr_t end = fast_token_end(tape);
+    cartograph_tape_frame *top = tape->top;
+    if (__builtin_expect(end < 0 || top->depth == 0 || top->depth >= tape->max_depth || tape->frame_count == tape->frame_capacity
+            || tape->count == tape->capacity, 0)) {
+        return begin_general(tape, is_object);
+    }
+    tape->last_token_end = end;
+    intptr_t index = tape->count;
+    fast_append_value(tape, is_object ? KIND_OBJECT : KIND_ARRAY, 0, 0, end - 1);
+    cartograph_tape_frame *opened = tape->frames + tape->frame_count++;
+    opened->entry = index;
+    opened->count = 0;
+    opened->first_key = tape->key_count;
+    opened->depth = top->depth + 1;
+    opened->is_object = (uint8_t)is_object;
+    opened->has_non_ascii_key = 0;
+    tape->top = opened;
+    return 1;
+}
+
+static int on_start_map(void *context) {
+    return begin(context, 1);
+}
+
+static int on_start_array(void *context) {
+    return begin(context, 0);
+}
+
+static int on_end(void *context) {
+    cartograph_yajl_tape *tape = context;
+    intptr_t end = fast_token_end(tape);
+    const cartograph_tape_frame *frame = tape->top;
+    if (__builtin_expect(end < 0 || frame->depth == 0 || tape->frame_count <= 1, 0)) return on_end_general(tape);
+    intptr_t count = frame->count;
+    if (frame->is_object) {
+        /* A non-ASCII key (its object is flagged) goes the general way. */
+        if (frame->has_non_ascii_key) return on_end_general(tape);
+        intptr_t keys = tape->key_count - frame->first_key;
+        if (keys > 1) {
+            /* Pairwise signatures, as has_repeated_key compares them; an
+               equal pair (a repeated key, or two keys that only share
+               ends and length) goes the general way. */
+            if (keys > PAIRWISE_KEYS) return on_end_general(tape);
+            const cartograph_tape_key *signed_keys = tape->keys + frame->first_key;
+            for (intptr_t later = 1; later < keys; later++) {
+                for (intptr_t earlier = 0; earlier < later; earlier++) {
+                    if (signed_keys[earlier].signature == signed_keys[later].signature) return on_end_general(tape);
+                }
+            }
+        }
+        tape->key_count = frame->first_key;
+    }
+    tape->last_token_end = end;
+    cartograph_tape_entry *entry = entries_of(tape) + frame->entry;
     entry->length = (uint32_t)count;
     entry->payload = (uint32_t)tape->count;
     tape->frame_count -= 1;
