@@ -11,6 +11,19 @@ import Testing
         #expect(value["tags"]?[4] == .null)
     }
 
+    /// A value prints as its compact JSON (what `encoded()` writes), keys in
+    /// order; the non-finite numbers JSON has no form for as strings.
+    @Test func valuesPrintAsTheirJSON() throws {
+        let value: JSONValue = ["name": "Ada \"L\"", "tags": ["math", 1815, 1.5, true, nil], "empty": [:]]
+        #expect("\(value)" == #"{"name":"Ada \"L\"","tags":["math",1815,1.5,true,null],"empty":{}}"#)
+        let numbers = String(describing: try JSONValue(parsing: "[1.10, 2e3]"))
+        #expect(numbers == "[1.1,2000]", "\(numbers)") // as encoded() writes them
+        var options = ParseOptions()
+        options.allowsJSON5 = true
+        #expect("\(try JSONValue(parsing: "[NaN, Infinity, -Infinity]", options: options))" == #"["NaN","Infinity","-Infinity"]"#)
+        if case .object(let object) = value { #expect(object.description == value.description) }
+    }
+
     @Test func objectEqualityIgnoresKeyOrderAndHashingAgrees() throws {
         let a = try JSONValue(parsing: #"{"a": 1, "b": [true]}"#)
         let b = try JSONValue(parsing: #"{"b": [true], "a": 1.0}"#)

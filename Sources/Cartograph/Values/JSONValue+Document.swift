@@ -24,6 +24,13 @@ extension Document {
         }
         try room(0)
         switch value {
+        case .array, .object:
+            // A value given to a Document may be as deep as its maker built
+            // it: a typed error where the stack runs short.
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted() }
+        default: break
+        }
+        switch value {
         case .null: try check(builder.literal(.null, at: 0))
         case .bool(let flag): try check(builder.literal(flag ? .true : .false, at: 0))
         case .number(let number):

@@ -130,10 +130,16 @@ extension Node {
 enum TreeStackBudget {
     /// Stack kept for each level of a later walk of the tree. Measured in
     /// a release build on a 512 KiB thread: releasing a tree takes about
-    /// 150 bytes a level (arrays) to 230 (objects), building one about 150
-    /// (there a build stops at about 890 levels; a debug build's frames are
-    /// several times larger, and its own check stops it first, at about 330).
+    /// 150 bytes a level (arrays) to 230 (objects), building one about 150,
+    /// and comparing, hashing, converting to `Any` and writing one all fit
+    /// (there a build stops at about 870 levels). A debug build's frames
+    /// are several times larger: comparing and converting trees the
+    /// release figure allowed ran a 512 KiB thread out, so it keeps more.
+    #if DEBUG
+    static let walkBytesPerLevel = 2_048
+    #else
     static let walkBytesPerLevel = 384
+    #endif
 
     /// Measured lazily: most trees never reach the first checked level.
     static let unmeasured = Int.max
