@@ -32,6 +32,22 @@ import Testing
         #expect(a != (try JSONValue(parsing: #"{"a": 2, "b": [true]}"#)))
     }
 
+    /// Foundation's own classes convert as their Swift counterparts do, in
+    /// containers of either kind (containers are now tried before the
+    /// class casts, which had bridged every Swift container they were
+    /// tried on).
+    @Test func foundationClassesConvertInsideSwiftAndFoundationContainers() throws {
+        let inner = NSMutableDictionary()
+        inner["n"] = NSNumber(value: 7)
+        inner["f"] = NSNumber(value: 2.5)
+        inner["t"] = NSNumber(value: true)
+        inner["z"] = NSNull()
+        inner["s"] = NSString(string: "x")
+        let array = NSArray(array: [inner, NSNumber(value: 1), "y"])
+        let value = try JSONValue(any: ["list": array, "swift": [["k": [1, "two", nil] as [Any?]]]] as [String: Any])
+        #expect(value == ["list": [["f": 2.5, "n": 7, "s": "x", "t": true, "z": nil], 1, "y"], "swift": [["k": [1, "two", nil]]]])
+    }
+
     @Test func foundationValuesConvertBothWays() throws {
         let object = try JSONSerialization.jsonObject(with: Data(#"{"a": [1, 2.5, true, null, "x"], "big": 18446744073709551615}"#.utf8))
         let value = try JSONValue(any: object)

@@ -8,19 +8,39 @@ extension JSONValue {
     /// Dictionary keys are sorted by code point, since `Dictionary` order is
     /// not stable between runs.
     /// - Throws: ``CartographError/Kind/typeMismatch`` naming the path of a
-    ///   value that has no JSON form (a `Date`, a custom object…).
+    ///   value that has no JSON form (a `Date`, a custom object…);
+    ///   ``CartographError/Kind/depthLimitExceeded`` for one nested deeper
+    ///   than this thread's stack can build and release (as
+    ///   ``Node/jsonValue()``).
     public init(any value: Any?) throws {
-        self = try JSONValue.convert(value, path: "$")
+        self = try JSONValue.convert(value, path: "$", depth: 0, levels: TreeStackBudget.unmeasured)
     }
 
     private static let booleanType = ObjectIdentifier(type(of: NSNumber(value: true)))
 
-    private static func convert(_ value: Any?, path: String) throws -> JSONValue {
+    private static func convert(_ value: Any?, path: String, depth: Int, levels: Int) throws -> JSONValue {
         guard let value else { return .null }
+        var levels = levels
+        // Containers first: casting a Swift array or dictionary to a class
+        // (`NSNull`, `NSNumber`) bridges it to `NSArray`/`NSDictionary`,
+        // element by element and down every level, before the class is
+        // compared: work in proportion to everything below, at every level,
+        // and a recursion that ran a 512 KiB thread's stack out on a
+        // 1,000-level array.
         switch value {
         case let value as JSONValue: return value
-        case is NSNull: return .null
+        case let value as [String: Any?]:
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path) }
+            var object = JSONObject()
+            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                object.appendUnchecked(key, try convert(value[key]!, path: PathText.appending(key, to: path), depth: depth + 1, levels: levels))
+            }
+            return .object(object)
+        case let value as [Any?]:
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path) }
+            return .array(try value.enumerated().map { try convert($1, path: PathText.appending($0, to: path), depth: depth + 1, levels: levels) })
         case let value as String: return .string(value)
+        case is NSNull: return .null
         case let value as Decimal: return .number(JSONNumber(value))
         case let number as NSNumber:
             // Before any Swift number type: on Linux an NSNumber casts to Bool,
@@ -32,14 +52,6 @@ extension JSONValue {
         case let value as Int64: return .number(JSONNumber(value))
         case let value as UInt64: return .number(JSONNumber(value))
         case let value as Double: return .number(JSONNumber(value))
-        case let value as [String: Any?]:
-            var object = JSONObject()
-            for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                object.appendUnchecked(key, try convert(value[key]!, path: PathText.appending(key, to: path)))
-            }
-            return .object(object)
-        case let value as [Any?]:
-            return .array(try value.enumerated().map { try convert($1, path: PathText.appending($0, to: path)) })
         default:
             throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form", path: path,
                 expected: "a JSON-compatible value", found: "\(type(of: value))")

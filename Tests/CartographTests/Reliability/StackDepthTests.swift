@@ -292,6 +292,19 @@ import Testing
         #expect(printed.text.contains("depthLimitExceeded") || printed.text.contains("stack"), "\(printed.text.prefix(200))")
     }
 
+    /// Foundation-style values are converted under the same budget.
+    @Test func deepFoundationValuesConvertSafely() {
+        var nested: Any = 1
+        for _ in 0..<1_000 { nested = [nested] }
+        final class Held: @unchecked Sendable { let value: Any; init(_ value: Any) { self.value = value } }
+        let held = Held(nested)
+        #expect(onSmallStack { _ = try JSONValue(any: held.value) } == "depthLimitExceeded")
+        var shallow: Any = ["a": 1]
+        for _ in 0..<100 { shallow = ["k": shallow] }
+        let kept = Held(shallow)
+        #expect(onSmallStack { _ = try JSONValue(any: kept.value) } == "ok")
+    }
+
     @Test func deepJSONValuesWriteSafely() throws {
         let value = try JSONValue(parsing: Self.deepArrays)
         for format in ["json", "codable", "binary", "xml"] {
