@@ -60,7 +60,10 @@ enum AnyCodec {
     }
 
     static func encode(_ value: Any, _ context: EncodingContext) throws -> EncodedValue {
-        if value is NSNull { return .null }
+        // By its type: `value is NSNull` on a Swift array or dictionary
+        // bridges it to `NSArray`/`NSDictionary`, all the way down, at every
+        // level (see JSONValue(any:)).
+        if type(of: value) is NSNull.Type { return .null }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
             guard let wrapped = mirror.children.first?.value else { return .null }

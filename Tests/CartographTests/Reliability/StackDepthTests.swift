@@ -305,6 +305,29 @@ import Testing
         #expect(onSmallStack { _ = try JSONValue(any: kept.value) } == "ok")
     }
 
+    /// An `Any` property holding nested Foundation-style values is written
+    /// level by level under the stack check (its `NSNull` test no longer
+    /// bridges each container, down every level, to Foundation's classes).
+    final class Loose: Mappable, @unchecked Sendable {
+        var payload: Any = NSNull()
+        static let mapping = Mapping<Loose>({ Loose() }) { Map(\.payload, "payload") }
+    }
+
+    @Test func deepAnyPropertiesEncodeSafely() throws {
+        var registry = ModelRegistry()
+        registry.register(Loose.self)
+        let mapper = JSONMapper(registry: registry)
+        var nested: Any = NSNull()
+        for _ in 0..<1_000 { nested = [nested] }
+        let deep = Loose()
+        deep.payload = nested
+        #expect(onSmallStack { _ = try mapper.encode(deep) } == "depthLimitExceeded")
+        let shallow = Loose()
+        shallow.payload = ["a": [NSNull(), 1, "x"] as [Any]] as [String: Any]
+        #expect(onSmallStack { _ = try mapper.encode(shallow) } == "ok")
+        #expect(try mapper.encodeValue(shallow) == ["payload": ["a": [nil, 1, "x"]]])
+    }
+
     @Test func deepJSONValuesWriteSafely() throws {
         let value = try JSONValue(parsing: Self.deepArrays)
         for format in ["json", "codable", "binary", "xml"] {
