@@ -59,6 +59,10 @@ import Testing
         #expect(back?["big"] as? UInt64 == UInt64.max)
         let error = try #require(throws: CartographError.self) { try JSONValue(any: ["when": Date()]) }
         #expect(error.path == "$.when")
+        let nested = try #require(throws: CartographError.self) { try JSONValue(any: ["a": [1, ["b": [true, Date()]]]]) }
+        #expect(nested.path == "$.a[1].b[1]")
+        let root = try #require(throws: CartographError.self) { try JSONValue(any: Date()) }
+        #expect(root.path == "$")
     }
 
     @Test func codableThroughFoundationCoders() throws {

@@ -13,49 +13,61 @@ extension JSONValue {
     ///   than this thread's stack can build and release (as
     ///   ``Node/jsonValue()``).
     public init(any value: Any?) throws {
-        self = try JSONValue.convert(value, path: "$", depth: 0, levels: TreeStackBudget.unmeasured)
+        self = try JSONValue.convert(value, parent: nil, at: nil, depth: 0, levels: TreeStackBudget.unmeasured)
     }
 
     private static let booleanType = ObjectIdentifier(type(of: NSNumber(value: true)))
 
-    private static func convert(_ value: Any?, path: String, depth: Int, levels: Int) throws -> JSONValue {
+    /// The value at component `at` of the container at `parent` (both nil
+    /// at the root). A path is rendered only for an error: a trail node is
+    /// made per container, none per scalar (paths built as strings for
+    /// every element had cost more than the conversion).
+    private static func convert(_ value: Any?, parent: PathTrail?, at component: PathTrail.Component?, depth: Int, levels: Int) throws -> JSONValue {
         guard let value else { return .null }
         var levels = levels
-        // Containers first: casting a Swift array or dictionary to a class
-        // (`NSNull`, `NSNumber`) bridges it to `NSArray`/`NSDictionary`,
-        // element by element and down every level, before the class is
-        // compared: work in proportion to everything below, at every level,
-        // and a recursion that ran a 512 KiB thread's stack out on a
-        // 1,000-level array.
+        func path() -> String { PathTrail.render(parent, component.map { [$0] } ?? []) }
+        func trail() -> PathTrail? { component.map { PathTrail(parent: parent, component: $0) } ?? parent }
+        // Foundation's scalars are class instances: known by the metatype
+        // (no bridging), they skip the casts to Swift's containers.
+        if type(of: value) is AnyObject.Type {
+            if let number = value as? NSNumber { return convertLeaf(number) }
+            if value is NSNull { return .null }
+        }
         switch value {
         case let value as JSONValue: return value
         case let value as [String: Any?]:
-            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path) }
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path()) }
+            let here = trail()
             var object = JSONObject()
+            object.reserveCapacity(value.count)
             for key in value.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                object.appendUnchecked(key, try convert(value[key]!, path: PathText.appending(key, to: path), depth: depth + 1, levels: levels))
+                object.appendUnchecked(key, try convert(value[key]!, parent: here, at: .key(key), depth: depth + 1, levels: levels))
             }
             return .object(object)
         case let value as [Any?]:
-            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path) }
-            return .array(try value.enumerated().map { try convert($1, path: PathText.appending($0, to: path), depth: depth + 1, levels: levels) })
+            guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(path: path()) }
+            let here = trail()
+            return .array(try value.enumerated().map { try convert($1, parent: here, at: .index($0), depth: depth + 1, levels: levels) })
         case let value as String: return .string(value)
         case is NSNull: return .null
         case let value as Decimal: return .number(JSONNumber(value))
-        case let number as NSNumber:
-            // Before any Swift number type: on Linux an NSNumber casts to Bool,
-            // Int and Double alike, so its own type code decides.
-            if ObjectIdentifier(type(of: number)) == booleanType { return .bool(number.boolValue) }
-            return .number(convert(number))
+        case let number as NSNumber: return convertLeaf(number)
         case let value as Bool: return .bool(value)
         case let value as Int: return .number(JSONNumber(value))
         case let value as Int64: return .number(JSONNumber(value))
         case let value as UInt64: return .number(JSONNumber(value))
         case let value as Double: return .number(JSONNumber(value))
         default:
-            throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form", path: path,
+            throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form", path: path(),
                 expected: "a JSON-compatible value", found: "\(type(of: value))")
         }
+    }
+
+    /// An `NSNumber`: before any Swift number type, since on Linux an
+    /// NSNumber casts to Bool, Int and Double alike; its own type code decides.
+    private static func convertLeaf(_ number: NSNumber) -> JSONValue {
+        if ObjectIdentifier(type(of: number)) == booleanType { return .bool(number.boolValue) }
+        return .number(convert(number))
     }
 
     private static func convert(_ number: NSNumber) -> JSONNumber {
