@@ -22,14 +22,14 @@ extension Document {
                 throw CartographError(.inputTooLarge, "the value takes more than a Document holds (\(Tape.maxDocumentBytes) bytes)")
             }
         }
-        try room(0)
-        switch value {
-        case .array, .object:
-            // A value given to a Document may be as deep as its maker built
-            // it: a typed error where the stack runs short.
+        // A value given to a Document may be as deep as its maker built it:
+        // each container opened is a level of this recursion, so it is
+        // opened only while the stack has room (a typed error otherwise).
+        func open(object: Bool) throws {
             guard StackGuard.hasRoom else { throw StackGuard.exhausted() }
-        default: break
+            try check(builder.begin(object: object, at: 0))
         }
+        try room(0)
         switch value {
         case .null: try check(builder.literal(.null, at: 0))
         case .bool(let flag): try check(builder.literal(flag ? .true : .false, at: 0))
@@ -44,11 +44,11 @@ extension Document {
             try room(text.utf8.count)
             try text.withUTF8 { try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
         case .array(let elements):
-            try check(builder.begin(object: false, at: 0))
+            try open(object: false)
             for element in elements { try emit(element, into: builder) }
             try check(builder.end())
         case .object(let object):
-            try check(builder.begin(object: true, at: 0))
+            try open(object: true)
             for (key, member) in object {
                 var key = key
                 try room(key.utf8.count)

@@ -28,7 +28,9 @@ extension JSONValue {
         func path() -> String { PathTrail.render(parent, component.map { [$0] } ?? []) }
         func trail() -> PathTrail? { component.map { PathTrail(parent: parent, component: $0) } ?? parent }
         // Foundation's scalars are class instances: known by the metatype
-        // (no bridging), they skip the casts to Swift's containers.
+        // (no bridging), they skip the casts to Swift's containers. (The
+        // switch's own NSNull and NSNumber cases still take one wrapped in
+        // an Optional, whose type is not a class.)
         if type(of: value) is AnyObject.Type {
             if let number = value as? NSNumber { return convertLeaf(number) }
             if value is NSNull { return .null }

@@ -290,6 +290,8 @@ import Testing
         #expect(onSmallStack { printed.text = "\(tree)" } == "ok")
         #expect(printed.text.hasPrefix("<array not printable: "), "\(printed.text.prefix(80))")
         #expect(printed.text.contains("depthLimitExceeded") || printed.text.contains("stack"), "\(printed.text.prefix(200))")
+        // A Document of it: refused by the depth limit or the stack, typed.
+        #expect(onSmallStack { _ = try Document(value: tree) } == "depthLimitExceeded")
     }
 
     /// Foundation-style values are converted under the same budget.
