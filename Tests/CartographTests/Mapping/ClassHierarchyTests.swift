@@ -123,4 +123,44 @@ import Testing
         #expect(decoded is GeoAddress)
         #expect((decoded as? GeoAddress)?.lat == 7)
     }
+
+    /// A base class with loose properties and a subclass that inherits its
+    /// rules: a Foundation dictionary (through `JSONValue(any:)`) decodes
+    /// into the subclass, its `Any` and `JSONValue` properties keep their
+    /// values, and they write back the same.
+    class Envelope {
+        var meta: Any = NSNull()
+        var raw: JSONValue = nil
+        required init() {}
+        static let mapping = Mapping<Envelope>({ Envelope() }) {
+            Map(\.meta)
+            Map(\.raw)
+        }
+    }
+
+    final class SignedEnvelope: Envelope {
+        var signature = ""
+        static let signedMapping = Mapping<SignedEnvelope>(inheriting: Envelope.mapping, { SignedEnvelope() }) {
+            Map(\.signature)
+        }
+    }
+
+    @Test func aSubclassCarriesLoosePropertiesFromAFoundationDictionary() throws {
+        var registry = ModelRegistry()
+        registry.register(Envelope.mapping)
+        registry.register(SignedEnvelope.signedMapping)
+        let mapper = JSONMapper(registry: registry)
+        let input: [String: Any] = [
+            "meta": ["tags": ["a", NSNull(), 2] as [Any], "n": NSNumber(value: 1.5)] as [String: Any],
+            "raw": [["deep": [true]]],
+            "signature": "s",
+        ]
+        let decoded = try mapper.decode(SignedEnvelope.self, fromAny: input)
+        #expect(decoded.signature == "s")
+        #expect(decoded.raw == [["deep": [true]]])
+        let meta = try #require(decoded.meta as? [String: Any])
+        #expect((meta["tags"] as? [Any])?.count == 3)
+        #expect((meta["tags"] as? [Any])?[1] is NSNull)
+        #expect(try mapper.encodeValue(decoded) == ["meta": ["n": 1.5, "tags": ["a", nil, 2]], "raw": [["deep": [true]]], "signature": "s"])
+    }
 }
