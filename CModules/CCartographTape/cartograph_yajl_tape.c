@@ -1095,8 +1095,8 @@ int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes,
     return yajl_status_ok;
 }
 
-int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
-    if (count <= 0 || cartograph_find_vertical_space(bytes, count) >= 0) return -1;
+/// The whole input given to yajl, then its end (see parse_whole below).
+static int parse_whole_on_handle(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count) {
     tape->chunk_base = 0;
     tape->chunk_start = bytes;
     tape->chunk_count = count;
@@ -1105,21 +1105,41 @@ int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *
     /* Then the end of input, as finishing a chunked parse tells it: no
        text at hand, offsets from the input's end (a final number). */
     tape->chunk_start = NULL;
-    if (status != yajl_status_ok) return status;
+    if (status != yajl_status_ok) return 0;
     tape->chunk_base = count;
     tape->chunk_count = 0;
     cartograph_yajl_tape_lex_plain(tape, NULL, 0, count);
-    status = yajl_complete_parse((yajl_handle)tape->handle);
-    if (status != yajl_status_ok) return status;
+    if (yajl_complete_parse((yajl_handle)tape->handle) != yajl_status_ok) return 0;
     /* After a complete value, yajl takes an unfinished string or comment
        that ends the input for a token still to come, and says nothing
        (`9"abc`): only whitespace may follow the last token here; any other
        tail (a comment, when allowed) is left to the general path. */
     for (intptr_t index = tape->last_token_end; index < count; index++) {
         uint8_t byte = bytes[index];
-        if (byte != ' ' && byte != '\n' && byte != '\r' && byte != '\t') return -1;
+        if (byte != ' ' && byte != '\n' && byte != '\r' && byte != '\t') return 0;
     }
-    return status;
+    return tape->failure == CARTOGRAPH_TAPE_OK && cartograph_yajl_tape_depth(tape) == 0 && tape->root_count > 0;
+}
+
+int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, int allow_comments,
+    int allow_multiple_values) {
+    if (count <= 0 || (count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
+        || cartograph_find_vertical_space(bytes, count) >= 0) {
+        return 0;
+    }
+    yajl_handle handle = cartograph_yajl_alloc(tape, &callbacks, tape);
+    if (handle == NULL) return 0;
+    tape->handle = handle;
+    /* A new handle's flags are all off: only those turned on are set. */
+    yajl_config(handle, yajl_dont_validate_strings, 1);
+    if (allow_comments) yajl_config(handle, yajl_allow_comments, 1);
+    if (allow_multiple_values) yajl_config(handle, yajl_allow_multiple_values, 1);
+    cartograph_yajl_tape_attach(tape);
+    int complete = parse_whole_on_handle(tape, bytes, count);
+    yajl_free(handle);
+    tape->handle = NULL;
+    tape->consumed = NULL;
+    return complete;
 }
 
 intptr_t cartograph_yajl_tape_token_end(cartograph_yajl_tape *tape) {

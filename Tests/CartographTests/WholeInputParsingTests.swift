@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import Cartograph
 
-/// `Document(parsing:)`'s one call into C for a whole input
-/// (``YajlParser/parseWhole(_:)``, `cartograph_yajl_tape_parse_whole`)
+/// `Document(parsing:)`'s one call into C for a whole input, with no
+/// parser object (``WholeInputParse``, `cartograph_yajl_tape_parse_whole`),
 /// against the path chunks take (``YajlParser/feedWhole(_:)`` and
 /// ``YajlParser/finish()``, the same C tape builder): a valid input gives
 /// the same tape; anything else is answered by the general path. And the
@@ -19,11 +19,9 @@ import Testing
         return .success(engine.builder.makeDocument())
     }
 
-    /// The one call's answer, and its Document when it is `.complete`.
-    private func oneCall(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> (YajlParser.WholeParse, Document?) {
-        let engine = YajlParser(options: options, expectedInputBytes: bytes.count)
-        let outcome = bytes.withUnsafeBytes { engine.parseWhole($0) }
-        return (outcome, outcome == .complete ? engine.builder.makeDocument() : nil)
+    /// The one call's Document, or nil where it leaves the input to the general path.
+    private func oneCall(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Document? {
+        bytes.withUnsafeBytes { WholeInputParse.parts(of: $0, options: options) }.map { Document(tape: $0.tape, roots: $0.roots) }
     }
 
     private static let validInputs: [String] = [
@@ -34,15 +32,21 @@ import Testing
         "{\"id\": 1, \"x\": 2, \"yz\": 3, \"\u{E9}\": 4, \"a\": 5, \"a\": 6}",
         "[" + (0..<300).map { "{\n    \"key\(String($0))\": [\n        \($0).5,\n        \"v\(String($0))\"\n    ]\n}" }.joined(separator: ",\n") + "]",
         String(repeating: "[", count: 100) + "7" + String(repeating: "]", count: 100),
+        // More entries than the tape is first sized for (one per four bytes), and more text (half the input).
+        "[" + String(repeating: "0,", count: 3000) + "0]",
+        "\"" + String(repeating: "text", count: 40) + "\"",
+        "{\"k\": \"" + String(repeating: "\\n", count: 100) + "\"}",
+        // A repeated key and non-ASCII keys in an object past the pairwise comparison.
+        "{" + (0..<40).map { "\"k\($0)\u{E9}\": \($0)" }.joined(separator: ", ") + ", \"k3\u{E9}\": 0}",
+        // Canonically equal keys (precomposed and decomposed é): the last wins.
+        "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2, \"x\": [\"\\u00e9\"]}",
     ]
 
     @Test(arguments: validInputs)
     func aValidInputIsParsedInOneCallToTheGeneralPathsTape(_ text: String) throws {
         let bytes = Array(text.utf8)
-        let (outcome, document) = oneCall(bytes)
-        #expect(outcome == .complete)
         let general = try generalParse(bytes).get()
-        let parsed = try #require(document)
+        let parsed = try #require(oneCall(bytes))
         #expect(sameTape(parsed, general), "\(tapeDifference(parsed, general) ?? "")")
         // And the Swift callbacks' builder, made with its parser (the C
         // builder's parse makes one late, for repeated keys, or none).
@@ -53,10 +57,8 @@ import Testing
     @Test func theCorporaAreParsedInOneCallToTheGeneralPathsTape() throws {
         for name in ["twitter.json", "canada.json"] {
             let bytes = try Fixtures.bytes(name)
-            let (outcome, document) = oneCall(bytes)
-            #expect(outcome == .complete, "\(name)")
             let general = try generalParse(bytes).get()
-            let parsed = try #require(document)
+            let parsed = try #require(oneCall(bytes), "\(name)")
             #expect(sameTape(parsed, general), "\(name): \(tapeDifference(parsed, general) ?? "")")
         }
     }
@@ -67,30 +69,34 @@ import Testing
         // takes the roots found so far, and those after it.
         for text in ["1 2", "{\"a\": 1, \"a\": 2} {\"b\": [3]} 4", "{\"a\": [1]}\n{\"b\": 2}\n", "[1] 23"] {
             let bytes = Array(text.utf8)
-            let (outcome, document) = oneCall(bytes, options: options)
-            #expect(outcome == .complete, "\(text)")
             let general = try generalParse(bytes, options: options).get()
-            let parsed = try #require(document)
+            let parsed = try #require(oneCall(bytes, options: options), "\(text)")
             #expect(parsed.roots.count >= 2 && sameTape(parsed, general), "\(text): \(tapeDifference(parsed, general) ?? "")")
             let swift = try swiftTape(bytes, options: options)
             #expect(sameTape(parsed, swift), "\(text): \(tapeDifference(parsed, swift) ?? "")")
         }
     }
 
-    @Test func aByteOrderMarkIsLeftToTheGeneralPathOnTheSameParser() throws {
-        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1, 2]".utf8)
-        let engine = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
-        #expect(bytes.withUnsafeBytes { engine.parseWhole($0) } == .declined)
-        // Declined, the parser is untouched: the general path reads the input on it.
-        #expect(bytes.withUnsafeBytes { engine.feedWhole($0) } == nil && engine.finish() == nil)
-        let document = engine.builder.makeDocument()
-        #expect(try document.root.array().count == 2)
-        #expect(try Document(parsing: bytes).root.array()[1]?.int() == 2)
+    /// With comments allowed, a comment may hold a quote: the opening quote
+    /// of a string yajl decoded is found from its closing one, backwards.
+    @Test func aDecodedStringAfterACommentHoldingAQuoteStartsAtItsOwnQuote() throws {
+        let options = ParseOptions { $0.allowComments = true }
+        for text in ["[/* \" */ \"a\\nb\"]", "{\"k\": // \"\n \"\\\"x\\\\\"}", "[1, /* \\\" */ \"\\u00e9\"]"] {
+            let bytes = Array(text.utf8)
+            let general = try generalParse(bytes, options: options).get()
+            let parsed = try #require(oneCall(bytes, options: options), "\(text)")
+            #expect(sameTape(parsed, general), "\(text): \(tapeDifference(parsed, general) ?? "")")
+            let swift = try swiftTape(bytes, options: options)
+            #expect(sameTape(parsed, swift), "\(text): \(tapeDifference(parsed, swift) ?? "")")
+        }
     }
 
-    @Test func aParserOnTheSwiftCallbacksDeclines() {
-        let engine = YajlParser(options: ParseOptions(), expectedInputBytes: 3, swiftCallbacks: true)
-        #expect(Array("[1]".utf8).withUnsafeBytes { engine.parseWhole($0) } == .declined)
+    @Test func aByteOrderMarkIsLeftToTheGeneralPath() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1, 2]".utf8)
+        #expect(oneCall(bytes) == nil)
+        #expect(try Document(parsing: bytes).root.array()[1]?.int() == 2)
+        let rejecting = ParseOptions { $0.byteOrderMark = .reject }
+        #expect(throws: CartographError.self) { try Document(parsing: bytes, options: rejecting) }
     }
 
     private static let refusedInputs: [(String, ParseOptions)] = [
@@ -109,6 +115,13 @@ import Testing
         ("[\"abcdef\"]", ParseOptions { $0.maxStringBytes = 5 }),
         ("[[[[1]]]]", ParseOptions { $0.maxDepth = 3 }),
         ("[1, 2, 3]", ParseOptions { $0.maxInputBytes = 4 }),
+        ("{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}", ParseOptions { $0.duplicateKeys = .reject }),
+        ("{" + (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}", ParseOptions { $0.duplicateKeys = .reject }),
+        ("[\"a\", \"\\uDC00 low\"]", ParseOptions()),
+        ("[\"\\n\", \"\\uD83D\\u0041\"]", ParseOptions()),
+        ("{\"a\": 1, \"b\": 2, \"c\": {\"d\": [1, 2]}, \"e\": 3", ParseOptions()),
+        ("[1] /* open", ParseOptions { $0.allowComments = true }),
+        ("{\"a\": [1, 2]}]", ParseOptions()),
     ]
 
     /// `["\xC0"]`: a byte that never appears in UTF-8.
@@ -118,7 +131,7 @@ import Testing
     func anInputTheOneCallRefusesIsReportedByTheGeneralPath(_ index: Int) throws {
         let (text, options) = index < Self.refusedInputs.count ? Self.refusedInputs[index] : ("[\"\\xC0\"]", ParseOptions())
         let bytes = index == Self.refusedInputs.count ? Self.invalidUTF8 : Array(text.utf8)
-        #expect(oneCall(bytes, options: options).0 != .complete, "\(text)")
+        #expect(oneCall(bytes, options: options) == nil, "\(text)")
         let whole = Result { try Document(parsing: bytes, options: options) }
         switch (whole, generalParse(bytes, options: options)) {
         case (.failure(let a as CartographError), .failure(let b)):
@@ -133,17 +146,13 @@ import Testing
     @Test func aParseLeavesItsStateToTheThreadsNextParse() throws {
         _ = try Document(parsing: "[1]")
         #expect(cartograph_yajl_tape_has_spare() != 0)
-        // Two parsers at once on one thread: the first takes the spare, the
-        // second makes its own; as they end, one is kept and one freed.
+        // Two parses at once on one thread: the parser takes the spare, the
+        // one call makes its own struct; as they end, one is kept and one freed.
         let first = YajlParser(options: ParseOptions(), expectedInputBytes: 3)
         #expect(cartograph_yajl_tape_has_spare() == 0)
-        do {
-            let second = YajlParser(options: ParseOptions(), expectedInputBytes: 3)
-            #expect(Array("[2]".utf8).withUnsafeBytes { second.parseWhole($0) } == .complete)
-            #expect(try second.builder.makeDocument().root.array()[0]?.int() == 2)
-        }
+        #expect(try oneCall(Array("[2]".utf8))?.root.array()[0]?.int() == 2)
         #expect(cartograph_yajl_tape_has_spare() != 0)
-        #expect(Array("[1]".utf8).withUnsafeBytes { first.parseWhole($0) } == .complete)
+        #expect(Array("[1]".utf8).withUnsafeBytes { first.feedWhole($0) } == nil && first.finish() == nil)
         #expect(try first.builder.makeDocument().root.array()[0]?.int() == 1)
         withExtendedLifetime(first) {}
         #expect(try Document(parsing: "{\"a\": [true]}").root.object()["a"]?.array()[0]?.bool() == true)

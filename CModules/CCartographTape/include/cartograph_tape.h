@@ -315,15 +315,21 @@ static inline intptr_t cartograph_yajl_tape_depth(const cartograph_yajl_tape *ta
 /// the input's own.
 int cartograph_yajl_tape_parse(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, intptr_t base, int unindent);
 
-/// Parses a whole input of `count` bytes (not empty, no byte order mark)
-/// and ends it (`yajl_complete_parse`), the input's first byte at offset 0:
-/// what feeding it as one chunk and finishing does, in one call. Returns
-/// yajl's status, or -1 where it declines: a vertical tab or form feed in
-/// the input (which yajl would take for whitespace; found before yajl is
-/// given anything), or anything but whitespace after the last token (yajl
-/// lets an unfinished string or comment end the input after a complete
-/// value). Both are left to the general path.
-int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count);
+/// Parses a whole input of `count` bytes and ends it
+/// (`yajl_complete_parse`), the input's first byte at offset 0: what
+/// feeding it as one chunk and finishing does, in one call, on a yajl
+/// handle made for it in `tape`'s arena and freed before it returns
+/// (`tape->handle` is NULL again then). `tape` is new (its buffers, limits
+/// and callbacks set). Returns 1 for a complete document (every container
+/// closed, at least one value, no failure recorded) and 0 for anything
+/// else, which is left to the general path: an empty input, a byte order
+/// mark, a vertical tab or form feed (which yajl would take for
+/// whitespace; looked for before yajl is given anything), invalid JSON, a
+/// broken limit, a callback that declined, or anything but whitespace
+/// after the last token (yajl lets an unfinished string or comment end
+/// the input after a complete value).
+int cartograph_yajl_tape_parse_whole(cartograph_yajl_tape *tape, const uint8_t *bytes, intptr_t count, int allow_comments,
+    int allow_multiple_values);
 
 /// Tells the callbacks that yajl's next text (`yajl_complete_parse`: none)
 /// starts at absolute offset `base`, as given.

@@ -68,7 +68,7 @@ public final class Document: @unchecked Sendable {
     /// A copy with storage of exactly the size needed (streamed elements are
     /// handed out as copies, so the stream's own buffers can be reused).
     func compactCopy() -> Document {
-        let copy = Tape(entryCapacity: max(tape.count, 1), byteCapacity: max(tape.byteCount, 1))
+        let copy = Tape.make(entryCapacity: max(tape.count, 1), byteCapacity: max(tape.byteCount, 1))
         copy.storage.pointee.copy(from: tape.storage.pointee)
         return Document(tape: copy, roots: roots)
     }
@@ -77,7 +77,7 @@ public final class Document: @unchecked Sendable {
     /// what a decoder reads for a key that is absent (Foundation's
     /// `superDecoder(forKey:)` decodes a missing key as null).
     static func null(at source: Int) -> Document {
-        let tape = Tape(entryCapacity: 1, byteCapacity: 1)
+        let tape = Tape.make(entryCapacity: 1, byteCapacity: 1)
         _ = tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
         return Document(tape: tape, roots: [0])
     }

@@ -57,7 +57,7 @@ final class DocumentBuilder {
     let splitter: StreamSplitter?
 
     convenience init(options: ParseOptions, expectedInputBytes: Int, validatesUTF8: Bool = true, splitter: StreamSplitter? = nil) {
-        self.init(options: options, tape: Tape(expectedInputBytes: expectedInputBytes), validatesUTF8: validatesUTF8, splitter: splitter)
+        self.init(options: options, tape: Tape.make(expectedInputBytes: expectedInputBytes), validatesUTF8: validatesUTF8, splitter: splitter)
     }
 
     /// A builder of `tape` (empty, or written so far by the C tape builder,

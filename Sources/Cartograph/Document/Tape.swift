@@ -5,35 +5,51 @@ internal import CCartographTape
 /// strings and numbers.
 ///
 /// The parser appends one entry per token. The counters live in a struct
-/// behind a pointer (``TapeStorage``), not in class properties, because the
-/// runtime checks exclusive access to every class property on every access
-/// (a quarter of the parse time when measured), while pointer accesses are
-/// unchecked. Only ``DocumentBuilder`` writes, and only before the owning
+/// read through a pointer (``TapeStorage``, the buffer's header), not in
+/// class properties, because the runtime checks exclusive access to every
+/// class property on every access (a quarter of the parse time when
+/// measured), while pointer accesses are unchecked. Only ``DocumentBuilder`` writes, and only before the owning
 /// ``Document`` is handed out; after that the tape is read-only.
+///
+/// A tape is one allocation with its storage and, for a small document,
+/// its buffers too (a `ManagedBuffer` whose tail holds them): a small
+/// document's parse makes it and the ``Document`` and nothing else.
 @usableFromInline
-final class Tape {
-    @usableFromInline let storage: UnsafeMutablePointer<TapeStorage>
-
+final class Tape: ManagedBuffer<TapeStorage, UInt64> {
     /// Sized for an input of `expectedInputBytes`: an entry per four bytes
     /// (dense inputs — arrays of small numbers, records of short values —
     /// have one per four to six bytes; pages never written are never
     /// resident), text half the input. At least 16 entries and 64 bytes:
     /// a small document's tape then fits in one allocation that malloc
     /// serves from its per-thread cache (up to about 1 KB).
-    convenience init(expectedInputBytes: Int) {
-        self.init(entryCapacity: max(16, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(64, min(expectedInputBytes / 2, 1 << 28)))
+    static func make(expectedInputBytes: Int) -> Tape {
+        make(entryCapacity: max(16, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(64, min(expectedInputBytes / 2, 1 << 28)))
     }
 
-    /// A tape with exact capacities.
-    init(entryCapacity: Int, byteCapacity: Int) {
-        storage = TapeStorage.make(entryCapacity: entryCapacity, byteCapacity: byteCapacity)
+    /// A tape with exact capacities. Buffers up to
+    /// ``TapeStorage/sharedBlockLimit`` bytes in all sit in the tape's own
+    /// allocation (measured: the storage and buffers allocated apart were
+    /// about 200 instructions of a 67-byte document's parse); larger ones
+    /// are allocated apart, so that growing them moves pages by `realloc`
+    /// rather than copying.
+    static func make(entryCapacity: Int, byteCapacity: Int) -> Tape {
+        let entryBytes = entryCapacity * MemoryLayout<TapeEntry>.stride
+        let shared = entryBytes + byteCapacity <= TapeStorage.sharedBlockLimit
+        let words = shared ? (entryBytes + byteCapacity + 7) / 8 : 0
+        let made = create(minimumCapacity: words) { buffer in
+            guard shared else { return TapeStorage(entryCapacity: entryCapacity, byteCapacity: byteCapacity) }
+            let block = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+            return TapeStorage(inBlock: block, entryCapacity: entryCapacity, byteCapacity: byteCapacity)
+        }
+        return unsafeDowncast(made, to: Tape.self)
     }
 
     deinit {
         storage.pointee.release()
-        storage.deinitialize(count: 1)
-        free(storage)
     }
+
+    /// The counters and buffers, in this object.
+    @inlinable var storage: UnsafeMutablePointer<TapeStorage> { withUnsafeMutablePointerToHeader { $0 } }
 
     /// The most input one document is read from, and the most memory a
     /// streamed element or envelope takes (2 GiB; ``ParseOptions`` limits
@@ -65,39 +81,27 @@ struct TapeStorage {
     @usableFromInline private(set) var bytes: UnsafeMutablePointer<UInt8>
     private(set) var byteCount = 0
     private var byteCapacity: Int
-    /// Whether the entries, and the bytes, are in the storage's own block
-    /// (``make(entryCapacity:byteCapacity:)``) rather than allocated apart.
+    /// Whether the entries, and the bytes, are in the tape's own allocation
+    /// (``Tape/make(entryCapacity:byteCapacity:)``) rather than allocated apart.
     private var entriesInBlock: Bool
     private var bytesInBlock: Bool
 
-    /// A small tape's buffers share one allocation with the storage itself
-    /// up to this many bytes (a small document's parse then makes one
-    /// allocation where it made three: about 300 instructions of a 67-byte
-    /// document's). Larger buffers are allocated apart, so that growing
-    /// them moves pages by `realloc` rather than copying.
-    private static let sharedBlockLimit = 8 << 10
+    /// A small tape's buffers share one allocation with the tape itself up
+    /// to this many bytes (``Tape/make(entryCapacity:byteCapacity:)``).
+    static let sharedBlockLimit = 8 << 10
 
-    /// New storage, with room for `entryCapacity` entries and
-    /// `byteCapacity` bytes; freed by `release()` and `free`.
-    static func make(entryCapacity: Int, byteCapacity: Int) -> UnsafeMutablePointer<TapeStorage> {
-        let header = (MemoryLayout<TapeStorage>.stride + 15) & ~15
+    /// Storage whose buffers are allocated apart.
+    init(entryCapacity: Int, byteCapacity: Int) {
+        self.init(entries: Self.resized(nil, to: entryCapacity), capacity: entryCapacity,
+            bytes: Self.resized(nil, to: byteCapacity), byteCapacity: byteCapacity, inBlock: false)
+    }
+
+    /// Storage whose buffers are `block` (8-byte aligned, room for both):
+    /// the entries, then the bytes.
+    init(inBlock block: UnsafeMutableRawPointer, entryCapacity: Int, byteCapacity: Int) {
         let entryBytes = entryCapacity * MemoryLayout<TapeEntry>.stride
-        let shared = entryBytes + byteCapacity <= sharedBlockLimit
-        guard let block = malloc(header + (shared ? entryBytes + byteCapacity : 0)) else {
-            fatalError("Cartograph: out of memory for a tape")
-        }
-        let storage = block.bindMemory(to: TapeStorage.self, capacity: 1)
-        if shared {
-            storage.initialize(to: TapeStorage(
-                entries: (block + header).bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
-                bytes: (block + header + entryBytes).bindMemory(to: UInt8.self, capacity: byteCapacity), byteCapacity: byteCapacity,
-                inBlock: true))
-        } else {
-            storage.initialize(to: TapeStorage(
-                entries: resized(nil, to: entryCapacity), capacity: entryCapacity,
-                bytes: resized(nil, to: byteCapacity), byteCapacity: byteCapacity, inBlock: false))
-        }
-        return storage
+        self.init(entries: block.bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
+            bytes: (block + entryBytes).bindMemory(to: UInt8.self, capacity: byteCapacity), byteCapacity: byteCapacity, inBlock: true)
     }
 
     private init(entries: UnsafeMutablePointer<TapeEntry>, capacity: Int, bytes: UnsafeMutablePointer<UInt8>, byteCapacity: Int, inBlock: Bool) {
@@ -110,8 +114,8 @@ struct TapeStorage {
     }
 
     /// `buffer` (holding `used` elements) grown to `count`: by `realloc`
-    /// when it was allocated apart, by a copy when it was in the storage's
-    /// block (which it then leaves).
+    /// when it was allocated apart, by a copy when it was in the tape's own
+    /// allocation (which it then leaves).
     private static func grown<Element>(_ buffer: UnsafeMutablePointer<Element>, used: Int, to count: Int, inBlock: inout Bool) -> UnsafeMutablePointer<Element> {
         guard inBlock else { return resized(buffer, to: count) }
         let moved = resized(nil as UnsafeMutablePointer<Element>?, to: count)

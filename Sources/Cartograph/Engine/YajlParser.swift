@@ -143,7 +143,7 @@ final class YajlParser {
     init(options: ParseOptions, expectedInputBytes: Int, splitter: StreamSplitter? = nil, swiftCallbacks: Bool = false) {
         let options = options.bounded(streamed: splitter != nil)
         self.options = options
-        tape = Tape(expectedInputBytes: expectedInputBytes)
+        tape = Tape.make(expectedInputBytes: expectedInputBytes)
         usesNativeTape = splitter == nil && !swiftCallbacks
         eventBuilder = usesNativeTape ? nil : DocumentBuilder(options: options, tape: tape, splitter: splitter)
         // Made in C, which zeroes only its fields (not the room for scratch
@@ -181,47 +181,19 @@ final class YajlParser {
     /// Lends the builder's tape to the C side, with the limits and the
     /// three ways back into Swift.
     private func prepareNativeTape(context: UnsafeMutableRawPointer) {
-        lendTapeBuffers()
-        native.pointee.max_depth = options.maxDepth
-        native.pointee.max_keys = options.maxKeysPerObject
-        native.pointee.max_string = min(options.maxStringBytes, Int(UInt32.max))
-        native.pointee.max_number = min(options.maxNumberDigits, Int(UInt32.max))
-        native.pointee.seed = KeyHash.seed
-        native.pointee.context = context
+        native.prepare(toWrite: tape, options: options, context: context)
         native.pointee.grow = { context, entries, bytes in
-            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.growNativeTape(entries: entries, bytes: bytes) }
+            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.native.grow($0.tape, entries: entries, bytes: bytes) }
         }
         native.pointee.escaped_string_start = { context, bytes, count in
             YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.escapedStringStart(bytes, count: count) ?? -1 }
         }
         native.pointee.resolve_duplicates = { context, entry, count, canonically in
             YajlParser.parser(context)._withUnsafeGuaranteedRef {
-                $0.takeNativeCounts()
+                $0.native.giveCounts(to: $0.tape)
                 return $0.builder.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically != 0) ?? -1
             }
         }
-    }
-
-    /// Points the C side at the tape's current buffers.
-    private func lendTapeBuffers() {
-        let storage = tape.storage
-        native.pointee.entries = UnsafeMutableRawPointer(storage.pointee.entries)
-        native.pointee.count = storage.pointee.count
-        native.pointee.capacity = storage.pointee.capacities.entries
-        native.pointee.bytes = storage.pointee.bytes
-        native.pointee.byte_count = storage.pointee.byteCount
-        native.pointee.byte_capacity = storage.pointee.capacities.bytes
-    }
-
-    /// The tape's counts as the C side left them.
-    private func takeNativeCounts() {
-        tape.storage.pointee.adoptCounts(count: native.pointee.count, byteCount: native.pointee.byte_count)
-    }
-
-    private func growNativeTape(entries: Int, bytes: Int) {
-        takeNativeCounts()
-        tape.storage.pointee.reserve(entries: entries, bytes: bytes)
-        lendTapeBuffers()
     }
 
     /// After each call into yajl: the builder takes the tape's counts and
@@ -232,7 +204,7 @@ final class YajlParser {
         if let madeBuilder {
             adoptNative(into: madeBuilder)
         } else {
-            takeNativeCounts()
+            native.giveCounts(to: self.tape)
         }
         let code = UInt32(bitPattern: tape.pointee.failure)
         guard code != CARTOGRAPH_TAPE_OK.rawValue else { return }
@@ -290,37 +262,6 @@ final class YajlParser {
     var error: CartographError? { failure }
 
     // MARK: Feeding
-
-    /// What ``parseWhole(_:)`` made of an input.
-    enum WholeParse {
-        /// A complete document: ``finishedParts()`` gives its tape and roots.
-        case complete
-        /// Not tried (a byte order mark, the Swift callbacks, an input over
-        /// the limit): the parser is untouched.
-        case declined
-        /// Not a complete document: the parser is spent, and the reason is
-        /// found by the general path on a new one.
-        case failed
-    }
-
-    /// Parses a whole input in one call into C, the text and the end of
-    /// input together (`cartograph_yajl_tape_parse_whole`): none of the
-    /// bookkeeping that chunks need (the carried token, held chunks, the
-    /// byte order mark's prefix), which was a tenth of a 70-byte document's
-    /// parse. It answers only for valid input; every failure is left to
-    /// ``feedWhole(_:)`` and ``finish()`` on a new parser, so that an error
-    /// is found, worded and placed by one path whatever way it was parsed.
-    func parseWhole(_ input: UnsafeRawBufferPointer) -> WholeParse {
-        // A new parser has failed only when yajl could not make its handle.
-        guard usesNativeTape, handle != nil, let base = input.baseAddress,
-            input.count <= options.maxInputBytes, !Self.startsWithByteOrderMark(input)
-        else { return .declined }
-        let status = cartograph_yajl_tape_parse_whole(native, base.assumingMemoryBound(to: UInt8.self), input.count)
-        syncNativeTape()
-        // yajl reports an unfinished value itself ("premature EOF"); the depth
-        // and root count are asked too, as the general path asks them.
-        return status == Int32(bitPattern: yajl_status_ok.rawValue) && isComplete ? .complete : .failed
-    }
 
     /// Parses a whole input, to be followed by ``finish()`` only: the C
     /// tape builder then knows that nothing comes after it.
@@ -651,33 +592,16 @@ final class YajlParser {
         return nil
     }
 
-    /// The absolute offset of the opening quote of a string token ending at `end`.
-    ///
-    /// Without comments, only whitespace, `,` and `:` can stand between the
-    /// previous token and this one, so the first quote after the previous
-    /// token is the opening one. With comments, a comment may hold a quote:
-    /// scan back from the closing quote instead, counting backslashes.
+    /// The absolute offset of the opening quote of a string token ending
+    /// at `end` that does not lie wholly in the current chunk (see
+    /// ``NativeTapeState/stringInChunk(endingAt:previousTokenEnd:allowComments:)``
+    /// for one that does, and why the scans go as they go).
     private func openingQuote(endingAt end: Int, previousTokenEnd: Int, decodedLength: Int) -> Int {
         if !options.allowComments {
             var position = previousTokenEnd
             while position < end - 1, let byte = rawByte(position) {
                 if byte == UInt8(ascii: "\"") { return position }
                 position += 1
-            }
-        }
-        if let chunkStart = native.pointee.chunk_start, end - 1 > chunkBase, end <= chunkBase + chunkCount {
-            // Fast path: the whole token is in this chunk.
-            let closing = end - 1 - chunkBase
-            var index = closing - 1
-            while index >= 0 {
-                if chunkStart[index] == UInt8(ascii: "\"") {
-                    var backslashes = 0
-                    while index - 1 - backslashes >= 0, chunkStart[index - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
-                    // A run reaching the chunk start has unknown parity: use the slow path.
-                    if index - 1 - backslashes < 0 { break }
-                    if backslashes % 2 == 0 { return chunkBase + index }
-                }
-                index -= 1
             }
         }
         var position = end - 2
@@ -711,29 +635,30 @@ final class YajlParser {
     private func escapedStringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
         let previousTokenEnd = lastTokenEnd
         let end = tokenEnd()
-        // Decoded by yajl (it had escapes) or carried over from an earlier chunk.
-        let start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
+        let start: Int
         let bad: Int?
-        if let chunkStart = native.pointee.chunk_start, start >= chunkBase, end <= chunkBase + chunkCount {
-            // The raw text is at hand: the search for `\\u` answers alone, and
-            // faster than asking first whether the decoded text could hide a case.
-            bad = SurrogateCheck.firstUnpaired(in: UnsafeBufferPointer(start: chunkStart + (start + 1 - chunkBase), count: end - start - 2))
-        } else if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
-            // Carried over from earlier chunks: copied out only when the decoded text could hide a case.
-            var raw: [UInt8] = []
-            raw.reserveCapacity(end - start)
-            for position in (start + 1)..<(end - 1) {
-                guard let byte = rawByte(position) else { break }
-                raw.append(byte)
-            }
-            bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+        if let found = native.stringInChunk(endingAt: end, previousTokenEnd: previousTokenEnd, allowComments: options.allowComments) {
+            (start, bad) = found
         } else {
-            bad = nil
+            // Carried over from earlier chunks: copied out only when the
+            // decoded text could hide an unpaired surrogate.
+            start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
+            if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
+                var raw: [UInt8] = []
+                raw.reserveCapacity(end - start)
+                for position in (start + 1)..<(end - 1) {
+                    guard let byte = rawByte(position) else { break }
+                    raw.append(byte)
+                }
+                bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }.map { start + 1 + $0 }
+            } else {
+                bad = nil
+            }
         }
         if let bad {
             builder.fail(CartographError(.invalidEscape,
                 "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
-                offset: start + 1 + bad))
+                offset: bad))
             return nil
         }
         return start

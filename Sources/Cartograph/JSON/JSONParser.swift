@@ -110,12 +110,10 @@ public final class JSONParser {
             if let error { throw error.locating(in: input) }
             return engine.finishedParts()
         }
-        var engine = YajlParser(options: options, expectedInputBytes: input.count)
-        switch engine.parseWhole(input) {
-        case .complete: return engine.finishedParts()
-        case .declined: break
-        case .failed: engine = YajlParser(options: options, expectedInputBytes: input.count)
-        }
+        if let parts = WholeInputParse.parts(of: input, options: options) { return parts }
+        // Not a valid input, or one the one call leaves alone (a byte order
+        // mark): read again on a parser, which reports every error.
+        let engine = YajlParser(options: options, expectedInputBytes: input.count)
         if let error = engine.feedWhole(input) ?? engine.finish() {
             throw error.locating(in: input)
         }

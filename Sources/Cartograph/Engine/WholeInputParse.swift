@@ -1,0 +1,82 @@
+internal import CCartographTape
+
+/// Parses a whole input held in memory in one call into C, making no
+/// parser object: the tape, the C tape builder's state (the thread's
+/// spare, `cartograph_yajl_tape_create`) and a yajl handle in that state's
+/// arena, made and freed inside the call. What a request body takes.
+///
+/// It answers only for valid input. Anything else — invalid JSON, a broken
+/// limit, a repeated key these options refuse, an unpaired surrogate, a
+/// byte order mark, a vertical tab — gives nil, and the caller parses the
+/// input again on a ``YajlParser``, which finds, words and places every
+/// error: an error is reported by one path whatever way the input came.
+///
+/// Measured (callgrind, the 67-byte object of `Benchmarks/Data/small`):
+/// the `YajlParser` this replaces for whole inputs was about 1,200
+/// instructions of the Document's 8,650 a parse (making and releasing the
+/// object, its fields, its handle and the calls into C for them).
+enum WholeInputParse {
+    /// What the three ways back into Swift reach: on the caller's stack,
+    /// for the one call.
+    private struct Context {
+        let native: NativeTapeState
+        let tape: Tape
+        let options: ParseOptions
+        /// Made the first time an object needs its keys resolved (a key
+        /// repeated, or one that is not ASCII): what applies the
+        /// duplicate-key policy and canonical key equality.
+        var builder: DocumentBuilder?
+    }
+
+    /// The tape and roots of `input` when it is a valid JSON text under
+    /// `options` (JSON5 and brace-less objects aside: the caller's), or nil.
+    static func parts(of input: UnsafeRawBufferPointer, options: ParseOptions) -> (tape: Tape, roots: [Int])? {
+        guard let base = input.baseAddress, input.count <= min(options.maxInputBytes, Tape.maxDocumentBytes),
+            let native = cartograph_yajl_tape_create()
+        else { return nil }
+        defer { cartograph_yajl_tape_destroy(native) }
+        let tape = Tape.make(expectedInputBytes: input.count)
+        var context = Context(native: native, tape: tape, options: options)
+        let complete = withUnsafeMutablePointer(to: &context) { context in
+            native.prepare(toWrite: tape, options: options, context: UnsafeMutableRawPointer(context))
+            native.pointee.grow = { context, entries, bytes in
+                let context = context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self)
+                context.pointee.native.grow(context.pointee.tape, entries: entries, bytes: bytes)
+            }
+            native.pointee.escaped_string_start = { context, _, _ in
+                WholeInputParse.stringStart(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self))
+            }
+            native.pointee.resolve_duplicates = { context, entry, count, canonically in
+                WholeInputParse.resolveKeys(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self), inObjectAt: entry, count: count,
+                    canonically: canonically != 0)
+            }
+            return cartograph_yajl_tape_parse_whole(native, base.assumingMemoryBound(to: UInt8.self), input.count,
+                options.allowComments ? 1 : 0, options.allowMultipleValues ? 1 : 0) != 0
+        }
+        guard complete else { return nil }
+        native.giveCounts(to: tape)
+        return (tape, native.roots)
+    }
+
+    /// Where a string yajl decoded or buffered starts; -1 declines the
+    /// parse (an unpaired surrogate, which the general path reports).
+    private static func stringStart(_ context: UnsafeMutablePointer<Context>) -> Int {
+        let native = context.pointee.native
+        let previousTokenEnd = native.pointee.last_token_end
+        let end = cartograph_yajl_tape_token_end(native)
+        guard let found = native.stringInChunk(endingAt: end, previousTokenEnd: previousTokenEnd,
+            allowComments: context.pointee.options.allowComments), found.unpaired == nil
+        else { return -1 }
+        return found.start
+    }
+
+    /// The duplicate-key policy applied to one object; -1 declines the
+    /// parse (a repeated key these options refuse).
+    private static func resolveKeys(_ context: UnsafeMutablePointer<Context>, inObjectAt entry: Int, count: Int, canonically: Bool) -> Int {
+        context.pointee.native.giveCounts(to: context.pointee.tape)
+        if context.pointee.builder == nil {
+            context.pointee.builder = DocumentBuilder(options: context.pointee.options.bounded(streamed: false), tape: context.pointee.tape)
+        }
+        return context.pointee.builder.unsafelyUnwrapped.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically) ?? -1
+    }
+}
