@@ -97,6 +97,7 @@ public final class JSONParser {
     /// What ``parseWhole(_:options:)`` makes a Document of: for
     /// `Document(parsing:)`, whose initializer can only fill itself in (a
     /// Document made and then copied was an allocation more per parse).
+    @usableFromInline
     static func parseWholeParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
         if options.allowsJSON5 {
             let document = try JSON5Reader.parse(input, options: options)

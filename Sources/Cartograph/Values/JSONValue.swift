@@ -37,6 +37,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses JSON text into a value.
+    @inlinable  // specialised where it is called, as Document(parsing:options:) is
     public init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
         self = try Document(parsing: bytes, options: options).root.jsonValue()
     }
