@@ -3,10 +3,13 @@ import Cartograph
 import CorpusModels
 import Foundation
 
-/// Property-list contenders on the twitter and canada plists (read from
-/// beside the JSON files): Cartograph into the same Codable models as the
-/// JSON benchmarks, Foundation's PropertyListDecoder/Encoder, and libplist
-/// alone (parse and free: the ceiling).
+/// Property-list contenders on every file with a root model
+/// (``CorpusRoots``): Cartograph into the same Codable models as the JSON
+/// benchmarks, Foundation's PropertyListDecoder/Encoder, and libplist
+/// alone (parse and free: the ceiling). twitter and canada are read from
+/// the plists beside them; the generated files' plists are their models
+/// as Foundation's `PropertyListEncoder` writes them, made once per run
+/// outside the timed region.
 enum PlistContenders {
     static var all: [Contender] {
         var contenders: [Contender] = []
@@ -22,62 +25,73 @@ enum PlistContenders {
         return contenders
     }
 
-    /// The plist beside a JSON benchmark file.
-    static func plistBytes(_ file: String, _ format: PropertyListFormat) throws -> [UInt8] {
-        guard file == "twitter.json" || file == "canada.json" else { throw ModelContenders.NotApplicable() }
+    /// The plist for a JSON benchmark file with a root model: the one
+    /// beside it for `Benchmarks/Data`'s twitter.json and canada.json
+    /// (another file of the same name, such as `small/twitter.json`, is
+    /// written from its own models).
+    static func plistBytes(_ file: String, _ format: PropertyListFormat, json: [UInt8]) throws -> [UInt8] {
+        let root = try CodableContenders.root(file)
+        guard file == "twitter.json" || file == "canada.json",
+            FileManager.default.contents(atPath: "Benchmarks/Data/\(file)").map(Array.init) == json
+        else { return try written(root, json: json, format) }
         let name = file.replacingOccurrences(of: ".json", with: format == .binary ? ".bin.plist" : ".xml.plist")
         guard let data = FileManager.default.contents(atPath: "Benchmarks/Data/\(name)") else { throw BenchmarkError("missing Benchmarks/Data/\(name)") }
         return Array(data)
     }
 
+    /// The file's models, decoded from its JSON, as Foundation writes them in `format`.
+    private static func written<Root: CorpusRoot>(_ type: Root.Type, json: [UInt8], _ format: PropertyListFormat) throws -> [UInt8] {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format == .binary ? .binary : .xml
+        return Array(try encoder.encode(JSONDecoder().decode(type, from: Data(json))))
+    }
+
+    /// The file's models, read from its plist by Foundation (what the encode contenders write).
+    private static func models<Root: CorpusRoot>(_ type: Root.Type, from plist: [UInt8]) throws -> Root {
+        try PropertyListDecoder().decode(type, from: Data(plist))
+    }
+
     static func decode(_ format: PropertyListFormat, id: String, peer: String) -> Contender {
-        Contender(id: id, peer: peer) { file, _ in
-            let bytes = try plistBytes(file, format)
+        Contender(id: id, peer: peer) { file, json in
+            let bytes = try plistBytes(file, format, json: json)
             let mapper = PropertyListMapper()
-            if file == "twitter.json" { return { try mapper.decode(TwitterResponse.self, from: bytes).statuses.count } }
-            return { try mapper.decode(FeatureCollection.self, from: bytes).features.count }
+            return CodableContenders.decoding(try CodableContenders.root(file)) { type in { try mapper.decode(type, from: bytes).elementCount } }
         }
     }
 
     static func foundationDecode(_ format: PropertyListFormat, id: String) -> Contender {
-        Contender(id: id, peer: nil) { file, _ in
-            let data = Data(try plistBytes(file, format))
+        Contender(id: id, peer: nil) { file, json in
+            let data = Data(try plistBytes(file, format, json: json))
             let decoder = PropertyListDecoder()
-            if file == "twitter.json" { return { try decoder.decode(TwitterResponse.self, from: data).statuses.count } }
-            return { try decoder.decode(FeatureCollection.self, from: data).features.count }
+            return CodableContenders.decoding(try CodableContenders.root(file)) { type in { try decoder.decode(type, from: data).elementCount } }
         }
     }
 
     static func encode(_ format: PropertyListFormat, id: String, peer: String) -> Contender {
-        Contender(id: id, peer: peer) { file, _ in
-            let data = Data(try plistBytes(file, format))
+        Contender(id: id, peer: peer) { file, json in
+            let bytes = try plistBytes(file, format, json: json)
             let mapper = PropertyListMapper()
-            if file == "twitter.json" {
-                let value = try PropertyListDecoder().decode(TwitterResponse.self, from: data)
-                return { try mapper.encode(value, format: format).count }
-            }
-            let value = try PropertyListDecoder().decode(FeatureCollection.self, from: data)
-            return { try mapper.encode(value, format: format).count }
+            return try encoding(try CodableContenders.root(file), bytes) { value in { try mapper.encode(value, format: format).count } }
         }
     }
 
     static func foundationEncode(_ format: PropertyListFormat, id: String) -> Contender {
-        Contender(id: id, peer: nil) { file, _ in
-            let data = Data(try plistBytes(file, format))
+        Contender(id: id, peer: nil) { file, json in
+            let bytes = try plistBytes(file, format, json: json)
             let encoder = PropertyListEncoder()
             encoder.outputFormat = format == .binary ? .binary : .xml
-            if file == "twitter.json" {
-                let value = try PropertyListDecoder().decode(TwitterResponse.self, from: data)
-                return { try encoder.encode(value).count }
-            }
-            let value = try PropertyListDecoder().decode(FeatureCollection.self, from: data)
-            return { try encoder.encode(value).count }
+            return try encoding(try CodableContenders.root(file), bytes) { value in { try encoder.encode(value).count } }
         }
     }
 
+    /// The run closure `make` builds for the file's models, read once from its plist.
+    private static func encoding<Root: CorpusRoot>(_ type: Root.Type, _ plist: [UInt8], _ make: (Root) -> () throws -> Int) throws -> () throws -> Int {
+        make(try models(type, from: plist))
+    }
+
     static func libplist(_ format: PropertyListFormat, id: String) -> Contender {
-        Contender(id: id, peer: nil) { file, _ in
-            let bytes = try plistBytes(file, format)
+        Contender(id: id, peer: nil) { file, json in
+            let bytes = try plistBytes(file, format, json: json)
             return {
                 var root: plist_t?
                 bytes.withUnsafeBufferPointer { buffer in
