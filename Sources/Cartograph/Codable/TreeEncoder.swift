@@ -60,8 +60,18 @@ final class ObjectSlot {
     /// One bit per (UTF-8 length, first byte) signature among the keys: a key
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
-    /// Key → position, built once the object passes ``indexThreshold`` members.
+    /// Key → position, built once the object passes ``indexThreshold``
+    /// members and a key that is not ASCII comes (``usesStringIndex``).
     @exclusivity(unchecked) private var index: [String: Int]?
+    /// Past ``indexThreshold`` while every key is ASCII (nearly always):
+    /// positions by a seeded hash of the key's bytes. `String`'s own
+    /// hashing (SipHash over normalised text) was a twentieth of
+    /// twitter.json's binary plist encode (callgrind), whose user objects
+    /// have about 40 keys. For ASCII keys equal bytes are equal strings;
+    /// with a non-ASCII key, canonical equivalence (the Kelvin sign is
+    /// `K`) needs `String` equality, so the object moves to ``index``.
+    @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()
+    @exclusivity(unchecked) private var usesStringIndex = false
     static let indexThreshold = 32
 
     func set(_ key: String, _ slot: EncodingSlot) {
@@ -79,6 +89,20 @@ final class ObjectSlot {
     }
 
     private func setIndexed(_ key: String, _ slot: EncodingSlot) {
+        if !usesStringIndex, let hash = ASCIIKeyIndex.hash(of: key) {
+            if asciiIndex.isEmpty, !asciiIndex.fill(with: members) {
+                usesStringIndex = true
+                return setIndexed(key, slot)
+            }
+            if let position = asciiIndex.position(of: key, hash: hash, in: members) {
+                members[position].value = slot
+            } else {
+                asciiIndex.insert(hash, position: members.count)
+                members.append(Member(key: key, value: slot))
+            }
+            return
+        }
+        usesStringIndex = true
         if index == nil {
             index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -92,6 +116,9 @@ final class ObjectSlot {
 
     func slot(_ key: String) -> EncodingSlot? {
         if let index { return index[key].map { members[$0].value } }
+        if !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
+            return asciiIndex.position(of: key, hash: hash, in: members).map { members[$0].value }
+        }
         return position(of: key, length: key.utf8.count).map { members[$0].value }
     }
 
@@ -105,6 +132,68 @@ final class ObjectSlot {
         object.reserveCapacity(members.count)
         for member in members { object.appendUnchecked(member.key, member.value.value) }
         return object
+    }
+}
+
+/// Open addressing from a seeded hash of an ASCII key's bytes to its
+/// member's position in an ``ObjectSlot`` (a hit is confirmed against the
+/// member's key).
+struct ASCIIKeyIndex {
+    private var slots: [(hash: UInt64, position: Int)] = []
+    private var mask = 0
+    private var count = 0
+
+    var isEmpty: Bool { slots.isEmpty }
+
+    /// The hash of an ASCII key's bytes; nil for a key with any other byte.
+    static func hash(of key: String) -> UInt64? {
+        key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            return KeyHash.hash(UnsafeRawPointer(bytes.baseAddress), count: bytes.count, seed: KeyHash.seed)
+        } ?? nil
+    }
+
+    /// Indexes the members (distinct keys); false, and empty, when one is not ASCII.
+    mutating func fill(with members: [ObjectSlot.Member]) -> Bool {
+        slots = Array(repeating: (0, -1), count: 128)
+        mask = 127
+        count = 0
+        for (position, member) in members.enumerated() {
+            guard let hash = Self.hash(of: member.key) else {
+                slots = []
+                return false
+            }
+            insert(hash, position: position)
+        }
+        return true
+    }
+
+    func position(of key: String, hash: UInt64, in members: [ObjectSlot.Member]) -> Int? {
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index].position >= 0 {
+            if slots[index].hash == hash, members[slots[index].position].key == key { return slots[index].position }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func insert(_ hash: UInt64, position: Int) {
+        if (count + 1) * 2 > slots.count { grow() }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index].position >= 0 { index = (index + 1) & mask }
+        slots[index] = (hash, position)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: (0, -1), count: old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot.position >= 0 {
+            var index = Int(truncatingIfNeeded: slot.hash) & mask
+            while slots[index].position >= 0 { index = (index + 1) & mask }
+            slots[index] = slot
+        }
     }
 }
 

@@ -26,6 +26,36 @@ import Testing
         #expect(text == "{\(expected)}")
     }
 
+    /// Writes the keys in order, each with its position as the value.
+    struct Keys: Encodable {
+        let keys: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StringKey.self)
+            for (index, key) in keys.enumerated() { try container.encode(index, forKey: StringKey(key)) }
+        }
+    }
+
+    /// Past the threshold ASCII keys are found by their bytes; a key that
+    /// is not ASCII moves the object to `String` equality, under which the
+    /// Kelvin sign (U+212A) is `K` and a decomposed é is é: the later
+    /// spelling rewrites the earlier key, as a Swift dictionary holds one
+    /// of them. Non-ASCII keys before the threshold, at it and after it.
+    @Test(arguments: [3, 32, 36])
+    func canonicallyEqualKeysAreOneKeyPastTheThreshold(_ at: Int) throws {
+        var keys = (0..<40).map { "k\($0)" }
+        keys[at] = "API_KEY"
+        keys[at + 1] = "caf\u{E9}"
+        keys += ["API_\u{212A}EY", "k0", "cafe\u{301}", "k39", "new"]
+        let text = try JSONMapper().encodeString(Keys(keys: keys))
+        let values = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Int])
+        #expect(values.count == 41, "\(text)")
+        #expect(values["API_KEY"] == 40 && values["k0"] == 41 && values["caf\u{E9}"] == 42 && values["k39"] == 43 && values["new"] == 44)
+        // The first spelling keeps its place; Foundation's encoder agrees on the values.
+        #expect(text.hasPrefix(at == 3 ? #"{"k0":41,"k1":1,"k2":2,"API_KEY":40,"café":42,"# : #"{"k0":41,"#))
+        let foundation = try JSONEncoder().encode(Keys(keys: keys))
+        #expect(try JSONSerialization.jsonObject(with: foundation) as? [String: Int] == values)
+    }
+
     @Test func aLargeDictionaryRoundTripsWithNestedContainersFoundByKey() throws {
         let dictionary = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("user-\($0)", ["id": $0]) })
         let bytes = try JSONMapper().encode(dictionary)
