@@ -61,7 +61,7 @@ final class ObjectSlot {
     /// whose bit is clear is new without a scan, which is nearly always.
     @exclusivity(unchecked) private var signatures: UInt64 = 0
     /// Key → position, built once the object passes ``indexThreshold``
-    /// members and a key that is not ASCII comes (``usesStringIndex``).
+    /// members and holds a key that is not ASCII.
     @exclusivity(unchecked) private var index: [String: Int]?
     /// Past ``indexThreshold`` while every key is ASCII (nearly always):
     /// positions by a seeded hash of the key's bytes. `String`'s own
@@ -71,7 +71,6 @@ final class ObjectSlot {
     /// with a non-ASCII key, canonical equivalence (the Kelvin sign is
     /// `K`) needs `String` equality, so the object moves to ``index``.
     @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()
-    @exclusivity(unchecked) private var usesStringIndex = false
     static let indexThreshold = 32
 
     func set(_ key: String, _ slot: EncodingSlot) {
@@ -89,11 +88,7 @@ final class ObjectSlot {
     }
 
     private func setIndexed(_ key: String, _ slot: EncodingSlot) {
-        if !usesStringIndex, let hash = ASCIIKeyIndex.hash(of: key) {
-            if asciiIndex.isEmpty, !asciiIndex.fill(with: members) {
-                usesStringIndex = true
-                return setIndexed(key, slot)
-            }
+        if index == nil, let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
             if let position = asciiIndex.position(of: key, hash: hash, in: members) {
                 members[position].value = slot
             } else {
@@ -102,9 +97,9 @@ final class ObjectSlot {
             }
             return
         }
-        usesStringIndex = true
         if index == nil {
             index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+            asciiIndex = ASCIIKeyIndex()
         }
         if let position = index![key] {
             members[position].value = slot
@@ -178,22 +173,21 @@ struct ASCIIKeyIndex {
     }
 
     mutating func insert(_ hash: UInt64, position: Int) {
-        if (count + 1) * 2 > slots.count { grow() }
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while slots[index].position >= 0 { index = (index + 1) & mask }
-        slots[index] = (hash, position)
+        if (count + 1) * 2 > slots.count {
+            let old = slots
+            slots = Array(repeating: (0, -1), count: old.count * 2)
+            mask = slots.count - 1
+            for slot in old where slot.position >= 0 { place(slot) }
+        }
+        place((hash, position))
         count += 1
     }
 
-    private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: (0, -1), count: old.count * 2)
-        mask = slots.count - 1
-        for slot in old where slot.position >= 0 {
-            var index = Int(truncatingIfNeeded: slot.hash) & mask
-            while slots[index].position >= 0 { index = (index + 1) & mask }
-            slots[index] = slot
-        }
+    /// Puts an entry in the first free slot from its hash on.
+    private mutating func place(_ entry: (hash: UInt64, position: Int)) {
+        var index = Int(truncatingIfNeeded: entry.hash) & mask
+        while slots[index].position >= 0 { index = (index + 1) & mask }
+        slots[index] = entry
     }
 }
 

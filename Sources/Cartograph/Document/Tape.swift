@@ -8,8 +8,9 @@ internal import CCartographTape
 /// read through a pointer (``TapeStorage``, the buffer's header), not in
 /// class properties, because the runtime checks exclusive access to every
 /// class property on every access (a quarter of the parse time when
-/// measured), while pointer accesses are unchecked. Only ``DocumentBuilder`` writes, and only before the owning
-/// ``Document`` is handed out; after that the tape is read-only.
+/// measured), while pointer accesses are unchecked. Only
+/// ``DocumentBuilder`` writes, and only before the owning ``Document`` is
+/// handed out; after that the tape is read-only.
 ///
 /// A tape is one allocation with its storage and, for a small document,
 /// its buffers too (a `ManagedBuffer` whose tail holds them): a small
