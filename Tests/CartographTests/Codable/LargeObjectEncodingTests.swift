@@ -56,6 +56,47 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: foundation) as? [String: Int] == values)
     }
 
+    /// A class model whose subclass writes its own keys into the base's
+    /// container (`super.encode(to: encoder)` shares it, as synthesised
+    /// code of a hand-written subclass does): the object passes the
+    /// threshold in the subclass, which also writes again a key the base
+    /// wrote; a second subclass adds a key that is `K` canonically.
+    class Base: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: StringKey.self)
+            for index in 0..<20 { try container.encode(index, forKey: StringKey("base\(index)")) }
+            try container.encode("base", forKey: StringKey("K"))
+        }
+    }
+
+    class Derived: Base {
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: StringKey.self)
+            for index in 0..<20 { try container.encode(-index, forKey: StringKey("derived\(index)")) }
+            try container.encode(99, forKey: StringKey("base3"))
+        }
+    }
+
+    final class Kelvin: Derived {
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: StringKey.self)
+            try container.encode("kelvin", forKey: StringKey("\u{212A}"))
+        }
+    }
+
+    @Test func aSubclassPastTheThresholdSharesItsBasesKeysAsFoundationDoes() throws {
+        for (model, count) in [(Derived() as Base, 41), (Kelvin(), 41)] {
+            let text = try JSONMapper().encodeString(model)
+            let ours = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let theirs = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(model)) as? [String: Any])
+            #expect(ours.count == count && NSDictionary(dictionary: ours).isEqual(to: theirs), "\(text)")
+            #expect(ours["base3"] as? Int == 99 && text.hasPrefix(#"{"base0":0,"base1":1,"base2":2,"base3":99,"#))
+            #expect(ours["K"] as? String == (model is Kelvin ? "kelvin" : "base"))
+        }
+    }
+
     @Test func aLargeDictionaryRoundTripsWithNestedContainersFoundByKey() throws {
         let dictionary = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("user-\($0)", ["id": $0]) })
         let bytes = try JSONMapper().encode(dictionary)
