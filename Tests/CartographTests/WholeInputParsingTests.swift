@@ -32,8 +32,12 @@ import Testing
         "{\"id\": 1, \"x\": 2, \"yz\": 3, \"\u{E9}\": 4, \"a\": 5, \"a\": 6}",
         "[" + (0..<300).map { "{\n    \"key\(String($0))\": [\n        \($0).5,\n        \"v\(String($0))\"\n    ]\n}" }.joined(separator: ",\n") + "]",
         String(repeating: "[", count: 100) + "7" + String(repeating: "]", count: 100),
-        // More entries than the tape is first sized for (one per four bytes), and more text (half the input).
+        // More entries than the tape is first sized for (one per four
+        // bytes); text filling its room to the last byte (the input and a
+        // byte: a top-level number and its NUL), and nearly so (a string
+        // loses its quotes and gains a NUL).
         "[" + String(repeating: "0,", count: 3000) + "0]",
+        String(repeating: "7", count: 500),
         "\"" + String(repeating: "text", count: 40) + "\"",
         "{\"k\": \"" + String(repeating: "\\n", count: 100) + "\"}",
         // A repeated key and non-ASCII keys in an object past the pairwise comparison.

@@ -19,12 +19,17 @@ internal import CCartographTape
 final class Tape: ManagedBuffer<TapeStorage, UInt64> {
     /// Sized for an input of `expectedInputBytes`: an entry per four bytes
     /// (dense inputs — arrays of small numbers, records of short values —
-    /// have one per four to six bytes; pages never written are never
-    /// resident), text half the input. At least 16 entries and 64 bytes:
-    /// a small document's tape then fits in one allocation that malloc
+    /// have one per four to six bytes), and text the size of the input and
+    /// a byte, the most a JSON text's strings and numbers take, so that a
+    /// whole input's text never grows. Pages never written are never
+    /// resident: the room costs nothing, while growing by `realloc` can
+    /// copy and hold both buffers at once (measured, `scripts/memory`:
+    /// strings.json's Document peaked 4.9 MiB with text sized at half the
+    /// input, 3.5 MiB sized whole). At least 16 entries and 64 bytes: a
+    /// small document's tape then fits in one allocation that malloc
     /// serves from its per-thread cache (up to about 1 KB).
     static func make(expectedInputBytes: Int) -> Tape {
-        make(entryCapacity: max(16, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(64, min(expectedInputBytes / 2, 1 << 28)))
+        make(entryCapacity: max(16, min(expectedInputBytes / 4, 1 << 24)), byteCapacity: max(64, min(expectedInputBytes + 1, 1 << 28)))
     }
 
     /// A tape with exact capacities. Buffers up to
