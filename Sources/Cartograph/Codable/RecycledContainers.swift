@@ -54,7 +54,14 @@ struct RecycledContainers {
     mutating func empty() {
         keeps = false
         guard let slots else { return }
-        slots.deinitialize(count: Self.capacity)
+        // Only the slots that hold a container have anything to release;
+        // an empty slot holds nothing (a nil holder, trivial fields), so it
+        // is left as is rather than destroyed through the value witness,
+        // a call per slot (128 for every decode that kept a container: a
+        // streamed element's decode keeps a few, most of the table's cost).
+        for index in 0..<Self.capacity where slots[index].type != nil {
+            (slots + index).deinitialize(count: 1)
+        }
         slots.deallocate()
         self.slots = nil
     }

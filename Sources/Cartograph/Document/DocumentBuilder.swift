@@ -340,6 +340,10 @@ final class DocumentBuilder {
     func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
         let entries = tapeStorage.pointee.entries
         let end = tapeStorage.pointee.count
+        // Read once: each read of the lazily made stack through its getter
+        // retains and releases it (13 pairs an object on a streamed
+        // records file, callgrind).
+        let keyIndices = self.keyIndices
         keyIndices.truncate(to: 0)
         var position = objectIndex + 1
         while position < end {
@@ -396,7 +400,7 @@ final class DocumentBuilder {
                     break
                 }
             }
-            return canonically ? resolveCanonicalDuplicates(keyCount, handle) : visible
+            return canonically ? resolveCanonicalDuplicates(keyIndices, keyCount, handle) : visible
         }
         let table = duplicateTable.prepare(for: keyCount)
         let mask = table.mask
@@ -419,14 +423,14 @@ final class DocumentBuilder {
                 slot = (slot + 1) & mask
             }
         }
-        return canonically ? resolveCanonicalDuplicates(keyCount, handle) : visible
+        return canonically ? resolveCanonicalDuplicates(keyIndices, keyCount, handle) : visible
     }
 
     /// The second pass of ``resolveDuplicates(inObjectAt:count:canonically:)``
     /// over the keys still visible, comparing them as Swift strings (whose
     /// hashing and equality follow canonical equivalence). Only for objects
     /// holding a non-ASCII key.
-    private func resolveCanonicalDuplicates(_ keyCount: Int, _ handle: (Int, Int) -> Int?) -> Int? {
+    private func resolveCanonicalDuplicates(_ keyIndices: PointerStack<Int>, _ keyCount: Int, _ handle: (Int, Int) -> Int?) -> Int? {
         let entries = tapeStorage.pointee.entries
         let bytes = tapeStorage.pointee.bytes
         var seen: [String: Int] = [:]
