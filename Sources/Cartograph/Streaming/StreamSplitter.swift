@@ -44,13 +44,8 @@ final class StreamSplitter {
     private var pendingKey: String?
     /// Where the value being begun sits (set as it starts, read by ``envelopeBegin(isArray:)``).
     private var startingPosition: Position?
-    /// The builder of the element being read, if any: always ``builder``,
-    /// which holds it (``builder`` is replaced only between elements, when
-    /// this is nil), so it is read without retaining it. Every event of a
-    /// streamed element reads it; a strong reference cost a retain and a
-    /// release each (perf: a third of a streamed decode's time was in
-    /// retains and releases, these among the most frequent).
-    private(set) unowned(unsafe) var activeElement: DocumentBuilder?
+    /// The builder of the element being read, if any.
+    private(set) var activeElement: DocumentBuilder?
     var builder: DocumentBuilder
     /// Receives each complete element; returns false (after recording the
     /// failure with ``fail(_:)``) to stop the parse.
