@@ -7,7 +7,9 @@ character a \\u escape, emoji as surrogate pairs: what Python's, PHP's and
 many Java encoders write by default), many small records, wide objects, maps
 of records keyed by id, the same pretty-printed (two-space indentation, as
 JavaScript's JSON.stringify(value, null, 2) and most config files and API
-dumps write it), deep nesting, integer-heavy and float-heavy arrays.
+dumps write it), deep nesting, integer-heavy and float-heavy arrays, and an
+API feed whose records vary by kind (optional members absent or null, dates,
+URLs, snake_case keys, enumerations).
 Seeded, so the files are the same on every run (Python 3.11, json module,
 compact separators and ensure_ascii off but where STYLES says). Run from the
 package root:
@@ -131,11 +133,76 @@ def floats(rng):
     return {"values": values}
 
 
+def activity(rng):
+    """A public API's event feed: records whose payload depends on their kind,
+    members absent or null, ISO 8601 dates, URLs, snake_case keys."""
+    def when():
+        return "2026-%02d-%02dT%02d:%02d:%02dZ" % (rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23),
+                                                  rng.randint(0, 59), rng.randint(0, 59))
+
+    def sha():
+        return "%040x" % rng.getrandbits(160)
+
+    def account(with_display):
+        login = rng.choice(WORDS) + "-" + rng.choice(WORDS) + str(rng.randint(1, 999))
+        value = {"id": rng.randint(1, 10 ** 8), "login": login}
+        if with_display:
+            value["display_login"] = login
+        value.update({"gravatar_id": "", "url": "https://api.example.com/users/" + login,
+                      "avatar_url": "https://avatars.example.com/u/%d?" % rng.randint(1, 10 ** 8)})
+        return value
+
+    def payload(kind):
+        if kind == "PushEvent":
+            commits = [{"sha": sha(), "author": {"email": "%s@example.com" % rng.choice(WORDS),
+                                                 "name": sentence(rng, 2).title()},
+                        "message": sentence(rng, rng.randint(3, 12)), "distinct": rng.random() < 0.9,
+                        "url": "https://api.example.com/repos/x/y/commits/" + sha()}
+                       for _ in range(rng.randint(1, 4))]
+            return {"push_id": rng.randint(10 ** 9, 10 ** 10), "size": len(commits), "distinct_size": len(commits),
+                    "ref": "refs/heads/" + rng.choice(WORDS), "head": sha(), "before": sha(), "commits": commits}
+        if kind == "WatchEvent":
+            return {"action": "started"}
+        if kind == "IssuesEvent":
+            closed = rng.random() < 0.4
+            return {"action": "closed" if closed else "opened", "issue": {
+                "url": "https://api.example.com/repos/x/y/issues/%d" % rng.randint(1, 9999),
+                "id": rng.randint(10 ** 8, 10 ** 9), "number": rng.randint(1, 9999),
+                "title": sentence(rng, rng.randint(3, 9)), "user": account(False),
+                "labels": [{"id": rng.randint(1, 10 ** 6), "name": rng.choice(WORDS),
+                            "color": "%06x" % rng.getrandbits(24), "default": rng.random() < 0.2}
+                           for _ in range(rng.randint(0, 3))],
+                "state": "closed" if closed else "open", "locked": False, "comments": rng.randint(0, 40),
+                "created_at": when(), "updated_at": when(), "closed_at": when() if closed else None,
+                "body": sentence(rng, rng.randint(10, 60)) if rng.random() < 0.8 else None}}
+        if kind == "ForkEvent":
+            name = rng.choice(WORDS)
+            return {"forkee": {"id": rng.randint(10 ** 7, 10 ** 8), "name": name, "full_name": "someone/" + name,
+                               "private": False, "html_url": "https://example.com/someone/" + name,
+                               "description": sentence(rng, 6) if rng.random() < 0.7 else None, "fork": True,
+                               "created_at": when(), "stargazers_count": rng.randint(0, 5000),
+                               "language": rng.choice(["Swift", "Rust", "C", None])}}
+        return {"ref": rng.choice(WORDS), "ref_type": rng.choice(["branch", "tag"]), "master_branch": "main",
+                "description": sentence(rng, 5) if rng.random() < 0.5 else None, "pusher_type": "user"}
+
+    events = []
+    for _ in range(2500):
+        kind = rng.choice(["PushEvent", "PushEvent", "WatchEvent", "IssuesEvent", "ForkEvent", "CreateEvent"])
+        event = {"id": str(rng.randint(10 ** 10, 10 ** 11)), "type": kind, "actor": account(True),
+                 "repo": {"id": rng.randint(1, 10 ** 8), "name": "%s/%s" % (rng.choice(WORDS), rng.choice(WORDS)),
+                          "url": "https://api.example.com/repos/" + rng.choice(WORDS)},
+                 "payload": payload(kind), "public": True, "created_at": when()}
+        if rng.random() < 0.4:
+            event["org"] = account(False)
+        events.append(event)
+    return events
+
+
 def main():
     for name, build, seed in [("strings.json", strings, 1), ("records.json", records, 2), ("wide.json", wide, 3),
                               ("maps.json", maps, 4), ("deep.json", deep, 5), ("integers.json", integers, 6),
                               ("floats.json", floats, 7), ("escaped.json", strings, 8),
-                              ("indented.json", maps, 9)]:
+                              ("indented.json", maps, 9), ("activity.json", activity, 10)]:
         write(name, build(random.Random(seed)))
 
 

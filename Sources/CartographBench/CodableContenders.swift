@@ -3,24 +3,28 @@ import CorpusModels
 import Foundation
 
 /// `Codable` contenders on every file with a root model (``CorpusRoots``:
-/// twitter.json, canada.json and three generated files): Cartograph's
-/// Decoder/Encoder against Foundation's.
+/// twitter.json, canada.json and six generated files): Cartograph's
+/// Decoder/Encoder against Foundation's, each set up for the file's keys and
+/// dates (``CorpusWire``).
 enum CodableContenders {
     static let all: [Contender] = [decode, encode, foundationEncoder]
 
     static let decode = Contender(id: "cartograph-codable-decode", peer: "foundation-jsondecoder") { file, bytes in
-        let mapper = JSONMapper()
-        return try decoding(root(file)) { type in { try mapper.decode(type, from: bytes).elementCount } }
+        let type = try root(file)
+        let mapper = type.wire.mapper()
+        return decoding(type) { type in { try mapper.decode(type, from: bytes).elementCount } }
     }
 
     static let encode = Contender(id: "cartograph-codable-encode", peer: "foundation-jsonencoder") { file, bytes in
-        let mapper = JSONMapper()
-        return try encoding(root(file), bytes) { value in { try mapper.encode(value).count } }
+        let type = try root(file)
+        let mapper = type.wire.mapper()
+        return try encoding(type, bytes) { value in { try mapper.encode(value).count } }
     }
 
     static let foundationEncoder = Contender(id: "foundation-jsonencoder", peer: nil) { file, bytes in
-        let encoder = JSONEncoder()
-        return try encoding(root(file), bytes) { value in { try encoder.encode(value).count } }
+        let type = try root(file)
+        let encoder = type.wire.jsonEncoder()
+        return try encoding(type, bytes) { value in { try encoder.encode(value).count } }
     }
 
     /// The file's root model, or the contender does not apply.
@@ -36,6 +40,6 @@ enum CodableContenders {
 
     /// The run closure `make` builds for the file's value, decoded once by Foundation.
     static func encoding<Root: CorpusRoot>(_ type: Root.Type, _ bytes: [UInt8], _ make: (Root) -> () throws -> Int) throws -> () throws -> Int {
-        make(try JSONDecoder().decode(type, from: Data(bytes)))
+        make(try type.wire.jsonDecoder().decode(type, from: Data(bytes)))
     }
 }

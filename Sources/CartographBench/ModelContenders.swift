@@ -15,6 +15,7 @@ enum ModelContenders {
     static let registry = ModelRegistry.corpusMappings()
 
     static let mapping = Contender(id: "cartograph-mapping-decode", peer: "foundation-jsondecoder") { file, bytes in
+        guard CorpusRoots.hasMappings(file) else { throw NotApplicable() }
         let mapper = JSONMapper(registry: registry)
         return try mappingDecode(CodableContenders.root(file), mapper, bytes)
     }
@@ -39,7 +40,8 @@ enum ModelContenders {
 
     static let foundationDecoder = Contender(id: "foundation-jsondecoder", peer: nil) { file, bytes in
         let data = Data(bytes)
-        let decoder = JSONDecoder()
-        return CodableContenders.decoding(try CodableContenders.root(file)) { type in { try decoder.decode(type, from: data).elementCount } }
+        let type = try CodableContenders.root(file)
+        let decoder = type.wire.jsonDecoder()
+        return CodableContenders.decoding(type) { type in { try decoder.decode(type, from: data).elementCount } }
     }
 }

@@ -43,7 +43,7 @@ enum PlistContenders {
     private static func written<Root: CorpusRoot>(_ type: Root.Type, json: [UInt8], _ format: PropertyListFormat) throws -> [UInt8] {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format == .binary ? .binary : .xml
-        return Array(try encoder.encode(JSONDecoder().decode(type, from: Data(json))))
+        return Array(try encoder.encode(type.wire.jsonDecoder().decode(type, from: Data(json))))
     }
 
     /// The file's models, read from its plist by Foundation (what the encode contenders write).

@@ -2,7 +2,8 @@
 // Benchmarks/Data/generate.py): strings.json and escaped.json (articles with
 // long Unicode bodies, the second written ASCII-only), records.json (many
 // small flat records) and maps.json and indented.json (records in an object
-// keyed by id, the second pretty-printed).
+// keyed by id, the second pretty-printed). activity.json's models, written
+// as a client writes its own, are in ActivityModels.swift.
 // Every field is mapped; they decode through Codable and through Mappings
 // (the Mappable conformances below).
 import Cartograph
@@ -101,6 +102,18 @@ extension DirectoryUser: Mappable {
 public protocol CorpusRoot: Codable, Sendable {
     /// How many top-level elements were decoded.
     var elementCount: Int { get }
+    /// How the file spells keys and dates (``CorpusWire/plain`` unless said).
+    static var wire: CorpusWire { get }
+}
+
+extension CorpusRoot {
+    public static var wire: CorpusWire { .plain }
+}
+
+/// The element of a corpus file that is a top-level array.
+public protocol CorpusElement: Codable, Sendable {
+    /// How the file spells keys and dates.
+    static var wire: CorpusWire { get }
 }
 
 extension TwitterResponse: CorpusRoot {
@@ -119,8 +132,15 @@ extension UserDirectory: CorpusRoot {
     public var elementCount: Int { users.count }
 }
 
-extension Array: CorpusRoot where Element == EventRecord {
+extension EventRecord: CorpusElement {
+    public static var wire: CorpusWire { .plain }
+}
+
+extension ActivityEvent: CorpusElement {}
+
+extension Array: CorpusRoot where Element: CorpusElement {
     public var elementCount: Int { count }
+    public static var wire: CorpusWire { Element.wire }
 }
 
 /// The root model of each benchmark file that has one.
@@ -133,7 +153,14 @@ public enum CorpusRoots {
         case "strings.json", "escaped.json": ArticleList.self
         case "records.json": [EventRecord].self
         case "maps.json", "indented.json": UserDirectory.self
+        case "activity.json": [ActivityEvent].self
         default: nil
         }
+    }
+
+    /// Whether `file`'s models have `Mapping`s too (activity.json's, with
+    /// `let` properties a mapping cannot set, have Codable alone).
+    public static func hasMappings(_ file: String) -> Bool {
+        type(for: file) != nil && file != "activity.json"
     }
 }
