@@ -45,6 +45,9 @@ final class DocumentDecoder: Decoder {
     private var convertedKeys: [String: [UInt8]] = [:]
     /// JSON keys with underscores after ``SnakeCaseKeys/fromSnakeCase(_:)``.
     private var camelCaseKeys: [String: String] = [:]
+    /// Under ``CodableOptions/KeyStrategy/snakeCase``, the decode's JSON
+    /// keys, each converted once (nil under other strategies).
+    let snakeCaseKeys: SnakeCaseKeyTable?
     /// Reading a property list: the string `$null` is nil (``PlistNull``),
     /// and `Date` and `Data` (under the default strategies) must be a
     /// plist's own dates and data, as in Foundation's decoder.
@@ -70,6 +73,7 @@ final class DocumentDecoder: Decoder {
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         usesDefaultKeys = !options.keys.convertsKeys
+        if case .snakeCase = options.keys { snakeCaseKeys = SnakeCaseKeyTable() } else { snakeCaseKeys = nil }
         self.input = input
         self.issues = issues
         self.index = index
@@ -175,7 +179,7 @@ final class DocumentDecoder: Decoder {
     func comparesNames(_ keys: ObjectKeys) -> Bool {
         switch keys {
         case .asGiven: return true
-        case .converted: return false
+        case .converted, .snakeCased: return false
         case .byStrategy:
             switch options.keys {
             // Under .snakeCase a container whose keys have no underscores
@@ -199,8 +203,10 @@ final class DocumentDecoder: Decoder {
     /// dictionary's container (`keepsKeys`) or without a key strategy; under
     /// ``CodableOptions/KeyStrategy/snakeCase``, when a key has an
     /// underscore, each JSON key converted to camelCase, the first of equal
-    /// conversions winning — Foundation's rule, built once per container as
-    /// Foundation builds its dictionary; under
+    /// conversions winning — Foundation's rule — listed once per container
+    /// by ``snakeCaseKeys`` (``ObjectKeys/snakeCased``; an object whose keys
+    /// have no underscore is read as it is: a scan for one costs less than
+    /// the listing, measured); under
     /// ``CodableOptions/KeyStrategy/codingPath(_:)`` each JSON key converted
     /// by the closure, given the container's path (`trail`) and the key.
     func objectKeys(of object: Int, keepsKeys: Bool, trail: CodingTrail?) -> ObjectKeys {
@@ -212,18 +218,15 @@ final class DocumentDecoder: Decoder {
         guard case .snakeCase = options.keys else { return .byStrategy }
         let end = entries[object].payload
         var position = object + 1
-        var hasUnderscore = false
         while position < end {
             let entry = entries[position]
             if entry.flags & TapeFlags.shadowed == 0, memchr(bytes + entry.payload, 0x5F, Int(entry.length)) != nil {
-                hasUnderscore = true
-                break
+                return .snakeCased
             }
             let valueEntry = entries[position + 1]
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
-        guard hasUnderscore else { return .byStrategy }
-        return convertedKeys(of: object, by: camelCased)
+        return .byStrategy
     }
 
     /// The object's keys, each converted once in document order, to their
@@ -952,8 +955,10 @@ enum ObjectKeys {
     case byStrategy
     /// As they are: a `[String: Value]` dictionary's keys under a key strategy.
     case asGiven
-    /// The JSON keys converted (Foundation's snake_case reading, to camelCase,
-    /// or a coding-path closure), to their value's tape index, and the
-    /// converted names in document order (for `allKeys`).
+    /// The JSON keys converted by a coding-path closure, to their value's
+    /// tape index, and the converted names in document order (for `allKeys`).
     case converted([String: Int], names: [String])
+    /// The JSON keys converted to camelCase (Foundation's snake_case
+    /// reading), listed by the container (``SnakeCaseKeyTable``).
+    case snakeCased
 }

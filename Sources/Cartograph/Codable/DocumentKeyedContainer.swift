@@ -3,7 +3,7 @@
 final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
-    var allKeys: [Key] { decoder.keyNames(in: object, keys: keys).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { keyNames.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { index(of: key) != nil }
 

@@ -16,6 +16,15 @@ class KeyedContainerState {
     /// Whether keys are found by their own names (``DocumentDecoder/comparesNames(_:)``):
     /// a flag read per key where `keys`, an enum with payloads, was copied.
     @exclusivity(unchecked) private(set) var comparesNames = true
+    /// Under snake_case reading, this object's keys converted
+    /// (``ObjectKeys/snakeCased``; reused from object to object) and where
+    /// the next lookup starts in them.
+    @exclusivity(unchecked) private var snakeCased: [SnakeCaseKeyTable.Listed] = []
+    @exclusivity(unchecked) private var snakeCasedHint = 0
+    /// The decoder's table while this object's keys are `snakeCased`, read
+    /// with no reference count (the decoder, which this container holds,
+    /// keeps it); nil otherwise.
+    @exclusivity(unchecked) private unowned(unsafe) var snakeCaseKeys: SnakeCaseKeyTable?
 
     init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
@@ -36,12 +45,25 @@ class KeyedContainerState {
         } else {
             keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
             comparesNames = decoder.comparesNames(keys)
+            snakeCaseKeys = nil
+            if case .snakeCased = keys, let table = decoder.snakeCaseKeys {
+                table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased)
+                snakeCasedHint = 0
+                snakeCaseKeys = table
+            }
         }
+    }
+
+    /// The object's keys as coding-key names (a container's `allKeys`).
+    final var keyNames: [String] {
+        snakeCaseKeys?.names(snakeCased) ?? decoder.keyNames(in: object, keys: keys)
     }
 
     /// The tape index of the value for `key` in the object, or nil.
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
-        comparesNames ? decoder.findExact(key.stringValue, in: object, hint: hint) : decoder.find(key, in: object, hint: hint, keys: keys)
+        if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
+        if let snakeCaseKeys { return snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
+        return decoder.find(key, in: object, hint: hint, keys: keys)
     }
 }

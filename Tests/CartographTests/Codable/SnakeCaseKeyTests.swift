@@ -52,7 +52,8 @@ import Testing
         try JSONSerialization.jsonObject(with: mapper.encodeData(Writer(names: names))) as! [String: Int]
     }
 
-    func read(_ json: Data, asking names: [String]) throws -> (foundation: Reader, cartograph: Reader) {
+    /// Foundation's decoder and ours, reading snake_case keys and asking for `names`.
+    func decoders(asking names: [String]) -> (foundation: JSONDecoder, cartograph: JSONMapper) {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.userInfo = [Self.askedKey: names]
@@ -60,6 +61,11 @@ import Testing
             $0.keys = .snakeCase
             $0.userInfo = [Self.askedKey: names]
         })
+        return (decoder, ours)
+    }
+
+    func read(_ json: Data, asking names: [String]) throws -> (foundation: Reader, cartograph: Reader) {
+        let (decoder, ours) = decoders(asking: names)
         return (try decoder.decode(Reader.self, from: json), try ours.decode(Reader.self, from: json))
     }
 
@@ -109,6 +115,117 @@ import Testing
             let asked = unique.flatMap { [$0, SnakeCaseKeys.fromSnakeCase($0), SnakeCaseKeys.toSnakeCase($0)] }
             let (foundation, cartograph) = try read(json, asking: asked)
             #expect(cartograph == foundation, "JSON keys \(unique)")
+        }
+    }
+
+    /// Asks for each name in `userInfo[askedKey]`, decoding the member
+    /// `child_node` (a nested record) halfway through, so an object's keys are
+    /// still read after its child's were; records what it found and `allKeys`
+    /// (sorted: Foundation's come from a dictionary, ours in document order).
+    struct Record: Decodable, Equatable {
+        var found: [String: Int] = [:]
+        var allKeys: [String] = []
+        var child: [Record]?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            let names = decoder.userInfo[SnakeCaseKeyTests.askedKey] as? [String] ?? []
+            for (position, name) in names.enumerated() {
+                if position == names.count / 2 { child = try container.decodeIfPresent([Record].self, forKey: AnyKey("childNode")) }
+                if let value = try container.decodeIfPresent(Int.self, forKey: AnyKey(name)) { found[name] = value }
+            }
+            allKeys = container.allKeys.map(\.stringValue).sorted()
+        }
+    }
+
+    /// One decode of many objects whose keys come from a vocabulary larger
+    /// than the decode's key table starts with, keys that convert alike in
+    /// every order, objects nested in objects, and keys repeated as they are
+    /// within an object: what is found, and `allKeys`, as Foundation's.
+    @Test func manyObjectsOfOneDecodeMatchFoundation() throws {
+        var generator = SeededGenerator(seed: 0xC0FF_EE11)
+        let alike = ["user_name", "userName", "user__name", "USER_NAME", "User_Name", "_user_name", "user_name_"]
+        let vocabulary = alike + (0..<220).map { "field_\($0)_\(["id", "URL", "name", "é_x", "count"][$0 % 5])" }
+        func object(depth: Int) -> String {
+            let count = Int.random(in: 0...14, using: &generator)
+            var members = (0..<count).map { _ in
+                "\"\(vocabulary.randomElement(using: &generator)!)\": \(Int.random(in: 0...999, using: &generator))"
+            }
+            if depth < 2, Bool.random(using: &generator) {
+                let children = (0..<Int.random(in: 0...3, using: &generator)).map { _ in object(depth: depth + 1) }
+                members.insert("\"child_node\": [\(children.joined(separator: ", "))]", at: Int.random(in: 0...members.count, using: &generator))
+            }
+            return "{" + members.joined(separator: ", ") + "}"
+        }
+        let json = Data(("[" + (0..<300).map { _ in object(depth: 0) }.joined(separator: ", ") + "]").utf8)
+        let asked = ["userName", "user_name", "_userName", "userName_"] + vocabulary.map { SnakeCaseKeys.fromSnakeCase($0) }.shuffled(using: &generator)
+        var (decoder, ours) = decoders(asking: asked)
+        // A key repeated as it is: JSONDecoder keeps the first, as the
+        // drop-in decoder does (JSONMapper's default keeps the last).
+        ours.parseOptions.duplicateKeys = .firstWins
+        let foundation = try decoder.decode([Record].self, from: json)
+        let cartograph = try ours.decode([Record].self, from: json)
+        #expect(foundation.count == 300)
+        #expect(foundation.contains { !$0.found.isEmpty && $0.child?.isEmpty == false })
+        #expect(cartograph == foundation)
+    }
+
+    class Account: Codable, Equatable {
+        let accountId: Int
+        let displayName: String
+        let avatarUrl: URL?
+
+        static func == (lhs: Account, rhs: Account) -> Bool {
+            type(of: lhs) == type(of: rhs) && lhs.accountId == rhs.accountId && lhs.displayName == rhs.displayName
+                && lhs.avatarUrl == rhs.avatarUrl && lhs.isEqual(to: rhs)
+        }
+
+        func isEqual(to other: Account) -> Bool { true }
+    }
+
+    /// Reads its own keys, then its base's from the same object through
+    /// `super.init(from:)` (a second container over the object).
+    final class Organization: Account {
+        let membersCount: Int
+        let billingEmail: String?
+
+        enum CodingKeys: String, CodingKey { case membersCount, billingEmail }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            membersCount = try container.decode(Int.self, forKey: .membersCount)
+            billingEmail = try container.decodeIfPresent(String.self, forKey: .billingEmail)
+            try super.init(from: decoder)
+        }
+
+        override func isEqual(to other: Account) -> Bool {
+            guard let other = other as? Organization else { return false }
+            return membersCount == other.membersCount && billingEmail == other.billingEmail
+        }
+    }
+
+    /// A class model and its subclass under snake_case reading: the
+    /// subclass's keys and its base's, read from one object by two
+    /// containers, as Foundation reads them; a missing key named as
+    /// Foundation names it.
+    @Test func aSubclassAndItsBaseReadOneObjectAsFoundationDoes() throws {
+        let json = Data(#"""
+            [{"members_count": 3, "account_id": 7, "display_name": "Acme", "avatar_url": "https://example.com/a.png", "billing_email": null},
+             {"account_id": 8, "display_name": "Beta", "billing_email": "b@example.com", "membersCount": 12},
+             {"Display_Name": "Gamma", "account_id": 9, "members_count": 0, "ACCOUNT_ID": 10}]
+            """#.utf8)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = try decoder.decode([Organization].self, from: json)
+        #expect(try mapper.decode([Organization].self, from: json) == foundation)
+        #expect(foundation.map(\.accountId) == [7, 8, 9] && foundation[2].displayName == "Gamma")
+        let missing = Data(#"[{"account_id": 1, "display_name": "x", "member_count": 2}]"#.utf8)
+        #expect(throws: DecodingError.self) { try decoder.decode([Organization].self, from: missing) }
+        do {
+            _ = try mapper.decode([Organization].self, from: missing)
+            Issue.record("a missing key decoded")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            #expect(key.stringValue == "membersCount")
+            #expect(context.codingPath.map(\.stringValue) == ["Index 0"])
         }
     }
 

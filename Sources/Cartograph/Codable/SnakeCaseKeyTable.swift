@@ -1,0 +1,210 @@
+/// Foundation's snake_case reading for one decode
+/// (``CodableOptions/KeyStrategy/snakeCase``), with each distinct JSON key
+/// converted once.
+///
+/// Foundation converts every key of every object it reads
+/// (``SnakeCaseKeys/fromSnakeCase(_:)``) into a dictionary made per object,
+/// and so did this decoder: a `String` for each key, two hashed lookups and
+/// a dictionary a container, a quarter of a decode of an API feed with
+/// snake_case keys. A file's keys come from a small vocabulary, so here each
+/// distinct key is converted once a decode, by the same function, and found
+/// again by a seeded hash of its bytes (``KeyHash``). Converted names are
+/// kept once each and numbered, so an object's listing (``list(_:entries:bytes:into:)``)
+/// is a pair of integers a key, and the first of the keys that convert
+/// alike wins by a stamp per name (Foundation's rule: the first in
+/// document order), with no comparison between keys.
+///
+/// A container then finds a coding key by comparing its bytes with the
+/// converted names of its listing, starting past the last one found
+/// (synthesized `Codable` asks for keys in declaration order, usually
+/// document order), as containers without a strategy compare the tape's
+/// own keys.
+///
+/// Memory: the distinct keys and their conversions, each once; bounded by
+/// the input's keys.
+final class SnakeCaseKeyTable {
+    /// A key of an object's listing: its converted name's number and its
+    /// value's tape index.
+    struct Listed {
+        let name: Int
+        let value: Int
+    }
+
+    /// A distinct JSON key (`name` -1: an empty slot).
+    private struct KeySlot {
+        var hash: UInt64 = 0
+        var offset = 0
+        var length = 0
+        var name = -1
+    }
+
+    /// A distinct converted name (`name` -1: an empty slot).
+    private struct NameSlot {
+        var hash: UInt64 = 0
+        var name = -1
+    }
+
+    private var keySlots = [KeySlot](repeating: KeySlot(), count: 64)
+    private var keyCount = 0
+    private var nameSlots = [NameSlot](repeating: NameSlot(), count: 64)
+    /// Where each converted name's bytes are in `text`.
+    private var names: [(offset: Int, length: Int)] = []
+    /// Per name, the last listing that took it (first of equal names wins).
+    private var stamps: [UInt32] = []
+    private var stamp: UInt32 = 0
+    /// The bytes of the distinct keys and of their converted names.
+    private var text: UnsafeMutablePointer<UInt8>
+    private var textCount = 0
+    private var textCapacity = 1024
+
+    init() {
+        text = .allocate(capacity: textCapacity)
+    }
+
+    deinit {
+        text.deallocate()
+    }
+
+    /// The keys of the object at `object` (skipping keys a later repeat
+    /// shadows), converted, in document order, the first of equal
+    /// conversions kept; `list` is emptied first and keeps its capacity.
+    func list(_ object: Int, entries: UnsafeMutablePointer<TapeEntry>, bytes: UnsafeMutablePointer<UInt8>, into list: inout [Listed]) {
+        list.removeAll(keepingCapacity: true)
+        stamp &+= 1
+        if stamp == 0 {
+            for index in stamps.indices { stamps[index] = 0 }
+            stamp = 1
+        }
+        let end = entries[object].payload
+        var position = object + 1
+        while position < end {
+            let entry = entries[position]
+            let valueEntry = entries[position + 1]
+            if entry.flags & TapeFlags.shadowed == 0 {
+                let name = self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length))
+                if stamps[name] != stamp {
+                    stamps[name] = stamp
+                    list.append(Listed(name: name, value: position + 1))
+                }
+            }
+            position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
+        }
+    }
+
+    /// The value's tape index for the coding key named `key` in a listing,
+    /// looking first past the key found last (`hint`, updated), or nil.
+    func find(_ key: consuming String, in list: [Listed], hint: inout Int) -> Int? {
+        var key = key
+        return key.withUTF8 { key -> Int? in
+            let count = list.count
+            guard count > 0 else { return nil }
+            var position = hint < count ? hint : 0
+            let first = position
+            repeat {
+                let listed = list[position]
+                position = position + 1 < count ? position + 1 : 0
+                if matches(listed.name, UnsafeRawBufferPointer(key)) {
+                    hint = position
+                    return listed.value
+                }
+            } while position != first
+            return nil
+        }
+    }
+
+    /// A listing's converted names, in its order (a container's `allKeys`).
+    func names(_ list: [Listed]) -> [String] {
+        list.map { listed in
+            let (offset, length) = names[listed.name]
+            return String(decoding: UnsafeBufferPointer(start: text + offset, count: length), as: UTF8.self)
+        }
+    }
+
+    @inline(__always)
+    private func matches(_ name: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let (offset, length) = names[name]
+        return length == key.count && (length == 0 || KeyBytes.equal(text + offset, key.baseAddress!, count: length))
+    }
+
+    /// The number of the converted name of the JSON key of `count` bytes at `base`.
+    private func name(of base: UnsafeRawPointer, count: Int) -> Int {
+        let hash = KeyHash.hash(base, count: count, seed: KeyHash.seed)
+        var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
+        while keySlots[index].name >= 0 {
+            let slot = keySlots[index]
+            if slot.hash == hash, slot.length == count, count == 0 || KeyBytes.equal(text + slot.offset, base, count: count) {
+                return slot.name
+            }
+            index = (index + 1) & (keySlots.count - 1)
+        }
+        return added(base, count: count, hash: hash)
+    }
+
+    /// Converts a key met for the first time and indexes it.
+    @inline(never)
+    private func added(_ base: UnsafeRawPointer, count: Int, hash: UInt64) -> Int {
+        let key = String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
+        let converted = UnsafeRawBufferPointer(start: base, count: count).contains(0x5F) ? SnakeCaseKeys.fromSnakeCase(key) : key
+        let name = interned(converted)
+        let offset = appendText(base, count: count)
+        if (keyCount + 1) * 2 > keySlots.count { keySlots = Self.grown(keySlots, empty: KeySlot(), hash: \.hash) { $0.name >= 0 } }
+        var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
+        while keySlots[index].name >= 0 { index = (index + 1) & (keySlots.count - 1) }
+        keySlots[index] = KeySlot(hash: hash, offset: offset, length: count, name: name)
+        keyCount += 1
+        return name
+    }
+
+    /// The number of a converted name, numbering it if it is new.
+    private func interned(_ name: String) -> Int {
+        var name = name
+        return name.withUTF8 { bytes -> Int in
+            let base = UnsafeRawPointer(bytes.baseAddress)
+            let hash = KeyHash.hash(base, count: bytes.count, seed: KeyHash.seed)
+            var index = Int(truncatingIfNeeded: hash) & (nameSlots.count - 1)
+            while nameSlots[index].name >= 0 {
+                let slot = nameSlots[index]
+                if slot.hash == hash, matches(slot.name, UnsafeRawBufferPointer(bytes)) { return slot.name }
+                index = (index + 1) & (nameSlots.count - 1)
+            }
+            let number = names.count
+            names.append((appendText(base, count: bytes.count), bytes.count))
+            stamps.append(0)
+            if names.count * 2 > nameSlots.count {
+                nameSlots = Self.grown(nameSlots, empty: NameSlot(), hash: \.hash) { $0.name >= 0 }
+                index = Int(truncatingIfNeeded: hash) & (nameSlots.count - 1)
+                while nameSlots[index].name >= 0 { index = (index + 1) & (nameSlots.count - 1) }
+            }
+            nameSlots[index] = NameSlot(hash: hash, name: number)
+            return number
+        }
+    }
+
+    /// Copies bytes to the end of `text`; returns where they start.
+    private func appendText(_ base: UnsafeRawPointer?, count: Int) -> Int {
+        if textCount + count > textCapacity {
+            let capacity = max(textCapacity * 2, textCount + count)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
+        }
+        let offset = textCount
+        if let base, count > 0 { (text + offset).update(from: base.assumingMemoryBound(to: UInt8.self), count: count) }
+        textCount += count
+        return offset
+    }
+
+    /// An open-addressing table twice the size, with the same entries.
+    private static func grown<Slot>(_ slots: [Slot], empty: Slot, hash: (Slot) -> UInt64, isUsed: (Slot) -> Bool) -> [Slot] {
+        var grown = [Slot](repeating: empty, count: slots.count * 2)
+        let mask = grown.count - 1
+        for slot in slots where isUsed(slot) {
+            var index = Int(truncatingIfNeeded: hash(slot)) & mask
+            while isUsed(grown[index]) { index = (index + 1) & mask }
+            grown[index] = slot
+        }
+        return grown
+    }
+}
