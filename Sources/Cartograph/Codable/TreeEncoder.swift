@@ -460,9 +460,25 @@ final class TreeEncoder: Encoder {
         // JSON writes a URL as its absolute string (as JSONEncoder does); a
         // property list takes URL's own Codable form, `{relative, base}`, as
         // PropertyListEncoder does.
-        if type == URL.self, !propertyList { return .value(.string((value as! URL).absoluteString)) }
+        if type == URL.self {
+            if !propertyList { return .value(.string((value as! URL).absoluteString)) }
+            if case .useDefaultKeys = options.keys { return .object(Self.codableForm(of: value as! URL)) }
+        }
         if type == JSONValue.self { return .value(value as! JSONValue) }
         return nil
+    }
+
+    /// What `URL.encode(to:)` writes, `{"relative": …, "base": …}` (the
+    /// base only when there is one, itself in this form), built with no
+    /// encoder or container of URL's: its container's generic metadata and
+    /// a child encoder per URL were a tenth of a binary plist encode of
+    /// activity.json. Under the default keys only (a key strategy would
+    /// see URL's own coding keys: those go through `URL.encode(to:)`).
+    private static func codableForm(of url: URL) -> ObjectSlot {
+        let object = ObjectSlot()
+        object.set("relative", .value(.string(url.relativeString)))
+        if let base = url.baseURL { object.set("base", .object(codableForm(of: base))) }
+        return object
     }
 
     private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {

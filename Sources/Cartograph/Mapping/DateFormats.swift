@@ -102,10 +102,41 @@ enum DateFormats {
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text = "\(String(format: "%04d", year))-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-        if fractional, millis != 0 { text += String(format: ".%03d", millis) }
-        return text + "Z"
+        // Written byte by byte: String(format:) and interpolation were a
+        // tenth of an XML plist encode of activity.json (a date a record).
+        let withMillis = fractional && millis != 0
+        return String(unsafeUninitializedCapacity: withMillis ? 24 : 20) { text in
+            var end = 0
+            func digits(_ value: Int, _ count: Int) {
+                var value = value
+                for position in stride(from: end + count - 1, through: end, by: -1) {
+                    text[position] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+                end += count
+            }
+            func byte(_ value: UInt8) {
+                text[end] = value
+                end += 1
+            }
+            digits(year, 4)
+            byte(0x2D)
+            digits(month, 2)
+            byte(0x2D)
+            digits(day, 2)
+            byte(0x54)
+            digits(secondOfDay / 3600, 2)
+            byte(0x3A)
+            digits(secondOfDay / 60 % 60, 2)
+            byte(0x3A)
+            digits(secondOfDay % 60, 2)
+            if withMillis {
+                byte(0x2E)
+                digits(millis, 3)
+            }
+            byte(0x5A)
+            return end
+        }
     }
 
     /// Days in a month of the proleptic Gregorian calendar.

@@ -81,6 +81,33 @@ import Testing
         #expect(try DateFormats.iso8601String(last, fractional: false) == "9999-12-31T23:59:59Z")
     }
 
+    /// The ISO 8601 text Cartograph writes (JSON's `.iso8601`, XML plist
+    /// dates) against Foundation's `ISO8601DateFormatter` on seeded random
+    /// dates from 1582-10-15 to 9999, whole seconds and milliseconds. (Before
+    /// that day Foundation's formatter spells Julian calendar dates; JSON's
+    /// ISO 8601 stays proleptic Gregorian, as the standard says, and XML
+    /// plists convert first: README, "Differences from Foundation".)
+    @Test func iso8601TextMatchesFoundationsFormatter() throws {
+        let gregorianCutover = -12_219_292_800
+        let whole = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        var generator = SeededGenerator(seed: 0x1508_0601)
+        for _ in 0..<20_000 {
+            let seconds = Int.random(in: gregorianCutover..<DateFormats.writableSeconds.upperBound, using: &generator)
+            let date = Date(timeIntervalSince1970: Double(seconds))
+            let expected = whole.string(from: date)
+            let written = try DateFormats.iso8601String(date, fractional: false)
+            #expect(written == expected, "\(seconds)")
+            #expect(try DateFormats.iso8601String(date, fractional: true) == expected, "\(seconds)")
+            let millis = Int.random(in: 1...999, using: &generator)
+            let precise = Date(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
+            let expectedPrecise = fractional.string(from: precise)
+            let writtenPrecise = try DateFormats.iso8601String(precise, fractional: true)
+            #expect(writtenPrecise == expectedPrecise, "\(seconds).\(millis)")
+        }
+    }
+
     @Test func mappingTransformsRefuseUnwritableDatesWithAPath() throws {
         struct Log: Mappable {
             var at = Date()
