@@ -4,9 +4,10 @@ import Foundation
 // The differential Codable probe: a random JSON value and a random plan of
 // container accesses (keyed and unkeyed containers, nested containers,
 // super decoders, a custom date strategy, failed reads that are caught and
-// continued), run through Foundation's `JSONDecoder` and Cartograph's
-// `JSONMapper`; both must read the same values in the same order, or fail
-// with the same error case at the same coding path.
+// continued; one case in three with the snake-case key strategy), run
+// through Foundation's `JSONDecoder` and Cartograph's `JSONMapper`; both
+// must read the same values in the same order, or fail with the same error
+// case at the same coding path.
 //
 // Shared by `CodableDifferentialTests` (seeded cases on every test run) and
 // the `FuzzCodableDifferential` fuzz target, which reaches this file through
@@ -78,17 +79,29 @@ struct ProbeCase: Sendable {
     let rootIsKeyed: Bool
     /// What the custom date strategy reads.
     let datePlan: [ProbeStep]
+    /// Read with the snake-case key strategies (Foundation's
+    /// `convertFromSnakeCase`, Cartograph's `.snakeCase`), one case in three.
+    let snakeCase: Bool
 
     static let keys = ["a", "b", "c", "super", "d"]
+    /// Under snake case: JSON keys several of which convert alike (`aB`
+    /// from four spellings, the first in the object winning), with leading
+    /// and trailing underscores; and the coding keys a plan asks for, some
+    /// of which no JSON key converts to.
+    static let snakeJSONKeys = ["a_b", "aB", "a__b", "A_B", "super", "_c", "c", "d_e_", "dE", "x_y"]
+    static let snakeCodingKeys = ["aB", "a_b", "super", "_c", "c", "dE_", "dE", "xY"]
 
     init(_ choices: inout ProbeChoices) {
-        json = Self.value(&choices, depth: 0)
+        snakeCase = choices.next(3) == 0
+        let jsonKeys = snakeCase ? Self.snakeJSONKeys : Self.keys
+        let codingKeys = snakeCase ? Self.snakeCodingKeys : Self.keys
+        json = Self.value(&choices, depth: 0, keys: jsonKeys)
         rootIsKeyed = choices.next(4) != 0
-        root = Self.plan(&choices, depth: 0)
-        datePlan = Self.plan(&choices, depth: 2)
+        root = Self.plan(&choices, depth: 0, keys: codingKeys)
+        datePlan = Self.plan(&choices, depth: 2, keys: codingKeys)
     }
 
-    private static func value(_ choices: inout ProbeChoices, depth: Int) -> String {
+    private static func value(_ choices: inout ProbeChoices, depth: Int, keys: [String]) -> String {
         let kind = depth == 0 ? 5 + choices.next(2) : choices.next(depth >= 4 ? 5 : 7)
         switch kind {
         case 0: return ["0", "7", "-3", "300", "1.5", "-0.25", "1e2", "4294967296"][choices.next(8)]
@@ -102,30 +115,30 @@ struct ProbeCase: Sendable {
             for _ in 0..<choices.next(5) {
                 let key = keys[choices.next(keys.count)]
                 guard used.insert(key).inserted else { continue }
-                members.append("\"\(key)\":" + value(&choices, depth: depth + 1))
+                members.append("\"\(key)\":" + value(&choices, depth: depth + 1, keys: keys))
             }
             return "{" + members.joined(separator: ",") + "}"
         default:
-            return "[" + (0..<choices.next(4)).map { _ in value(&choices, depth: depth + 1) }.joined(separator: ",") + "]"
+            return "[" + (0..<choices.next(4)).map { _ in value(&choices, depth: depth + 1, keys: keys) }.joined(separator: ",") + "]"
         }
     }
 
-    private static func plan(_ choices: inout ProbeChoices, depth: Int) -> [ProbeStep] {
-        (0..<choices.next(depth >= 3 ? 3 : 5)).map { _ in step(&choices, depth: depth) }
+    private static func plan(_ choices: inout ProbeChoices, depth: Int, keys: [String]) -> [ProbeStep] {
+        (0..<choices.next(depth >= 3 ? 3 : 5)).map { _ in step(&choices, depth: depth, keys: keys) }
     }
 
-    private static func step(_ choices: inout ProbeChoices, depth: Int) -> ProbeStep {
+    private static func step(_ choices: inout ProbeChoices, depth: Int, keys: [String]) -> ProbeStep {
         let key = keys[choices.next(keys.count)]
         switch choices.next(depth >= 3 ? 4 : 10) {
         case 0, 1: return .value(ProbeScalar.allCases[choices.next(ProbeScalar.allCases.count)], key: key, ifPresent: choices.next(2) == 0)
         case 2: return .contains(key)
         case 3: return .decodeNil(key)
-        case 4: return .keyed(key, plan(&choices, depth: depth + 1))
-        case 5: return .unkeyed(key, plan(&choices, depth: depth + 1))
-        case 6: return .superKeyed(choices.next(3) == 0 ? nil : key, plan(&choices, depth: depth + 1))
-        case 7: return .model(key, plan(&choices, depth: depth + 1))
+        case 4: return .keyed(key, plan(&choices, depth: depth + 1, keys: keys))
+        case 5: return .unkeyed(key, plan(&choices, depth: depth + 1, keys: keys))
+        case 6: return .superKeyed(choices.next(3) == 0 ? nil : key, plan(&choices, depth: depth + 1, keys: keys))
+        case 7: return .model(key, plan(&choices, depth: depth + 1, keys: keys))
         case 8: return .allKeys
-        default: return .attempt(step(&choices, depth: depth + 1))
+        default: return .attempt(step(&choices, depth: depth + 1, keys: keys))
         }
     }
 
@@ -135,6 +148,7 @@ struct ProbeCase: Sendable {
             let options = CodableOptions {
                 $0.userInfo = userInfo.mapValues { $0 as Any }
                 $0.dates = .custom(decode: ProbeDate.decode, encode: { _, _ in })
+                if snakeCase { $0.keys = .snakeCase }
             }
             return try JSONMapper(options: options).decode(ProbeRoot.self, from: Array(json.utf8))
         }
@@ -142,10 +156,11 @@ struct ProbeCase: Sendable {
             let decoder = JSONDecoder()
             decoder.userInfo = userInfo
             decoder.dateDecodingStrategy = .custom(ProbeDate.decode)
+            if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
             return try decoder.decode(ProbeRoot.self, from: Data(json.utf8))
         }
         return ours.agrees(with: theirs) ? nil
-            : "\(json)\nplan: \(rootIsKeyed ? "keyed" : "unkeyed") \(root)\ndate plan: \(datePlan)\nCartograph: \(ours.lines)\nFoundation: \(theirs.lines)"
+            : "\(json)\(snakeCase ? " (snake case)" : "")\nplan: \(rootIsKeyed ? "keyed" : "unkeyed") \(root)\ndate plan: \(datePlan)\nCartograph: \(ours.lines)\nFoundation: \(theirs.lines)"
     }
 }
 
