@@ -112,8 +112,12 @@ extension CorpusRoot {
 
 /// The element of a corpus file that is a top-level array.
 public protocol CorpusElement: Codable, Sendable {
-    /// How the file spells keys and dates.
+    /// How the file spells keys and dates (``CorpusWire/plain`` unless said).
     static var wire: CorpusWire { get }
+}
+
+extension CorpusElement {
+    public static var wire: CorpusWire { .plain }
 }
 
 extension TwitterResponse: CorpusRoot {
@@ -132,9 +136,7 @@ extension UserDirectory: CorpusRoot {
     public var elementCount: Int { users.count }
 }
 
-extension EventRecord: CorpusElement {
-    public static var wire: CorpusWire { .plain }
-}
+extension EventRecord: CorpusElement {}
 
 extension ActivityEvent: CorpusElement {}
 
