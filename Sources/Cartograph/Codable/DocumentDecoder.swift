@@ -43,8 +43,6 @@ final class DocumentDecoder: Decoder {
     private let hintCapacity = 1024
     var depth = 0
     private var convertedKeys: [String: [UInt8]] = [:]
-    /// JSON keys with underscores after ``SnakeCaseKeys/fromSnakeCase(_:)``.
-    private var camelCaseKeys: [String: String] = [:]
     /// Under ``CodableOptions/KeyStrategy/snakeCase``, the decode's JSON
     /// keys, each converted once (nil under other strategies).
     let snakeCaseKeys: SnakeCaseKeyTable?
@@ -231,7 +229,7 @@ final class DocumentDecoder: Decoder {
 
     /// The object's keys, each converted once in document order, to their
     /// value's tape index; the first of equal conversions wins.
-    private func convertedKeys(of object: Int, by convert: (String) -> String) -> ObjectKeys {
+    func convertedKeys(of object: Int, by convert: (String) -> String) -> ObjectKeys {
         let end = entries[object].payload
         var values: [String: Int] = [:]
         var names: [String] = []
@@ -250,14 +248,6 @@ final class DocumentDecoder: Decoder {
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
         return .converted(values, names: names)
-    }
-
-    private func camelCased(_ name: String) -> String {
-        guard name.utf8.contains(0x5F) else { return name }
-        if let cached = camelCaseKeys[name] { return cached }
-        let converted = SnakeCaseKeys.fromSnakeCase(name)
-        camelCaseKeys[name] = converted
-        return converted
     }
 
     /// Marks the next keyed container as a `[String: Value]` dictionary's
@@ -358,7 +348,7 @@ final class DocumentDecoder: Decoder {
             }
             switch options.keys {
             case .snakeCase:
-                let converted = camelCased(name)
+                let converted = SnakeCaseKeys.fromSnakeCase(name)
                 if seen.insert(converted).inserted { names.append(converted) }
             case .snakeCaseRoundTrip: names.append(Self.camelCase(name))
             default: names.append(name)
@@ -955,8 +945,9 @@ enum ObjectKeys {
     case byStrategy
     /// As they are: a `[String: Value]` dictionary's keys under a key strategy.
     case asGiven
-    /// The JSON keys converted by a coding-path closure, to their value's
-    /// tape index, and the converted names in document order (for `allKeys`).
+    /// The JSON keys converted by a coding-path closure (or to camelCase once
+    /// the decode's ``SnakeCaseKeyTable`` is full), to their value's tape
+    /// index, and the converted names in document order (for `allKeys`).
     case converted([String: Int], names: [String])
     /// The JSON keys converted to camelCase (Foundation's snake_case
     /// reading), listed by the container (``SnakeCaseKeyTable``).

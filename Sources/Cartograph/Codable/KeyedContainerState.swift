@@ -47,9 +47,13 @@ class KeyedContainerState {
             comparesNames = decoder.comparesNames(keys)
             snakeCaseKeys = nil
             if case .snakeCased = keys, let table = decoder.snakeCaseKeys {
-                table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased)
-                snakeCasedHint = 0
-                snakeCaseKeys = table
+                if table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased) {
+                    snakeCasedHint = 0
+                    snakeCaseKeys = table
+                } else {
+                    // The table is full: this object's keys one by one.
+                    keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
+                }
             }
         }
     }

@@ -20,9 +20,16 @@
 /// document order), as containers without a strategy compare the tape's
 /// own keys.
 ///
-/// Memory: the distinct keys and their conversions, each once; bounded by
-/// the input's keys.
+/// Memory: the distinct keys and their conversions, each once, up to
+/// ``capacity`` keys (about 3.5 MB of tables besides the keys' text). An
+/// input with more distinct keys than that (an attack: real models have
+/// a few hundred) gets the objects that bring new keys past it converted
+/// one by one (``list(_:entries:bytes:into:)`` answers false), as before
+/// the table, with memory held per container.
 final class SnakeCaseKeyTable {
+    /// The most distinct keys a decode's table holds.
+    static let capacity = 16_384
+
     /// A key of an object's listing: its converted name's number and its
     /// value's tape index.
     struct Listed {
@@ -65,10 +72,15 @@ final class SnakeCaseKeyTable {
         text.deallocate()
     }
 
+    /// How many distinct keys the table holds.
+    var count: Int { keyCount }
+
     /// The keys of the object at `object` (skipping keys a later repeat
     /// shadows), converted, in document order, the first of equal
     /// conversions kept; `list` is emptied first and keeps its capacity.
-    func list(_ object: Int, entries: UnsafeMutablePointer<TapeEntry>, bytes: UnsafeMutablePointer<UInt8>, into list: inout [Listed]) {
+    /// False when a key is new and the table holds ``capacity`` keys
+    /// already (`list` is then of no use).
+    func list(_ object: Int, entries: UnsafeMutablePointer<TapeEntry>, bytes: UnsafeMutablePointer<UInt8>, into list: inout [Listed]) -> Bool {
         list.removeAll(keepingCapacity: true)
         stamp &+= 1
         if stamp == 0 {
@@ -81,7 +93,7 @@ final class SnakeCaseKeyTable {
             let entry = entries[position]
             let valueEntry = entries[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
-                let name = self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length))
+                guard let name = self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length)) else { return false }
                 if stamps[name] != stamp {
                     stamps[name] = stamp
                     list.append(Listed(name: name, value: position + 1))
@@ -89,6 +101,7 @@ final class SnakeCaseKeyTable {
             }
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
+        return true
     }
 
     /// The value's tape index for the coding key named `key` in a listing,
@@ -126,8 +139,9 @@ final class SnakeCaseKeyTable {
         return length == key.count && (length == 0 || KeyBytes.equal(text + offset, key.baseAddress!, count: length))
     }
 
-    /// The number of the converted name of the JSON key of `count` bytes at `base`.
-    private func name(of base: UnsafeRawPointer, count: Int) -> Int {
+    /// The number of the converted name of the JSON key of `count` bytes at
+    /// `base`; nil for a new key when the table is full.
+    private func name(of base: UnsafeRawPointer, count: Int) -> Int? {
         let hash = KeyHash.hash(base, count: count, seed: KeyHash.seed)
         var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
         while keySlots[index].name >= 0 {
@@ -137,7 +151,7 @@ final class SnakeCaseKeyTable {
             }
             index = (index + 1) & (keySlots.count - 1)
         }
-        return added(base, count: count, hash: hash)
+        return keyCount < Self.capacity ? added(base, count: count, hash: hash) : nil
     }
 
     /// Converts a key met for the first time and indexes it.

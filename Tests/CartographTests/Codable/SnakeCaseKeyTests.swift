@@ -169,6 +169,35 @@ import Testing
         #expect(cartograph == foundation)
     }
 
+    /// More distinct keys than a decode's table holds (an input built to
+    /// grow it): the table stops at its capacity, objects with keys it has
+    /// not met are converted one by one, objects with keys it holds still
+    /// use it — and what is found, and `allKeys`, are Foundation's all the
+    /// way through.
+    @Test func moreDistinctKeysThanTheTableHoldsStillMatchFoundation() throws {
+        let capacity = SnakeCaseKeyTable.capacity
+        let full = "{" + (0..<capacity).map { "\"key_\($0)\": \($0)" }.joined(separator: ", ") + "}"
+        let json = "[\(full), {\"user_name\": 1, \"new_key\": 2, \"userName\": 3}, {\"key_7\": 7, \"key_100\": 8}]"
+        let document = try Document(parsing: Array(json.utf8))
+        let table = SnakeCaseKeyTable()
+        var list: [SnakeCaseKeyTable.Listed] = []
+        let objects = try document.root.array().map(\.index)
+        #expect(table.list(objects[0], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(list.count == capacity && table.count == capacity)
+        #expect(!table.list(objects[1], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(table.count == capacity)
+        // Keys it holds: the table still serves.
+        #expect(table.list(objects[2], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(list.count == 2)
+
+        let asked = ["key7", "key100", "userName", "newKey", "key_7"]
+        let (decoder, ours) = decoders(asking: asked)
+        let data = Data(json.utf8)
+        let foundation = try decoder.decode([Reader].self, from: data)
+        #expect(foundation[1].found == ["userName": 1, "newKey": 2] && foundation[2].found == ["key7": 7, "key100": 8])
+        #expect(try ours.decode([Reader].self, from: data) == foundation)
+    }
+
     class Account: Codable, Equatable {
         let accountId: Int
         let displayName: String
