@@ -21,7 +21,7 @@
 /// own keys.
 ///
 /// Memory: the distinct keys and their conversions, each once, up to
-/// ``capacity`` keys (about 3.5 MB of tables besides the keys' text). An
+/// ``capacity`` keys (about 2 MB of tables besides the keys' text). An
 /// input with more distinct keys than that (an attack: real models have
 /// a few hundred) gets the objects that bring new keys past it converted
 /// one by one (``list(_:entries:bytes:into:)`` answers false), as before
