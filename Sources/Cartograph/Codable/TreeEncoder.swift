@@ -8,6 +8,9 @@ enum EncodingSlot {
     case native(EncodedValue)
     case object(ObjectSlot)
     case array(ArraySlot)
+    /// A scalar already written into the run's binary plist sink, by its
+    /// object number (``BinaryWriteAhead``); only that sink's walk meets one.
+    case written(Int)
 
     /// The finished value (dates as ISO 8601 strings, data as base64).
     var value: JSONValue {
@@ -16,6 +19,7 @@ enum EncodingSlot {
         case .native(let native): return (try? native.jsonValue()) ?? .null
         case .object(let object): return .object(object.finished())
         case .array(let array): return .array(array.elements.map(\.value))
+        case .written: preconditionFailure("a value written ahead into a binary plist has no JSON form")
         }
     }
 
@@ -26,6 +30,7 @@ enum EncodingSlot {
         case .native(let native): return native
         case .object(let object): return .object(object.members.map { ($0.key, $0.value.encoded) })
         case .array(let array): return .array(array.elements.map(\.encoded))
+        case .written: preconditionFailure("a value written ahead into a binary plist has no other form")
         }
     }
 }
@@ -211,12 +216,15 @@ final class EncodingRun {
     let propertyList: Bool
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
     @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
+    /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
+    let writeAhead: BinaryWriteAhead?
 
-    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool) {
+    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil) {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         self.propertyList = propertyList
+        self.writeAhead = writeAhead
     }
 }
 
@@ -262,8 +270,8 @@ final class TreeEncoder: Encoder {
     var propertyList: Bool { run.propertyList }
 
     /// The encoder for a root value.
-    convenience init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool = false) {
-        self.init(run: EncodingRun(options: options, registry: registry, propertyList: propertyList), trail: nil, depth: 0)
+    convenience init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool = false, writeAhead: BinaryWriteAhead? = nil) {
+        self.init(run: EncodingRun(options: options, registry: registry, propertyList: propertyList, writeAhead: writeAhead), trail: nil, depth: 0)
     }
 
     init(run: EncodingRun, trail: CodingTrail?, depth: Int) {
@@ -313,6 +321,17 @@ final class TreeEncoder: Encoder {
     }
 
     func store(_ slot: EncodingSlot) { result = slot }
+
+    /// Stores a scalar as this encoder's value (written ahead below the
+    /// root: the root's kind decides whether the format takes it at the top).
+    func storeScalar(_ value: JSONValue) { result = depth > 0 ? slot(value) : .value(value) }
+
+    /// A scalar's slot: written ahead into a binary plist's sink, or kept.
+    @inline(__always)
+    func slot(_ value: JSONValue) -> EncodingSlot {
+        if let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
+        return .value(value)
+    }
 
     /// The encoder a nested container writes through: its coding path is
     /// the nested container's, so the values inside it, their errors and a
@@ -462,7 +481,7 @@ final class TreeEncoder: Encoder {
         // PropertyListEncoder does.
         if type == URL.self {
             if !propertyList { return .value(.string((value as! URL).absoluteString)) }
-            if case .useDefaultKeys = options.keys { return .object(Self.codableForm(of: value as! URL)) }
+            if case .useDefaultKeys = options.keys { return .object(codableForm(of: value as! URL)) }
         }
         if type == JSONValue.self { return .value(value as! JSONValue) }
         return nil
@@ -474,15 +493,15 @@ final class TreeEncoder: Encoder {
     /// a child encoder per URL were a tenth of a binary plist encode of
     /// activity.json. Under the default keys only (a key strategy would
     /// see URL's own coding keys: those go through `URL.encode(to:)`).
-    private static func codableForm(of url: URL) -> ObjectSlot {
+    private func codableForm(of url: URL) -> ObjectSlot {
         let object = ObjectSlot()
-        object.set("relative", .value(.string(url.relativeString)))
+        object.set("relative", slot(.string(url.relativeString)))
         if let base = url.baseURL { object.set("base", .object(codableForm(of: base))) }
         return object
     }
 
     private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {
-        if propertyList { return .native(.date(date)) }
+        if propertyList { return nativeSlot(.date(date), key: key) }
         switch options.dates {
         case .deferredToDate: return .value(try double(date.timeIntervalSinceReferenceDate, key: key))
         case .secondsSince1970: return .value(try double(date.timeIntervalSince1970, key: key))
@@ -499,12 +518,19 @@ final class TreeEncoder: Encoder {
     }
 
     private func encodeData(_ data: Data, key: (any CodingKey)?) throws -> EncodingSlot {
-        if propertyList { return .native(.data(data)) }
+        if propertyList { return nativeSlot(.data(data), key: key) }
         switch options.data {
         case .base64: return .value(.string(data.base64EncodedString()))
         case .deferredToData: return try nested(key: key) { encoder in try Array(data).encode(to: encoder) }
         case .custom(_, let encode): return try nested(key: key) { try encode(data, $0) }
         }
+    }
+
+    /// A plist date's or data's slot: written ahead below the root (the
+    /// root's kind decides whether the format takes it at the top), or kept.
+    private func nativeSlot(_ value: EncodedValue, key: (any CodingKey)?) -> EncodingSlot {
+        if key != nil || depth > 0, let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
+        return .native(value)
     }
 
     private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
@@ -523,7 +549,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
-    private func put(_ value: JSONValue, _ key: Key) { object.set(encoder.jsonKey(key), .value(value)) }
+    private func put(_ value: JSONValue, _ key: Key) { object.set(encoder.jsonKey(key), encoder.slot(value)) }
 
     mutating func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
@@ -600,7 +626,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
     var count: Int { array.count }
 
-    private func append(_ value: JSONValue) { array.append(.value(value)) }
+    private func append(_ value: JSONValue) { array.append(encoder.slot(value)) }
 
     mutating func encodeNil() throws { append(encoder.nilValue) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
@@ -651,23 +677,23 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.store(.value(encoder.nilValue)) }
-    mutating func encode(_ value: Bool) throws { encoder.store(.value(.bool(value))) }
-    mutating func encode(_ value: String) throws { encoder.store(.value(.string(value))) }
-    mutating func encode(_ value: Double) throws { encoder.store(.value(try encoder.double(value, key: nil))) }
-    mutating func encode(_ value: Float) throws { encoder.store(.value(try encoder.float(value, key: nil))) }
-    mutating func encode(_ value: Int) throws { encoder.store(.value(.number(JSONNumber(value)))) }
-    mutating func encode(_ value: Int8) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
-    mutating func encode(_ value: Int16) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
-    mutating func encode(_ value: Int32) throws { encoder.store(.value(.number(JSONNumber(Int64(value))))) }
-    mutating func encode(_ value: Int64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
-    mutating func encode(_ value: UInt) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
-    mutating func encode(_ value: UInt8) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
-    mutating func encode(_ value: UInt16) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
-    mutating func encode(_ value: UInt32) throws { encoder.store(.value(.number(JSONNumber(UInt64(value))))) }
-    mutating func encode(_ value: UInt64) throws { encoder.store(.value(.number(JSONNumber(value)))) }
-    mutating func encode(_ value: Int128) throws { encoder.store(.value(.number(JSONNumber(wide: value)))) }
-    mutating func encode(_ value: UInt128) throws { encoder.store(.value(.number(JSONNumber(wide: value)))) }
+    mutating func encodeNil() throws { encoder.storeScalar(encoder.nilValue) }
+    mutating func encode(_ value: Bool) throws { encoder.storeScalar(.bool(value)) }
+    mutating func encode(_ value: String) throws { encoder.storeScalar(.string(value)) }
+    mutating func encode(_ value: Double) throws { encoder.storeScalar(try encoder.double(value, key: nil)) }
+    mutating func encode(_ value: Float) throws { encoder.storeScalar(try encoder.float(value, key: nil)) }
+    mutating func encode(_ value: Int) throws { encoder.storeScalar(.number(JSONNumber(value))) }
+    mutating func encode(_ value: Int8) throws { encoder.storeScalar(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int16) throws { encoder.storeScalar(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int32) throws { encoder.storeScalar(.number(JSONNumber(Int64(value)))) }
+    mutating func encode(_ value: Int64) throws { encoder.storeScalar(.number(JSONNumber(value))) }
+    mutating func encode(_ value: UInt) throws { encoder.storeScalar(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt8) throws { encoder.storeScalar(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt16) throws { encoder.storeScalar(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt32) throws { encoder.storeScalar(.number(JSONNumber(UInt64(value)))) }
+    mutating func encode(_ value: UInt64) throws { encoder.storeScalar(.number(JSONNumber(value))) }
+    mutating func encode(_ value: Int128) throws { encoder.storeScalar(.number(JSONNumber(wide: value))) }
+    mutating func encode(_ value: UInt128) throws { encoder.storeScalar(.number(JSONNumber(wide: value))) }
     /// The value takes this encoder's place: one level down, the same path
     /// (its key is not repeated).
     mutating func encode<T: Encodable>(_ value: T) throws { encoder.store(try encoder.encodeNested(value)) }

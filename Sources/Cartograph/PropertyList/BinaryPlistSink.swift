@@ -15,29 +15,18 @@ import Foundation
 /// its place.
 struct BinaryPlistSink: PlistSink {
     private var output: [UInt8]
-    /// Byte offset of each object (containers: filled in by ``finish()``).
-    private var offsets: [Int] = []
-    /// Each closed container's object number and where its references start in `references`.
-    private var containers: [(object: Int, start: Int, count: Int, isDict: Bool)] = []
-    /// Closed containers' members' object numbers; a dict's keys first, then its values.
-    private var references: [Int] = []
-    /// Open containers: object number, where their members start on `pending`.
-    private var open: [(object: Int, start: Int, isDict: Bool)] = []
-    /// Members of the open containers, in arrival order (a dict's key, value, key …).
-    private var pending: [Int] = []
+    /// The working arrays (object offsets, references, the tables), taken
+    /// from ``BinaryPlistScratch``'s spares and handed back by ``finish()``.
+    private var scratch: BinaryPlistScratch
     private var root = -1
-    private var table = ScalarTable()
-    private var keyCache = KeyCache()
     /// The objects for `false` and `true`, once written.
     private var bools = (-1, -1)
 
-    init(capacity: Int = 1 << 16) {
-        output = Array("bplist00".utf8)
-        output.reserveCapacity(capacity)
-        offsets.reserveCapacity(capacity / 16)
-        references.reserveCapacity(capacity / 8)
-        pending.reserveCapacity(256)
-        containers.reserveCapacity(capacity / 64)
+    init() {
+        scratch = BinaryPlistScratch.take()
+        output = scratch.output
+        scratch.output = []
+        output.append(contentsOf: "bplist00".utf8)
     }
 
     // MARK: Objects
@@ -45,10 +34,10 @@ struct BinaryPlistSink: PlistSink {
     /// Files an object under the open container (or as the root).
     @inline(__always)
     private mutating func place(_ object: Int) {
-        if open.isEmpty {
+        if scratch.open.isEmpty {
             root = object
         } else {
-            pending.append(object)
+            scratch.pending.append(object)
         }
     }
 
@@ -58,33 +47,33 @@ struct BinaryPlistSink: PlistSink {
     private mutating func finishScalar(from start: Int) -> Int {
         let length = output.count - start
         let object = output.withUnsafeBufferPointer { buffer in
-            table.object(for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
-                offsets: offsets, next: offsets.count)
+            scratch.table.object(for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
+                offsets: scratch.offsets, next: scratch.offsets.count)
         }
-        if object < offsets.count {
+        if object < scratch.offsets.count {
             output.removeLast(length)
         } else {
-            offsets.append(start)
+            scratch.offsets.append(start)
         }
         return object
     }
 
     private mutating func begin(isDict: Bool) {
-        let object = offsets.count
-        offsets.append(0)
+        let object = scratch.offsets.count
+        scratch.offsets.append(0)
         place(object)
-        open.append((object, pending.count, isDict))
+        scratch.open.append((object, scratch.pending.count, isDict))
     }
 
     /// Moves the container's members from `pending` to `references` (a
     /// dict's keys before its values).
     private mutating func end() {
-        let container = open.removeLast()
-        let count = pending.count - container.start
-        let start = references.count
-        references.append(contentsOf: repeatElement(0, count: count))
-        pending.withUnsafeBufferPointer { members in
-            references.withUnsafeMutableBufferPointer { target in
+        let container = scratch.open.removeLast()
+        let count = scratch.pending.count - container.start
+        let start = scratch.references.count
+        scratch.references.append(contentsOf: repeatElement(0, count: count))
+        scratch.pending.withUnsafeBufferPointer { members in
+            scratch.references.withUnsafeMutableBufferPointer { target in
                 if container.isDict {
                     let pairs = count / 2
                     for pair in 0..<pairs {
@@ -96,8 +85,8 @@ struct BinaryPlistSink: PlistSink {
                 }
             }
         }
-        pending.removeLast(count)
-        containers.append((container.object, start, container.isDict ? count / 2 : count, container.isDict))
+        scratch.pending.removeLast(count)
+        scratch.containers.append((container.object, start, container.isDict ? count / 2 : count, container.isDict))
     }
 
     mutating func beginArray() throws { begin(isDict: false) }
@@ -106,21 +95,21 @@ struct BinaryPlistSink: PlistSink {
     mutating func endDict() throws { end() }
 
     mutating func key(_ key: String) throws {
-        if let object = keyCache.object(for: key), holds(object, key) {
-            pending.append(object)
+        if let object = scratch.keyCache.object(for: key), holds(object, key) {
+            scratch.pending.append(object)
             return
         }
         let start = output.count
         appendString(key)
         let object = finishScalar(from: start)
-        keyCache.remember(key, object)
-        pending.append(object)
+        scratch.keyCache.remember(key, object)
+        scratch.pending.append(object)
     }
 
     /// Whether the object is the ASCII string `key` (a cache hit is a hint,
     /// confirmed here against the bytes written).
     private func holds(_ object: Int, _ key: String) -> Bool {
-        let offset = offsets[object]
+        let offset = scratch.offsets[object]
         let marker = output[offset]
         guard marker >> 4 == 0x5 else { return false }
         var length = Int(marker & 0x0F)
@@ -139,57 +128,72 @@ struct BinaryPlistSink: PlistSink {
 
     // MARK: Scalars
 
-    mutating func bool(_ value: Bool) throws {
+    mutating func bool(_ value: Bool) throws { place(boolObject(value)) }
+    mutating func integer(_ value: Int64) throws { place(integerObject(value)) }
+    mutating func unsigned(_ value: UInt64) throws { place(unsignedObject(value)) }
+    mutating func real(_ value: Double) throws { place(realObject(value)) }
+    mutating func date(_ value: Date) throws { place(try dateObject(value)) }
+    mutating func data(_ value: Data) throws { place(dataObject(value)) }
+    mutating func string(_ value: String) throws { place(stringObject(value)) }
+
+    /// A scalar written before, by its object number (``EncodingSlot/written(_:)``).
+    mutating func written(_ object: Int) throws { place(object) }
+
+    // Each scalar's object (shared with an equal one written before),
+    // written but not yet filed under a container: the walker files it, or
+    // the `Codable` encoder keeps its number to file it later.
+
+    mutating func boolObject(_ value: Bool) -> Int {
         var object = value ? bools.1 : bools.0
         if object < 0 {
-            object = offsets.count
-            offsets.append(output.count)
+            object = scratch.offsets.count
+            scratch.offsets.append(output.count)
             output.append(value ? 0x09 : 0x08)
             if value { bools.1 = object } else { bools.0 = object }
         }
-        place(object)
+        return object
     }
 
-    mutating func integer(_ value: Int64) throws {
+    mutating func integerObject(_ value: Int64) -> Int {
         let start = output.count
         appendInteger(value)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
-    mutating func unsigned(_ value: UInt64) throws {
+    mutating func unsignedObject(_ value: UInt64) -> Int {
         let start = output.count
         output.append(0x14)
         append(0, width: 8)
         append(value, width: 8)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
-    mutating func real(_ value: Double) throws {
+    mutating func realObject(_ value: Double) -> Int {
         let start = output.count
         output.append(0x23)
         append(value.bitPattern, width: 8)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
-    mutating func date(_ value: Date) throws {
+    mutating func dateObject(_ value: Date) throws -> Int {
         try PlistDate.checkWritable(value)
         let start = output.count
         output.append(0x33)
         append(value.timeIntervalSinceReferenceDate.bitPattern, width: 8)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
-    mutating func data(_ value: Data) throws {
+    mutating func dataObject(_ value: Data) -> Int {
         let start = output.count
         appendMarker(0x4, count: value.count)
         output.append(contentsOf: value)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
-    mutating func string(_ value: String) throws {
+    mutating func stringObject(_ value: String) -> Int {
         let start = output.count
         appendString(value)
-        place(finishScalar(from: start))
+        return finishScalar(from: start)
     }
 
     /// ASCII strings as bytes (marker 5), others as UTF-16 big-endian (marker 6).
@@ -306,30 +310,41 @@ struct BinaryPlistSink: PlistSink {
     }
 
     /// The containers, the offset table and the trailer, written in place
-    /// into space reserved at once.
+    /// into space reserved at once; the result is a copy of exactly its
+    /// length, and the sink's working memory goes back to
+    /// ``BinaryPlistScratch`` (the sink is done).
     mutating func finish() -> [UInt8] {
-        let referenceWidth = Self.width(max(offsets.count - 1, 0))
+        let referenceWidth = Self.width(max(scratch.offsets.count - 1, 0))
         var size = 0
-        for container in containers {
+        for container in scratch.containers {
             size += (container.count < 15 ? 1 : 10) + (container.isDict ? 2 : 1) * container.count * referenceWidth
         }
         // An upper bound: a container's count takes at most 9 bytes after its marker.
         let tableOffset = output.count + size
         let offsetWidth = Self.width(max(tableOffset, 1))
-        output.reserveCapacity(tableOffset + offsets.count * offsetWidth + 32)
-        for container in containers {
-            offsets[container.object] = output.count
+        output.reserveCapacity(tableOffset + scratch.offsets.count * offsetWidth + 32)
+        for container in scratch.containers {
+            scratch.offsets[container.object] = output.count
             appendMarker(container.isDict ? 0xD : 0xA, count: container.count)
             let end = container.start + (container.isDict ? 2 * container.count : container.count)
-            Self.appendBigEndian(references[container.start..<end], width: referenceWidth, to: &output)
+            Self.appendBigEndian(scratch.references[container.start..<end], width: referenceWidth, to: &output)
         }
         let tableStart = output.count
-        Self.appendBigEndian(offsets[...], width: offsetWidth, to: &output)
+        Self.appendBigEndian(scratch.offsets[...], width: offsetWidth, to: &output)
         output += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(referenceWidth)]
-        append(UInt64(offsets.count), width: 8)
+        append(UInt64(scratch.offsets.count), width: 8)
         append(UInt64(root), width: 8)
         append(UInt64(tableStart), width: 8)
-        return output
+        let result = [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
+            count = output.withUnsafeBufferPointer { output in buffer.initialize(fromContentsOf: output) }
+        }
+        // The working memory goes back for the next write, held by nothing here.
+        scratch.output = output
+        output = []
+        var spent = BinaryPlistScratch.none
+        swap(&spent, &scratch)
+        BinaryPlistScratch.recycle(spent)
+        return result
     }
 
     /// Integers of one width, big-endian, written in place: a store of the
@@ -358,82 +373,6 @@ struct BinaryPlistSink: PlistSink {
                     }
                 }
             }
-        }
-    }
-}
-
-/// The object a key probably is, by the key's own bits: `Codable` keys are
-/// the same few strings over and over, so most keys skip encoding and
-/// hashing their bytes. Equal bits usually mean equal text (a small string's
-/// bits are its bytes, a large one's point at its storage), but a string
-/// freed during the write can leave its address to another with different
-/// text, so a hit is only a hint: the sink compares the key with the bytes
-/// of the object before using it (``BinaryPlistSink/holds(_:_:)``). A miss
-/// goes through the byte table, which shares the object anyway.
-private struct KeyCache {
-    private var entries: [(low: UInt64, high: UInt64, object: Int)] = Array(repeating: (0, 0, -1), count: 256)
-    private static let usable = MemoryLayout<String>.size == 16
-
-    @inline(__always)
-    private static func bits(_ key: String) -> (UInt64, UInt64) {
-        unsafeBitCast(key, to: (UInt64, UInt64).self)
-    }
-
-    @inline(__always)
-    private static func slot(_ bits: (UInt64, UInt64)) -> Int {
-        Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
-    }
-
-    func object(for key: String) -> Int? {
-        guard Self.usable else { return nil }
-        let bits = Self.bits(key)
-        let entry = entries[Self.slot(bits)]
-        return entry.object >= 0 && entry.low == bits.0 && entry.high == bits.1 ? entry.object : nil
-    }
-
-    mutating func remember(_ key: String, _ object: Int) {
-        guard Self.usable else { return }
-        let bits = Self.bits(key)
-        entries[Self.slot(bits)] = (bits.0, bits.1, object)
-    }
-}
-
-/// Open addressing from the bytes of an encoded scalar to its object
-/// number; equal hashes are confirmed by comparing the bytes in the output.
-private struct ScalarTable {
-    private var slots: [(hash: UInt64, object: Int, length: Int)]
-    private var mask: Int
-    private var used = 0
-    private let seed = KeyHash.seed
-
-    init() {
-        slots = Array(repeating: (0, -1, 0), count: 4096)
-        mask = 4095
-    }
-
-    /// The object already holding these bytes, or `next` (now recorded for them).
-    mutating func object(for bytes: UnsafeRawPointer, length: Int, in output: UnsafeRawPointer, offsets: [Int], next: Int) -> Int {
-        let hash = KeyHash.hash(bytes, count: length, seed: seed)
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while slots[index].object >= 0 {
-            let slot = slots[index]
-            if slot.hash == hash, slot.length == length, memcmp(output + offsets[slot.object], bytes, length) == 0 { return slot.object }
-            index = (index + 1) & mask
-        }
-        slots[index] = (hash, next, length)
-        used += 1
-        if used * 2 > slots.count { grow() }
-        return next
-    }
-
-    private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: (0, -1, 0), count: old.count * 2)
-        mask = slots.count - 1
-        for slot in old where slot.object >= 0 {
-            var index = Int(truncatingIfNeeded: slot.hash) & mask
-            while slots[index].object >= 0 { index = (index + 1) & mask }
-            slots[index] = slot
         }
     }
 }

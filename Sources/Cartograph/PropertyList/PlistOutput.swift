@@ -16,11 +16,12 @@ enum PlistOutput {
         case document(Document, index: Int)
     }
 
-    /// The plist bytes of a value.
-    static func bytes(_ root: Root, format: PropertyListFormat, options: PropertyListOptions) throws -> [UInt8] {
+    /// The plist bytes of a value; `writeAhead` holds the binary sink a
+    /// `Codable` encode has written the value's scalars into.
+    static func bytes(_ root: Root, format: PropertyListFormat, options: PropertyListOptions, writeAhead: BinaryWriteAhead? = nil) throws -> [UInt8] {
         switch (options.writer, format) {
         case (.native, .binary):
-            var sink = try walked(BinaryPlistSink(), root, options)
+            var sink = try walked(writeAhead?.take() ?? BinaryPlistSink(), root, options)
             return sink.finish()
         case (.native, .xml):
             var sink = try walked(XMLPlistSink(), root, options)
@@ -36,7 +37,9 @@ enum PlistOutput {
 }
 
 extension PlistOutput {
-    private static func walked<Sink: PlistSink>(_ sink: Sink, _ root: Root, _ options: PropertyListOptions) throws -> Sink {
+    /// The sink is consumed: held twice, its buffers would be copied at the
+    /// walk's first write (a sink the encoder wrote ahead into holds megabytes).
+    private static func walked<Sink: PlistSink>(_ sink: consuming Sink, _ root: Root, _ options: PropertyListOptions) throws -> Sink {
         var walker = PlistTreeWalker(sink: sink, options: options)
         try walker.write(root)
         return walker.sink

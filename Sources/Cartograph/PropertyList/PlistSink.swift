@@ -20,4 +20,14 @@ protocol PlistSink {
     mutating func string(_ value: String) throws
     mutating func date(_ value: Date) throws
     mutating func data(_ value: Data) throws
+    /// A scalar the `Codable` encoder already wrote into this sink, by its
+    /// object number (``EncodingSlot/written(_:)``: only the binary sink
+    /// takes writes ahead of the walk).
+    mutating func written(_ object: Int) throws
+}
+
+extension PlistSink {
+    mutating func written(_ object: Int) throws {
+        throw CartographError(.encodingFailed, "internal: a value written ahead reached \(Self.self), which takes none")
+    }
 }

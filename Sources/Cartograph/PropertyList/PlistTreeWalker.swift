@@ -43,6 +43,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
     private mutating func write(_ slot: EncodingSlot, depth: Int, path: @autoclosure () -> String) throws {
         switch slot {
         // Scalars first, matched in place: most of an encoder's tree.
+        case .written(let object): try sink.written(object)
         case .value(.string(let text)): try scalar(path()) { try $0.string(text) }
         case .value(.number(let number)): try self.number(number, path: path())
         case .value(.bool(let flag)): try scalar(path()) { try $0.bool(flag) }

@@ -72,9 +72,12 @@ public struct PropertyListMapper: Sendable {
     /// A `Codable` value as a plist.
     /// - Throws: `EncodingError` naming the path; nil is omitted (or an error by option).
     public func encode<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> [UInt8] {
-        let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true)
+        // Cartograph's binary writer takes the scalars as they are encoded (``BinaryWriteAhead``).
+        let writeAhead = format == .binary && options.writer == .native ? BinaryWriteAhead() : nil
+        let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true, writeAhead: writeAhead)
         do {
-            return try PlistOutput.bytes(.slot(try encoder.encodeRootSlot(value, requiringValue: true)), format: format, options: options)
+            let root = try encoder.encodeRootSlot(value, requiringValue: true)
+            return try PlistOutput.bytes(.slot(root), format: format, options: options, writeAhead: writeAhead)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }

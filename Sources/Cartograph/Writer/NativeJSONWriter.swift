@@ -116,6 +116,8 @@ struct NativeJSONWriter {
                     try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
+        case .written:
+            throw CartographError(.encodingFailed, "internal: a value written ahead into a binary plist reached the JSON writer", path: path())
         }
     }
 
