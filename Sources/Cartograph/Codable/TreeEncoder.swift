@@ -316,6 +316,7 @@ final class TreeEncoder: Encoder {
         return TreeUnkeyedContainer(encoder: self, array: array)
     }
 
+
     func singleValueContainer() -> any SingleValueEncodingContainer {
         TreeSingleValueContainer(encoder: self)
     }
@@ -431,7 +432,10 @@ final class TreeEncoder: Encoder {
     }
 
     /// Refuses one level more than ``CodableOptions/maxDepth`` or than the stack holds.
-    private func checkDepth(_ value: Any, key: (any CodingKey)?) throws {
+    /// Generic, not `Any`: a value passed as `Any` is boxed (a struct larger
+    /// than three words copied into a heap box, each reference in it
+    /// retained) on every call, though only an error uses it.
+    private func checkDepth<T>(_ value: T, key: (any CodingKey)?) throws {
         guard depth < options.maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
         }
