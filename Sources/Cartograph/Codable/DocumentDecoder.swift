@@ -59,7 +59,7 @@ final class DocumentDecoder: Decoder {
     /// empties it. A value in the decoder, read per container with no
     /// reference counting; one decode, one thread: no dynamic exclusivity
     /// checks.
-    @exclusivity(unchecked) private var recycled: RecycledContainers
+    @exclusivity(unchecked) private var recycled: RecycledContainers<KeyedContainerState>
 
     init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
         recyclesContainers: Bool = false)
@@ -77,7 +77,7 @@ final class DocumentDecoder: Decoder {
         self.index = index
         hints = .allocate(capacity: hintCapacity)
         hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
-        recycled = RecycledContainers(keeps: recyclesContainers)
+        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
     }
 
     deinit {
@@ -108,7 +108,8 @@ final class DocumentDecoder: Decoder {
     /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
     func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<Key> {
         let type = ObjectIdentifier(Key.self)
-        if let holder = recycled.reuse(type, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) {
+        if let (holder, state) = recycled.reuse(type, depth: depth) {
+            state._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
             // Kept for this key type: the holder's is a `KeyedDecodingContainer<Key>`.
             return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedDecodingContainer<Key>>.self).take() }
         }

@@ -1,5 +1,5 @@
-/// Keyed containers a decode made, kept to be handed out again for the next
-/// object of the same type at the same depth.
+/// Keyed containers a decode (or an encode) made, kept to be handed out
+/// again for the next object of the same type at the same depth.
 ///
 /// Making a keyed container was ~1,700 instructions (callgrind, twitter.json
 /// `Codable`: 1,264 containers a decode, an eighth of the decode after the
@@ -23,21 +23,28 @@
 /// ``DocumentDecoder/decodeTopLevel(_:)``, which empties the table when the
 /// decode ends, however it ends.
 ///
-/// This relies on `KeyedDecodingContainer` being one reference to its box,
-/// as it has been since Swift 4; ``isAvailable`` checks that once at run
-/// time (size, box type, a round trip), and without it nothing is kept.
-struct RecycledContainers {
+/// The encoder keeps its `KeyedEncodingContainer`s the same way (`State`
+/// is then ``TreeKeyedState``; the owner of an encode empties the table
+/// when the root value is encoded): making one looked up the metadata of
+/// `TreeKeyedContainer<Key>` and of the box, ~1,000 instructions, 6% of
+/// activity.json's binary plist encode.
+///
+/// This relies on `KeyedDecodingContainer` and `KeyedEncodingContainer`
+/// being one reference to their box, as they have been since Swift 4;
+/// ``ContainerLayout`` checks that once at run time (size, box type, a
+/// round trip), and without it nothing is kept.
+struct RecycledContainers<State: AnyObject> {
     private struct Slot {
         var type: ObjectIdentifier?
         var depth = 0
         var holder: KeptContainer?
-        var state: Unmanaged<KeyedContainerState>?
+        var state: Unmanaged<State>?
     }
 
     /// Open addressing: a key type and depth probe up to ``probes`` slots
     /// from their hash; past that the one at the hash is replaced.
-    private static let capacity = 128
-    private static let probes = 8
+    private static var capacity: Int { 128 }
+    private static var probes: Int { 8 }
     /// Made when the first container is kept: a decode that makes few
     /// containers pays for no table.
     private var slots: UnsafeMutablePointer<Slot>?
@@ -45,9 +52,9 @@ struct RecycledContainers {
     private var made = 0
     private var keeps: Bool
 
-    /// A table that keeps containers if `keeps` (and ``isAvailable``).
+    /// A table that keeps containers if `keeps` (and the layout allows it, ``ContainerLayout``).
     init(keeps: Bool) {
-        self.keeps = keeps && Self.isAvailable
+        self.keeps = keeps
     }
 
     /// Releases every kept container; none is kept after.
@@ -73,10 +80,10 @@ struct RecycledContainers {
     }
 
     /// The holder of a kept container for `type` at `depth` that nothing
-    /// else holds (not retained: the table keeps it), its state pointed at
-    /// `object`; nil if there is none.
+    /// else holds, and its state for the caller to point at the new object
+    /// (neither retained: the table keeps them); nil if there is none.
     @inline(__always)
-    func reuse(_ type: ObjectIdentifier, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) -> Unmanaged<KeptContainer>? {
+    func reuse(_ type: ObjectIdentifier, depth: Int) -> (holder: Unmanaged<KeptContainer>, state: Unmanaged<State>)? {
         guard let slots else { return nil }
         var index = Self.home(of: type, depth: depth)
         for _ in 0..<Self.probes {
@@ -85,8 +92,7 @@ struct RecycledContainers {
             if kept == type, slot.pointee.depth == depth {
                 let holder = Unmanaged.passUnretained(slot.pointee.holder!)
                 guard holder._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
-                slot.pointee.state!._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
-                return holder
+                return (holder, slot.pointee.state!)
             }
             index = (index + 1) & (Self.capacity - 1)
         }
@@ -103,7 +109,7 @@ struct RecycledContainers {
     /// Keeps a new container (in `holder`; its state is `state`) for `type`
     /// at `depth`, in place of one kept for the same, or in an empty slot,
     /// or in place of the one at the hash.
-    mutating func keep(_ holder: KeptContainer, state: KeyedContainerState, type: ObjectIdentifier, depth: Int) {
+    mutating func keep(_ holder: KeptContainer, state: State, type: ObjectIdentifier, depth: Int) {
         if slots == nil {
             slots = .allocate(capacity: Self.capacity)
             slots!.initialize(repeating: Slot(), count: Self.capacity)
@@ -122,39 +128,7 @@ struct RecycledContainers {
         }
         slots[target] = Slot(type: type, depth: depth, holder: holder, state: .passUnretained(state))
     }
-
-    /// Whether `KeyedDecodingContainer` is laid out as this type expects:
-    /// one reference to the standard library's box, which a bit cast can
-    /// take out and put back.
-    static let isAvailable: Bool = {
-        guard MemoryLayout<KeyedDecodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
-            MemoryLayout<KeyedDecodingContainer<StringKey>>.alignment == MemoryLayout<AnyObject>.alignment
-        else { return false }
-        let probe = KeyedDecodingContainer(LayoutProbe())
-        let box = unsafeBitCast(probe, to: AnyObject.self)
-        guard String(describing: type(of: box)).contains("KeyedDecodingContainerBox") else { return false }
-        let back = unsafeBitCast(box, to: KeyedDecodingContainer<StringKey>.self)
-        return back.codingPath.map(\.stringValue) == [LayoutProbe.mark]
-    }()
-
-    /// A container whose coding path marks it, for ``isAvailable``.
-    private struct LayoutProbe: KeyedDecodingContainerProtocol {
-        static let mark = "cartograph.layout-probe"
-        var codingPath: [any CodingKey] { [StringKey(Self.mark)] }
-        var allKeys: [StringKey] { [] }
-        func contains(_ key: StringKey) -> Bool { false }
-        func decodeNil(forKey key: StringKey) throws -> Bool { throw failure }
-        func decode<T: Decodable>(_ type: T.Type, forKey key: StringKey) throws -> T { throw failure }
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: StringKey) throws -> KeyedDecodingContainer<NestedKey> {
-            throw failure
-        }
-        func nestedUnkeyedContainer(forKey key: StringKey) throws -> any UnkeyedDecodingContainer { throw failure }
-        func superDecoder() throws -> any Decoder { throw failure }
-        func superDecoder(forKey key: StringKey) throws -> any Decoder { throw failure }
-        private var failure: DecodingError { .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "a layout probe")) }
-    }
 }
-
 
 /// A kept `KeyedDecodingContainer` (``RecycledContainers``), type-erased so
 /// the table can hold any key type's.

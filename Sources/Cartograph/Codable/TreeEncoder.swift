@@ -218,13 +218,17 @@ final class EncodingRun {
     @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
     let writeAhead: BinaryWriteAhead?
+    /// Keyed containers kept for the next object of their key type at their
+    /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootSlot(_:requiringValue:)``).
+    @exclusivity(unchecked) var recycled: RecycledContainers<TreeKeyedState>
 
-    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil) {
+    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil, recyclesContainers: Bool = true) {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         self.propertyList = propertyList
         self.writeAhead = writeAhead
+        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding)
     }
 }
 
@@ -302,7 +306,23 @@ final class TreeEncoder: Encoder {
             object = ObjectSlot()
             result = .object(object)
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: object))
+        if let (holder, state) = run.recycled.reuse(ObjectIdentifier(Key.self), depth: depth) {
+            state._withUnsafeGuaranteedRef { $0.reset(encoder: self, object: object) }
+            // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
+            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+        }
+        return newKeyedContainer(Key.self, object: object)
+    }
+
+    /// A new keyed container, kept if the run's table admits it (not
+    /// inlined, as on the decoder: its local container would make the
+    /// caller look `KeyedEncodingContainer<Key>`'s metadata up on the reuse path too).
+    @inline(never)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: ObjectSlot) -> KeyedEncodingContainer<Key> {
+        let state = TreeKeyedContainer<Key>(encoder: self, object: object)
+        let container = KeyedEncodingContainer(state)
+        if run.recycled.admits() { run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -454,6 +474,9 @@ final class TreeEncoder: Encoder {
     /// as Foundation's encoders do at the top level ("Top-level T did not
     /// encode any values."); nested, it is an empty object.
     func encodeRootSlot<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingSlot {
+        // The kept containers hold encoders, which hold the run: released
+        // when the root value is done, however it ends.
+        defer { if depth == 0 { run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
@@ -544,9 +567,24 @@ final class TreeEncoder: Encoder {
     }
 }
 
-struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: TreeEncoder
-    let object: ObjectSlot
+/// What a keyed container writes through and into: a class, so that a kept
+/// container (``RecycledContainers``) can be pointed at the next object.
+class TreeKeyedState {
+    @exclusivity(unchecked) final var encoder: TreeEncoder
+    @exclusivity(unchecked) final var object: ObjectSlot
+
+    init(encoder: TreeEncoder, object: ObjectSlot) {
+        self.encoder = encoder
+        self.object = object
+    }
+
+    final func reset(encoder: TreeEncoder, object: ObjectSlot) {
+        self.encoder = encoder
+        self.object = object
+    }
+}
+
+final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingContainerProtocol {
     /// The container's coding path (its encoder's: a nested container has
     /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
     var trail: CodingTrail? { encoder.trail }
@@ -555,31 +593,31 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func put(_ value: JSONValue, _ key: Key) { object.set(encoder.jsonKey(key), encoder.slot(value)) }
 
-    mutating func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { put(try encoder.double(value, key: key), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { put(try encoder.float(value, key: key), key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
+    func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
+    func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
+    func encode(_ value: Double, forKey key: Key) throws { put(try encoder.double(value, key: key), key) }
+    func encode(_ value: Float, forKey key: Key) throws { put(try encoder.float(value, key: key), key) }
+    func encode(_ value: Int, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    func encode(_ value: Int8, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    func encode(_ value: Int16, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    func encode(_ value: Int32, forKey key: Key) throws { put(.number(JSONNumber(Int64(value))), key) }
+    func encode(_ value: Int64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    func encode(_ value: UInt, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    func encode(_ value: UInt8, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    func encode(_ value: UInt16, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    func encode(_ value: UInt32, forKey key: Key) throws { put(.number(JSONNumber(UInt64(value))), key) }
+    func encode(_ value: UInt64, forKey key: Key) throws { put(.number(JSONNumber(value)), key) }
+    func encode(_ value: Int128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
+    func encode(_ value: UInt128, forKey key: Key) throws { put(.number(JSONNumber(wide: value)), key) }
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         // The value first, then its key: a custom key strategy's closure is
         // called in the order Foundation calls it (innermost keys first).
         let slot = try encoder.encodeValue(value, key: key)
         object.set(encoder.jsonKey(key), slot)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let name = encoder.jsonKey(key)
         let nested: ObjectSlot
         if case .object(let existing)? = object.slot(name) {
@@ -591,7 +629,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
     }
 
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let name = encoder.jsonKey(key)
         let nested: ArraySlot
         if case .array(let existing)? = object.slot(name) {
@@ -605,9 +643,9 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// An encoder for the value under `"super"` (Foundation's spelling; the
     /// key need not be one of `Key`'s cases).
-    mutating func superEncoder() -> any Encoder { superEncoder(for: StringKey("super")) }
+    func superEncoder() -> any Encoder { superEncoder(for: StringKey("super")) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(for: key) }
+    func superEncoder(forKey key: Key) -> any Encoder { superEncoder(for: key) }
 
     /// The key holds `{}` until the super encoder writes something (as in
     /// Foundation), keeping its place among the keys.

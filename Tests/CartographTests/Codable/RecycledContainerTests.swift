@@ -2,15 +2,17 @@ import Foundation
 import Testing
 @testable import Cartograph
 
-/// The decoder hands a keyed container it made out again for the next
-/// object of the same key type at the same depth, only when nothing else
-/// holds it: containers a model keeps keep reading their own object, and
-/// the decoder is released when the decode ends.
+/// The decoder and the encoder hand a keyed container they made out again
+/// for the next object of the same key type at the same depth, only when
+/// nothing else holds it: containers a model keeps keep reading (or
+/// writing) their own object, and the decoder or encoder is released when
+/// its work ends.
 @Suite struct RecycledContainerTests {
     @Test func theStandardLibrarysContainerLayoutIsTheOneRecyclingNeeds() {
         // If this fails, containers are no longer recycled (decodes stay
         // correct, but each container is made anew): see RecycledContainers.
-        #expect(RecycledContainers.isAvailable)
+        #expect(ContainerLayout.keyedDecoding)
+        #expect(ContainerLayout.keyedEncoding)
     }
 
     /// A model that keeps its container and reads it after the decode.
@@ -112,6 +114,131 @@ import Testing
             _ = try? mapper.decode([Watched].self, from: Data(json.utf8))
             _ = try? mapper.decode([String: [Watched]].self, from: Data(#"{"a":\#(json)}"#.utf8))
             #expect(watch.decoder == nil, "the decoder of \(json) outlived its decode")
+        }
+    }
+
+    // MARK: Encoding
+
+    /// Keeps the containers its elements made, to write through them later.
+    final class KeptWriters: @unchecked Sendable {
+        var containers: [KeyedEncodingContainer<Keeper.CodingKeys>] = []
+    }
+
+    /// Keeps its container in `writers` after its `encode(to:)` returns.
+    struct Keeper: Encodable {
+        let name: String
+        let writers: KeptWriters
+
+        enum CodingKeys: String, CodingKey { case name, late }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            writers.containers.append(container)
+        }
+    }
+
+    /// Encodes its keepers, then writes through every kept container.
+    struct LateWriter: Encodable {
+        let keepers: [Keeper]
+        let writers: KeptWriters
+
+        enum CodingKeys: String, CodingKey { case keepers, after }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(keepers, forKey: .keepers)
+            for (index, var kept) in writers.containers.enumerated() { try kept.encode("late \(index)", forKey: .late) }
+            try container.encode("done", forKey: .after)
+        }
+    }
+
+    /// Each kept container writes into its own object, never into one a
+    /// recycled container was pointed at since. (Foundation's `JSONEncoder`
+    /// drops writes made after a value's `encode(to:)` returns; Cartograph's
+    /// containers are references into its tree, as Foundation's plist
+    /// encoder's are, and keep them.)
+    @Test func aKeptEncodingContainerKeepsWritingItsOwnObject() throws {
+        let expected: NSDictionary = [
+            "after": "done",
+            "keepers": (0..<12).map { ["name": "k\($0)", "late": "late \($0)"] as NSDictionary } as NSArray,
+        ]
+        func value() -> LateWriter {
+            let writers = KeptWriters()
+            return LateWriter(keepers: (0..<12).map { Keeper(name: "k\($0)", writers: writers) }, writers: writers)
+        }
+        let json = try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value())) as? NSDictionary
+        #expect(json == expected, "\(String(describing: json))")
+        let plist = try PropertyListSerialization.propertyList(from: Data(PropertyListMapper().encode(value(), format: .binary)), format: nil)
+        #expect(plist as? NSDictionary == expected, "\(plist)")
+        let foundationPlist = try PropertyListSerialization.propertyList(from: PropertyListEncoder().encode(value()), format: nil)
+        #expect(foundationPlist as? NSDictionary == expected, "\(foundationPlist)")
+    }
+
+    /// Two keyed containers of one key type at one depth, alive together, and trees.
+    struct Twins: Encodable {
+        enum CodingKeys: String, CodingKey { case a, b, c }
+
+        func encode(to encoder: any Encoder) throws {
+            var first = encoder.container(keyedBy: CodingKeys.self)
+            var second = encoder.container(keyedBy: CodingKeys.self)
+            try first.encode(1, forKey: .a)
+            try second.encode(2, forKey: .b)
+            try first.encode(3, forKey: .c)
+        }
+    }
+
+    @Test func containersAliveTogetherAndRecursiveModelsEncodeAsFoundationDoes() throws {
+        let json = { (value: any Encodable) throws -> [NSObject?] in
+            [try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSObject,
+             try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value)) as? NSObject]
+        }
+        let twins = try json(Array(repeating: Twins(), count: 8))
+        #expect(twins[0] != nil && twins[0] == twins[1])
+        func tree(_ depth: Int, _ seed: Int) -> Tree {
+            Tree(value: seed, children: depth == 0 ? [] : (0..<(seed % 3 + 1)).map { tree(depth - 1, seed * 7 + $0) })
+        }
+        let trees = try json([tree(6, 1), tree(4, 5), tree(2, 8)])
+        #expect(trees[0] != nil && trees[0] == trees[1])
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let ours = try PropertyListMapper().encode([tree(5, 2)], format: .binary)
+        #expect(try PropertyListDecoder().decode([Tree].self, from: Data(ours)) == [tree(5, 2)])
+    }
+
+    /// Holds the encoders weakly, to see them go.
+    final class EncoderWatch: @unchecked Sendable {
+        var encoders: [Weak] = []
+        struct Weak { weak var encoder: AnyObject? }
+        static let key = CodingUserInfoKey(rawValue: "cartograph.tests.encoder-watch")!
+    }
+
+    struct WatchedOut: Encodable {
+        var id: Int
+        var fails = false
+
+        enum CodingKeys: String, CodingKey { case id }
+
+        func encode(to encoder: any Encoder) throws {
+            (encoder.userInfo[EncoderWatch.key] as? EncoderWatch)?.encoders.append(.init(encoder: encoder as AnyObject))
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            if fails { throw EncodingError.invalidValue(id, EncodingError.Context(codingPath: container.codingPath, debugDescription: "refused")) }
+        }
+    }
+
+    @Test func theEncoderIsReleasedWhenTheEncodeEnds() throws {
+        for failing in [false, true] {
+            let watch = EncoderWatch()
+            var options = CodableOptions()
+            options.userInfo[EncoderWatch.key] = watch
+            var mapper = JSONMapper()
+            mapper.codableOptions = options
+            let values = (0..<6).map { WatchedOut(id: $0, fails: failing && $0 == 5) }
+            _ = try? mapper.encode(values)
+            _ = try? PropertyListMapper(codableOptions: options).encode(values, format: .binary)
+            #expect(watch.encoders.count == 12)
+            #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived its encode (failing: \(failing))")
         }
     }
 }
