@@ -153,6 +153,17 @@ import Testing
         plist.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
     }
 
+    /// A write whose working memory grew past the bound gives it back.
+    @Test func workingMemoryPastItsBoundIsNotKept() {
+        var large = BinaryPlistScratch()
+        large.references.reserveCapacity(BinaryPlistScratch.maxFootprint / 8 + 1)
+        #expect(large.footprint > BinaryPlistScratch.maxFootprint)
+        #expect(!BinaryPlistScratch.recycle(large))
+        var small = BinaryPlistScratch()
+        small.output.reserveCapacity(1 << 20)
+        #expect(small.footprint >= 1 << 20 && small.footprint < BinaryPlistScratch.maxFootprint)
+    }
+
     @Test func concurrentWritesEachGetTheirOwnBytes() async throws {
         let values = (0..<8).map { index in Large(strings: (0..<(500 * (index + 1))).map { "s\($0 % (100 + index))" }, numbers: Array(0..<(index * 300))) }
         let expected = try values.map { try PropertyListMapper().encode($0, format: .binary) }
