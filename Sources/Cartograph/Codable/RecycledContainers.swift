@@ -51,10 +51,14 @@ struct RecycledContainers<State: AnyObject> {
     /// Containers made before any is kept (small documents make one or two).
     private var made = 0
     private var keeps: Bool
+    /// How many containers are made before one is kept.
+    private let keepsAfter: Int
 
-    /// A table that keeps containers if `keeps` (and the layout allows it, ``ContainerLayout``).
-    init(keeps: Bool) {
+    /// A table that keeps containers if `keeps`, once `after` were made
+    /// without (a small document then makes no table).
+    init(keeps: Bool, after: Int = 2) {
         self.keeps = keeps
+        keepsAfter = after
     }
 
     /// Releases every kept container; none is kept after.
@@ -100,10 +104,10 @@ struct RecycledContainers<State: AnyObject> {
     }
 
     /// Whether the container just made is to be kept (counted: the first
-    /// two of a decode are not, so that small documents make no table).
+    /// ``keepsAfter`` are not, so that small documents make no table).
     mutating func admits() -> Bool {
         made += 1
-        return keeps && made > 2
+        return keeps && made > keepsAfter
     }
 
     /// Keeps a new container (in `holder`; its state is `state`) for `type`

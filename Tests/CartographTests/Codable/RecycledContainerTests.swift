@@ -153,6 +153,7 @@ import Testing
         }
     }
 
+    /// (The encoder keeps containers past its first 16, so these encode 40.)
     /// Each kept container writes into its own object, never into one a
     /// recycled container was pointed at since. (Foundation's `JSONEncoder`
     /// drops writes made after a value's `encode(to:)` returns; Cartograph's
@@ -161,11 +162,11 @@ import Testing
     @Test func aKeptEncodingContainerKeepsWritingItsOwnObject() throws {
         let expected: NSDictionary = [
             "after": "done",
-            "keepers": (0..<12).map { ["name": "k\($0)", "late": "late \($0)"] as NSDictionary } as NSArray,
+            "keepers": (0..<40).map { ["name": "k\($0)", "late": "late \($0)"] as NSDictionary } as NSArray,
         ]
         func value() -> LateWriter {
             let writers = KeptWriters()
-            return LateWriter(keepers: (0..<12).map { Keeper(name: "k\($0)", writers: writers) }, writers: writers)
+            return LateWriter(keepers: (0..<40).map { Keeper(name: "k\($0)", writers: writers) }, writers: writers)
         }
         let json = try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value())) as? NSDictionary
         #expect(json == expected, "\(String(describing: json))")
@@ -193,7 +194,7 @@ import Testing
             [try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSObject,
              try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value)) as? NSObject]
         }
-        let twins = try json(Array(repeating: Twins(), count: 8))
+        let twins = try json(Array(repeating: Twins(), count: 40))
         #expect(twins[0] != nil && twins[0] == twins[1])
         func tree(_ depth: Int, _ seed: Int) -> Tree {
             Tree(value: seed, children: depth == 0 ? [] : (0..<(seed % 3 + 1)).map { tree(depth - 1, seed * 7 + $0) })
@@ -234,10 +235,10 @@ import Testing
             options.userInfo[EncoderWatch.key] = watch
             var mapper = JSONMapper()
             mapper.codableOptions = options
-            let values = (0..<6).map { WatchedOut(id: $0, fails: failing && $0 == 5) }
+            let values = (0..<40).map { WatchedOut(id: $0, fails: failing && $0 == 39) }
             _ = try? mapper.encode(values)
             _ = try? PropertyListMapper(codableOptions: options).encode(values, format: .binary)
-            #expect(watch.encoders.count == 12)
+            #expect(watch.encoders.count == 80)
             #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived its encode (failing: \(failing))")
         }
     }
