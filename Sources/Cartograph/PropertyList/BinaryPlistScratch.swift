@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The working memory of a binary plist write — the output buffer, object
 /// offsets, references, the scalar and key tables — kept after the write
@@ -39,7 +38,22 @@ struct BinaryPlistScratch: Sendable {
     static let maxSpares = 2
     static let maxFootprint = 16 << 20
 
-    private static let spares = Mutex<[BinaryPlistScratch]>([])
+    private static let spares = Spares()
+
+    /// The kept sets behind a lock. `NSLock` (a pthread mutex, which
+    /// ThreadSanitizer models) rather than `Synchronization.Mutex`, whose
+    /// futex path ThreadSanitizer does not see: under it, two writes
+    /// handing their sets back at once were reported as a race.
+    private final class Spares: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sets: [BinaryPlistScratch] = []
+
+        func withLock<Result>(_ body: (inout [BinaryPlistScratch]) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&sets)
+        }
+    }
 
     /// A kept set, emptied, or a new one.
     static func take() -> BinaryPlistScratch {
