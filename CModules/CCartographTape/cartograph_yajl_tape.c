@@ -900,10 +900,11 @@ void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape) {
 /// smaller than the field's place), and a probe handle without callbacks
 /// reads "[1," and then "22,333]", the field equal to
 /// yajl_get_bytes_consumed (3, then 7) after each. Asked once; a race only
-/// probes twice and stores the same answer.
+/// probes twice and stores the same answer; the answer is read and stored
+/// with relaxed atomics, so that race is not a data race.
 static int consumed_field_verified(void) {
-    static volatile int known = -1;
-    int answer = known;
+    static int known = -1;
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (answer >= 0) return answer;
     answer = 0;
     yajl_handle probe = yajl_version() / 10000 == 2 ? yajl_alloc(NULL, NULL, NULL) : NULL;
@@ -917,7 +918,7 @@ static int consumed_field_verified(void) {
         }
         yajl_free(probe);
     }
-    known = answer;
+    __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
     return answer;
 }
 
