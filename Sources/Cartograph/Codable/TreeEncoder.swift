@@ -339,16 +339,19 @@ final class TreeEncoder: Encoder {
         return TreeUnkeyedContainer(encoder: self, array: array)
     }
 
-
     func singleValueContainer() -> any SingleValueEncodingContainer {
         TreeSingleValueContainer(encoder: self)
     }
 
     func store(_ slot: EncodingSlot) { result = slot }
 
-    /// Stores a scalar as this encoder's value (written ahead below the
-    /// root: the root's kind decides whether the format takes it at the top).
-    func storeScalar(_ value: JSONValue) { result = depth > 0 ? slot(value) : .value(value) }
+    /// Stores a scalar as this encoder's value (written ahead below the root).
+    func storeScalar(_ value: JSONValue) { result = isBelowRoot(key: nil) ? slot(value) : .value(value) }
+
+    /// Whether a value this encoder encodes (under `key`, or as its own)
+    /// is below the root: only those are written ahead, since the root's
+    /// kind decides whether the format takes it at the top.
+    private func isBelowRoot(key: (any CodingKey)?) -> Bool { key != nil || depth > 0 }
 
     /// A scalar's slot: written ahead into a binary plist's sink, or kept.
     @inline(__always)
@@ -556,10 +559,9 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    /// A plist date's or data's slot: written ahead below the root (the
-    /// root's kind decides whether the format takes it at the top), or kept.
+    /// A plist date's or data's slot: written ahead below the root, or kept.
     private func nativeSlot(_ value: EncodedValue, key: (any CodingKey)?) -> EncodingSlot {
-        if key != nil || depth > 0, let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
+        if isBelowRoot(key: key), let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
         return .native(value)
     }
 

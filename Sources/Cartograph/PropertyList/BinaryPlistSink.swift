@@ -109,20 +109,12 @@ struct BinaryPlistSink: PlistSink {
     /// Whether the object is the ASCII string `key` (a cache hit is a hint,
     /// confirmed here against the bytes written).
     private func holds(_ object: Int, _ key: String) -> Bool {
-        let offset = scratch.offsets[object]
-        let marker = output[offset]
-        guard marker >> 4 == 0x5 else { return false }
-        var length = Int(marker & 0x0F)
-        var start = offset + 1
-        if length == 0x0F {
-            let width = 1 << Int(output[start] & 0x0F)
-            length = 0
-            for index in (start + 1)..<(start + 1 + width) { length = length << 8 | Int(output[index]) }
-            start += 1 + width
-        }
-        guard key.utf8.count == length else { return false }
-        return output.withUnsafeBufferPointer { buffer in
-            key.utf8.withContiguousStorageIfAvailable { memcmp(buffer.baseAddress! + start, $0.baseAddress!, length) == 0 } ?? false
+        output.withUnsafeBytes { buffer in
+            let start = buffer.baseAddress! + scratch.offsets[object]
+            guard start.load(as: UInt8.self) >> 4 == 0x5 else { return false }
+            let (length, header) = ScalarTable.markedCount(at: start)
+            guard key.utf8.count == length else { return false }
+            return key.utf8.withContiguousStorageIfAvailable { memcmp(start + header, $0.baseAddress!, length) == 0 } ?? false
         }
     }
 

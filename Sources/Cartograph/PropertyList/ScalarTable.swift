@@ -91,15 +91,20 @@ struct ScalarTable {
         case 0x1, 0x2: return 1 + (1 << low)
         case 0x3: return 9
         default:
-            var count = low
-            var header = 1
-            if low == 0x0F {
-                let width = 1 << Int(start.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
-                count = 0
-                for index in 0..<width { count = count << 8 | Int(start.load(fromByteOffset: 2 + index, as: UInt8.self)) }
-                header = 2 + width
-            }
+            let (count, header) = markedCount(at: start)
             return header + (marker >> 4 == 0x6 ? 2 * count : count)
         }
+    }
+
+    /// A data or string object's count (bytes, or UTF-16 units) and the
+    /// length of its marker and count: in the marker's low nibble, or past
+    /// 14 in an integer object after it.
+    static func markedCount(at start: UnsafeRawPointer) -> (count: Int, header: Int) {
+        let low = Int(start.load(as: UInt8.self) & 0x0F)
+        guard low == 0x0F else { return (low, 1) }
+        let width = 1 << Int(start.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
+        var count = 0
+        for index in 0..<width { count = count << 8 | Int(start.load(fromByteOffset: 2 + index, as: UInt8.self)) }
+        return (count, 2 + width)
     }
 }
