@@ -103,6 +103,15 @@ struct BinaryPlistReader {
         guard objects > 0, objects <= UInt64(count), top < objects, table >= 8, table < UInt64(trailer),
             UInt64(trailer) - table >= objects * UInt64(offsetSize)
         else { throw fail("the trailer's object count, top object or offset table is out of range", at: trailer + 8) }
+        // Foundation's and CoreFoundation's rule: the widths must hold the
+        // object count and the offset table's start themselves, so a file
+        // they refuse is refused here too (the drop-in coders agree with them).
+        if referenceSize < 8, objects >= UInt64(1) << (8 * referenceSize) {
+            throw fail("\(objects) objects do not fit \(referenceSize)-byte references", at: trailer + 7)
+        }
+        if offsetSize < 8, table >= UInt64(1) << (8 * offsetSize) {
+            throw fail("an offset table at byte \(table) does not fit \(offsetSize)-byte offsets", at: trailer + 6)
+        }
         objectCount = Int(objects)
         topObject = Int(top)
         offsetTable = Int(table)

@@ -258,8 +258,13 @@ struct BinaryPlistSink: PlistSink {
 
     // MARK: Encoding
 
-    private static func width(_ value: Int) -> Int {
-        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+    /// The bytes a trailer field needs so that `limit` itself fits: readers
+    /// (Foundation's and CoreFoundation's) require the object *count* to be
+    /// below `1 << (8 * referenceWidth)` and the offset table's start to be
+    /// below `1 << (8 * offsetWidth)`, so a file of exactly 256 objects takes
+    /// two-byte references though no reference is above 255.
+    static func width(toHold limit: Int) -> Int {
+        limit <= 0xFF ? 1 : limit <= 0xFFFF ? 2 : limit <= 0xFFFF_FFFF ? 4 : 8
     }
 
     @inline(__always)
@@ -306,14 +311,14 @@ struct BinaryPlistSink: PlistSink {
     /// length, and the sink's working memory goes back to
     /// ``BinaryPlistScratch`` (the sink is done).
     mutating func finish() -> [UInt8] {
-        let referenceWidth = Self.width(max(scratch.offsets.count - 1, 0))
+        let referenceWidth = Self.width(toHold: scratch.offsets.count)
         var size = 0
         for container in scratch.containers {
             size += (container.count < 15 ? 1 : 10) + (container.isDict ? 2 : 1) * container.count * referenceWidth
         }
         // An upper bound: a container's count takes at most 9 bytes after its marker.
         let tableOffset = output.count + size
-        let offsetWidth = Self.width(max(tableOffset, 1))
+        let offsetWidth = Self.width(toHold: tableOffset)
         output.reserveCapacity(tableOffset + scratch.offsets.count * offsetWidth + 32)
         for container in scratch.containers {
             scratch.offsets[container.object] = output.count
