@@ -539,9 +539,18 @@ final class DocumentDecoder: Decoder {
     }
 
     func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Float {
-        let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: Float.self)
-        let narrowed = Float(value)
-        if value.isFinite, !narrowed.isFinite { throw outOfRange(Float.self, at: index, key: key(), trail: trail()) }
+        try decodeNarrow(Float.self, at: index, key: key(), trail: trail())
+    }
+
+    /// A `Float` (or `Float16`) rounded once from the number's text
+    /// (``NarrowFloat``): through `Double` it would be rounded twice.
+    func decodeNarrow<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> F {
+        let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: F.self)
+        let entry = entries[index]
+        let narrowed = entry.kind == .number
+            ? NarrowFloat.value(F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
+            : F(value)
+        if value.isFinite, !narrowed.isFinite { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
         return narrowed
     }
 
@@ -784,6 +793,9 @@ final class DocumentDecoder: Decoder {
     /// Types Foundation's coders treat specially, and JSONValue.
     private enum SpecialKind {
         case date, data, decimal, url, jsonValue
+        /// `Float16` rounded once from the text: its own `init(from:)` reads
+        /// a `Float` and rounds that again.
+        case float16
     }
 
     /// Whether the value at `index` is read as a ``SpecialKind`` when asked for as `type`.
@@ -794,6 +806,9 @@ final class DocumentDecoder: Decoder {
         // A plist's `{relative, base}` dictionary goes through URL's own init(from:).
         if type == URL.self, !(readsNullMarker && entries[index].kind == .object) { return .url }
         if type == JSONValue.self { return .jsonValue }
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        if type == Float16.self { return .float16 }
+        #endif
         return nil
     }
 
@@ -807,6 +822,12 @@ final class DocumentDecoder: Decoder {
             let text = try decodeString(at: index, key: key, trail: trail)
             guard let url = URL(string: text) else { throw dataCorrupted("\"\(text)\" is not a valid URL", at: index, key: key, trail: trail) }
             return url as! T
+        case .float16:
+            #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+            return try decodeNarrow(Float16.self, at: index, key: key, trail: trail) as! T
+            #else
+            preconditionFailure("Float16 is not a special kind on this platform")
+            #endif
         case .jsonValue:
             var keys = KeyStringCache()
             do {

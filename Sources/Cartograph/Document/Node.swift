@@ -140,6 +140,21 @@ public struct Node: Sendable {
         return value
     }
 
+    /// The nearest `Float` to the number's text (rounded once, from the
+    /// text, not through `Double`); throws when it is beyond Float's range.
+    public func float() throws -> Float {
+        try narrowed(Float.self)
+    }
+
+    /// The nearest `F` to the number's text; throws beyond `F`'s range.
+    func narrowed<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
+        let wide = try double()
+        let (bytes, count) = try numberBytes()
+        let value = NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: bytes, count: count))
+        guard value.isFinite || !wide.isFinite else { throw outOfRange("\(F.self)") }
+        return value
+    }
+
     /// The exact value as `Decimal`; throws when it has more than 38 significant digits.
     public func decimal() throws -> Decimal {
         let (bytes, count) = try numberBytes()

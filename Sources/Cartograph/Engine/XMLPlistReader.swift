@@ -263,8 +263,20 @@ struct XMLPlistReader {
             throw CartographError(.syntax, "invalid XML plist: <real> holds \"\(text)\", which is not a number", offset: tag.offset)
         }
         var value: Double?
+        var keepsText = false
         text.utf8.withContiguousStorageIfAvailable { buffer in
-            if let start = buffer.baseAddress, NumberGrammar.isValid(buffer) { value = NumberText.double(start, count: buffer.count) }
+            if let start = buffer.baseAddress, NumberGrammar.isValid(buffer) {
+                value = NumberText.double(start, count: buffer.count)
+                // A Double halfway between two Floats does not say which
+                // side the text was on: the text itself is kept, so that a
+                // Float is rounded once from it (``NarrowFloat``).
+                keepsText = value.map { NarrowFloat.isMidpoint($0, of: Float.self) || Self.isFloat16Midpoint($0) } ?? false
+            }
+        }
+        if keepsText {
+            var kept = text
+            try kept.withUTF8 { try PlistScalars.accept(builder.number($0.baseAddress!, count: $0.count, at: tag.offset), builder) }
+            return
         }
         // Other spellings writers use: "+1.5", "1.", ".5", "1E5", "nan", "inf", "-infinity".
         if value == nil { value = Double(text) ?? (text.lowercased().hasSuffix("infinity") ? Double(text.dropLast(5)) : nil) }
@@ -272,6 +284,14 @@ struct XMLPlistReader {
             throw CartographError(.syntax, "invalid XML plist: <real> holds \"\(text)\", which is not a number", offset: tag.offset)
         }
         try PlistScalars.real(value, at: tag.offset, into: builder)
+    }
+
+    private static func isFloat16Midpoint(_ value: Double) -> Bool {
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        return NarrowFloat.isMidpoint(value, of: Float16.self)
+        #else
+        return false
+        #endif
     }
 
     private mutating func date(_ tag: Tag) throws {

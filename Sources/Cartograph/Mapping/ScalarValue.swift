@@ -204,7 +204,11 @@ extension Float: ScalarValue {
     static var expectedKind: String { "number" }
     static var zero: Float? { 0 }
     static func scalar(from node: Node, lenient: Bool) throws -> Float {
-        let value = Float(try Double.scalar(from: node, lenient: lenient))
+        if node.kind == .number { return try node.float() }
+        // Lenient text: the standard library's parser rounds once, as `strtof` does.
+        guard lenient, node.kind == .string, let value = Float(try node.string().trimmingCharacters(in: .whitespaces)) else {
+            throw node.mismatch(expected: "number")
+        }
         guard value.isFinite else {
             throw CartographError(.numberOutOfRange, "number does not fit in Float", offset: node.sourceOffset, expected: "Float", found: "number")
         }
