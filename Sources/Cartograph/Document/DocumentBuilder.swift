@@ -218,7 +218,7 @@ final class DocumentBuilder {
     func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
         if let splitter {
             if let element = splitter.activeElement { return routed(element.key(bytes, count: count, at: source), element) }
-            splitter.envelopeKey(bytes, count: count)
+            if let error = splitter.envelopeKey(bytes, count: count, at: source) { return fail(error) }
             if splitter.discardsEnvelope { return checkText(bytes, count: count, at: source) }
         }
         let top = current

@@ -20,6 +20,9 @@ final class StreamSplitter {
     private enum Position {
         case key(String)
         case index(Int)
+        /// The value of a repeated key that the whole decode would not keep
+        /// (``DuplicateKeyPolicy/firstWins``): on no path.
+        case shadowed
 
         func matches(_ step: StreamPath.PathStep, elementsOnly: Bool) -> Bool {
             switch (step, self) {
@@ -32,12 +35,20 @@ final class StreamSplitter {
         }
     }
 
-    /// An open envelope container: where it sits, and how many values it has begun.
+    /// An open envelope container: where it sits, how many values it has
+    /// begun, and (objects) the keys seen that a repeat would matter for.
     private struct Level {
         var isArray: Bool
         var position: Position?
         var children = 0
+        var keys: Set<String> = []
     }
+
+    /// What a repeated key does to the stream (the parse options' policy).
+    private let duplicateKeys: DuplicateKeyPolicy
+    private let maxKeys: Int
+    /// Whether the value after the last envelope key is a shadowed repeat.
+    private var pendingShadowed = false
 
     let mode: Mode
     private var stack: [Level] = []
@@ -69,6 +80,8 @@ final class StreamSplitter {
         self.mode = mode
         if case .steps(_, false) = mode { discardsEnvelope = true } else { discardsEnvelope = false }
         if case .values = mode { foundArray = true }
+        duplicateKeys = options.duplicateKeys
+        maxKeys = options.maxKeysPerObject
         var elementOptions = options
         elementOptions.allowMultipleValues = false
         builder = DocumentBuilder(options: elementOptions, expectedInputBytes: 4 << 10)
@@ -98,7 +111,7 @@ final class StreamSplitter {
             if stack[last].isArray {
                 position = .index(stack[last].children)
             } else {
-                position = .key(pendingKey ?? "")
+                position = pendingShadowed ? .shadowed : .key(pendingKey ?? "")
             }
             stack[last].children += 1
         }
@@ -117,8 +130,56 @@ final class StreamSplitter {
         return onElement(element)
     }
 
-    func envelopeKey(_ bytes: UnsafeRawPointer?, count: Int) {
-        pendingKey = bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    /// A key of an envelope object; the error that stops the stream when
+    /// the key repeats where a stream cannot agree with the whole decode.
+    ///
+    /// A stream must never deliver an element the whole decode would not
+    /// produce, so a key that repeats is judged as it arrives, before any
+    /// value of its second occurrence:
+    /// - ``DuplicateKeyPolicy/firstWins``: the repeat's value is on no
+    ///   path; its elements are not delivered (the whole decode drops them too).
+    /// - ``DuplicateKeyPolicy/lastWins``: a repeat of a key on the streamed
+    ///   path is refused with ``CartographError/Kind/duplicateKey``: the
+    ///   whole decode keeps the last value, which the stream cannot know
+    ///   until the first value's elements were delivered. A repeat elsewhere
+    ///   changes nothing the stream delivers.
+    /// - ``DuplicateKeyPolicy/reject``: any repeat in the envelope is
+    ///   refused (the elements' own objects are checked by their builder).
+    func envelopeKey(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> CartographError? {
+        let key = bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+        pendingKey = key
+        pendingShadowed = false
+        guard let last = stack.indices.last else { return nil }
+        // The kept envelope's builder counts its keys; a discarded one's are counted here.
+        guard stack[last].children < maxKeys else {
+            return CartographError(.tooManyKeys, "object has more than maxKeysPerObject (\(maxKeys)) keys", offset: source)
+        }
+        let onPath = isOnPath(key, inObjectAt: last)
+        guard onPath || duplicateKeys == .reject else { return nil }
+        if stack[last].keys.insert(key).inserted { return nil }
+        switch duplicateKeys {
+        case .firstWins:
+            pendingShadowed = true
+            return nil
+        case .lastWins:
+            return CartographError(.duplicateKey,
+                "duplicate key \(ErrorText.quoted(key)) on the streamed path: the whole body keeps its last value, so a stream cannot deliver the first",
+                offset: source)
+        case .reject:
+            return CartographError(.duplicateKey, "duplicate key \(ErrorText.quoted(key)) in object", offset: source)
+        }
+    }
+
+    /// Whether the value of `key` in the envelope object at `level` lies on
+    /// the streamed path (is selected, or holds what is).
+    private func isOnPath(_ key: String, inObjectAt level: Int) -> Bool {
+        guard case .steps(let steps, let requiresArray) = mode else { return false }
+        // The value would sit at stack index level + 1, matched by steps[level].
+        guard level < steps.count else { return false }
+        for depth in 1..<max(level + 1, 1) where !(stack[depth].position?.matches(steps[depth - 1], elementsOnly: false) ?? false) {
+            return false
+        }
+        return Position.key(key).matches(steps[level], elementsOnly: requiresArray && level == steps.count - 1)
     }
 
     func envelopeBegin(isArray: Bool) {
