@@ -20,6 +20,14 @@
 /// document order), as containers without a strategy compare the tape's
 /// own keys.
 ///
+/// Names compare as Swift strings do, under canonical equivalence (as the
+/// dictionary Foundation builds per object does): a converted name
+/// canonically equal to one already numbered takes its number, and a coding
+/// key that misses bytewise is looked up again as a `String` whenever a
+/// non-ASCII name or key is involved (``canonicalNumbers``). Only the bytes
+/// are compared otherwise: two different ASCII strings are never
+/// canonically equal.
+///
 /// Memory: the distinct keys and their conversions, each once, up to
 /// ``capacity`` keys (about 2 MB of tables besides the keys' text). An
 /// input with more distinct keys than that (an attack: real models have
@@ -63,6 +71,10 @@ final class SnakeCaseKeyTable {
     private var text: UnsafeMutablePointer<UInt8>
     private var textCount = 0
     private var textCapacity = 1024
+    /// Every name's number by its `String`, made once the first non-ASCII
+    /// name or coding key is met (nil before: all names are ASCII, equal
+    /// only when their bytes are).
+    private var canonicalNumbers: [String: Int]?
 
     init() {
         text = .allocate(capacity: textCapacity)
@@ -121,16 +133,43 @@ final class SnakeCaseKeyTable {
                     return listed.value
                 }
             } while position != first
+            guard canonicalNumbers != nil || (key.count > 0 && !UTF8Validation.isASCII(UnsafeRawPointer(key.baseAddress!), count: key.count)) else {
+                return nil
+            }
+            // Missed bytewise with a non-ASCII name or key about: the name
+            // canonically equal to the key, if any, and its place in the list.
+            guard let number = canonicalNumber(of: String(decoding: key, as: UTF8.self)) else { return nil }
+            for index in list.indices where list[index].name == number {
+                hint = index + 1 < count ? index + 1 : 0
+                return list[index].value
+            }
             return nil
         }
     }
 
+    /// The number of the name canonically equal to `key`, if any.
+    @inline(never)
+    private func canonicalNumber(of key: String) -> Int? {
+        canonicalIndex()[key]
+    }
+
+    /// ``canonicalNumbers``, made from the names so far if it is not yet.
+    private func canonicalIndex() -> [String: Int] {
+        if let canonicalNumbers { return canonicalNumbers }
+        var index: [String: Int] = [:]
+        for number in names.indices where index[nameText(number)] == nil { index[nameText(number)] = number }
+        canonicalNumbers = index
+        return index
+    }
+
+    private func nameText(_ number: Int) -> String {
+        let (offset, length) = names[number]
+        return String(decoding: UnsafeBufferPointer(start: text + offset, count: length), as: UTF8.self)
+    }
+
     /// A listing's converted names, in its order (a container's `allKeys`).
     func names(_ list: [Listed]) -> [String] {
-        list.map { listed in
-            let (offset, length) = names[listed.name]
-            return String(decoding: UnsafeBufferPointer(start: text + offset, count: length), as: UTF8.self)
-        }
+        list.map { nameText($0.name) }
     }
 
     @inline(__always)
@@ -170,8 +209,8 @@ final class SnakeCaseKeyTable {
     }
 
     /// The number of a converted name, numbering it if it is new.
-    private func interned(_ name: String) -> Int {
-        var name = name
+    private func interned(_ original: String) -> Int {
+        var name = original
         return name.withUTF8 { bytes -> Int in
             let base = UnsafeRawPointer(bytes.baseAddress)
             let hash = KeyHash.hash(base, count: bytes.count, seed: KeyHash.seed)
@@ -180,6 +219,12 @@ final class SnakeCaseKeyTable {
                 let slot = nameSlots[index]
                 if slot.hash == hash, matches(slot.name, UnsafeRawBufferPointer(bytes)) { return slot.name }
                 index = (index + 1) & (nameSlots.count - 1)
+            }
+            // Not bytewise known: canonically equal to a name already numbered?
+            if canonicalNumbers != nil || (bytes.count > 0 && !UTF8Validation.isASCII(base!, count: bytes.count)) {
+                _ = canonicalIndex()
+                if let number = canonicalNumbers![original] { return number }
+                canonicalNumbers![original] = names.count
             }
             let number = names.count
             names.append((appendText(base, count: bytes.count), bytes.count))

@@ -16,35 +16,39 @@ enum SnakeCaseKeys {
     /// letter that follows a non-uppercase one, and a run of capitals followed
     /// by a lowercase letter is a word up to its last capital. Underscores and
     /// digits are not boundaries; each word is lowercased.
+    ///
+    /// Letters are found scalar by scalar, but the steps around them (past
+    /// the first letter, from a capital to the next letter, back from a
+    /// lowercase one) go by `Character`, and words are cut at those
+    /// indices: Foundation's own mix, so that a capital carrying a combining
+    /// mark stays one grapheme (`aB\u{301}c` → `a_b\u{301}c`) exactly as
+    /// `JSONEncoder` writes it.
     static func toSnakeCase(_ key: String) -> String {
-        let scalars = Array(key.unicodeScalars)
-        guard scalars.count > 1 else { return key.lowercased() }
-        func isUpper(_ index: Int) -> Bool { CharacterSet.uppercaseLetters.contains(scalars[index]) }
-        func isLower(_ index: Int) -> Bool { CharacterSet.lowercaseLetters.contains(scalars[index]) }
-        var words: [Range<Int>] = []
-        var start = 0
-        var position = 1
-        let end = scalars.count
-        while let upper = (position..<end).first(where: isUpper) {
-            words.append(start..<upper)
-            guard let lower = (upper..<end).first(where: isLower) else {
-                start = upper
+        guard !key.isEmpty else { return key }
+        var words: [Range<String.Index>] = []
+        var wordStart = key.startIndex
+        let end = key.endIndex
+        var searchStart = key.index(after: wordStart)
+        while searchStart < end, let upper = key.rangeOfCharacter(from: .uppercaseLetters, options: [], range: searchStart..<end) {
+            words.append(wordStart..<max(wordStart, upper.lowerBound))
+            guard let lower = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: upper.lowerBound..<end) else {
+                wordStart = upper.lowerBound
+                searchStart = end
                 break
             }
-            if lower == upper + 1 {
-                start = upper
+            if lower.lowerBound == key.index(after: upper.lowerBound) {
+                // A capital and then a lowercase letter: the capital starts the next word.
+                wordStart = upper.lowerBound
             } else {
-                words.append(upper..<(lower - 1))
-                start = lower - 1
+                // A run of capitals: a word up to the capital before the lowercase letter.
+                let beforeLower = max(upper.lowerBound, key.index(before: lower.lowerBound))
+                words.append(upper.lowerBound..<beforeLower)
+                wordStart = beforeLower
             }
-            position = lower + 1
+            searchStart = lower.upperBound
         }
-        words.append(start..<scalars.count)
-        return words.map { range in
-            var word = String.UnicodeScalarView()
-            word.append(contentsOf: scalars[range])
-            return String(word).lowercased()
-        }.joined(separator: "_")
+        words.append(wordStart..<end)
+        return words.map { key[$0].lowercased() }.joined(separator: "_")
     }
 
     /// `my_url_property` → `myUrlProperty`: leading and trailing underscores

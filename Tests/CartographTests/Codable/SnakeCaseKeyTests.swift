@@ -57,10 +57,11 @@ import Testing
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.userInfo = [Self.askedKey: names]
+        // Foundation keeps the first of repeated keys (canonically equal ones too).
         let ours = JSONMapper(options: CodableOptions {
             $0.keys = .snakeCase
             $0.userInfo = [Self.askedKey: names]
-        })
+        }, parseOptions: ParseOptions { $0.duplicateKeys = .firstWins })
         return (decoder, ours)
     }
 
@@ -75,7 +76,53 @@ import Testing
         "ALL_CAPS", "one_2_three", "snake_case_key", "alreadyCamel", "camel_Case", "__", "_", "a_", "_a", "a__b",
         "my_url", "MY_URL", "html5Parser", "createdAt1234", "überCool", "ÜberCool", "straße_name", "Ωmega_ω", "kind_ÉTÉ",
         "lowercase", "UPPERCASE", "mixedCASEWord", "aBC", "ABc", "x_Y_z",
+        // Graphemes of several scalars, canonically equivalent spellings, and
+        // swift-foundation's own test keys for them.
+        "aB\u{301}c", "x_e\u{301}", "x_\u{E9}", "xE\u{301}", "x\u{C9}", "\u{212A}elvin_key", "kelvin_\u{212A}ey", "A\u{301}B\u{301}C",
+        "asdfĆqer", "🐧🐟", "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "m͉̟̹y̦̳_g͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖_u͇̝̠r͙̻̥͓̣l̥̖͎͓̪̫ͅ_r̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ",
     ]
+
+    /// The review's cases: a decomposed letter after an underscore fills
+    /// the precomposed coding key, and with both spellings present the first wins.
+    @Test func canonicallyEquivalentKeysReadAsFoundationReadsThem() throws {
+        let cases = [
+            #"{"x_e\u0301": 1}"#, #"{"x_e\u0301": 1, "x_\u00e9": 2}"#, #"{"x_\u00e9": 2, "x_e\u0301": 1}"#,
+            #"{"\u212a_b": 1, "k_b": 2}"#, #"{"k_b": 2, "\u212a_b": 1}"#, #"{"a_\u00c5": 1, "a_A\u030a": 2, "a_\u212b": 3}"#,
+        ]
+        let asked = ["x\u{C9}", "xE\u{301}", "x\u{E9}", "kB", "\u{212A}B", "a\u{C5}", "aA\u{30A}", "a\u{212B}"]
+        for json in cases {
+            let (foundation, cartograph) = try read(Data(json.utf8), asking: asked)
+            #expect(!foundation.found.isEmpty, "\(json)")
+            #expect(cartograph == foundation, "\(json)")
+        }
+        #expect(try cartographKeys(["aB\u{301}c"]) == ["a_b\u{301}c": 0])
+    }
+
+    /// Random keys of letters, combining marks and singletons (the Kelvin
+    /// and Ångström signs), read through the decode's key table and, after
+    /// an object that fills it, through the per-container fallback: both
+    /// as Foundation reads them.
+    @Test func canonicalKeysMatchFoundationThroughTheTableAndItsFallback() throws {
+        var generator = SeededGenerator(seed: 0xC0_4B1E)
+        let alphabet = ["a", "b", "e", "E", "k", "K", "_", "_", "\u{301}", "\u{30A}", "\u{E9}", "\u{C9}", "\u{212A}", "\u{212B}", "\u{C5}", "A"]
+        let filler = "{" + (0..<SnakeCaseKeyTable.capacity).map { "\"filler_\($0)\": 0" }.joined(separator: ",") + "}"
+        for round in 0..<120 {
+            let names = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            }
+            let object = "{" + names.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ",") + "}"
+            let asked = names.flatMap { [$0, SnakeCaseKeys.fromSnakeCase($0), SnakeCaseKeys.toSnakeCase($0)] }
+            #expect(try cartographKeys(Array(Set(names))) == foundationKeys(Array(Set(names))), "written \(names)")
+            let (foundation, cartograph) = try read(Data(object.utf8), asking: asked)
+            #expect(cartograph == foundation, "table: \(object)")
+            if round % 4 == 0 {
+                let (decoder, ours) = decoders(asking: asked)
+                let json = Data("[\(filler), \(object)]".utf8)
+                let theirs = try decoder.decode([Reader].self, from: json)
+                #expect(try ours.decode([Reader].self, from: json)[1] == theirs[1], "fallback: \(object)")
+            }
+        }
+    }
 
     @Test func writtenKeysMatchFoundation() throws {
         for name in Self.namedKeys {
