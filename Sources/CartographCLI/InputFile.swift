@@ -1,3 +1,4 @@
+import Cartograph
 import Foundation
 
 /// Reads a command's input: a file path, or `-` for standard input.
@@ -33,7 +34,7 @@ enum InputFile {
     struct ReadError: Error, CustomStringConvertible {
         let path: String
         let reason: String
-        var description: String { "\(path): \(reason)" }
+        var description: String { "\(CartographError.printable(path)): \(reason)" }
     }
 
     /// Writes to standard error.

@@ -24,7 +24,9 @@ enum InputFormat: String, CaseIterable {
 
 extension CartographError {
     /// `FILE:LINE:COLUMN: message` for text positions, `FILE: offset N: message` otherwise.
-    func report(file: String) -> String {
+    func report(file name: String) -> String {
+        // A file name may hold control characters too (a glob over uploads).
+        let file = CartographError.printable(name)
         if let line, let column { return "\(file):\(line):\(column): \(message)\(path.map { " at \($0)" } ?? "")" }
         if let offset { return "\(file): offset \(offset): \(message)" }
         return "\(file): \(message)"

@@ -1,3 +1,4 @@
+import Cartograph
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ struct Output {
         guard let path, path != "-" else { return .standard }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
-            InputFile.warn("\(path): cannot be written: \(String(cString: strerror(errno)))")
+            InputFile.warn("\(CartographError.printable(path)): cannot be written: \(String(cString: strerror(errno)))")
             throw ExitStatus.usage
         }
         return Output(descriptor: descriptor, name: path, ownsDescriptor: true)
@@ -59,7 +60,7 @@ struct Output {
 
     /// Reports the failed write (errno says why); the command ends with status 1.
     private func failed() -> ExitStatus {
-        InputFile.warn("cartograph: cannot write to \(name): \(String(cString: strerror(errno)))")
+        InputFile.warn("cartograph: cannot write to \(CartographError.printable(name)): \(String(cString: strerror(errno)))")
         return .invalidInput
     }
 

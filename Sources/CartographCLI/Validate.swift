@@ -32,7 +32,7 @@ struct Validate: ParsableCommand {
             $0.allowMultipleValues = multipleValues
         }
         for file in files.isEmpty ? ["-"] : files {
-            let name = file == "-" ? "<stdin>" : file
+            let name = file == "-" ? "<stdin>" : CartographError.printable(file)
             do {
                 let bytes = try InputFile.read(file)
                 _ = try format.format.document(bytes, options: options)

@@ -16,9 +16,10 @@ public enum ErrorMessage {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
             if let located = context.underlyingError as? CartographError { return text(located) }
-            return context.debugDescription
+            // Built elsewhere (a model's own init(from:)): may quote the input.
+            return CartographError.printable(context.debugDescription)
         @unknown default:
-            return "\(error)"
+            return CartographError.printable("\(error)")
         }
     }
 

@@ -45,6 +45,10 @@ import Testing
             let orders = try await request.decode(as: [Order].self, context: context)
             return Summary(count: orders.count, quantity: orders.flatMap(\.lines).map(\.quantity).reduce(0, +))
         }
+        router.post("/tags") { request, context -> Summary in
+            let tags = try await request.decode(as: [String: Int].self, context: context)
+            return Summary(count: tags.count, quantity: tags.values.reduce(0, +))
+        }
         router.post("/summary/stream") { request, context -> Summary in
             var summary = Summary(count: 0, quantity: 0)
             for try await order in request.models(Order.self, context: context) {
@@ -146,6 +150,20 @@ import Testing
             #expect(mistyped.status == 400)
             let mistypedText = mistyped.text
             #expect(mistypedText.contains("$.lines[0].quantity") && mistypedText.contains("offset 66"), "\(mistypedText)")
+        }
+    }
+
+    /// A key holding CR, LF, ESC and a bidirectional override reaches the
+    /// 400 body escaped: a client cannot forge a log line through it.
+    @Test func controlCharactersFromTheBodyAreEscapedInThe400() async throws {
+        try await withServer { base in
+            let reply = try await LiveHTTP.post(base.appendingPathComponent("tags"), Bodies.forgedKey)
+            #expect(reply.status == 400)
+            // Hummingbird writes {"error": {"message": …}}: the message as a client reads it.
+            let object = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
+            let message = try #require((object?["error"] as? [String: Any])?["message"] as? String, "\(reply.text)")
+            #expect(!Bodies.holdsUnsafeCharacters(message), "\(message.debugDescription)")
+            #expect(message.contains(#"x\u{D}\u{A}INFO forged entry\u{1B}[2J\u{202E}gnp"#), "\(message)")
         }
     }
 

@@ -57,6 +57,20 @@ import Testing
         #expect(lines.last?.hasPrefix("\(bad):3:") == true)
     }
 
+    /// Neither the input's text nor the file's name reaches the terminal
+    /// with a control or bidirectional character in it.
+    @Test func validateEscapesControlCharactersFromTheInputAndTheFileName() throws {
+        let file = try Self.temporaryFile("{\n  \"a\u{1B}[2J\u{202E}\": tru\n}", name: "odd\nname\u{1B}.json")
+        let run = try CLITests.run(["validate", file])
+        #expect(run.status == 1)
+        for text in [run.output, run.errors] {
+            let lines = text.split(separator: "\n")
+            #expect(!lines.contains { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x202E } }, "\(text.debugDescription)")
+        }
+        // The raw ESC in the key is the error (line 2), named without itself.
+        #expect(run.output.contains(#"odd\u{A}name\u{1B}.json:2:"#), "\(run.output)")
+    }
+
     @Test func validateReadsStandardInput() throws {
         #expect(try CLITests.run(["validate", "-"], input: "[true]").output == "<stdin>: ok\n")
         #expect(try CLITests.run(["validate", "-"], input: "[tru").status == 1)

@@ -35,6 +35,10 @@ import Vapor
         app.post("orders") { request async throws -> Order in
             try request.content.decode(Order.self)
         }
+        app.post("tags") { request async throws -> HTTPStatus in
+            _ = try request.content.decode([String: Int].self)
+            return .ok
+        }
         app.post("orders", "plist") { request async throws -> Response in
             let order = try request.content.decode(Order.self)
             let response = Response(status: .ok)
@@ -79,6 +83,20 @@ import Vapor
             let mistyped = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.mistyped)
             let mistypedText = mistyped.text
             #expect(mistyped.status == 400 && mistypedText.contains("$.lines[0].quantity"), "\(mistypedText)")
+        }
+    }
+
+    /// A key holding CR, LF, ESC and a bidirectional override reaches the
+    /// 400 body escaped: a client cannot forge a log line through it.
+    @Test func controlCharactersFromTheBodyAreEscapedInThe400() async throws {
+        try await withApp { base in
+            let reply = try await LiveHTTP.post(base.appendingPathComponent("tags"), Bodies.forgedKey)
+            #expect(reply.status == 400)
+            // Vapor writes {"error": true, "reason": …}: the reason as a client reads it.
+            let object = try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any]
+            let reason = try #require(object?["reason"] as? String, "\(reply.text)")
+            #expect(!Bodies.holdsUnsafeCharacters(reason), "\(reason.debugDescription)")
+            #expect(reason.contains(#"x\u{D}\u{A}INFO forged entry\u{1B}[2J\u{202E}gnp"#), "\(reason)")
         }
     }
 

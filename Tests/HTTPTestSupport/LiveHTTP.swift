@@ -36,4 +36,18 @@ public enum Bodies {
     public static let broken = Array("{\"id\": 7,\n \"customer\": tru}".utf8)
     /// Well-formed JSON whose `$.lines[0].quantity` is a string: at offset 66.
     public static let mistyped = Array(#"{"id": 7, "customer": "Ada", "lines": [{"sku": "A-1", "quantity": "two"}]}"#.utf8)
+    /// A `[String: Int]` body whose mistyped member's key holds CR, LF, ESC
+    /// and a right-to-left override: a client forging a log line.
+    public static let forgedKey = Array(#"{"ok": 1, "x\r\nINFO forged entry\u001b[2J\u202egnp": "two"}"#.utf8)
+
+    /// Whether `text` holds a character no message may carry as itself
+    /// (C0 and C1 controls, DEL, line separators, bidirectional controls).
+    public static func holdsUnsafeCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+    }
 }

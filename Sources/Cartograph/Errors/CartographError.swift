@@ -34,15 +34,19 @@ public struct CartographError: Error, Sendable, Hashable {
         _ kind: Kind, _ message: String, offset: Int? = nil, line: Int? = nil, column: Int? = nil,
         path: String? = nil, expected: String? = nil, found: String? = nil, excerpt: String? = nil
     ) {
+        // Text from the input (keys, strings, the excerpt's line) reaches
+        // logs and HTTP bodies through these: control characters and
+        // bidirectional overrides are escaped here, once for every message.
         self.kind = kind
-        self.message = message
+        self.message = ErrorText.escaped(message)
         self.offset = offset
         self.line = line
         self.column = column
-        self.path = path
-        self.expected = expected
-        self.found = found
-        self.excerpt = excerpt
+        self.path = path.map(ErrorText.escaped)
+        self.expected = expected.map(ErrorText.escaped)
+        self.found = found.map(ErrorText.escaped)
+        // The excerpt's one line break (between the line and its caret) is its own.
+        self.excerpt = excerpt.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { ErrorText.escaped(String($0)) }.joined(separator: "\n") }
     }
 
     /// A copy with the line, column and excerpt computed from the input text.

@@ -73,7 +73,7 @@ struct SourceLocation {
         }
 
         /// At most 40 bytes before the offset and 20 after, within its line,
-        /// control characters shown as U+FFFD (tabs as a space), a caret under the offset.
+        /// control and bidirectional characters shown as U+FFFD (tabs as a space), a caret under the offset.
         private static func excerpt(at offset: Int, lineStart: Int, in input: UnsafeRawBufferPointer) -> String {
             var lineEnd = offset
             while lineEnd < input.count, lineEnd < offset + 64, input[lineEnd] != UInt8(ascii: "\n"), input[lineEnd] != UInt8(ascii: "\r") {
@@ -89,7 +89,8 @@ struct SourceLocation {
                 if scalar == "\t" {
                     printable.unicodeScalars.append(" ")
                 } else {
-                    printable.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? "\u{FFFD}" : scalar)
+                    // One column each, so the caret stays under its place.
+                    printable.unicodeScalars.append(ErrorText.isUnsafe(scalar) ? "\u{FFFD}" : scalar)
                 }
             }
             var caretColumn = 0

@@ -7,15 +7,9 @@ enum PathText {
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         }
         if plain { return path + "." + key }
-        var escaped = ""
-        for character in key.unicodeScalars {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return path + "[\"" + escaped + "\"]"
+        // Quotes and backslashes escaped, and control and bidirectional
+        // characters too (``ErrorText``): a path reaches logs and HTTP bodies.
+        return path + "[" + ErrorText.quoted(key) + "]"
     }
 
     /// The path of element `position` of the array at `path`.
