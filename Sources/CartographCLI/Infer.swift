@@ -72,7 +72,8 @@ struct Infer: ParsableCommand {
             for object in objects { try shape.add(object) }
             samples += objects.count
         }
-        let plan = ModelPlan(name: SwiftNames.reservedTypes.contains(name) ? name + "Model" : name, shape: shape, makesEnums: enums)
+        let reserved = SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name)
+        let plan = ModelPlan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
         try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
     }
 }

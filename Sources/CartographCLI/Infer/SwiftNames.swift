@@ -10,11 +10,16 @@ enum SwiftNames {
         "false", "is", "nil", "self", "super", "throws", "true", "try", "Any", "Self", "Type", "Protocol", "some", "any",
     ]
 
-    /// Type names the generated code uses itself; a model with one of these
-    /// names gets `Model` appended.
+    /// Names the generated code uses itself (its protocols, the types of
+    /// its properties, Cartograph's mapping DSL, the modules it imports); a
+    /// nested type of one of these names would shadow it inside its parent
+    /// (`struct Equatable` makes `: Equatable` mean itself), so a model
+    /// with one gets `Model` appended.
     static let reservedTypes: Set<String> = [
-        "Any", "Array", "Bool", "Codable", "CodingKeys", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Ignore",
-        "Int", "JSONValue", "Map", "Mappable", "Mapping", "Optional", "Protocol", "Self", "Set", "String", "Transform", "Type", "URL",
+        "Any", "AnyObject", "Array", "Bool", "Cartograph", "Character", "Codable", "CodingKey", "CodingKeys", "Data", "Date", "Decimal",
+        "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error", "Float", "Foundation", "Hashable", "Ignore", "Int",
+        "JSONValue", "Map", "Mappable", "Mapping", "Never", "Optional", "Protocol", "RawRepresentable", "Self", "Sendable", "Set",
+        "String", "Swift", "Transform", "Type", "URL", "UUID", "Void",
     ]
 
     /// The words of a key: split at anything that is not a letter or digit,
@@ -47,8 +52,9 @@ enum SwiftNames {
         "ssl", "tls", "dns", "cpu", "gpu", "utc", "iso"]
 
     /// Keywords that cannot be a property even in backticks (or read badly
-    /// so); they get `Value` appended instead.
-    static let unbacktickable: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "Any"]
+    /// so), and `mapping`, which a `Mappable` model's static requirement
+    /// takes; they get `Value` appended instead.
+    static let unbacktickable: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "Any", "mapping"]
 
     /// A word of a name after the first: capitalized, or all capitals for an acronym (`id` → `ID`, `Url` → `URL`).
     static func laterWord(_ word: String) -> String {
