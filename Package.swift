@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 /// Cartograph: JSON and property lists mapped into Swift models at C speed.
@@ -42,6 +43,9 @@ let package = Package(
         // Only for `swift package generate-documentation` (scripts/docs); a
         // plugin adds nothing to the library's build or to its users' builds.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The @Mappable macro's implementation (a compiler plugin: it runs at
+        // build time and is not linked into the library).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -72,9 +76,17 @@ let package = Package(
             dependencies: ["CYajl"],
             path: "CModules/CCartographTape"
         ),
+        // @Mappable: model property tables written at compile time.
+        .macro(
+            name: "CartographMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "Cartograph",
-            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims", "CCartographTape"]
+            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims", "CCartographTape", "CartographMacros"]
         ),
         .executableTarget(
             name: "CartographCLI",
@@ -129,6 +141,15 @@ let package = Package(
             name: "CartographTests",
             dependencies: ["Cartograph", "CorpusModels"],
             resources: [.copy("Fixtures")]
+        ),
+        // The macro's expansions and diagnostics, asserted as source.
+        .testTarget(
+            name: "CartographMacroTests",
+            dependencies: [
+                "CartographMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]
         ),
         // Live-server tests of the integrations (127.0.0.1 only); empty
         // unless their trait is enabled (scripts/test enables both).

@@ -131,6 +131,18 @@ public struct Mapping<Model>: @unchecked Sendable {
     private static func namingProperties(_ rules: [MappingRule<Model>], construct: (ObjectView, MappingContext) throws -> Model)
         -> [MappingRule<Model>]
     {
+        // A model with a property table (``Mappable()``): names are looked
+        // up there and nothing of the model runs; a key path the table does
+        // not list (a computed property) stays unnamed.
+        if let table = (Model.self as? any MappableProperties.Type)?.mappableProperties {
+            return rules.map { rule in
+                guard rule.property == nil, let keyPath = rule.keyPath else { return rule }
+                var named = rule
+                named.property = table.first { $0.keyPath == keyPath }?.name
+                named.probe = nil
+                return named
+            }
+        }
         guard rules.contains(where: { $0.property == nil && $0.probe != nil }),
             let empty = try? Document(parsing: "{}").root.object(),
             var model = try? construct(empty, MappingContext(registry: ModelRegistry(), trail: nil, parent: nil, issues: nil))
