@@ -270,7 +270,7 @@ struct XMLPlistReader {
                 // A Double halfway between two Floats does not say which
                 // side the text was on: the text itself is kept, so that a
                 // Float is rounded once from it (``NarrowFloat``).
-                keepsText = value.map { NarrowFloat.isMidpoint($0, of: Float.self) || Self.isFloat16Midpoint($0) } ?? false
+                keepsText = value.map(NarrowFloat.needsText) ?? false
             }
         }
         if keepsText {
@@ -284,14 +284,6 @@ struct XMLPlistReader {
             throw CartographError(.syntax, "invalid XML plist: <real> holds \"\(text)\", which is not a number", offset: tag.offset)
         }
         try PlistScalars.real(value, at: tag.offset, into: builder)
-    }
-
-    private static func isFloat16Midpoint(_ value: Double) -> Bool {
-        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-        return NarrowFloat.isMidpoint(value, of: Float16.self)
-        #else
-        return false
-        #endif
     }
 
     private mutating func date(_ tag: Tag) throws {

@@ -26,13 +26,7 @@ enum ErrorText {
         guard needsEscaping(text) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
-        for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in text.unicodeScalars { append(scalar, to: &result) }
         return result
     }
 
@@ -44,15 +38,20 @@ enum ErrorText {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            default:
-                if isUnsafe(scalar) {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            default: append(scalar, to: &result)
             }
         }
         return result + "\""
+    }
+
+    /// Appends `scalar` as itself, or as `\u{XX}` when it is unsafe.
+    @inline(__always)
+    private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
+        if isUnsafe(scalar) {
+            result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
     }
 
     /// Whether any scalar of `text` is unsafe: a byte scan, since only

@@ -43,6 +43,16 @@ enum NarrowFloat {
         lowerNeighbour(of: value, in: F.self) != nil
     }
 
+    /// Whether number text that rounded to `value` must be kept for a
+    /// narrower type to be read from it: `value` is a midpoint of `Float`'s
+    /// (or, where it exists, `Float16`'s).
+    static func needsText(_ value: Double) -> Bool {
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        if isMidpoint(value, of: Float16.self) { return true }
+        #endif
+        return isMidpoint(value, of: Float.self)
+    }
+
     /// For a `value` halfway between two `F`s: the magnitude of the lower one; else nil.
     private static func lowerNeighbour<F: BinaryFloatingPoint>(of value: Double, in _: F.Type) -> F? {
         guard value.isFinite else { return nil }
