@@ -3,20 +3,23 @@ import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// `@Mappable`: writes a model's property table, the compiler's list of its
-/// stored properties, so that mappings name properties from declarations
-/// instead of guessing at run time.
+/// properties with the rules its default mapping gives each, so that
+/// mappings name properties from declarations instead of guessing at run
+/// time, and the conformance that registers the type alone.
 ///
 /// ```swift
-/// @Mappable class User { var firstName: String?; weak var manager: User?; required init() {} }
+/// @Mappable class User { var firstName: String?; @Mapped("dob", transform: .iso8601) var birthday: Date? }
 /// // expands, in the class body, to
 /// class var mappableProperties: [Cartograph.MappableProperty] {
 ///     func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
 ///         [Cartograph.MappableProperty("firstName", \Root.firstName),
-///          Cartograph.MappableProperty("manager", \Root.manager, weak: true)]
+///          Cartograph.MappableProperty("birthday", \Root.birthday, rules: {
+///              [Cartograph.Map(\Root.birthday, "dob", transform: .iso8601)] })]
 ///     }
 ///     return own(Self.self)
 /// }
-/// // and `extension User: Cartograph.MappableProperties {}`.
+/// required init() {}
+/// // and `extension User: Cartograph.MappableModel {}`.
 /// ```
 ///
 /// Key paths are formed on a generic `Root` bound to the dynamic `Self`, so a
@@ -25,6 +28,11 @@ import SwiftSyntaxMacros
 /// A subclass of a class that already has a table (the compiler tells the
 /// macro: the conformance is then not missing) overrides the table and
 /// starts from `super`'s. Structs and final classes get a `static` table.
+///
+/// An attribute's arguments are copied into the rule it becomes
+/// (`@Mapped("dob", transform: .iso8601)` → `Map(\Root.birthday, "dob", transform: .iso8601)`),
+/// so the compiler checks them against `Map`'s overloads for the
+/// property's type; the macro itself never guesses a type.
 public struct MappableMacro: MemberMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
@@ -36,28 +44,31 @@ public struct MappableMacro: MemberMacro, ExtensionMacro {
         }
         let properties = StoredProperty.all(in: declaration, kind: kind, context: context)
         let access = kind.tableAccess(declaration.modifiers)
-        let entries = properties.map { property -> String in
-            let root = kind.isClass ? "Root" : "Self"
-            return "Cartograph.MappableProperty(\(literal(property.name)), \\\(root).\(property.identifier)\(property.isWeak ? ", weak: true" : ""))"
-        }
+        let root = kind.isClass ? "Root" : "Self"
+        let entries = properties.map { $0.entry(root: root) }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + ",\n    ]"
-        if !kind.isClass {
-            return ["\(raw: access)static var mappableProperties: [Cartograph.MappableProperty] {\n    \(raw: list)\n}"]
-        }
         // The superclass has a table already when the conformance is not missing.
-        let inherits = protocols.isEmpty
-        let modifier = (inherits ? "override " : "") + access + (kind.isFinal ? "static" : "class")
-        let start = inherits ? "super.mappableProperties + " : ""
-        return [
-            """
-            \(raw: modifier) var mappableProperties: [Cartograph.MappableProperty] {
-                func own<Root: \(raw: kind.name)>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                    \(raw: list)
+        let inherits = kind.isClass && protocols.isEmpty
+        var members: [DeclSyntax] = []
+        if !kind.isClass {
+            members.append("\(raw: access)static var mappableProperties: [Cartograph.MappableProperty] {\n    \(raw: list)\n}")
+        } else {
+            let modifier = (inherits ? "override " : "") + access + (kind.isFinal ? "static" : "class")
+            let start = inherits ? "super.mappableProperties + " : ""
+            members.append(
+                """
+                \(raw: modifier) var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: \(raw: kind.name)>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        \(raw: list)
+                    }
+                    return \(raw: start)own(Self.self)
                 }
-                return \(raw: start)own(Self.self)
-            }
-            """
-        ]
+                """)
+        }
+        if let initializer = EmptyInitializer.needed(declaration, kind: kind, inherits: inherits, access: access, node: node, context: context) {
+            members.append(initializer)
+        }
+        return members
     }
 
     public static func expansion(
@@ -65,12 +76,25 @@ public struct MappableMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard ModelKind(declaration) != nil, !protocols.isEmpty else { return [] }
-        return [try ExtensionDeclSyntax("extension \(type.trimmed): Cartograph.MappableProperties {}")]
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): Cartograph.MappableModel {}")]
     }
 
-    /// A Swift string literal for a property name (names are identifiers: no escaping needed beyond backticks removed).
+    /// A Swift string literal for a property name (an identifier: nothing to escape once backticks are removed).
     static func literal(_ name: String) -> String {
         "\"" + name + "\""
+    }
+}
+
+/// `@Mapped` and `@MapIgnore`: markers that `@Mappable` reads on the
+/// properties of the type it expands; on their own they add nothing.
+public struct MappedAttribute: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        if !declaration.is(VariableDeclSyntax.self) {
+            context.diagnose(Diagnostic(node: node, message: MappableMessage.attributeNotOnProperty(node.attributeName.trimmedDescription)))
+        }
+        return []
     }
 }
 
@@ -79,20 +103,20 @@ struct ModelKind {
     let name: String
     let isClass: Bool
     let isFinal: Bool
-    let isStruct: Bool
+    /// The names in the inheritance clause (a superclass first, if any; syntax cannot tell).
+    let inherited: [String]
 
     init?(_ declaration: some DeclGroupSyntax) {
+        inherited = declaration.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
         if let type = declaration.as(ClassDeclSyntax.self) {
             // A generic class is named with its parameters (`Box<Element>`) in `Root`'s constraint.
             let parameters = type.genericParameterClause?.parameters.map(\.name.text) ?? []
             name = type.name.text + (parameters.isEmpty ? "" : "<" + parameters.joined(separator: ", ") + ">")
             isClass = true
-            isStruct = false
             isFinal = type.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
         } else if let type = declaration.as(StructDeclSyntax.self) {
             name = type.name.text
             isClass = false
-            isStruct = true
             isFinal = true
         } else {
             return nil
@@ -112,19 +136,103 @@ struct ModelKind {
         }
         return ""
     }
+
+    /// Whether the inheritance clause may name a superclass: a class's first
+    /// inherited type that is not a protocol the standard library or
+    /// Cartograph is known to declare.
+    var mayHaveSuperclass: Bool {
+        guard isClass, let first = inherited.first else { return false }
+        let name = first.hasPrefix("@unchecked ") ? String(first.dropFirst("@unchecked ".count)) : first
+        return !Self.knownProtocols.contains(name)
+    }
+
+    static let knownProtocols: Set<String> = [
+        "AnyObject", "Sendable", "Codable", "Decodable", "Encodable", "Hashable", "Equatable", "Comparable", "Identifiable",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "Mappable", "Cartograph.Mappable", "MappableProperties",
+        "Cartograph.MappableProperties", "MappableModel", "Cartograph.MappableModel", "Swift.Sendable", "Swift.Codable",
+    ]
 }
 
-/// A stored instance property the table lists.
+/// The `init()` a mapping makes each model with, written by the macro when
+/// the type would not have a usable one.
+enum EmptyInitializer {
+    static func needed(
+        _ declaration: some DeclGroupSyntax, kind: ModelKind, inherits: Bool, access: String, node: AttributeSyntax,
+        context: some MacroExpansionContext
+    ) -> DeclSyntax? {
+        let initializers = declaration.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+        let empty = initializers.first { $0.signature.parameterClause.parameters.isEmpty && $0.optionalMark == nil }
+        let designated = initializers.filter { !$0.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) } }
+        // `public init()` for a public type's public conformance.
+        let access = access == "open " ? "public " : access
+        if !kind.isClass {
+            // Without initializers the compiler writes `init()`; an explicit
+            // one removes it (and writing one here would remove the memberwise one).
+            return empty != nil || initializers.isEmpty ? nil : "\(raw: access)init() {}"
+        }
+        if let empty {
+            if !kind.isFinal, !empty.modifiers.contains(where: { $0.name.tokenKind == .keyword(.required) }) {
+                context.diagnose(Diagnostic(node: Syntax(empty), message: MappableMessage.initNotRequired(kind.name)))
+            }
+            return nil
+        }
+        if inherits {
+            // A subclass of a @Mappable class inherits `required init()`
+            // unless it declares designated initializers of its own.
+            return designated.isEmpty ? nil : "\(raw: access)required init() { super.init() }"
+        }
+        if kind.mayHaveSuperclass {
+            if kind.isFinal, designated.isEmpty { return nil }
+            context.diagnose(Diagnostic(node: Syntax(node), message: MappableMessage.needsInit(kind.name, kind.inherited[0], final: kind.isFinal)))
+            return nil
+        }
+        if kind.isFinal { return designated.isEmpty ? nil : "\(raw: access)init() {}" }
+        return "\(raw: access)required init() {}"
+    }
+}
+
+/// A property the table lists: a stored instance property, or a computed
+/// one marked `@Mapped`.
 struct StoredProperty {
     /// The name as written in source (backticks kept), for the key path.
     let identifier: String
     /// The name without backticks, for the table.
     let name: String
     let isWeak: Bool
+    /// A `var`, or a computed property with a setter.
+    let isWritable: Bool
+    /// `@Mapped`'s arguments as written (nil without the attribute).
+    let mapped: LabeledExprListSyntax?
+    /// `@MapIgnore`'s direction as written (`.both` when none is given; nil without the attribute).
+    let ignored: String?
 
-    /// The stored instance properties of `declaration`, in declaration order;
-    /// computed and static properties are left out, and what a mapping could
-    /// not fill is diagnosed.
+    /// The table entry: the default rule from `MappableProperty`'s own
+    /// initializers, or the attributes' rules.
+    func entry(root: String) -> String {
+        let keyPath = "\\\(root).\(identifier)"
+        let head = "Cartograph.MappableProperty(\(MappableMacro.literal(name)), \(keyPath)\(isWeak ? ", weak: true" : "")"
+        guard mapped != nil || ignored != nil else { return head + ")" }
+        var rules: [String] = []
+        let arguments = mapped.map { $0.trimmedDescription } ?? ""
+        if ignored.map(Self.isBoth) != true {
+            if isWritable {
+                rules.append("Cartograph.Map(\(keyPath)\(arguments.isEmpty ? "" : ", " + arguments))")
+            } else {
+                rules.append("Cartograph.Getter(\(arguments)) { $0.\(identifier) }")
+            }
+        }
+        if let ignored {
+            rules.append("Cartograph.Ignore(\(keyPath)\(Self.isBoth(ignored) ? "" : ", on: " + ignored))")
+        }
+        return head + ", rules: { [" + rules.joined(separator: ", ") + "] })"
+    }
+
+    static func isBoth(_ direction: String) -> Bool {
+        direction.isEmpty || direction == ".both" || direction.hasSuffix("MappingDirection.both")
+    }
+
+    /// The listed properties of `declaration`, in declaration order; what a
+    /// mapping could not fill is diagnosed.
     static func all(in declaration: some DeclGroupSyntax, kind: ModelKind, context: some MacroExpansionContext) -> [StoredProperty] {
         let declaresEmptyInit = declaration.memberBlock.members.contains { member in
             guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
@@ -137,32 +245,60 @@ struct StoredProperty {
             if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) || modifiers.contains(.keyword(.lazy)) { continue }
             let isWeak = modifiers.contains(.keyword(.weak)) || modifiers.contains(.keyword(.unowned))
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            let mapped = attribute(named: "Mapped", in: variable.attributes)
+            let ignore = attribute(named: "MapIgnore", in: variable.attributes)
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                if let accessors = binding.accessorBlock, isComputed(accessors) { continue }
                 let identifier = pattern.identifier.text
                 let name = identifier.hasPrefix("`") ? String(identifier.dropFirst().dropLast()) : identifier
-                if isLet, kind.isClass {
-                    context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.letInClass(name)))
+                var isWritable = !isLet
+                if let accessors = binding.accessorBlock, let computed = computedAccessors(accessors) {
+                    // Computed: mapped only when asked for.
+                    guard mapped != nil || ignore != nil else { continue }
+                    isWritable = computed
+                } else {
+                    if isLet, kind.isClass {
+                        context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.letInClass(name)))
+                        continue
+                    }
+                    let isOptional = !isLet && (binding.typeAnnotation.map { isOptionalType($0.type) } ?? false)
+                    if binding.initializer == nil, !isOptional, !declaresEmptyInit {
+                        context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.noDefault(name, kind: kind, isLet: isLet)))
+                    }
+                }
+                if !isWritable, let arguments = mapped?.arguments?.as(LabeledExprListSyntax.self),
+                    arguments.contains(where: { $0.label != nil && $0.label?.text != "nilEncoding" })
+                {
+                    context.diagnose(Diagnostic(node: Syntax(arguments), message: MappableMessage.readOnlyOptions(name)))
                     continue
                 }
-                let isOptional = binding.typeAnnotation.map { isOptionalType($0.type) } ?? false
-                if binding.initializer == nil, !isOptional, !isLet, !declaresEmptyInit {
-                    context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.noDefault(name, kind: kind)))
-                }
-                properties.append(StoredProperty(identifier: identifier, name: name, isWeak: isWeak))
+                properties.append(StoredProperty(identifier: identifier, name: name, isWeak: isWeak, isWritable: isWritable,
+                    mapped: mapped.map { $0.arguments?.as(LabeledExprListSyntax.self) ?? LabeledExprListSyntax([]) },
+                    ignored: ignore.map { $0.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription ?? "" }))
             }
         }
         return properties
     }
 
-    /// Whether an accessor block makes a computed property (a getter), not
-    /// a stored one with observers (`willSet`/`didSet`).
-    static func isComputed(_ accessors: AccessorBlockSyntax) -> Bool {
+    /// The attribute `name` (or `Cartograph.name`) among `attributes`.
+    static func attribute(named name: String, in attributes: AttributeListSyntax) -> AttributeSyntax? {
+        for element in attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let written = attribute.attributeName.trimmedDescription
+            if written == name || written == "Cartograph." + name { return attribute }
+        }
+        return nil
+    }
+
+    /// For a computed property's accessors, whether it has a setter; nil
+    /// for a stored property with observers (`willSet`/`didSet` only).
+    static func computedAccessors(_ accessors: AccessorBlockSyntax) -> Bool? {
         switch accessors.accessors {
-        case .getter: return true
+        case .getter: return false
         case .accessors(let list):
-            return list.contains { $0.accessorSpecifier.tokenKind != .keyword(.willSet) && $0.accessorSpecifier.tokenKind != .keyword(.didSet) }
+            let kinds = list.map(\.accessorSpecifier.tokenKind)
+            if kinds.allSatisfy({ $0 == .keyword(.willSet) || $0 == .keyword(.didSet) }) { return nil }
+            return kinds.contains(.keyword(.set))
         }
     }
 
@@ -177,7 +313,11 @@ struct StoredProperty {
 enum MappableMessage: DiagnosticMessage {
     case notAType
     case letInClass(String)
-    case noDefault(String, kind: ModelKind)
+    case noDefault(String, kind: ModelKind, isLet: Bool)
+    case initNotRequired(String)
+    case needsInit(String, String, final: Bool)
+    case readOnlyOptions(String)
+    case attributeNotOnProperty(String)
 
     var message: String {
         switch self {
@@ -185,18 +325,34 @@ enum MappableMessage: DiagnosticMessage {
             return "@Mappable applies to a struct or a class"
         case .letInClass(let name):
             return "'\(name)' is a 'let' of a class, which a mapping cannot fill: declare it 'var \(name)'"
-        case .noDefault(let name, let kind):
-            return "'\(name)' has no default value: give it one ('var \(name): … = …') or make it optional, so that "
-                + (kind.isClass ? "'required init() {}'" : "'init()'") + " can make the model a mapping fills"
+        case .noDefault(let name, let kind, let isLet):
+            return "'\(name)' has no default value: give it one ('\(isLet ? "let" : "var") \(name): … = …')"
+                + (isLet ? "" : " or make it optional") + ", so that "
+                + (kind.isClass && !kind.isFinal ? "'required init()'" : "'init()'") + " can make the model a mapping fills"
+        case .initNotRequired(let name):
+            return "a mapping makes each '\(name)' (and each subclass) with 'init()': declare it 'required init()'"
+        case .needsInit(let name, let inherited, let final):
+            return "'\(name)' may inherit from '\(inherited)', which is not @Mappable: declare '"
+                + (final ? "init()" : "required init()") + " { … }' yourself (with 'override' if '\(inherited)' has an 'init()')"
+        case .readOnlyOptions(let name):
+            return "'\(name)' is read-only, so it is written and never read: @Mapped can give it only a key and 'nilEncoding'"
+        case .attributeNotOnProperty(let attribute):
+            return "@\(attribute) applies to a property of a @Mappable type"
         }
     }
 
     var diagnosticID: MessageID {
+        let id: String
         switch self {
-        case .notAType: return MessageID(domain: "Cartograph", id: "notAType")
-        case .letInClass: return MessageID(domain: "Cartograph", id: "letInClass")
-        case .noDefault: return MessageID(domain: "Cartograph", id: "noDefault")
+        case .notAType: id = "notAType"
+        case .letInClass: id = "letInClass"
+        case .noDefault: id = "noDefault"
+        case .initNotRequired: id = "initNotRequired"
+        case .needsInit: id = "needsInit"
+        case .readOnlyOptions: id = "readOnlyOptions"
+        case .attributeNotOnProperty: id = "attributeNotOnProperty"
         }
+        return MessageID(domain: "Cartograph", id: id)
     }
 
     var severity: DiagnosticSeverity { .error }

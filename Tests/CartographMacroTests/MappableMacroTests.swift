@@ -7,9 +7,17 @@ import XCTest
 /// gives for what a mapping could not fill.
 final class MappableMacroTests: XCTestCase {
     /// As the compiler calls it for a type without a table: the conformance is missing.
-    let fresh = ["Mappable": MacroSpec(type: MappableMacro.self, conformances: ["MappableProperties"])]
+    let fresh: [String: MacroSpec] = [
+        "Mappable": MacroSpec(type: MappableMacro.self, conformances: ["MappableModel"]),
+        "Mapped": MacroSpec(type: MappedAttribute.self),
+        "MapIgnore": MacroSpec(type: MappedAttribute.self),
+    ]
     /// As the compiler calls it for a subclass of a class with a table: nothing is missing.
-    let inheriting = ["Mappable": MacroSpec(type: MappableMacro.self, conformances: [])]
+    let inheriting: [String: MacroSpec] = [
+        "Mappable": MacroSpec(type: MappableMacro.self, conformances: []),
+        "Mapped": MacroSpec(type: MappedAttribute.self),
+        "MapIgnore": MacroSpec(type: MappedAttribute.self),
+    ]
 
     func testAStructListsItsStoredPropertiesAndLeavesComputedAndStaticOnesOut() {
         assertMacroExpansion(
@@ -20,6 +28,7 @@ final class MappableMacroTests: XCTestCase {
                 let id: Int = 0
                 var label: String { name }
                 static var count = 0
+                lazy var cache = 0
                 var `default` = 1
             }
             """,
@@ -30,6 +39,7 @@ final class MappableMacroTests: XCTestCase {
                 let id: Int = 0
                 var label: String { name }
                 static var count = 0
+                lazy var cache = 0
                 var `default` = 1
 
                 static var mappableProperties: [Cartograph.MappableProperty] {
@@ -42,7 +52,7 @@ final class MappableMacroTests: XCTestCase {
                 }
             }
 
-            extension Place: Cartograph.MappableProperties {
+            extension Place: Cartograph.MappableModel {
             }
             """,
             macroSpecs: fresh)
@@ -77,7 +87,66 @@ final class MappableMacroTests: XCTestCase {
                 }
             }
 
-            extension User: Cartograph.MappableProperties {
+            extension User: Cartograph.MappableModel {
+            }
+            """,
+            macroSpecs: fresh)
+    }
+
+    func testARootClassWithoutInitializersGetsRequiredInit() {
+        assertMacroExpansion(
+            """
+            @Mappable class User: Codable {
+                var name: String?
+            }
+            """,
+            expandedSource: """
+            class User: Codable {
+                var name: String?
+
+                class var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        [
+                        Cartograph.MappableProperty("name", \\Root.name),
+                    ]
+                    }
+                    return own(Self.self)
+                }
+
+                required init() {
+                }
+            }
+
+            extension User: Cartograph.MappableModel {
+            }
+            """,
+            macroSpecs: fresh)
+    }
+
+    func testAStructWithItsOwnInitializersGetsInitAndOneWithoutKeepsItsMemberwiseInit() {
+        assertMacroExpansion(
+            """
+            @Mappable public struct Point {
+                var x = 0
+                public init(x: Int) { self.x = x }
+            }
+            """,
+            expandedSource: """
+            public struct Point {
+                var x = 0
+                public init(x: Int) { self.x = x }
+
+                public static var mappableProperties: [Cartograph.MappableProperty] {
+                    [
+                        Cartograph.MappableProperty("x", \\Self.x),
+                    ]
+                }
+
+                public init() {
+                }
+            }
+
+            extension Point: Cartograph.MappableModel {
             }
             """,
             macroSpecs: fresh)
@@ -107,6 +176,99 @@ final class MappableMacroTests: XCTestCase {
             macroSpecs: inheriting)
     }
 
+    func testASubclassWithItsOwnInitializersGetsRequiredInitCallingSuper() {
+        assertMacroExpansion(
+            """
+            @Mappable final class Admin: User {
+                var level = 0
+                init(level: Int) { self.level = level; super.init() }
+            }
+            """,
+            expandedSource: """
+            final class Admin: User {
+                var level = 0
+                init(level: Int) { self.level = level; super.init() }
+
+                override static var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        [
+                        Cartograph.MappableProperty("level", \\Root.level),
+                    ]
+                    }
+                    return super.mappableProperties + own(Self.self)
+                }
+
+                required init() {
+                    super.init()
+                }
+            }
+            """,
+            macroSpecs: inheriting)
+    }
+
+    func testAttributesBecomeTheRulesTheyDescribeWithTheirArgumentsAsWritten() {
+        assertMacroExpansion(
+            """
+            @Mappable final class Event {
+                @Mapped("dob", transform: .iso8601) var birthday: Date?
+                @Mapped(decode: "legacy.name", encode: "name", required: true) var name = ""
+                @MapIgnore var cache = 0
+                @MapIgnore(.encode) var password: String?
+                @Mapped(nilEncoding: .null) var note: String?
+                @Mapped("full_name") var fullName: String { name }
+                @Mapped var title: String { get { name } set { name = newValue } }
+                var hidden: Int { 1 }
+            }
+            """,
+            expandedSource: """
+            final class Event {
+                var birthday: Date?
+                var name = ""
+                var cache = 0
+                var password: String?
+                var note: String?
+                var fullName: String { name }
+                var title: String { get { name } set { name = newValue } }
+                var hidden: Int { 1 }
+
+                static var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: Event>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        [
+                        Cartograph.MappableProperty("birthday", \\Root.birthday, rules: {
+                                [Cartograph.Map(\\Root.birthday, "dob", transform: .iso8601)]
+                            }),
+                        Cartograph.MappableProperty("name", \\Root.name, rules: {
+                                [Cartograph.Map(\\Root.name, decode: "legacy.name", encode: "name", required: true)]
+                            }),
+                        Cartograph.MappableProperty("cache", \\Root.cache, rules: {
+                                [Cartograph.Ignore(\\Root.cache)]
+                            }),
+                        Cartograph.MappableProperty("password", \\Root.password, rules: {
+                                [Cartograph.Map(\\Root.password), Cartograph.Ignore(\\Root.password, on: .encode)]
+                            }),
+                        Cartograph.MappableProperty("note", \\Root.note, rules: {
+                                [Cartograph.Map(\\Root.note, nilEncoding: .null)]
+                            }),
+                        Cartograph.MappableProperty("fullName", \\Root.fullName, rules: {
+                                [Cartograph.Getter("full_name") {
+                                        $0.fullName
+                                    }]
+                            }),
+                        Cartograph.MappableProperty("title", \\Root.title, rules: {
+                                [Cartograph.Map(\\Root.title)]
+                            }),
+                    ]
+                    }
+                    return own(Self.self)
+                }
+            }
+
+            extension Event: Cartograph.MappableModel {
+            }
+            """,
+            macroSpecs: fresh)
+    }
+
     func testWhatAMappingCannotFillIsAnErrorThatSaysWhatToWrite() {
         assertMacroExpansion(
             """
@@ -114,6 +276,7 @@ final class MappableMacroTests: XCTestCase {
                 let id: Int
                 var balance: Double
                 var note: String?
+                required init() {}
             }
             """,
             expandedSource: """
@@ -121,6 +284,7 @@ final class MappableMacroTests: XCTestCase {
                 let id: Int
                 var balance: Double
                 var note: String?
+                required init() {}
 
                 class var mappableProperties: [Cartograph.MappableProperty] {
                     func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
@@ -133,14 +297,135 @@ final class MappableMacroTests: XCTestCase {
                 }
             }
 
-            extension Account: Cartograph.MappableProperties {
+            extension Account: Cartograph.MappableModel {
             }
             """,
             diagnostics: [
                 DiagnosticSpec(message: "'id' is a 'let' of a class, which a mapping cannot fill: declare it 'var id'", line: 2, column: 9),
+            ],
+            macroSpecs: fresh)
+        assertMacroExpansion(
+            """
+            @Mappable struct Total {
+                var balance: Double
+                let currency: String
+            }
+            """,
+            expandedSource: """
+            struct Total {
+                var balance: Double
+                let currency: String
+
+                static var mappableProperties: [Cartograph.MappableProperty] {
+                    [
+                        Cartograph.MappableProperty("balance", \\Self.balance),
+                        Cartograph.MappableProperty("currency", \\Self.currency),
+                    ]
+                }
+            }
+
+            extension Total: Cartograph.MappableModel {
+            }
+            """,
+            diagnostics: [
                 DiagnosticSpec(
-                    message: "'balance' has no default value: give it one ('var balance: … = …') or make it optional, so that 'required init() {}' can make the model a mapping fills",
+                    message: "'balance' has no default value: give it one ('var balance: … = …') or make it optional, so that 'init()' can make the model a mapping fills",
+                    line: 2, column: 9),
+                DiagnosticSpec(
+                    message: "'currency' has no default value: give it one ('let currency: … = …'), so that 'init()' can make the model a mapping fills",
                     line: 3, column: 9),
+            ],
+            macroSpecs: fresh)
+    }
+
+    func testInitializersAMappingCannotUseAreErrorsThatSayWhatToWrite() {
+        assertMacroExpansion(
+            """
+            @Mappable class Account {
+                var note: String?
+                init() {}
+            }
+            """,
+            expandedSource: """
+            class Account {
+                var note: String?
+                init() {}
+
+                class var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        [
+                        Cartograph.MappableProperty("note", \\Root.note),
+                    ]
+                    }
+                    return own(Self.self)
+                }
+            }
+
+            extension Account: Cartograph.MappableModel {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "a mapping makes each 'Account' (and each subclass) with 'init()': declare it 'required init()'", line: 3, column: 5)
+            ],
+            macroSpecs: fresh)
+        assertMacroExpansion(
+            """
+            @Mappable class Account: Entity {
+                var note: String?
+            }
+            """,
+            expandedSource: """
+            class Account: Entity {
+                var note: String?
+
+                class var mappableProperties: [Cartograph.MappableProperty] {
+                    func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                        [
+                        Cartograph.MappableProperty("note", \\Root.note),
+                    ]
+                    }
+                    return own(Self.self)
+                }
+            }
+
+            extension Account: Cartograph.MappableModel {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'Account' may inherit from 'Entity', which is not @Mappable: declare 'required init() { … }' yourself (with 'override' if 'Entity' has an 'init()')",
+                    line: 1, column: 1)
+            ],
+            macroSpecs: fresh)
+    }
+
+    func testOptionsOnAReadOnlyPropertyAndAttributesOffPropertiesAreRefused() {
+        assertMacroExpansion(
+            """
+            @Mappable struct Label {
+                @Mapped("t", required: true) var text: String { "x" }
+                @Mapped func make() {}
+            }
+            """,
+            expandedSource: """
+            struct Label {
+                var text: String { "x" }
+                func make() {}
+
+                static var mappableProperties: [Cartograph.MappableProperty] {
+                    []
+                }
+            }
+
+            extension Label: Cartograph.MappableModel {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "@Mapped applies to a property of a @Mappable type", line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "'text' is read-only, so it is written and never read: @Mapped can give it only a key and 'nilEncoding'", line: 2,
+                    column: 13),
             ],
             macroSpecs: fresh)
     }

@@ -59,8 +59,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     let naming: NamingStrategy
     let options: MappingOptions
     let isClass = Model.self is AnyClass
-    /// Why the mapping cannot run: a property rule without a key whose
-    /// property's name could not be found (``PropertyNameProbe``).
+    /// Why the mapping cannot run: its configuration error (a property rule
+    /// that can be given no key, an allow list naming no property).
     let unnamed: CartographError?
     /// Whether ``unnamed`` holds an error: tested per object instead of
     /// binding the optional error (which copied the whole error struct and
@@ -106,11 +106,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             return DirectSlotRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
                 spec: Unmanaged.passUnretained(spec.storage))
         })
-        let missing = mapping.rules.filter { $0.role == .property && $0.property == nil && $0.decodeKey == nil && $0.encodeKey == nil }
-        unnamed = missing.isEmpty ? mapping.configurationError : CartographError(.keyNotFound,
-            "\(missing.count) rule(s) of the mapping of \(Model.self) have no key, and the name of their property could not be found "
-                + "from the key path (its type gave no two values to tell it apart); give the key: Map(\\.property, \"key\")",
-            expected: "a key for every property rule", found: "a rule without a key")
+        unnamed = mapping.configurationError
         cannotRun = unnamed != nil
     }
 

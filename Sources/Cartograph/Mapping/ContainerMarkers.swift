@@ -9,6 +9,15 @@ protocol OptionalMarker {
     var wrapped: Wrapped? { get }
 }
 
+extension OptionalMarker {
+    /// `{ nothing }`, as `Any`: for code that knows the type only as an
+    /// existential metatype, to cast back to `() -> Value` (no value cast,
+    /// which would unwrap the optional).
+    static func noneMaker() -> Any { { () -> Self in nothing } }
+    /// `{ $0 == nil }`, as `Any`, to cast back to `(Value) -> Bool`.
+    static func noneTest() -> Any { { (value: Self) -> Bool in value.wrapped == nil } }
+}
+
 extension Optional: OptionalMarker {
     static var nothing: Optional { nil }
     static func wrapping(_ value: consuming Wrapped) -> Optional { Optional(value) }

@@ -1,28 +1,83 @@
-/// Writes the model's property table (``MappableProperties``): the names and
-/// key paths of its stored properties, as the compiler sees them.
+/// Makes a type a mapped model: writes its property table
+/// (``MappableProperties``), the conformance to ``MappableModel`` that lets
+/// ``ModelRegistry/register(_:)-(Model.Type)`` take the type alone, and, for
+/// a class that needs one, `required init() {}`.
 ///
 /// ```swift
 /// @Mappable class User {
-///     var firstName: String?
-///     var address: Address?
+///     var firstName: String?                          // "firstName", or "first_name" under .snakeCase
+///     @Mapped("dob", transform: .iso8601) var birthday: Date?
+///     @MapIgnore(.encode) var password: String?
 ///     weak var manager: User?
-///     required init() {}
 /// }
-/// registry.register(Mapping<User>(User.init) {
-///     Map(\.firstName)          // named "firstName" by the table, then by the registry's naming strategy
-///     Map(\.address)
-/// })
+/// @Mappable class Admin: User { var level = 0 }        // User's properties, then level
+///
+/// registry.register(User.self)                         // every stored property, the registry's naming
+/// registry.register(Admin.self)
 /// ```
 ///
 /// Works on structs, final classes, non-final classes and their subclasses
-/// (a subclass's table starts from its superclass's). Computed and static
-/// properties are not listed. A class's `let` property, and a stored
-/// property with neither a default value nor an optional type (when the
-/// type declares no `init()`), are compile-time errors that say what to
-/// write: a mapping makes the model with `init()` and fills what the input has.
-@attached(member, conformances: MappableProperties, names: named(mappableProperties))
-@attached(extension, conformances: MappableProperties)
+/// (a subclass's table starts from its superclass's). The default mapping
+/// holds every stored property, under the registry's naming strategy, each
+/// adjusted by its ``Mapped(_:required:lenient:coerceArray:ignoreNull:nilEncoding:)``
+/// and ``MapIgnore(_:)`` attributes. Computed properties are left out unless
+/// marked `@Mapped` (read-only ones are then written, never read); static and
+/// lazy properties always are. A hand-written ``Mapping`` of the type names
+/// its key-less rules (`Map(\.firstName)`) from the table.
+///
+/// What a mapping could not fill is a compile-time error that says what to
+/// write: a class's `let` property, and a stored property with neither a
+/// default value nor an optional type (a mapping makes each model with
+/// `init()` and fills what the input has).
+@attached(member, conformances: MappableModel, names: named(mappableProperties), named(init))
+@attached(extension, conformances: MappableModel)
 public macro Mappable() = #externalMacro(module: "CartographMacros", type: "MappableMacro")
+
+/// Adjusts how ``Mappable()``'s default mapping maps one property: its key
+/// (a dotted path such as `"geo.lat"` reaches into nested objects), whether
+/// it is required, lenient about scalar kinds, accepts one value for an
+/// array, keeps its value on `null`, and what a nil becomes when written.
+/// The arguments are those of ``Map(_:_:required:lenient:coerceArray:ignoreNull:nilEncoding:)``.
+///
+/// On a computed property, `@Mapped` asks for it to be mapped at all.
+@attached(peer)
+public macro Mapped(
+    _ key: KeySpec? = nil, required: Bool = false, lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil,
+    nilEncoding: NilEncoding? = nil
+) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
+
+/// The property read from one key and written to another (nil: the
+/// property's name under the naming strategy); the other arguments are
+/// those of ``Map(_:decode:encode:required:lenient:coerceArray:ignoreNull:nilEncoding:)``.
+@attached(peer)
+public macro Mapped(
+    decode: KeySpec?, encode: KeySpec?, required: Bool = false, lenient: Bool = false, coerceArray: Bool = false,
+    ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
+
+/// The property mapped through a value transform (`@Mapped(transform: .iso8601)`;
+/// a transform defined for a family of types names its type:
+/// `@Mapped(transform: Transform<Status>.rawValue)`). Works on a property
+/// of the transform's type, an optional of it or an array of it.
+@attached(peer)
+public macro Mapped<Value>(
+    _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false, ignoreNull: Bool? = nil,
+    nilEncoding: NilEncoding? = nil
+) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
+
+/// The property mapped through a value transform, read from one key and
+/// written to another.
+@attached(peer)
+public macro Mapped<Value>(
+    decode: KeySpec?, encode: KeySpec?, transform: Transform<Value>, required: Bool = false, ignoreNull: Bool? = nil,
+    nilEncoding: NilEncoding? = nil
+) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
+
+/// Leaves a property out of ``Mappable()``'s default mapping when reading,
+/// writing, or both (the default). It stays in the property table, so a
+/// hand-written mapping may still map it.
+@attached(peer)
+public macro MapIgnore(_ direction: MappingDirection = .both) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
 
 /// A model whose stored properties are known by name: written by
 /// ``Mappable()``, or by hand.
@@ -31,13 +86,28 @@ public macro Mappable() = #externalMacro(module: "CartographMacros", type: "Mapp
 /// without a key): a key path of the model is looked up here, never guessed
 /// by running the model's code.
 public protocol MappableProperties {
-    /// The stored properties, in declaration order (a superclass's first).
+    /// The properties, in declaration order (a superclass's first).
     static var mappableProperties: [MappableProperty] { get }
 }
 
-/// One stored property of a model: its name and key path.
+/// A model that can be registered by its type alone
+/// (``ModelRegistry/register(_:)-(Model.Type)``): its table gives the
+/// default mapping, `init()` a new model for it to fill. ``Mappable()`` adds
+/// the conformance.
+///
+/// A protocol without `Self` in its requirements' results other than the
+/// initializer, so that a non-final class and its subclasses can conform
+/// (a subclass inherits `required init()`), which ``Mappable``'s
+/// `Mapping<Self>` does not allow.
+public protocol MappableModel: MappableProperties {
+    /// A model holding the defaults a mapping fills in.
+    init()
+}
+
+/// One property of a model: its name, its key path, and the rules the
+/// default mapping gives it.
 public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked: a key path and a metatype never change.
+    // @unchecked: a key path, a metatype and a rule maker never change.
     /// The property's name as declared (`firstName`).
     public let name: String
     /// The key path from the model to the property.
@@ -46,13 +116,49 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
     public let valueType: Any.Type
     /// Whether the property is `weak` or `unowned`.
     public let isWeak: Bool
+    /// Whether the property can be written (a `var`, or a computed property with a setter).
+    public let isWritable: Bool
+    /// The property's rules in the default mapping (`[MappingRule<Root>]`,
+    /// type-erased: the table is not generic), made when a mapping is built.
+    let makeRules: () -> Any
 
-    /// A property named `name` at `keyPath`.
+    /// A writable property the default mapping maps in both directions, by name.
+    public init<Root, Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>, weak: Bool = false) {
+        self.init(name, keyPath, weak: weak, writable: true) { [Map(keyPath)] }
+    }
+
+    /// A read-only property (a struct's `let`, a computed property without
+    /// a setter): the default mapping writes it and never reads it.
     public init<Root, Value>(_ name: String, _ keyPath: KeyPath<Root, Value>, weak: Bool = false) {
+        self.init(name, keyPath, weak: weak, writable: keyPath is WritableKeyPath<Root, Value>) { [readOnlyRule(keyPath)] }
+    }
+
+    /// A property with its own rules in the default mapping (what the
+    /// `@Mapped` and `@MapIgnore` attributes write); a rule given without a
+    /// name takes this property's.
+    public init<Root, Value>(
+        _ name: String, _ keyPath: KeyPath<Root, Value>, weak: Bool = false, rules: @escaping () -> [MappingRule<Root>]
+    ) {
+        self.init(name, keyPath, weak: weak, writable: keyPath is WritableKeyPath<Root, Value>, rules)
+    }
+
+    private init<Root, Value>(
+        _ name: String, _ keyPath: KeyPath<Root, Value>, weak: Bool, writable: Bool, _ rules: @escaping () -> [MappingRule<Root>]
+    ) {
         self.name = name
         self.keyPath = keyPath
         self.valueType = Value.self
         self.isWeak = weak
+        self.isWritable = writable
+        self.makeRules = {
+            rules().map { rule in
+                var named = rule
+                if named.property == nil, named.role == .property || { if case .ignore = named.role { true } else { false } }() {
+                    named.property = name
+                }
+                return named
+            }
+        }
     }
 
     /// Whether the property holds an `Optional`.

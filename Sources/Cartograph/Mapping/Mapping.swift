@@ -46,14 +46,25 @@ public struct Mapping<Model>: @unchecked Sendable {
     let given: [MappingRule<Model>]
     /// The allow lists, by direction.
     let allowed: Allowed
-    /// A mistake in how the mapping was built (an allow list naming no
-    /// property); reported by ``validate()`` and by every use.
-    let configurationError: CartographError?
+    /// A mistake in how the mapping was built (a rule that can be given no
+    /// key, an allow list naming no property); reported by ``validate()``,
+    /// ``ModelRegistry/validate()`` and by every use.
+    var configurationError: CartographError?
 
-    /// Properties allowed per direction; nil allows every property.
+    /// Properties allowed per direction, by name and by key path (a rule
+    /// of a model without a property table has only its key path); nil
+    /// allows every property.
     struct Allowed {
         var decode: Set<String>?
         var encode: Set<String>?
+        var decodePaths: Set<AnyKeyPath> = []
+        var encodePaths: Set<AnyKeyPath> = []
+
+        func allows(_ rule: MappingRule<Model>, _ direction: MappingDirection) -> Bool? {
+            guard let names = direction == .decode ? decode : encode else { return nil }
+            if let property = rule.property, names.contains(property) { return true }
+            return rule.keyPath.map((direction == .decode ? decodePaths : encodePaths).contains) ?? false
+        }
     }
 
     /// A mapping that starts each model from `make()`.
@@ -98,61 +109,77 @@ public struct Mapping<Model>: @unchecked Sendable {
         self.naming = naming
         self.identifyingKeys = keys
         self.allowed = allowed
-        let given = Self.overriding(Self.namingProperties(rules, construct: construct))
+        let given = Self.overriding(Self.namingProperties(rules))
         self.given = given
         let mapped = Set(given.filter { $0.role == .property }.compactMap(\.property))
         let unknown = (allowed.decode ?? []).union(allowed.encode ?? []).subtracting(mapped)
-        configurationError = unknown.isEmpty ? nil : CartographError(.keyNotFound,
+        configurationError = Self.unnamedRules(given) ?? (unknown.isEmpty ? nil : CartographError(.keyNotFound,
             "the allow list of the mapping of \(Model.self) names \(unknown.sorted().joined(separator: ", ")), which no rule maps",
-            expected: "properties the mapping maps: \(mapped.sorted().joined(separator: ", "))", found: unknown.sorted().joined(separator: ", "))
+            expected: "properties the mapping maps: \(mapped.sorted().joined(separator: ", "))", found: unknown.sorted().joined(separator: ", ")))
+        // Ignores by name, and by key path (which needs no name: an
+        // `Ignore(\.x)` of a model without a table still matches `Map(\.x, "x")`).
         var ignoredDecode = Set<String>()
         var ignoredEncode = Set<String>()
+        var ignoredPaths: [(AnyKeyPath, MappingDirection)] = []
         for rule in given {
-            if case .ignore(let direction) = rule.role, let property = rule.property {
+            guard case .ignore(let direction) = rule.role else { continue }
+            if let property = rule.property {
                 if direction.includes(.decode) { ignoredDecode.insert(property) }
                 if direction.includes(.encode) { ignoredEncode.insert(property) }
             }
+            if let keyPath = rule.keyPath { ignoredPaths.append((keyPath, direction)) }
+        }
+        func ignores(_ rule: MappingRule<Model>, _ direction: MappingDirection, _ names: Set<String>) -> Bool {
+            if let property = rule.property, names.contains(property) { return true }
+            guard let keyPath = rule.keyPath else { return false }
+            return ignoredPaths.contains { $0.0 == keyPath && $0.1.includes(direction) }
         }
         // An allow list decides alone for its direction (it beats an
         // ignore, as in MAXJsonAdapter); without one, ignores apply.
         self.rules = given.compactMap { rule in
             if case .ignore = rule.role { return nil }
-            guard rule.role == .property, let property = rule.property else { return rule }
+            guard rule.role == .property, rule.property != nil || rule.keyPath != nil else { return rule }
             var rule = rule
-            rule.decodes = rule.decodes && (allowed.decode.map { $0.contains(property) } ?? !ignoredDecode.contains(property))
-            rule.encodes = rule.encodes && (allowed.encode.map { $0.contains(property) } ?? !ignoredEncode.contains(property))
+            rule.decodes = rule.decodes && (allowed.allows(rule, .decode) ?? !ignores(rule, .decode, ignoredDecode))
+            rule.encodes = rule.encodes && (allowed.allows(rule, .encode) ?? !ignores(rule, .encode, ignoredEncode))
             return rule.decodes || rule.encodes ? rule : nil
         }
     }
 
-    /// Rules whose key paths did not give their property's name, named by
-    /// probing a model made by `construct` from an empty object
-    /// (``PropertyNameProbe``). A rule still unnamed keeps `property` nil.
-    private static func namingProperties(_ rules: [MappingRule<Model>], construct: (ObjectView, MappingContext) throws -> Model)
-        -> [MappingRule<Model>]
-    {
-        // A model with a property table (``Mappable()``): names are looked
-        // up there and nothing of the model runs; a key path the table does
-        // not list (a computed property) stays unnamed.
-        if let table = (Model.self as? any MappableProperties.Type)?.mappableProperties {
-            return rules.map { rule in
-                guard rule.property == nil, let keyPath = rule.keyPath else { return rule }
-                var named = rule
-                named.property = table.first { $0.keyPath == keyPath }?.name
-                named.probe = nil
-                return named
-            }
-        }
-        guard rules.contains(where: { $0.property == nil && $0.probe != nil }),
-            let empty = try? Document(parsing: "{}").root.object(),
-            var model = try? construct(empty, MappingContext(registry: ModelRegistry(), trail: nil, parent: nil, issues: nil))
-        else { return rules }
+    /// Names the rules written without a name from the model's property
+    /// table (``MappableProperties``), by key path. Nothing of the model
+    /// runs; a key path the table does not list (a computed property, a
+    /// model without a table) leaves its rule unnamed, which
+    /// ``unnamedRules(_:)`` reports unless the rule has keys of its own.
+    private static func namingProperties(_ rules: [MappingRule<Model>]) -> [MappingRule<Model>] {
+        guard let table = (Model.self as? any MappableProperties.Type)?.mappableProperties else { return rules }
         return rules.map { rule in
-            guard rule.property == nil, let probe = rule.probe else { return rule }
+            guard rule.property == nil, let keyPath = rule.keyPath else { return rule }
             var named = rule
-            named.property = probe(&model)
+            named.property = table.first { $0.keyPath == keyPath }?.name
             return named
         }
+    }
+
+    /// The configuration error for property rules that can be given no key:
+    /// no key written, and no name from a property table. Names the model,
+    /// each rule's position, its key path and the property's type, and says
+    /// what to write.
+    private static func unnamedRules(_ rules: [MappingRule<Model>]) -> CartographError? {
+        let unnamed = rules.enumerated().filter { _, rule in
+            rule.role == .property && rule.property == nil && rule.decodeKey == nil && rule.encodeKey == nil
+        }
+        guard !unnamed.isEmpty else { return nil }
+        let described = unnamed.map { position, rule in
+            "rule \(position + 1) (a property of type \(rule.keyPath.map { "\(type(of: $0).valueType)" } ?? "unknown"))"
+        }
+        let hasTable = Model.self is any MappableProperties.Type
+        let remedy = hasTable
+            ? "the key path is not a stored property in \(Model.self)'s property table (a computed property, or a path into another model): give the key, Map(\\.property, \"key\")"
+            : "\(Model.self) has no property table: mark it @Mappable, or give the key, Map(\\.property, \"key\")"
+        return CartographError(.keyNotFound,
+            "the mapping of \(Model.self) cannot name \(described.joined(separator: ", ")): \(remedy)",
+            expected: "a key or a property name for every property rule", found: "a rule with neither")
     }
 
     /// A subclass's rule for a property replaces the one inherited for it
@@ -169,24 +196,40 @@ public struct Mapping<Model>: @unchecked Sendable {
     /// `Ignore`; a name the mapping does not map is an error (``validate()``,
     /// and every use of the mapping).
     public func only(_ properties: [String], on direction: MappingDirection = .both) -> Mapping<Model> {
+        only(properties, paths: [], on: direction)
+    }
+
+    private func only(_ properties: [String], paths: Set<AnyKeyPath>, on direction: MappingDirection) -> Mapping<Model> {
         var allowed = self.allowed
-        if direction.includes(.decode) { allowed.decode = Set(properties) }
-        if direction.includes(.encode) { allowed.encode = Set(properties) }
+        if direction.includes(.decode) { (allowed.decode, allowed.decodePaths) = (Set(properties), paths) }
+        if direction.includes(.encode) { (allowed.encode, allowed.encodePaths) = (Set(properties), paths) }
         return Mapping(construct: construct, naming: naming, keys: identifyingKeys, rules: given, allowed: allowed)
     }
 
     /// The same mapping restricted to the properties of these key paths, in
     /// one direction or both (`only(\.title, \.balance, on: .decode)`).
     public func only(_ keyPaths: PartialKeyPath<Model>..., on direction: MappingDirection = .both) -> Mapping<Model> {
-        let names = keyPaths.map { keyPath in
-            given.first { $0.keyPath == keyPath }?.property ?? "\(keyPath) (not mapped)"
+        var names: [String] = []
+        var paths: Set<AnyKeyPath> = []
+        for keyPath in keyPaths {
+            let rules = given.filter { $0.keyPath == keyPath && $0.role == .property }
+            if let name = rules.lazy.compactMap(\.property).first {
+                names.append(name)
+            } else if !rules.isEmpty {
+                paths.insert(keyPath)
+            } else {
+                names.append("\(keyPath) (not mapped)")
+            }
         }
-        return only(names, on: direction)
+        return only(names, paths: paths, on: direction)
     }
 
-    /// Throws the mistake the mapping was built with, if any (an allow list
-    /// naming a property no rule maps). Every use of the mapping throws it
-    /// too; call this at start-up to fail early.
+    /// Throws the mistake the mapping was built with, if any: a property
+    /// rule that can be given no key (no key written, and its key path not
+    /// in the model's property table), or an allow list naming a property no
+    /// rule maps. Every use of the mapping throws it too; call this (or
+    /// ``ModelRegistry/validate()``) at start-up to fail early. Nothing of
+    /// the model runs to find it.
     public func validate() throws {
         if let configurationError { throw configurationError }
     }

@@ -11,12 +11,11 @@ public struct MappingRule<Model>: @unchecked Sendable {
     // @unchecked: the closures capture key paths, codecs and @Sendable user
     // closures, none of which change after the rule is built.
     let role: RuleRole
-    /// The property's name, from its key path (`firstName`); found by
-    /// ``probe`` when the key path does not say (see ``PropertyNameProbe``).
+    /// The property's name (`firstName`): from the model's property table
+    /// (``MappableProperties``), looked up by ``keyPath`` when the mapping is
+    /// built, or given with the rule (``Setter(property:_:)``); nil for a
+    /// rule with keys only.
     var property: String?
-    /// Finds ``property`` by writing through the key path into a model;
-    /// nil when the key path gave the name or the rule has no property.
-    var probe: ((inout Model) -> String?)?
     /// A rule a subclass's mapping took from its superclass's: a rule of the
     /// subclass for the same property replaces it.
     var inherited = false
@@ -62,7 +61,6 @@ public struct MappingRule<Model>: @unchecked Sendable {
     func lifted<Sub>(to _: Sub.Type) -> MappingRule<Sub> {
         let read = self.read
         let write = self.write
-        let probe = self.probe
         var lifted = MappingRule<Sub>(
             role: role, property: property, decodeKey: decodeKey, encodeKey: encodeKey,
             required: required, ignoreNull: ignoreNull,
@@ -77,13 +75,6 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.inherited = true
         lifted.keyPath = keyPath
         lifted.nilEncoding = nilEncoding
-        lifted.probe = probe.map { probe in
-            { sub in
-                var base = sub as! Model
-                defer { sub = base as! Sub }
-                return probe(&base)
-            }
-        }
         return lifted
     }
 
@@ -97,18 +88,11 @@ enum RuleRole: Sendable, Equatable {
     case parent
 }
 
-/// The name of the last property in a key path (`\Place.geo.lat` → `lat`),
-/// or nil when the key path does not say (``PropertyNameProbe``).
-func propertyName<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> String? {
-    PropertyNameProbe.declaredName(keyPath)
-}
-
 /// A property rule through a codec.
 func propertyRule<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decodeKey: KeySpec?, encodeKey: KeySpec?, codec: ValueCodec<Value>,
     options: ValueOptions, required: Bool, ignoreNull: Bool?
 ) -> MappingRule<Model> {
-    let declared = propertyName(keyPath)
     // A stored property of a struct is written at its offset, not through
     // the key-path runtime (measured: swift_setAtWritableKeyPath and its
     // projection were ~3% of a twitter.json mapping decode).
@@ -127,11 +111,11 @@ func propertyRule<Model, Value>(
         }
     }
     var rule = MappingRule<Model>(
-        role: .property, property: declared, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
+        role: .property, property: nil, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
         read: { model, node, context, spec, mode in
             let found = try FoundValue.classify(node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: codec.holdsNull,
                 optional: codec.none != nil, hasZero: codec.zero != nil, valueType: Value.self, context: context, spec: { spec },
-                name: spec?.description ?? decodeKey?.description ?? declared ?? "?")
+                name: spec?.description ?? decodeKey?.description ?? "?")
             switch found {
             case .leave: return
             case .clear: store(&model, codec.none!())
@@ -163,13 +147,6 @@ func propertyRule<Model, Value>(
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
     rule.keyPath = keyPath
-    if declared == nil {
-        rule.probe = { model in
-            // The model itself is a value a property of its own type (a weak parent) can hold.
-            let itself = (model as Any as? Value).map { [$0] } ?? []
-            return PropertyNameProbe.name(of: keyPath, in: &model, candidates: PropertyNameProbe.candidates(codec) + itself)
-        }
-    }
     return rule
 }
 
@@ -183,6 +160,24 @@ extension MappingRule {
         }
     }
 }
+
+/// A property rule with the options every `Map` overload takes; a rule
+/// through the property type's own codec may read the property in place.
+private func mapRule<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, codec: ValueCodec<Value>,
+    options: ValueOptions, required: Bool, ignoreNull: Bool?, nilEncoding: NilEncoding?, inPlace: Bool
+) -> MappingRule<Model> {
+    var rule = propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec, options: options, required: required,
+        ignoreNull: ignoreNull)
+    rule.nilEncoding = nilEncoding
+    if inPlace { rule.readInPlace(keyPath, codec: codec, options: options) }
+    return rule
+}
+
+// Every `Map` overload takes the same per-property options: `required`,
+// `ignoreNull` and `nilEncoding` always, `lenient` and `coerceArray` where
+// the value is read by its type's own codec (a transform reads it itself),
+// and one key for both directions or a key per direction.
 
 /// Maps a property to a key (or a dotted key path) for both directions; the
 /// key defaults to the property's name under the naming strategy.
@@ -198,51 +193,74 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, required: Bool = false, lenient: Bool = false,
     coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    let options = ValueOptions(lenient: lenient, coerceArrays: coerceArray)
-    let codec = ValueCodec<Value>.resolve()
-    var rule = propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: codec,
-        options: options, required: required, ignoreNull: ignoreNull)
-    rule.nilEncoding = nilEncoding
-    rule.readInPlace(keyPath, codec: codec, options: options)
-    return rule
+    mapRule(keyPath, decode: key, encode: key, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull,
+        nilEncoding: nilEncoding, inPlace: true)
 }
 
 /// Maps a property to different keys for reading and for writing (nil: the
-/// property's name under the naming strategy).
+/// property's name under the naming strategy); the options are those of
+/// ``Map(_:_:required:lenient:coerceArray:ignoreNull:nilEncoding:)``.
 public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, required: Bool = false,
-    lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil
+    lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    let options = ValueOptions(lenient: lenient, coerceArrays: coerceArray)
-    let codec = ValueCodec<Value>.resolve()
-    var rule = propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec,
-        options: options, required: required, ignoreNull: ignoreNull)
-    rule.readInPlace(keyPath, codec: codec, options: options)
-    return rule
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull,
+        nilEncoding: nilEncoding, inPlace: true)
 }
 
 /// Maps a property through a value transform (both directions).
 public func Map<Model, Value>(
-    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false
+    _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false,
+    ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.codec(), options: .standard, required: required, ignoreNull: nil)
+    Map(keyPath, decode: key, encode: key, transform: transform, required: required, ignoreNull: ignoreNull, nilEncoding: nilEncoding)
 }
 
-/// Maps an optional property through a value transform; `null` clears it.
+/// Maps a property through a value transform, read from one key and written to another.
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
+    required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) -> MappingRule<Model> {
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.codec(), options: .standard, required: required,
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
+}
+
+/// Maps an optional property through a value transform; `null` clears it
+/// (or leaves it, with `ignoreNull`).
 public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value?>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false,
-    ignoreNull: Bool? = nil
+    ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.optionalCodec(), options: .standard, required: required,
-        ignoreNull: ignoreNull)
+    Map(keyPath, decode: key, encode: key, transform: transform, required: required, ignoreNull: ignoreNull, nilEncoding: nilEncoding)
+}
+
+/// Maps an optional property through a value transform, read from one key and written to another.
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, Value?>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
+    required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) -> MappingRule<Model> {
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.optionalCodec(), options: .standard, required: required,
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
 /// Maps an array property through a value transform applied to each element
 /// (`[Date]` with `.iso8601`, a format, or seconds since 1970).
 public func Map<Model, Value>(
-    _ keyPath: WritableKeyPath<Model, [Value]>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false
+    _ keyPath: WritableKeyPath<Model, [Value]>, _ key: KeySpec? = nil, transform: Transform<Value>, required: Bool = false,
+    ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: transform.arrayCodec(), options: .standard, required: required, ignoreNull: nil)
+    Map(keyPath, decode: key, encode: key, transform: transform, required: required, ignoreNull: ignoreNull, nilEncoding: nilEncoding)
+}
+
+/// Maps an array property through a per-element transform, read from one key and written to another.
+public func Map<Model, Value>(
+    _ keyPath: WritableKeyPath<Model, [Value]>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
+    required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) -> MappingRule<Model> {
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.arrayCodec(), options: .standard, required: required,
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
 /// Maps a property whose objects are made by a specific factory (a
@@ -250,36 +268,84 @@ public func Map<Model, Value>(
 /// optional, an array or a set of it.
 public func Map<Model, Value, Factory: ModelFactory>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using factory: Factory, required: Bool = false,
-    coerceArray: Bool = false
+    coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
-        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(entry: TypedModelEntry(factory: factory))), required: required,
-        ignoreNull: nil)
+    Map(keyPath, decode: key, encode: key, using: factory, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
+        nilEncoding: nilEncoding)
+}
+
+/// Maps a property whose objects are made by a specific factory, read from one key and written to another.
+public func Map<Model, Value, Factory: ModelFactory>(
+    _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, using factory: Factory,
+    required: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) -> MappingRule<Model> {
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(entry: TypedModelEntry(factory: factory))),
+        required: required, ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
 /// Maps a property whose objects are read with a specific mapping (a sub-mapper).
 public func Map<Model, Value, Element>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using mapping: Mapping<Element>, required: Bool = false,
-    coerceArray: Bool = false
+    coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    propertyRule(keyPath, decodeKey: key, encodeKey: key, codec: ValueCodec<Value>.resolve(),
-        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(mapping)), required: required,
-        ignoreNull: nil)
+    Map(keyPath, decode: key, encode: key, using: mapping, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
+        nilEncoding: nilEncoding)
+}
+
+/// Maps a property whose objects are read with a specific mapping, read from one key and written to another.
+public func Map<Model, Value, Element>(
+    _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, using mapping: Mapping<Element>,
+    required: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
+) -> MappingRule<Model> {
+    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+        options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(mapping)), required: required, ignoreNull: ignoreNull,
+        nilEncoding: nilEncoding, inPlace: false)
+}
+
+/// Writes a value computed from the model under a key when encoding (the
+/// mirror of ``Setter(_:_:)``); never read. A nil is written as the
+/// property's `nilEncoding` says (left out by default).
+///
+/// ```swift
+/// Getter("tenantName") { $0.tenant?.firstName }   // a path through an optional reference
+/// ```
+/// Without a key (in a `@Mappable` type's attribute), the rule takes its
+/// property's name.
+public func Getter<Model, Value>(
+    _ key: KeySpec? = nil, nilEncoding: NilEncoding? = nil, _ body: @escaping @Sendable (Model) throws -> Value
+) -> MappingRule<Model> {
+    encodeOnlyRule(encodeKey: key, nilEncoding: nilEncoding, body)
+}
+
+/// A read-only property (a struct's `let`, a computed property without a
+/// setter) in a default mapping: written under its name, never read.
+func readOnlyRule<Model, Value>(_ keyPath: KeyPath<Model, Value>) -> MappingRule<Model> {
+    var rule = encodeOnlyRule(encodeKey: nil, nilEncoding: nil) { (model: Model) in model[keyPath: keyPath] }
+    rule.keyPath = keyPath
+    return rule
+}
+
+private func encodeOnlyRule<Model, Value>(
+    encodeKey: KeySpec?, nilEncoding: NilEncoding?, _ body: @escaping (Model) throws -> Value
+) -> MappingRule<Model> {
+    let codec = ValueCodec<Value>.resolve()
+    var rule = MappingRule<Model>(role: .property, property: nil, decodeKey: nil, encodeKey: encodeKey,
+        read: { _, _, _, _, _ in },
+        write: { model, context in
+            let value = try body(model)
+            return codec.isNone(value) ? nil : try codec.encode(value, context)
+        })
+    rule.decodes = false
+    rule.nilEncoding = nilEncoding
+    return rule
 }
 
 /// Leaves a property out of reading, writing, or both.
 public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
-    var rule = MappingRule<Model>(role: .ignore(direction), property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(role: .ignore(direction), property: nil, decodeKey: nil, encodeKey: nil,
         read: { _, _, _, _, _ in }, write: nil)
     rule.keyPath = keyPath
-    if rule.property == nil {
-        rule.probe = { model in
-            if let writable = keyPath as? WritableKeyPath<Model, Value> {
-                return PropertyNameProbe.name(of: writable, in: &model, candidates: PropertyNameProbe.candidates(ValueCodec<Value>.resolve()))
-            }
-            return PropertyNameProbe.name(of: keyPath, in: model, candidates: PropertyNameProbe.candidates(ValueCodec<Value>.resolve()))
-        }
-    }
     return rule
 }
 
@@ -314,15 +380,10 @@ private func setterRule<Model>(
 /// (make the property `weak` to avoid a retain cycle); works for single
 /// children and for array elements. Never encoded.
 public func ParentReference<Model: AnyObject, Parent: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Model, Parent?>) -> MappingRule<Model> {
-    var rule = MappingRule<Model>(role: .parent, property: propertyName(keyPath), decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(role: .parent, property: nil, decodeKey: nil, encodeKey: nil,
         read: { model, _, context, _, _ in
             if let parent = context.parent as? Parent { model[keyPath: keyPath] = parent }
         }, write: nil)
-    if rule.property == nil {
-        rule.probe = { model in
-            PropertyNameProbe.name(of: keyPath as WritableKeyPath<Model, Parent?>, in: &model,
-                candidates: PropertyNameProbe.structural(Parent?.self))
-        }
-    }
+    rule.keyPath = keyPath
     return rule
 }

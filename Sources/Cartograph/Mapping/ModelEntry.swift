@@ -18,6 +18,8 @@ protocol ModelEntryProtocol: AnyObject, Sendable {
     /// The `CompiledMapping<type>` behind the entry, when a ``Mapping``
     /// (not a factory) makes its models: nested model properties run it directly.
     var compiledMapping: AnyObject? { get }
+    /// Throws the configuration error of the entry's mapping, if any (a factory has none).
+    func validate() throws
 }
 
 extension ModelEntryProtocol {
@@ -103,6 +105,10 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
         self.make = make
         self.encode = encode
         self.update = update
+    }
+
+    func validate() throws {
+        if let compiled = compiledMapping as? CompiledMapping<Model>, let error = compiled.unnamed { throw error }
     }
 
     convenience init<F: ModelFactory>(factory: F) where F.Model == Model {

@@ -93,6 +93,40 @@ public struct ModelRegistry: Sendable {
         add(RegisteredModel(type: Model.self, source: MappableSource<Model>(options: options)))
     }
 
+    /// Registers a `@Mappable` type (a ``MappableModel``) with its default
+    /// mapping (``Mapping/automatic(naming:keys:)``): every property of its
+    /// table under this registry's naming strategy. A subclass is
+    /// registered on its own, with its superclass's properties and its own.
+    ///
+    /// ```swift
+    /// @Mappable class User { var firstName: String?; var address: Address? }
+    /// registry.register(User.self)
+    /// ```
+    public mutating func register<Model: MappableModel>(_ type: Model.Type) {
+        add(RegisteredModel(type: Model.self, source: AutomaticSource<Model>(options: options)))
+    }
+
+    /// Registers a type that has both a property table and its own
+    /// ``Mappable/mapping``: the mapping it wrote wins (its key-less rules
+    /// are named from the table).
+    public mutating func register<Model: MappableModel & Mappable>(_ type: Model.Type) {
+        add(RegisteredModel(type: Model.self, source: MappableSource<Model>(options: options)))
+    }
+
+    /// Throws the first configuration error of a registered mapping (see
+    /// ``Mapping/validate()``): a property rule that can be given no key,
+    /// an allow list naming a property no rule maps. Every use of such a
+    /// model throws it as well; call this once at start-up so that a
+    /// mistake stops the service before it serves. Compiles every
+    /// registered mapping (which registering alone defers), and runs none of
+    /// the models' code.
+    public func validate() throws {
+        for id in order {
+            guard let registered = entries[id] else { continue }
+            try registered.entry.validate()
+        }
+    }
+
     /// Registers a mapping for its model type.
     ///
     /// The mapping is compiled (its codecs resolved, its keys named) the
@@ -137,10 +171,13 @@ public struct ModelRegistry: Sendable {
     /// Whether a type is registered.
     public func isRegistered(_ type: Any.Type) -> Bool { entries[ObjectIdentifier(type)] != nil }
 
+    /// The entry of a registered type; for a `Mappable` or `@Mappable`
+    /// type that was not registered, its own or default mapping, compiled
+    /// once per registry.
     func entry(for type: Any.Type) -> ModelEntry? {
         if let registered = entries[ObjectIdentifier(type)] { return registered.entry }
-        guard let mappable = type as? any Mappable.Type else { return nil }
-        return compiled.entry(for: mappable, options: options)
+        guard type is any Mappable.Type || type is any MappableModel.Type else { return nil }
+        return compiled.entry(for: type, options: options)
     }
 
     /// The model type class inference picks for an object, or nil.
@@ -224,11 +261,11 @@ public struct ModelRegistry: Sendable {
     }
 }
 
-/// Entries compiled on first use for `Mappable` types that were not registered.
+/// Entries compiled on first use for `Mappable` and `@Mappable` types that were not registered.
 final class CompiledMappings: Sendable {
     private let cache = Mutex<[ObjectIdentifier: ModelEntry]>([:])
 
-    func entry(for type: any Mappable.Type, options: MappingOptions) -> ModelEntry {
+    func entry(for type: Any.Type, options: MappingOptions) -> ModelEntry {
         let id = ObjectIdentifier(type)
         if let entry = cache.withLock({ $0[id] }) { return entry }
         let entry = compile(type, options: options)
@@ -242,7 +279,18 @@ final class CompiledMappings: Sendable {
         }
     }
 
-    private func compile<M: Mappable>(_: M.Type, options: MappingOptions) -> ModelEntry {
+    /// A type's own mapping when it has one (``Mappable``), else its default one (``MappableModel``).
+    private func compile(_ type: Any.Type, options: MappingOptions) -> ModelEntry {
+        if let mappable = type as? any Mappable.Type { return compileOwn(mappable, options: options) }
+        let model = type as! any MappableModel.Type
+        return compileDefault(model, options: options)
+    }
+
+    private func compileOwn<M: Mappable>(_: M.Type, options: MappingOptions) -> ModelEntry {
         M.mapping.compile(options: options)
+    }
+
+    private func compileDefault<M: MappableModel>(_: M.Type, options: MappingOptions) -> ModelEntry {
+        Mapping<M>.automatic().compile(options: options)
     }
 }

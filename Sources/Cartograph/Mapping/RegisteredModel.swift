@@ -93,3 +93,9 @@ struct MappableSource<Model: Mappable>: DeferredEntrySource {
     let options: MappingOptions
     func compile() -> ModelEntry { Model.mapping.compile(options: options) }
 }
+
+/// A `@Mappable` type's default mapping (``Mapping/automatic(naming:keys:)``), built on first use.
+struct AutomaticSource<Model: MappableModel>: DeferredEntrySource {
+    let options: MappingOptions
+    func compile() -> ModelEntry { Mapping<Model>.automatic().compile(options: options) }
+}

@@ -60,11 +60,20 @@ public struct Transform<Value>: @unchecked Sendable {
     func codec() -> ValueCodec<Value> {
         let decode = self.decode
         let encode = self.encode
+        // A transform whose type was inferred as an optional (a closure
+        // returning `String` for a `String?` property makes a
+        // `Transform<String?>`): its property is optional, so `null` clears
+        // it (or leaves it, with `ignoreNull`) and nil is written as the
+        // property's `nilEncoding` says, as with `Transform<String>`.
+        let optional = readsNull ? nil : Value.self as? any OptionalMarker.Type
         return ValueCodec(
             decode: { node, context, _ in
                 do { return try decode(node, context) } catch let error as CartographError { throw error.at(path: context.path) }
             },
-            encode: { value, context in try encode(value, context) }, holdsNull: readsNull)
+            encode: { value, context in try encode(value, context) },
+            none: optional.map { $0.noneMaker() as! () -> Value },
+            isNone: optional.map { $0.noneTest() as! (Value) -> Bool } ?? { _ in false },
+            holdsNull: readsNull)
     }
 
     func arrayCodec() -> ValueCodec<[Value]> { ValueCodec<[Value]>.array(of: codec()) }

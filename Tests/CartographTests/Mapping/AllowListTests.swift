@@ -8,6 +8,7 @@ import Testing
 /// error, not a silent no-op.
 @Suite struct AllowListTests {
     /// Non-final, as the seeds' models are.
+    @Mappable
     class Account {
         var title = ""
         var balance = 0

@@ -6,6 +6,7 @@ import Testing
 /// objects as models, recursively, and write them back the same way
 /// (JAGPropertyConverter's heterogeneous arrays and dictionaries).
 @Suite struct AnyPropertyTests {
+    @Mappable
     final class Person: Mappable {
         var firstName = ""
         static let mapping = Mapping<Person>({ Person() }, keys: ["firstName"]) {
@@ -14,6 +15,7 @@ import Testing
     }
 
     /// Non-final, as the seeds' models are.
+    @Mappable
     class Bag {
         var things: [Any] = []
         var info: [String: Any] = [:]

@@ -7,6 +7,7 @@ import Testing
 /// class decodes to the subclass class inference picks; inference never
 /// overrides a property of another declared type.
 @Suite struct ClassHierarchyTests {
+    @Mappable
     class Address {
         var street = ""
         var city = ""
@@ -17,6 +18,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class GeoAddress: Address {
         var lat = 0.0
         static let geoMapping = Mapping<GeoAddress>(inheriting: Address.mapping, { GeoAddress() }) {
@@ -30,6 +32,7 @@ import Testing
         var y = 0
     }
 
+    @Mappable
     final class Customer {
         var name = ""
         var address: Address?
@@ -128,6 +131,7 @@ import Testing
     /// rules: a Foundation dictionary (through `JSONValue(any:)`) decodes
     /// into the subclass, its `Any` and `JSONValue` properties keep their
     /// values, and they write back the same.
+    @Mappable
     class Envelope {
         var meta: Any = NSNull()
         var raw: JSONValue = nil
@@ -138,6 +142,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class SignedEnvelope: Envelope {
         var signature = ""
         static let signedMapping = Mapping<SignedEnvelope>(inheriting: Envelope.mapping, { SignedEnvelope() }) {

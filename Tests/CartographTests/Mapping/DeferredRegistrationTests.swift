@@ -10,6 +10,7 @@ import Testing
 @Suite struct DeferredRegistrationTests {
     /// Counts how often its mapping is built (a computed `mapping`, so each
     /// read builds one).
+    @Mappable
     final class Counted: Mappable {
         static let builds = Atomic<Int>(0)
         var name = ""
@@ -24,6 +25,7 @@ import Testing
     }
 
     /// Its own counter, for the test that races first uses.
+    @Mappable
     struct Raced: Mappable {
         static let builds = Atomic<Int>(0)
         var id = 0
@@ -38,6 +40,7 @@ import Testing
     }
 
     /// Its own counter, for the test of copies.
+    @Mappable
     struct Copied: Mappable {
         static let builds = Atomic<Int>(0)
         var id = 0
@@ -47,22 +50,26 @@ import Testing
         }
     }
 
+    @Mappable
     class Pet {
         var name = ""
         required init() {}
         static let mapping = Mapping<Pet>({ Pet() }) { Map(\.name) }
     }
 
+    @Mappable
     final class Dog: Pet {
         var barks = false
         static let dogMapping = Mapping<Dog>(inheriting: Pet.mapping, { Dog() }) { Map(\.barks) }
     }
 
+    @Mappable
     final class Cat: Pet {
         var lives = 0
         static let catMapping = Mapping<Cat>(inheriting: Pet.mapping, { Cat() }) { Map(\.lives) }
     }
 
+    @Mappable
     final class Shelter {
         var pets: [Pet] = []
         static let mapping = Mapping<Shelter>({ Shelter() }) { Map(\.pets) }

@@ -196,6 +196,7 @@ import Testing
 /// it must keep the element-by-element behaviour — paths of failures, nulls,
 /// leniency, and nested arrays.
 @Suite struct ScalarArrayTests {
+    @Mappable
     struct Series: Mappable, Equatable {
         var values: [Int] = []
         var grid: [[Double]] = []
@@ -232,6 +233,7 @@ import Testing
 
     /// GeoJSON's shapes: a polygon is `[[[Double]]]`, read by the nested
     /// scalar readers; the class and its subclass hold them as the seeds' models do.
+    @Mappable
     class Shape {
         var rings: [[[Double]]] = []
         var tags: [[String]] = []
@@ -241,6 +243,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class LabeledShape: Shape {
         var extras: [[JSONValue]] = []
         var levels: [[[[Int]]]] = []
@@ -324,6 +327,7 @@ import Testing
         }
     }
 
+    @Mappable
     struct Directory: Mappable, Equatable {
         var scores: [String: Int] = [:]
         var people: [String: Person] = [:]
@@ -363,11 +367,13 @@ import Testing
         #expect(try JSONMapper(registry: ignoring).decode(Directory.self, from: #"{"scores": {"a": null, "b": 2}}"#).scores == ["b": 2])
     }
 
+    @Mappable
     class Shelf {
         var counts: [String: Int] = [:]
         static let shelfMapping = Mapping<Shelf>({ Shelf() }) { Map(\.counts, "counts") }
     }
 
+    @Mappable
     final class LabeledShelf: Shelf {
         var label = ""
         var owners: [String: Person] = [:]
@@ -414,12 +420,14 @@ import Testing
 /// The scalar-array loop on class models with a subclass, as the seeds map them:
 /// inherited and own array properties, element paths on failure, both ways.
 @Suite struct ScalarArrayClassTests {
+    @Mappable
     class Track {
         var points: [Double] = []
         required init() {}
         static let mapping = Mapping<Track>({ Track() }) { Map(\.points) }
     }
 
+    @Mappable
     final class TimedTrack: Track {
         var times: [Int] = []
         static let timedMapping = Mapping<TimedTrack>(inheriting: Track.mapping, { TimedTrack() }) { Map(\.times) }

@@ -3,6 +3,7 @@ import Testing
 
 /// Naming strategies: property names to keys, both ways, and clashes.
 @Suite struct NamingTests {
+    @Mappable
     struct Profile: Mappable, Equatable {
         var firstName = ""
         var myURLProperty = ""
@@ -35,15 +36,17 @@ import Testing
         #expect(try mapper(.caseInsensitive).decode(Profile.self, from: bytes(#"{"FIRSTNAME": "A"}"#)).firstName == "A")
     }
 
-    @Test func fuzzyFollowsJSACollectionsRules() throws {
-        struct Loose: Mappable, Equatable {
-            var nameString = ""
-            var firstName = ""
-            static let mapping = Mapping<Loose>({ Loose() }) {
-                Map(\.nameString)
-                Map(\.firstName)
-            }
+    @Mappable
+    struct Loose: Mappable, Equatable {
+        var nameString = ""
+        var firstName = ""
+        static let mapping = Mapping<Loose>({ Loose() }) {
+            Map(\.nameString)
+            Map(\.firstName)
         }
+    }
+
+    @Test func fuzzyFollowsJSACollectionsRules() throws {
         var registry = ModelRegistry(options: MappingOptions { $0.naming = .fuzzy })
         registry.register(Loose.self)
         let mapper = JSONMapper(registry: registry)
@@ -51,23 +54,25 @@ import Testing
         #expect(try mapper.decode(Loose.self, from: bytes(#"{"NAMESTRING": "exact-ish", "name": "n"}"#)).nameString == "exact-ish")
     }
 
+    @Mappable
+    final class Item: Mappable {
+        var jsc_description = ""
+        var JSC_hash = 0
+        var jsc_ = ""
+        var displayName = ""
+        init() {}
+        static let mapping = Mapping<Item>({ Item() }) {
+            Map(\.jsc_description)
+            Map(\.JSC_hash)
+            Map(\.jsc_)
+            Map(\.displayName)
+        }
+    }
+
     /// JSACollection's key generator drops a `jsc_` prefix, so a property can
     /// be named after a key that clashes with an inherited member
     /// (`description`); dashed words match like underscored ones.
     @Test func fuzzyDropsTheJSCPrefixBothWays() throws {
-        final class Item: Mappable {
-            var jsc_description = ""
-            var JSC_hash = 0
-            var jsc_ = ""
-            var displayName = ""
-            init() {}
-            static let mapping = Mapping<Item>({ Item() }) {
-                Map(\.jsc_description)
-                Map(\.JSC_hash)
-                Map(\.jsc_)
-                Map(\.displayName)
-            }
-        }
         var registry = ModelRegistry(options: MappingOptions { $0.naming = .fuzzy })
         registry.register(Item.self)
         let mapper = JSONMapper(registry: registry)

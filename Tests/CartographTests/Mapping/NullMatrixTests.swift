@@ -6,6 +6,7 @@ import Testing
 /// updating (the matrix in ``NullForNonOptional``'s documentation).
 @Suite struct NullMatrixTests {
     /// Non-final, as the seeds' models are.
+    @Mappable
     class Profile {
         var name = "default"
         var age = 7
@@ -68,6 +69,7 @@ import Testing
         #expect(throws: CartographError.self) { try mapper().decode(Profile.self, from: json) }
     }
 
+    @Mappable
     final class Contact {
         var email: String?
         var phone: String?
@@ -89,6 +91,7 @@ import Testing
         #expect(String(decoding: try JSONMapper(registry: writingNulls).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
     }
 
+    @Mappable
     final class Stamp {
         var at = Date(timeIntervalSince1970: 0)
         static let mapping = Mapping<Stamp>({ Stamp() }) { Map(\.at, lenient: true) }

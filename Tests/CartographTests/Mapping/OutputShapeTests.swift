@@ -6,6 +6,7 @@ import Testing
 /// make arrays, a model can be written as an array, several properties on one
 /// key accumulate in order, and key paths may reach into nested references.
 @Suite struct OutputShapeTests {
+    @Mappable
     final class Pair {
         var first = "a"
         var second = "b"
@@ -19,6 +20,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class Phones {
         var home = "h"
         var work = "w"
@@ -34,6 +36,7 @@ import Testing
         var name = "Acme"
     }
 
+    @Mappable
     final class Lease {
         var tenant = Tenant()
         var rent = 1
@@ -70,6 +73,7 @@ import Testing
 /// JSACollection's discovery: identifying keys through the naming strategy,
 /// and the mode that stops at a match.
 @Suite struct CollectTests {
+    @Mappable
     final class Person {
         var firstName = ""
         var lastName = ""
@@ -108,6 +112,7 @@ import Testing
 
 /// Transforms apply to each element of an array property.
 @Suite struct ElementTransformTests {
+    @Mappable
     final class Schedule {
         var days: [Date] = []
         static let mapping = Mapping<Schedule>({ Schedule() }) {
@@ -129,6 +134,7 @@ import Testing
 
 /// Setters named by property find their key through the naming strategy.
 @Suite struct NamedSetterTests {
+    @Mappable
     final class Person {
         var first = ""
         var last = ""
@@ -153,6 +159,7 @@ import Testing
 
 /// Transforms that opt in see null, and may leave a key out when encoding.
 @Suite struct NullableTransformTests {
+    @Mappable
     final class Item {
         var price: Decimal? = 1
         var name = ""
@@ -188,6 +195,7 @@ import Testing
 /// Under a scanning strategy (JSACollection's rules are case-insensitive),
 /// explicit keys match without regard to case too.
 @Suite struct CaseInsensitiveKeyTests {
+    @Mappable
     final class Home {
         var street = ""
         static let mapping = Mapping<Home>({ Home() }) { Map(\.street, "StreetName") }

@@ -8,6 +8,7 @@ import Testing
 @Suite struct PropertyNameTests {
     enum Level: String, CaseIterable, Sendable { case low, high }
 
+    @Mappable
     final class Author: Mappable {
         var fullName = ""
         weak var article: Article?
@@ -18,6 +19,7 @@ import Testing
     }
 
     /// Non-final: every property is reached through accessors.
+    @Mappable
     class Article {
         var title: String?
         var viewCount = 0
@@ -39,6 +41,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class FeaturedArticle: Article {
         var badgeText = ""
         unowned var anchor: Author = FeaturedArticle.shared
@@ -52,6 +55,7 @@ import Testing
         }
     }
 
+    @Mappable
     struct Card {
         var headline = ""
         weak var owner: Article?
@@ -62,21 +66,21 @@ import Testing
 
     private func names<Model>(_ mapping: Mapping<Model>) -> [String?] { mapping.rules.map(\.property) }
 
-    @Test func namesComeFromKeyPathsOfEveryKindOfModel() {
+    @Test func namesComeFromThePropertyTableOfEveryKindOfModel() {
         #expect(names(Article.mapping) == ["title", "viewCount", "createdAt", "tagList", "level", "leadAuthor"])
         #expect(names(FeaturedArticle.featuredMapping) == ["title", "viewCount", "createdAt", "tagList", "level", "leadAuthor", "badgeText"])
-        // A weak parent of a non-Mappable class: no value of its type to probe
-        // with (it needs no key; README, "limits of derived names").
-        #expect(names(Author.mapping) == ["fullName", nil])
-        // Of a Mappable class, it is named.
-        #expect(names(Member.mapping) == ["name", "team"])
+        // A weak parent is named from the table like any property.
+        #expect(names(Author.mapping) == ["fullName", "article"])
         #expect(names(Card.mapping) == ["headline"])
-        // Ignore is applied by name: parentArticle is gone from the rules.
+        // Ignore is applied: parentArticle is gone from the rules.
         #expect(!names(Article.mapping).contains("parentArticle"))
         let weakRule = Mapping<Article>({ Article() }) { Map(\.parentArticle) }
         #expect(names(weakRule) == ["parentArticle"])
         let unowned = Mapping<FeaturedArticle>({ FeaturedArticle() }) { Map(\.anchor) }
         #expect(names(unowned) == ["anchor"])
+        // A model without a table keeps the keys it was given, and no name is guessed.
+        #expect(names(Member.mapping) == [nil, nil])
+        #expect(Member.mapping.rules.map { $0.decodeKey?.description } == ["name", nil])
     }
 
     private func registry(_ naming: NamingStrategy) -> ModelRegistry {
@@ -134,21 +138,79 @@ import Testing
         #expect(article.title == "T" && article.viewCount == 3 && article.tagList.isEmpty)
     }
 
+    @Mappable
     class Opaque {
         var handle: NSObject? = nil
-        required init() {}
+        var _id = ""
+        private var storedEmail = ""
+        /// Computed, over a differently named stored field: not in the table.
+        var email: String {
+            get { storedEmail }
+            set { storedEmail = newValue }
+        }
     }
 
-    @Test func aNameThatCannotBeFoundIsATypedErrorNotASilentKey() throws {
+    @Test func propertiesOfAnyTypeAndUnderscoredNamesAreNamedAsDeclared() throws {
+        // No value of NSObject is needed to name it; `_id` stays `_id`.
+        let mapping = Mapping<Opaque>({ Opaque() }) {
+            Map(\.handle)
+            Map(\._id)
+        }
+        #expect(names(mapping) == ["handle", "_id"])
+        try mapping.validate()
         var registry = ModelRegistry()
-        registry.register(Mapping<Opaque>({ Opaque() }) { Map(\.handle) })
-        let error = try #require(throws: CartographError.self) { try JSONMapper(registry: registry).decode(Opaque.self, from: Array("{}".utf8)) }
+        registry.register(mapping)
+        let opaque = try JSONMapper(registry: registry).decode(Opaque.self, from: Array(#"{"_id": "x", "id": "y"}"#.utf8))
+        #expect(opaque._id == "x")
+    }
+
+    @Test func aComputedPropertyWithoutAKeyIsReportedNotGivenItsFieldsName() throws {
+        let mapping = Mapping<Opaque>({ Opaque() }) { Map(\.email) }
+        #expect(names(mapping) == [nil])
+        let error = try #require(throws: CartographError.self) { try mapping.validate() }
+        #expect(error.message.contains("Opaque") && error.message.contains("rule 1") && error.message.contains("String"))
         #expect(error.message.contains("give the key"))
+        var registry = ModelRegistry()
+        registry.register(mapping)
+        #expect(throws: CartographError.self) { try registry.validate() }
+        // Every use throws it too, and nothing is written under a made-up key.
+        #expect(throws: CartographError.self) { try JSONMapper(registry: registry).decode(Opaque.self, from: Array(#"{"storedEmail": "a@b"}"#.utf8)) }
+        #expect(throws: CartographError.self) { try JSONMapper(registry: registry).encode(Opaque()) }
+        // Given a key, it maps.
+        var keyed = ModelRegistry()
+        keyed.register(Mapping<Opaque>({ Opaque() }) { Map(\.email, "email") })
+        try keyed.validate()
+        let decoded = try JSONMapper(registry: keyed).decode(Opaque.self, from: Array(#"{"email": "a@b", "storedEmail": "no"}"#.utf8))
+        #expect(decoded.email == "a@b")
+        #expect(String(decoding: try JSONMapper(registry: keyed).encode(decoded), as: UTF8.self) == #"{"email":"a@b"}"#)
+    }
+
+    /// A model without a property table: a key-less rule is reported by
+    /// `validate()` and by the registry, naming the model and the rule.
+    final class Untabled {
+        var name = ""
+        var age = 0
+    }
+
+    @Test func aModelWithoutATableMustGiveKeys() throws {
+        let mapping = Mapping<Untabled>({ Untabled() }) {
+            Map(\.name, "name")
+            Map(\.age)
+        }
+        let error = try #require(throws: CartographError.self) { try mapping.validate() }
+        #expect(error.message.contains("Untabled") && error.message.contains("rule 2") && error.message.contains("Int"))
+        #expect(error.message.contains("@Mappable"))
+        #expect(!error.message.contains("rule 1"))
+        var registry = ModelRegistry()
+        registry.register(mapping)
+        let reported = try #require(throws: CartographError.self) { try registry.validate() }
+        #expect(reported.message == error.message)
     }
 }
 
 /// Renaming strategies read the exact property name too, and split digits.
 @Suite struct NamingFallbackTests {
+    @Mappable
     final class Event {
         var createdAt1234 = ""
         var startTime = ""

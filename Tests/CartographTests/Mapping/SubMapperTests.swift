@@ -6,6 +6,7 @@ import Testing
 /// under the options of the registry that runs them; array coercion works
 /// for model-typed properties.
 @Suite struct SubMapperTests {
+    @Mappable
     final class Person {
         var firstName = ""
         var lastName = ""
@@ -35,6 +36,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class Team {
         var lead = Person()
         var members: [Person] = []
@@ -87,6 +89,7 @@ import Testing
 
 /// Every entry point reads JSON text the same way.
 @Suite struct TextInputTests {
+    @Mappable
     final class Note {
         var text = ""
         var stars = 0
@@ -131,6 +134,7 @@ import Testing
         func encode(_ model: User, context: EncodingContext) throws -> EncodedValue { .object([("id", .number(JSONNumber(model.id)))]) }
     }
 
+    @Mappable
     final class Group {
         var members: [User] = []
         var byName: [String: User] = [:]

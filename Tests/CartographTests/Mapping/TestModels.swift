@@ -5,6 +5,7 @@ import Foundation
 // Objective-C libraries (JSACollection, MAXJsonAdapter, JAGPropertyConverter,
 // MABMapper) document.
 
+@Mappable
 struct Person: Mappable, Equatable {
     var firstName = ""
     var lastName = ""

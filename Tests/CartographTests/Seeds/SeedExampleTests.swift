@@ -9,6 +9,7 @@ import Testing
 
     /// MAXJsonAdapter's `User`: renamed and nested keys both ways, email
     /// ignored when writing, refresh of an existing object.
+    @Mappable
     class MAXUser {
         var email: String?
         var firstName: String?
@@ -56,6 +57,7 @@ import Testing
 
     /// JAGPropertyConverter's `User`: nested model, arrays of models, a set of
     /// friends, identification by key (its identifyDict), URLs as strings.
+    @Mappable
     final class JAGUser: Hashable {
         var userID = 0
         var name = ""
@@ -110,6 +112,7 @@ import Testing
     /// JSACollection: property names map case-insensitively to the same
     /// name, its first word, or its underscored words; arrays of a model
     /// class (MAP_ARRAY_CLASS); a parent reference (ASSIGN_PARENT_REFERENCE).
+    @Mappable
     class JSACFoo {
         var nameString = ""
         var firstName = ""
@@ -122,6 +125,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class JSACOther: Mappable {
         var title = ""
         weak var parent: JSACFoo?
@@ -151,6 +155,7 @@ import Testing
     // MARK: MABMapper
 
     /// MABMapper's map configuration: per property a class, a path, required and array.
+    @Mappable
     class MABObject {
         var identifier = 0
         var title = ""
@@ -163,6 +168,7 @@ import Testing
         }
     }
 
+    @Mappable
     final class MABTag: Mappable {
         var label = ""
         static let mapping = Mapping<MABTag>({ MABTag() }) { Map(\.label, "label") }
