@@ -85,7 +85,7 @@ public struct MappableMacro: MemberMacro, ExtensionMacro {
     }
 }
 
-/// `@Mapped` and `@MapIgnore`: markers that `@Mappable` reads on the
+/// `@Mapped`, `@MapIgnore` and `@MapParent`: markers that `@Mappable` reads on the
 /// properties of the type it expands; on their own they add nothing.
 public struct MappedAttribute: PeerMacro {
     public static func expansion(
@@ -205,12 +205,15 @@ struct StoredProperty {
     let mapped: LabeledExprListSyntax?
     /// `@MapIgnore`'s direction as written (`.both` when none is given; nil without the attribute).
     let ignored: String?
+    /// Marked `@MapParent`: the rule gives it the containing model.
+    let isParent: Bool
 
     /// The table entry: the default rule from `MappableProperty`'s own
     /// initializers, or the attributes' rules.
     func entry(root: String) -> String {
         let keyPath = "\\\(root).\(identifier)"
         let head = "Cartograph.MappableProperty(\(MappableMacro.literal(name)), \(keyPath)\(isWeak ? ", weak: true" : "")"
+        if isParent { return head + ", rules: { [Cartograph.ParentReference(\(keyPath))] })" }
         guard mapped != nil || ignored != nil else { return head + ")" }
         var rules: [String] = []
         let arguments = mapped.map { $0.trimmedDescription } ?? ""
@@ -247,6 +250,7 @@ struct StoredProperty {
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             let mapped = attribute(named: "Mapped", in: variable.attributes)
             let ignore = attribute(named: "MapIgnore", in: variable.attributes)
+            let parent = attribute(named: "MapParent", in: variable.attributes) != nil
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 let identifier = pattern.identifier.text
@@ -254,7 +258,7 @@ struct StoredProperty {
                 var isWritable = !isLet
                 if let accessors = binding.accessorBlock, let computed = computedAccessors(accessors) {
                     // Computed: mapped only when asked for.
-                    guard mapped != nil || ignore != nil else { continue }
+                    guard mapped != nil || ignore != nil || parent else { continue }
                     isWritable = computed
                 } else {
                     if isLet, kind.isClass {
@@ -274,7 +278,8 @@ struct StoredProperty {
                 }
                 properties.append(StoredProperty(identifier: identifier, name: name, isWeak: isWeak, isWritable: isWritable,
                     mapped: mapped.map { $0.arguments?.as(LabeledExprListSyntax.self) ?? LabeledExprListSyntax([]) },
-                    ignored: ignore.map { $0.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription ?? "" }))
+                    ignored: ignore.map { $0.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription ?? "" },
+                    isParent: parent))
             }
         }
         return properties

@@ -78,7 +78,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         self.options = options
         let naming = mapping.naming ?? options.naming
         self.naming = naming
-        rules = mapping.rules.map { rule in
+        let given = options.convertsWeakProperties ? mapping.rules : mapping.rules.filter { !$0.weakDefault }
+        rules = given.map { rule in
             let derived = rule.property.map { KeySpec.key(naming.outputKey(for: $0)) }
             let decodeSpec = rule.decodeKey ?? (naming.scans ? nil : derived)
             var fallback: KeySpec?

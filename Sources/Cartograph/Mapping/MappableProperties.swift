@@ -73,6 +73,12 @@ public macro Mapped<Value>(
     nilEncoding: NilEncoding? = nil
 ) = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
 
+/// Gives a class model's property a reference to the class model that
+/// contains it, in ``Mappable()``'s default mapping (``ParentReference(_:)``;
+/// JSACollection's `ASSIGN_PARENT_REFERENCE`). Make it `weak`.
+@attached(peer)
+public macro MapParent() = #externalMacro(module: "CartographMacros", type: "MappedAttribute")
+
 /// Leaves a property out of ``Mappable()``'s default mapping when reading,
 /// writing, or both (the default). It stays in the property table, so a
 /// hand-written mapping may still map it.
@@ -124,7 +130,12 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
 
     /// A writable property the default mapping maps in both directions, by name.
     public init<Root, Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>, weak: Bool = false) {
-        self.init(name, keyPath, weak: weak, writable: true) { [Map(keyPath)] }
+        self.init(name, keyPath, weak: weak, writable: true) {
+            var rule = Map(keyPath)
+            // A weak reference is left to the registry's option.
+            rule.weakDefault = weak
+            return [rule]
+        }
     }
 
     /// A read-only property (a struct's `let`, a computed property without

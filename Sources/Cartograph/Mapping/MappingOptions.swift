@@ -26,6 +26,13 @@ public struct MappingOptions: Sendable {
     /// What encoding does when a class instance refers back to one being
     /// encoded. Default ``CyclePolicy/error``.
     public var cycles: CyclePolicy = .error
+    /// Whether a `@Mappable` type's default mapping maps its `weak` and
+    /// `unowned` properties. Default `false`: such a reference usually
+    /// points back up the graph (a parent, a delegate), and following it
+    /// would read or write the graph twice or cycle (JAGPropertyConverter's
+    /// `shouldConvertWeakProperties`). A weak property marked `@Mapped`, or
+    /// mapped by a hand-written rule, is mapped either way.
+    public var convertsWeakProperties: Bool = false
     /// Deepest nesting of models, arrays and dictionaries an encode writes.
     /// Default 512. Exceeding it throws
     /// ``CartographError/Kind/depthLimitExceeded`` (as does running short of

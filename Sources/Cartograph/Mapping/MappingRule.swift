@@ -19,6 +19,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// A rule a subclass's mapping took from its superclass's: a rule of the
     /// subclass for the same property replaces it.
     var inherited = false
+    /// A default mapping's rule for a `weak` or `unowned` property: dropped
+    /// unless ``MappingOptions/convertsWeakProperties``.
+    var weakDefault = false
     /// The rule's key path, for allow lists written with key paths.
     var keyPath: AnyKeyPath?
     /// What a nil optional becomes when encoding, for this property (the registry's option otherwise).
@@ -75,6 +78,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.inherited = true
         lifted.keyPath = keyPath
         lifted.nilEncoding = nilEncoding
+        lifted.weakDefault = weakDefault
         return lifted
     }
 

@@ -88,8 +88,12 @@ import Testing
 
     /// A model whose initializer and observers count their calls (and one
     /// that would crash if a probe value were written through it).
-    @Mappable final class Guarded {
+    @Mappable class Guarded {
         nonisolated(unsafe) static var calls = 0
+        var computed: String {
+            get { Guarded.calls += 1; return email }
+            set { Guarded.calls += 1; email = newValue }
+        }
         var email = "a@b" {
             didSet {
                 Guarded.calls += 1
@@ -97,7 +101,11 @@ import Testing
             }
         }
         var count = 0 { willSet { Guarded.calls += 1 } }
-        init() { Guarded.calls += 1 }
+        required init() { Guarded.calls += 1 }
+    }
+
+    @Mappable final class GuardedSub: Guarded {
+        var level = 1 { didSet { Guarded.calls += 1 } }
     }
 
     @Test func buildingAndRegisteringAMappingRunsNothingOfTheModel() throws {
@@ -109,9 +117,23 @@ import Testing
         try mapping.validate()
         var registry = ModelRegistry()
         registry.register(mapping)
+        try registry.validate()
+        // The default mapping, built, registered, compiled and validated.
+        let automatic = Mapping<Guarded>.automatic()
+        try automatic.validate()
+        var byType = ModelRegistry()
+        byType.register(Guarded.self)
+        try byType.validate()
+        _ = Guarded.mappableProperties
+        // A subclass's table and mapping, and an unnamed rule reported.
+        try Mapping<GuardedSub>.automatic().validate()
+        #expect(throws: CartographError.self) { try Mapping<Guarded>({ Guarded() }) { Map(\.computed) }.validate() }
         #expect(Guarded.calls == 0)
         // Decoding runs it, as it should.
         let model = try JSONMapper(registry: registry).decode(Guarded.self, from: Array(#"{"email": "x@y", "count": 2}"#.utf8))
         #expect(model.email == "x@y" && model.count == 2 && Guarded.calls > 0)
+        let calls = Guarded.calls
+        _ = try JSONMapper(registry: byType).decode(Guarded.self, from: Array(#"{"count": 3}"#.utf8))
+        #expect(Guarded.calls > calls)
     }
 }
