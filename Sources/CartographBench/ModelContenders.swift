@@ -4,9 +4,11 @@ import Foundation
 
 /// Contenders that decode files into model types (every field): Cartograph
 /// Mappings and Foundation's JSONDecoder on every file with a root model
-/// (``CorpusRoots``), hand-written factories on twitter.json and canada.json.
+/// (``CorpusRoots``); hand-written factories and `@Mappable` default
+/// mappings on twitter.json and canada.json. Encoding the same models: the
+/// hand-written mappings and the `@Mappable` ones (factories only read).
 enum ModelContenders {
-    static let all: [Contender] = [mapping, factory, foundationDecoder]
+    static let all: [Contender] = [mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode]
 
     struct NotApplicable: Error, CustomStringConvertible {
         var description: String { "needs a file with models (CorpusRoots)" }
@@ -34,6 +36,40 @@ enum ModelContenders {
         switch file {
         case "twitter.json": return { try mapper.decode(TwitterResponse.self, from: bytes).statuses.count }
         case "canada.json": return { try mapper.decode(FeatureCollection.self, from: bytes).features.count }
+        default: throw NotApplicable()
+        }
+    }
+
+    static let macroRegistry = ModelRegistry.corpusMacroMappings()
+
+    /// The `@Mappable` models' default mappings, beside the hand-written factories.
+    static let macroDecode = Contender(id: "cartograph-macro-decode", peer: "cartograph-factory-decode") { file, bytes in
+        let mapper = JSONMapper(registry: macroRegistry)
+        switch file {
+        case "twitter.json": return { try mapper.decode(TwitterResponse.self, from: bytes).statuses.count }
+        case "canada.json": return { try mapper.decode(FeatureCollection.self, from: bytes).features.count }
+        default: throw NotApplicable()
+        }
+    }
+
+    /// The hand-written mappings writing the models decoded from the file.
+    static let mappingEncode = Contender(id: "cartograph-mapping-encode", peer: "foundation-jsonencoder") { file, bytes in
+        try encoding(file, bytes, JSONMapper(registry: registry))
+    }
+
+    /// The `@Mappable` default mappings writing the same models, beside the hand-written mappings.
+    static let macroEncode = Contender(id: "cartograph-macro-encode", peer: "cartograph-mapping-encode") { file, bytes in
+        try encoding(file, bytes, JSONMapper(registry: macroRegistry))
+    }
+
+    private static func encoding(_ file: String, _ bytes: [UInt8], _ mapper: JSONMapper) throws -> () throws -> Int {
+        switch file {
+        case "twitter.json":
+            let model = try mapper.decode(TwitterResponse.self, from: bytes)
+            return { try mapper.encode(model).count }
+        case "canada.json":
+            let model = try mapper.decode(FeatureCollection.self, from: bytes)
+            return { try mapper.encode(model).count }
         default: throw NotApplicable()
         }
     }

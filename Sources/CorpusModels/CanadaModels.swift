@@ -3,6 +3,7 @@
 // (Mappable conformances below) and factories (CanadaFactories.swift).
 import Cartograph
 
+@Mappable
 public struct FeatureCollection: Codable, Equatable, Sendable {
     public var type = ""
     public var features: [Feature] = []
@@ -10,6 +11,7 @@ public struct FeatureCollection: Codable, Equatable, Sendable {
     public init() {}
 }
 
+@Mappable
 public struct Feature: Codable, Equatable, Sendable {
     public var type = ""
     public var properties: [String: String] = [:]
@@ -18,6 +20,7 @@ public struct Feature: Codable, Equatable, Sendable {
     public init() {}
 }
 
+@Mappable
 public struct Geometry: Codable, Equatable, Sendable {
     public var type = ""
     public var coordinates: [[[Double]]] = []

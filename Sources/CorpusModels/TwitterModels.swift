@@ -5,6 +5,7 @@
 // hand-written factories (TwitterFactories.swift).
 import Cartograph
 
+@Mappable
 public struct TwitterResponse: Codable, Equatable, Sendable {
     public var statuses: [Status] = []
     public var searchMetadata = SearchMetadata()
@@ -17,16 +18,17 @@ public struct TwitterResponse: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct SearchMetadata: Codable, Equatable, Sendable {
     public var completedIn = 0.0
     public var maxID: Int64 = 0
-    public var maxIDString = ""
+    @Mapped("max_id_str") public var maxIDString = ""
     public var nextResults = ""
     public var query = ""
     public var refreshURL = ""
     public var count = 0
     public var sinceID: Int64 = 0
-    public var sinceIDString = ""
+    @Mapped("since_id_str") public var sinceIDString = ""
 
     public init() {}
 
@@ -44,18 +46,19 @@ public struct SearchMetadata: Codable, Equatable, Sendable {
 }
 
 /// The fields a status and the status it retweets share.
+@Mappable
 public struct Status: Codable, Equatable, Sendable {
     public var metadata = StatusMetadata()
     public var createdAt = ""
     public var id: Int64 = 0
-    public var idString = ""
+    @Mapped("id_str") public var idString = ""
     public var text = ""
     public var source = ""
     public var truncated = false
     public var inReplyToStatusID: Int64?
-    public var inReplyToStatusIDString: String?
+    @Mapped("in_reply_to_status_id_str") public var inReplyToStatusIDString: String?
     public var inReplyToUserID: Int64?
-    public var inReplyToUserIDString: String?
+    @Mapped("in_reply_to_user_id_str") public var inReplyToUserIDString: String?
     public var inReplyToScreenName: String?
     public var user = TwitterUser()
     public var geo: JSONValue?
@@ -95,18 +98,19 @@ public struct Status: Codable, Equatable, Sendable {
 }
 
 /// A retweeted status: a status without a retweet of its own.
+@Mappable
 public struct RetweetedStatus: Codable, Equatable, Sendable {
     public var metadata = StatusMetadata()
     public var createdAt = ""
     public var id: Int64 = 0
-    public var idString = ""
+    @Mapped("id_str") public var idString = ""
     public var text = ""
     public var source = ""
     public var truncated = false
     public var inReplyToStatusID: Int64?
-    public var inReplyToStatusIDString: String?
+    @Mapped("in_reply_to_status_id_str") public var inReplyToStatusIDString: String?
     public var inReplyToUserID: Int64?
-    public var inReplyToUserIDString: String?
+    @Mapped("in_reply_to_user_id_str") public var inReplyToUserIDString: String?
     public var inReplyToScreenName: String?
     public var user = TwitterUser()
     public var geo: JSONValue?
@@ -143,6 +147,7 @@ public struct RetweetedStatus: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct StatusMetadata: Codable, Equatable, Sendable {
     public var resultType = ""
     public var isoLanguageCode = ""
@@ -155,9 +160,10 @@ public struct StatusMetadata: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct TwitterUser: Codable, Equatable, Sendable {
     public var id: Int64 = 0
-    public var idString = ""
+    @Mapped("id_str") public var idString = ""
     public var name = ""
     public var screenName = ""
     public var location = ""
@@ -181,10 +187,10 @@ public struct TwitterUser: Codable, Equatable, Sendable {
     public var isTranslationEnabled = false
     public var profileBackgroundColor = ""
     public var profileBackgroundImageURL = ""
-    public var profileBackgroundImageURLHTTPS = ""
+    @Mapped("profile_background_image_url_https") public var profileBackgroundImageURLHTTPS = ""
     public var profileBackgroundTile = false
     public var profileImageURL = ""
-    public var profileImageURLHTTPS = ""
+    @Mapped("profile_image_url_https") public var profileImageURLHTTPS = ""
     public var profileBannerURL: String?
     public var profileLinkColor = ""
     public var profileSidebarBorderColor = ""
@@ -239,6 +245,7 @@ public struct TwitterUser: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct UserEntities: Codable, Equatable, Sendable {
     public var description = URLList()
     public var url: URLList?
@@ -246,12 +253,14 @@ public struct UserEntities: Codable, Equatable, Sendable {
     public init() {}
 }
 
+@Mappable
 public struct URLList: Codable, Equatable, Sendable {
     public var urls: [TweetURL] = []
 
     public init() {}
 }
 
+@Mappable
 public struct StatusEntities: Codable, Equatable, Sendable {
     public var hashtags: [Hashtag] = []
     public var symbols: [JSONValue] = []
@@ -268,6 +277,7 @@ public struct StatusEntities: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct Hashtag: Codable, Equatable, Sendable {
     public var text = ""
     public var indices: [Int] = []
@@ -275,6 +285,7 @@ public struct Hashtag: Codable, Equatable, Sendable {
     public init() {}
 }
 
+@Mappable
 public struct TweetURL: Codable, Equatable, Sendable {
     public var url = ""
     public var expandedURL = ""
@@ -291,11 +302,12 @@ public struct TweetURL: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct UserMention: Codable, Equatable, Sendable {
     public var screenName = ""
     public var name = ""
     public var id: Int64 = 0
-    public var idString = ""
+    @Mapped("id_str") public var idString = ""
     public var indices: [Int] = []
 
     public init() {}
@@ -308,19 +320,20 @@ public struct UserMention: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct Media: Codable, Equatable, Sendable {
     public var id: Int64 = 0
-    public var idString = ""
+    @Mapped("id_str") public var idString = ""
     public var indices: [Int] = []
     public var mediaURL = ""
-    public var mediaURLHTTPS = ""
+    @Mapped("media_url_https") public var mediaURLHTTPS = ""
     public var url = ""
     public var displayURL = ""
     public var expandedURL = ""
     public var type = ""
     public var sizes = MediaSizes()
     public var sourceStatusID: Int64?
-    public var sourceStatusIDString: String?
+    @Mapped("source_status_id_str") public var sourceStatusIDString: String?
 
     public init() {}
 
@@ -339,6 +352,7 @@ public struct Media: Codable, Equatable, Sendable {
     }
 }
 
+@Mappable
 public struct MediaSizes: Codable, Equatable, Sendable {
     public var medium = MediaSize()
     public var small = MediaSize()
@@ -348,6 +362,7 @@ public struct MediaSizes: Codable, Equatable, Sendable {
     public init() {}
 }
 
+@Mappable
 public struct MediaSize: Codable, Equatable, Sendable {
     public var w = 0
     public var h = 0

@@ -25,6 +25,26 @@ import Testing
         #expect(made == (try JSONDecoder().decode(TwitterResponse.self, from: Data(bytes))))
     }
 
+    /// The `@Mappable` default mappings (names from the tables under
+    /// snake_case, `@Mapped` keys for the rest) read what Foundation reads
+    /// and write byte for byte what the hand-written mappings write.
+    @Test(arguments: ["twitter.json", "canada.json"])
+    func macroMappingsAgreeWithHandWrittenMappings(_ file: String) throws {
+        let bytes = try Fixtures.bytes(file)
+        let macro = JSONMapper(registry: .corpusMacroMappings())
+        try macro.registry.validate()
+        let written = JSONMapper(registry: registry)
+        if file == "twitter.json" {
+            let model = try macro.decode(TwitterResponse.self, from: bytes)
+            #expect(model == (try JSONDecoder().decode(TwitterResponse.self, from: Data(bytes))))
+            #expect(try macro.encode(model) == (try written.encode(model)))
+        } else {
+            let model = try macro.decode(FeatureCollection.self, from: bytes)
+            #expect(model == (try JSONDecoder().decode(FeatureCollection.self, from: Data(bytes))))
+            #expect(try macro.encode(model) == (try written.encode(model)))
+        }
+    }
+
     @Test func canadaThroughMappingsAndFactoriesEqualsFoundation() throws {
         let bytes = try Fixtures.bytes("canada.json")
         let foundation = try JSONDecoder().decode(FeatureCollection.self, from: Data(bytes))
