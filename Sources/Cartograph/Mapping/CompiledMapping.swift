@@ -62,6 +62,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// Why the mapping cannot run: its configuration error (a property rule
     /// that can be given no key, an allow list naming no property).
     let unnamed: CartographError?
+    /// Each rule's key when every written rule writes one plain key, all
+    /// different (``flatEncodingKeys(_:)``); nil otherwise.
+    let flatKeys: [String?]?
     /// Whether ``unnamed`` holds an error: tested per object instead of
     /// binding the optional error (which copied the whole error struct and
     /// destroyed the copy on every apply).
@@ -108,6 +111,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                 spec: Unmanaged.passUnretained(spec.storage))
         })
         unnamed = mapping.configurationError
+        flatKeys = Self.flatEncodingKeys(rules)
         cannotRun = unnamed != nil
     }
 
@@ -268,6 +272,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// key path accumulate into an array in rule order, never overwriting.
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
+        if let flatKeys { return try encodeFlat(model, context, keys: flatKeys) }
         var root: EncodedValue?
         var written: [[KeySpec.Component]: Int] = [:]
         func put(_ value: EncodedValue, at components: [KeySpec.Component]) {
@@ -300,6 +305,49 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             }
         }
         return root ?? .object([])
+    }
+}
+
+extension CompiledMapping {
+    /// For a mapping whose written rules each write one plain key, all
+    /// different (most mappings): each rule's key, nil for a rule that
+    /// does not write. Such an object is its members in rule order, with
+    /// no key path to walk and no repeated key to gather into an array.
+    static func flatEncodingKeys(_ rules: [Rule]) -> [String?]? {
+        var keys: [String?] = []
+        var seen = Set<String>()
+        for compiled in rules {
+            guard compiled.rule.encodes, compiled.rule.write != nil, let spec = compiled.encodeSpec else {
+                keys.append(nil)
+                continue
+            }
+            guard spec.components.count == 1, case .key(let key) = spec.components[0], seen.insert(key).inserted else { return nil }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// ``encode(_:_:)`` for a mapping with ``flatEncodingKeys(_:)``.
+    func encodeFlat(_ model: Model, _ context: EncodingContext, keys: [String?]) throws -> EncodedValue {
+        var members: [(key: String, value: EncodedValue)] = []
+        members.reserveCapacity(rules.count)
+        for (position, compiled) in rules.enumerated() {
+            guard let key = keys[position], let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
+            do {
+                guard let written = try write(model, context.child(spec: spec)) else {
+                    if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
+                        members.append((key, .null))
+                    }
+                    continue
+                }
+                members.append((key, written))
+            } catch is CycleDetected where options.cycles == .skip {
+                continue
+            } catch is OmitProperty {
+                continue
+            }
+        }
+        return .object(members)
     }
 }
 

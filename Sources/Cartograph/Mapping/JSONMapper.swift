@@ -244,7 +244,11 @@ public struct JSONMapper: Sendable {
     /// The model (or array, optional … of models) as JSON bytes.
     @_disfavoredOverload
     public func encode<Model>(_ model: Model) throws -> [UInt8] {
-        try encodeValue(model).encoded(options: writeOptions)
+        // The tree is written as it is: no JSONValue, no jansson DOM in between.
+        let tree = try encodeTree(model, profile: .json)
+        var writer = NativeJSONWriter(options: writeOptions)
+        try writer.write(tree)
+        return writer.output
     }
 
     /// The model as a ``JSONValue``.

@@ -33,6 +33,14 @@ struct NativeJSONWriter {
         if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
     }
 
+    /// Writes a mapping's encoded tree as ``EncodedValue/jsonValue(path:)``
+    /// and then ``write(_:)-(JSONValue)`` would, without making the
+    /// `JSONValue` (dates become ISO 8601 strings, data base64).
+    mutating func write(_ value: EncodedValue) throws {
+        try write(value, depth: 0, path: "$")
+        if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
+    }
+
     /// Writes a whole JSON value.
     mutating func write(_ value: JSONValue) throws {
         try write(.value(value), depth: 0, path: "$")
@@ -121,6 +129,40 @@ struct NativeJSONWriter {
         }
     }
 
+    private mutating func write(_ value: EncodedValue, depth: Int, path: @autoclosure () -> String) throws {
+        switch value {
+        case .null: sink.append(contentsOf: .null)
+        case .bool(true): sink.append(contentsOf: .true)
+        case .bool(false): sink.append(contentsOf: .false)
+        case .number(let number): try writeNumber(number, path: path())
+        case .string(let text): writeString(text)
+        case .date, .data, .native:
+            try write(value.jsonValue(path: path()), depth: depth, path: path())
+        case .array(let elements):
+            try writeArray(elements.count, depth: depth, path: path()) { writer, position in
+                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+            }
+        case .object(let members):
+            // A tree a user built may repeat a key: the JSONValue path
+            // keeps one member per key, so such an object goes through it.
+            guard !Self.repeatsAKey(members) else {
+                try write(value.jsonValue(path: path()), depth: depth, path: path())
+                return
+            }
+            try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
+                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+            }
+        }
+    }
+
+    /// Whether two members share a key (a set only past a few members).
+    private static func repeatsAKey(_ members: [(key: String, value: EncodedValue)]) -> Bool {
+        guard members.count > 1 else { return false }
+        var seen = Set<String>(minimumCapacity: members.count)
+        for member in members where !seen.insert(member.key).inserted { return true }
+        return false
+    }
+
     private mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
         switch value {
         case .null: sink.append(contentsOf: .null)
@@ -171,9 +213,10 @@ struct NativeJSONWriter {
             sink.append(UInt8(ascii: "}"))
             return
         }
-        var order = Array(0..<count)
-        if options.sortedKeys { order.sort { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } }
-        for (ordinal, position) in order.enumerated() {
+        // The sorted order is only made when asked for: an array per object otherwise.
+        let order = options.sortedKeys ? (0..<count).sorted { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } : nil
+        for ordinal in 0..<count {
+            let position = order?[ordinal] ?? ordinal
             if ordinal > 0 { sink.append(UInt8(ascii: ",")) }
             newline(depth + 1)
             writeString(key(position))
