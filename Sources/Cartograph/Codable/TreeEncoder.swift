@@ -12,13 +12,14 @@ enum EncodingSlot {
     /// object number (``BinaryWriteAhead``); only that sink's walk meets one.
     case written(Int)
 
-    /// The finished value (dates as ISO 8601 strings, data as base64).
-    var value: JSONValue {
+    /// The finished value (dates as ISO 8601 strings, data as base64); a
+    /// native value with no JSON form throws.
+    func value() throws -> JSONValue {
         switch self {
         case .value(let value): return value
-        case .native(let native): return (try? native.jsonValue()) ?? .null
-        case .object(let object): return .object(object.finished())
-        case .array(let array): return .array(array.elements.map(\.value))
+        case .native(let native): return try native.jsonValue()
+        case .object(let object): return .object(try object.finished())
+        case .array(let array): return .array(try array.elements.map { try $0.value() })
         case .written: preconditionFailure("a value written ahead into a binary plist has no JSON form")
         }
     }
@@ -127,10 +128,10 @@ final class ObjectSlot {
         return nil
     }
 
-    func finished() -> JSONObject {
+    func finished() throws -> JSONObject {
         var object = JSONObject()
         object.reserveCapacity(members.count)
-        for member in members { object.appendUnchecked(member.key, member.value.value) }
+        for member in members { object.appendUnchecked(member.key, try member.value.value()) }
         return object
     }
 }
@@ -431,8 +432,8 @@ final class TreeEncoder: Encoder {
         if let special = try encodeSpecial(value, key: key) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             do {
-                let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
-                return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
+                // Kept as the mapping wrote it: the writers walk it without a JSONValue in between.
+                return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))
             } catch let error as CartographError {
                 throw invalid(value, error.message, key: key)
             }
@@ -472,7 +473,7 @@ final class TreeEncoder: Encoder {
 
     /// Encodes the root value.
     func encodeRoot<T: Encodable>(_ value: T) throws -> JSONValue {
-        try encodeRootSlot(value).value
+        try encodeRootSlot(value).value()
     }
 
     /// Encodes the root value into a slot (written without a JSONValue in
@@ -485,8 +486,7 @@ final class TreeEncoder: Encoder {
         defer { if depth == 0 { run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
-            let encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json))
-            return propertyList ? .native(encoded) : .value(try encoded.jsonValue())
+            return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))
         }
         keepDictionaryKeys(T.self)
         try value.encode(to: self)

@@ -103,12 +103,13 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         })
         slotBuffer = .allocate(capacity: rules.count)
         _ = slotBuffer.initialize(from: rules.map { compiled in
-            // Only where the key is all there is to look for: no fallback, no scan.
+            // Not under a scanning strategy, which finds keys itself; with a
+            // fallback key, an absent key goes on to the rule's own path.
             guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
-                let key = spec.storage.singleKey, compiled.fallbackSpec == nil, !naming.scans
+                let key = spec.storage.singleKey, !naming.scans
             else { return nil }
             return DirectSlotRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
-                spec: Unmanaged.passUnretained(spec.storage))
+                spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil)
         })
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
@@ -170,10 +171,14 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                 }) {
                     continue
                 }
-                // Declined (absent, null, another kind, an update…): the rule's own path, with what was found.
-                try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
-                    KeySpec(storage: read.spec.takeUnretainedValue()), mode)
-                continue
+                // Declined (absent, null, another kind, an update…): the rule's
+                // own path, with what was found; absent with a fallback key,
+                // the general path below looks for it.
+                if index != nil || !read.looksFurther {
+                    try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
+                        KeySpec(storage: read.spec.takeUnretainedValue()), mode)
+                    continue
+                }
             }
             let compiled = rules[position]
             guard compiled.decodes else { continue }
@@ -291,7 +296,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         for compiled in rules where compiled.rule.encodes {
             guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
             do {
-                guard let written = try write(model, context.child(spec: spec)) else {
+                guard let written = try Self.write(compiled, write, model, context, spec) else {
                     if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
                         put(.null, at: spec.components)
                     }
@@ -327,6 +332,21 @@ extension CompiledMapping {
         return keys
     }
 
+    /// Runs a rule's write: a scalar's in the object's context (no path
+    /// made unless it fails), anything else in its own.
+    @inline(__always)
+    static func write(
+        _ compiled: Rule, _ write: (Model, EncodingContext) throws -> EncodedValue?, _ model: Model, _ context: EncodingContext,
+        _ spec: KeySpec
+    ) throws -> EncodedValue? {
+        guard compiled.rule.writesLeaf else { return try write(model, context.child(spec: spec)) }
+        do {
+            return try write(model, context)
+        } catch let error as CartographError {
+            throw error.replacingPath(context.child(spec: spec).path)
+        }
+    }
+
     /// ``encode(_:_:)`` for a mapping with ``flatEncodingKeys(_:)``.
     func encodeFlat(_ model: Model, _ context: EncodingContext, keys: [String?]) throws -> EncodedValue {
         var members: [(key: String, value: EncodedValue)] = []
@@ -334,7 +354,7 @@ extension CompiledMapping {
         for (position, compiled) in rules.enumerated() {
             guard let key = keys[position], let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
             do {
-                guard let written = try write(model, context.child(spec: spec)) else {
+                guard let written = try Self.write(compiled, write, model, context, spec) else {
                     if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
                         members.append((key, .null))
                     }

@@ -30,4 +30,7 @@ struct DirectSlotRead {
     let key: UnsafeRawBufferPointer
     let slot: Unmanaged<InPlaceSlot>
     let spec: Unmanaged<KeySpec.Storage>
+    /// With the key absent, the rule's fallback (the property's own name
+    /// under a renaming strategy) may still find it.
+    let looksFurther: Bool
 }

@@ -24,6 +24,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var weakDefault = false
     /// The rule's key path, for allow lists written with key paths.
     var keyPath: AnyKeyPath?
+    /// The property's value is a scalar: writing it needs no context of
+    /// its own (its path is made only for an error).
+    var writesLeaf = false
     /// What a nil optional becomes when encoding, for this property (the registry's option otherwise).
     var nilEncoding: NilEncoding?
     /// A scalar property of a struct read in place instead of through ``read``.
@@ -79,6 +82,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.keyPath = keyPath
         lifted.nilEncoding = nilEncoding
         lifted.weakDefault = weakDefault
+        lifted.writesLeaf = writesLeaf
         return lifted
     }
 
@@ -151,6 +155,7 @@ func propertyRule<Model, Value>(
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
     rule.keyPath = keyPath
+    rule.writesLeaf = codec.isLeaf && options.subMapper == nil
     return rule
 }
 

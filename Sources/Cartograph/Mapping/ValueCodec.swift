@@ -209,9 +209,28 @@ struct ValueCodec<Value>: @unchecked Sendable {
             isCollection: true, zero: { [] })
     }
 
+    /// An index loop, not `enumerated().map`: in this unspecialised code the
+    /// latter asked the runtime for tuple and sequence metadata per element
+    /// (about a sixth of a canada.json mapping encode). A scalar needs no
+    /// context of its own: its element's path is made only for an error.
     private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue {
         try context.descend()
-        return .array(try values.enumerated().map { try codec.encode($1, context.child(.index($0))) })
+        var elements: [EncodedValue] = []
+        elements.reserveCapacity(values.count)
+        if codec.isLeaf {
+            for position in values.indices {
+                do {
+                    elements.append(try codec.encode(values[position], context))
+                } catch let error as CartographError {
+                    throw error.replacingPath(context.child(.index(position)).path)
+                }
+            }
+        } else {
+            for position in values.indices {
+                elements.append(try codec.encode(values[position], context.child(.index(position))))
+            }
+        }
+        return .array(elements)
     }
 
     private static func arrayCodec<A: ArrayMarker>(_: A.Type) -> Any {

@@ -110,7 +110,8 @@ struct NativeJSONWriter {
         case .value(let value):
             try write(value, depth: depth, path: path())
         case .native(let native):
-            try write(try native.jsonValue(path: path()), depth: depth, path: path())
+            // A registered model's tree inside a Codable graph: walked as it is.
+            try write(native, depth: depth, path: path())
         // Through borrowed buffers: no retain per member to read it.
         case .array(let array):
             try array.elements.withUnsafeBufferPointer { elements in

@@ -233,3 +233,32 @@ import Testing
         #expect(String(decoding: try mapper.encode(event), as: UTF8.self) == #"{"created_at_1234":"a","start_time":"b"}"#)
     }
 }
+
+/// A nested model or array read in place falls back to the exact property
+/// name as a scalar does, under a renaming strategy.
+@Suite struct NestedNamingFallbackTests {
+    @Mappable struct Inner: Equatable {
+        var firstValue = 0
+    }
+
+    @Mappable struct Outer: Equatable {
+        var innerValue = Inner()
+        var innerList: [Inner] = []
+        var tagList: [String] = []
+    }
+
+    @Test func nestedPropertiesReadTheSnakeCaseKeyOrTheExactName() throws {
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = .snakeCase })
+        registry.register(Outer.self)
+        registry.register(Inner.self)
+        let mapper = JSONMapper(registry: registry)
+        let snake = try mapper.decode(Outer.self, from: #"{"inner_value": {"first_value": 1}, "inner_list": [{"first_value": 2}], "tag_list": ["a"]}"#)
+        let exact = try mapper.decode(Outer.self, from: #"{"innerValue": {"firstValue": 1}, "innerList": [{"firstValue": 2}], "tagList": ["a"]}"#)
+        #expect(snake == exact)
+        #expect(snake.innerValue.firstValue == 1 && snake.innerList == [Inner(firstValue: 2)] && snake.tagList == ["a"])
+        // Both present: the snake_case key wins; neither: the defaults stay.
+        let both = try mapper.decode(Outer.self, from: #"{"innerValue": {"firstValue": 9}, "inner_value": {"first_value": 3}}"#)
+        #expect(both.innerValue.firstValue == 3)
+        #expect(try mapper.decode(Outer.self, from: "{}") == Outer())
+    }
+}
