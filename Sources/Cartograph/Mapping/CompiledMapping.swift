@@ -52,7 +52,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// the rule loop indexes without asking for the generic array's or
     /// rule's metadata per object (measured: two runtime metadata lookups
     /// per object, ~10% of a twitter.json mapping decode's own work).
-    private let ruleBuffer: UnsafeMutableBufferPointer<Rule>
+    let ruleBuffer: UnsafeMutableBufferPointer<Rule>
     private let directBuffer: UnsafeMutableBufferPointer<DirectScalarRead?>
     /// Each rule's in-place slot (a nested model, an array of models or of scalars), when it has one.
     private let slotBuffer: UnsafeMutableBufferPointer<DirectSlotRead?>
@@ -350,9 +350,14 @@ extension CompiledMapping {
     /// ``encode(_:_:)`` for a mapping with ``flatEncodingKeys(_:)``.
     func encodeFlat(_ model: Model, _ context: EncodingContext, keys: [String?]) throws -> EncodedValue {
         var members: [(key: String, value: EncodedValue)] = []
-        members.reserveCapacity(rules.count)
-        for (position, compiled) in rules.enumerated() {
-            guard let key = keys[position], let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
+        members.reserveCapacity(keys.count)
+        // By index into the rule buffer: `enumerated()` over the generic
+        // array asked the runtime for sequence and tuple metadata per object.
+        let rules = ruleBuffer
+        for position in 0..<keys.count {
+            guard let key = keys[position] else { continue }
+            let compiled = rules[position]
+            guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
             do {
                 guard let written = try Self.write(compiled, write, model, context, spec) else {
                     if compiled.rule.nilEncoding ?? options.nilEncoding == .null, context.profile != .propertyList {
