@@ -46,7 +46,7 @@ public struct GeometryFactory: ModelFactory {
         // The rings through the context: one call reads the nested arrays
         // with the mapping layer's scalar-array loops. A loop over the nodes
         // (a `Node` per number, each holding the document) took 14% longer
-        // over canada.json (README "Measured speed").
+        // over canada.json (Benchmarks/HISTORY.md).
         model.coordinates = try read.decoded(K.coordinates, as: [[[Double]]].self) ?? []
         return model
     }

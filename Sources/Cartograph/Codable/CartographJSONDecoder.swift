@@ -12,8 +12,8 @@ import Synchronization
 /// let order = try decoder.decode(Order.self, from: data)
 /// ```
 ///
-/// Differences are those of ``JSONMapper``'s `Codable` support (README, "How
-/// it compares with Foundation"). For Cartograph's own
+/// Differences are those of ``JSONMapper``'s `Codable` support (the Foundation
+/// compatibility article). For Cartograph's own
 /// options (lossy arrays, registered mappings, fuzzy keys), use
 /// ``JSONMapper`` with ``CodableOptions``.
 public final class CartographJSONDecoder: @unchecked Sendable {

@@ -12,7 +12,7 @@ import Foundation
 /// libplist's node tree (an allocation per value and a copy per key) and the
 /// second pass over it: the whole `Codable` decode of twitter's binary plist
 /// went from 5.1 ms (check, libplist's parse, conversion, decode) to 2.4 ms
-/// (README, "Property lists"). Dates keep their full range.
+/// (the property lists article). Dates keep their full range.
 ///
 /// Two passes, both iterative:
 /// 1. ``measure()`` walks the containers once each: the trailer and offset

@@ -26,7 +26,7 @@ import Foundation
 /// through both (every streaming test feeds the Swift path).
 ///
 /// Measured (`cartograph-bench --only yajl-noop,cartograph-document` on the
-/// nine files of `Benchmarks/Data`, README "Measured speed"): the C
+/// nine files of `Benchmarks/Data`, Benchmarks/HISTORY.md): the C
 /// callbacks (with the signatures, `realloc` growth and vector UTF-8
 /// validation of `CCartographTape`) took the Document parse from 0.55–0.69x
 /// of raw yajl (0.82–0.85x on number arrays) to 0.72–0.84x (0.85–0.92x).

@@ -36,7 +36,7 @@ public struct MappingOptions: Sendable {
     /// Deepest nesting of models, arrays and dictionaries an encode writes.
     /// Default 512. Exceeding it throws
     /// ``CartographError/Kind/depthLimitExceeded`` (as does running short of
-    /// thread stack first; see the README's limits table).
+    /// thread stack first; see the limits table in the errors-and-limits article).
     public var maxDepth: Int = 512
     /// The kind of value `Date`, `Data` and `URL` properties become when encoding.
     public var profile: OutputProfile = .json

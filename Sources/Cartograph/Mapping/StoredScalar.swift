@@ -6,7 +6,7 @@
 /// key path would do, minus the closures, the generic value copies and the
 /// key-path runtime.
 ///
-/// Measured on twitter.json (README "Measured speed"): per scalar property,
+/// Measured on twitter.json (Benchmarks/HISTORY.md): per scalar property,
 /// the codec path cost two closure calls, a generic value copy and a
 /// key-path write; this path is one witness call.
 final class StoredScalar: @unchecked Sendable {

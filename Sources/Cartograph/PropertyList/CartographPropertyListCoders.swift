@@ -61,7 +61,7 @@ public final class CartographPropertyListDecoder: @unchecked Sendable {
 /// is written as `$null` and URLs in their `Codable` form, dictionary keys
 /// sorted, NaN and infinities as reals, and a top-level bool, number,
 /// string or date refused, as Foundation does; XML output is Foundation's
-/// byte for byte (README, "How it compares with Foundation").
+/// byte for byte (the Foundation compatibility article).
 public final class CartographPropertyListEncoder: @unchecked Sendable {
     // @unchecked: the settings sit behind a lock, as Foundation's do.
     private struct Settings {

@@ -64,7 +64,7 @@ public struct PropertyListOptions: Sendable, Hashable {
     /// Which code reads plists.
     public enum Reader: Sendable, Hashable {
         /// Cartograph's own readers, straight into the Document without a
-        /// tree in between: faster than libplist 2.2 (README) and without
+        /// tree in between: faster than libplist 2.2 (Benchmarks/HISTORY.md) and without
         /// its limits (dates beyond 1932–2069, keys holding NUL, no depth
         /// limit of its own); XML `CF$UID` dicts read as UIDs, as Foundation does.
         case native
@@ -75,7 +75,7 @@ public struct PropertyListOptions: Sendable, Hashable {
 
     /// Which code writes plists.
     public enum Writer: Sendable, Hashable {
-        /// Cartograph's Swift writer (faster than libplist 2.2's; see README).
+        /// Cartograph's Swift writer (faster than libplist 2.2's; see Benchmarks/HISTORY.md).
         case native
         /// libplist's `plist_to_xml` / `plist_to_bin`.
         case libplist

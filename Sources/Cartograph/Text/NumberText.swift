@@ -94,7 +94,7 @@ enum NumberText {
     /// are both exact doubles, else ``EiselLemire``. More digits, or an
     /// exponent beyond ±400: glibc's `strtod` in the C locale. Measured on
     /// canada.json's 111,000 17-digit coordinates, where `strtod` was a
-    /// fifth of a mapping decode (README "Measured speed").
+    /// fifth of a mapping decode (Benchmarks/HISTORY.md).
     static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = fastPath(bytes, count: count) { return fast }
         let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)

@@ -59,7 +59,7 @@ import Testing
         case (.failure(let a), .success(let b)): problems.append("Cartograph wrote \(Differential.text(b)), Foundation threw \(a)")
         }
         if logsBeyondFoundation {
-            // A chosen difference (README): a value encoded inside a nested
+            // A chosen difference (the Foundation compatibility article): a value encoded inside a nested
             // container, or a super encoder taken from one, gets the whole
             // path (`[a, one, two]`); Foundation's starts at the nested
             // container (`[two]`). The containers' own
@@ -87,7 +87,7 @@ import Testing
 
     /// Decodes with both, each given a fresh log; compares values (or error
     /// case and path) and logs.
-    /// `keyInPath`: the README's chosen difference for numbers that do not
+    /// `keyInPath`: the chosen difference (Foundation compatibility article) for numbers that do not
     /// fit their type, whose path ends with the key here and stops at the
     /// container in Foundation — a path that extends Foundation's agrees.
     static func decodeBoth<T: Decodable & Equatable>(_ type: T.Type, _ json: String, keyInPath: Bool = false,
@@ -670,7 +670,7 @@ import Testing
             let date = Date(timeIntervalSince1970: .infinity)
             let strategies: [JSONEncoder.DateEncodingStrategy] = [.deferredToDate, .secondsSince1970, .millisecondsSince1970]
             var problems = strategies.flatMap { strategy in encodeBoth([date]) { $0.dateEncodingStrategy = strategy; $1.dateEncodingStrategy = strategy } }
-            // A chosen difference (README): Foundation writes an infinite date
+            // A chosen difference (the Foundation compatibility article): Foundation writes an infinite date
             // as ISO 8601 text of some year 506713; Cartograph refuses it.
             let encoder = CartographJSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
@@ -718,7 +718,7 @@ import Testing
         },
         Case(name: "jsonPermitsTrailingCommas (a chosen difference)") {
             // Foundation reads trailing commas in JSON; Cartograph refuses
-            // them, as RFC 8259 and JSONTestSuite's n_ cases ask (README).
+            // them, as RFC 8259 and JSONTestSuite's n_ cases ask (the Foundation compatibility article).
             var problems: [String] = []
             for json in [#"{"key" : [ true, ],}"#, "[1,]", #"{"a":1,}"#] {
                 if (try? JSONDecoder().decode(FoundationCases.JSONAnything.self, from: Data(json.utf8))) == nil { problems.append("Foundation refused \(json)") }

@@ -8,8 +8,8 @@ import Testing
 /// compared: values, error cases with their coding paths, and bytes where
 /// Foundation's test pins the bytes. A data-driven table: one row per case,
 /// named after the Foundation test it comes from. Differences we chose are
-/// rows that assert the difference, listed in README "How it compares
-/// with Foundation".
+/// rows that assert the difference, listed in the Foundation compatibility article ("How it compares
+/// with Foundation").
 @Suite struct FoundationSuiteTests {
     /// One row: a name and a check that returns what disagreed (empty: agreement).
     struct Case: CustomStringConvertible, Sendable {

@@ -25,7 +25,7 @@ import Testing
             let foundation = Result { try JSONDecoder().decode(Greeting.self, from: Data(bytes)) }
             if name == "UTF-32LE+BOM" {
                 // Foundation takes FF FE 00 00 for a UTF-16LE BOM and fails;
-                // it is UTF-32LE's (README, "Differences from Foundation").
+                // it is UTF-32LE's (the Foundation compatibility article).
                 #expect(throws: DecodingError.self) { try foundation.get() }
             } else {
                 #expect(try foundation.get() == expected, "\(name)")

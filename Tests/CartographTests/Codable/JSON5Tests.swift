@@ -81,7 +81,7 @@ import Testing
     }
 
     /// Where the spec and Foundation disagree, Cartograph takes the spec's
-    /// side (README "How it compares with Foundation"): an unquoted key's
+    /// side (the Foundation compatibility article): an unquoted key's
     /// `\u` escape is decoded (`sig\u03A3ma` is `sigΣma`; Foundation keeps
     /// the six characters, and its own test lists the file under "todo").
     static let specOverFoundation: Set<String> = ["todo/unicode-escaped-unquoted-key.json5"]

@@ -7,8 +7,8 @@ import Testing
 /// Foundation's `PropertyListDecoder`/`PropertyListEncoder` and Cartograph's
 /// drop-in pair in this process: the same values, both refusing the same
 /// inputs, each reading the other's files, and XML bytes equal. Chosen
-/// differences are rows that assert them, listed in README "How it
-/// compares with Foundation".
+/// differences are rows that assert them, listed in the Foundation compatibility article ("How it
+/// compares with Foundation").
 @Suite struct PlistFoundationSuiteTests {
     typealias Case = FoundationSuiteTests.Case
     typealias Format = PropertyListSerialization.PropertyListFormat
@@ -238,7 +238,7 @@ import Testing
             problems += decodeBoth([Int].self, "<array><real>2.0</real><real>-5</real></array>")
             problems += decodeBoth([Int].self, "<array><real>2.5</real></array>")
             problems += decodeBoth([UInt8].self, "<array><real>255.0</real></array>")
-            // A chosen difference (README): a real too large for Float is
+            // A chosen difference (the Foundation compatibility article): a real too large for Float is
             // infinity in Foundation, an error here (as both do in JSON).
             if (try? PropertyListDecoder().decode([Float].self, from: Data("<array><real>1e39</real></array>".utf8))) != [.infinity] {
                 problems.append("Foundation no longer reads 1e39 as Float infinity")
@@ -252,7 +252,7 @@ import Testing
             let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSinceReferenceDate: 0.5),
                 Date(timeIntervalSinceReferenceDate: -62_135_596_800 + 86_400), Date(timeIntervalSince1970: 253_402_300_799)]
             var problems = dates.flatMap { roundTripBoth([$0]) }
-            // A chosen difference (README): dates outside the years 1 to 9999
+            // A chosen difference (the Foundation compatibility article): dates outside the years 1 to 9999
             // (Foundation's "all-zero" date, year 0; its far-future test
             // date, year 33658) are refused, not written.
             for date in [Date(timeIntervalSinceReferenceDate: -63_145_612_800), Date(timeIntervalSince1970: 999_999_999_999)] {
@@ -298,7 +298,7 @@ import Testing
             let utf32le = Data([0xFF, 0xFE, 0, 0]) + ("<?xml version=\"1.0\" encoding=\"UTF-32LE\"?>\n" + body).data(using: .utf32LittleEndian)!
             let utf16 = ("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n" + body).data(using: .utf16)!
             var problems = [utf8, utf32be, utf16].flatMap { decodeBoth(String.self, $0) }
-            // A chosen difference (README, as for JSON): FF FE 00 00 is the
+            // A chosen difference (the Foundation compatibility article, as for JSON): FF FE 00 00 is the
             // UTF-32LE mark; Foundation takes it for UTF-16LE and refuses the file.
             if (try? CartographPropertyListDecoder().decode(String.self, from: utf32le)) != "hello" { problems.append("UTF-32LE not read") }
             if (try? PropertyListDecoder().decode(String.self, from: utf32le)) != nil { problems.append("Foundation now reads UTF-32LE") }

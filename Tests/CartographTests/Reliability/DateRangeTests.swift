@@ -86,7 +86,7 @@ import Testing
     /// dates from 1582-10-15 to 9999, whole seconds and milliseconds. (Before
     /// that day Foundation's formatter spells Julian calendar dates; JSON's
     /// ISO 8601 stays proleptic Gregorian, as the standard says, and XML
-    /// plists convert first: README, "Differences from Foundation".)
+    /// plists convert first: the Foundation compatibility article.)
     @Test func iso8601TextMatchesFoundationsFormatter() throws {
         let gregorianCutover = -12_219_292_800
         let whole = ISO8601DateFormatter()

@@ -50,7 +50,7 @@ import Darwin
     /// Spellings against `strtof`, straight through the rounding the
     /// decoders share: nine per random midpoint, 12,000 midpoints on every
     /// run (a debug build reads about 25,000 spellings a second), as many as
-    /// `CARTOGRAPH_FLOAT_MIDPOINTS` says when set (the README gives the
+    /// `CARTOGRAPH_FLOAT_MIDPOINTS` says when set (Tests/README.md gives the
     /// largest run made).
     @Test func narrowingMatchesStrtofOnMidpointsAndTheirNeighbours() throws {
         let midpoints = ProcessInfo.processInfo.environment["CARTOGRAPH_FLOAT_MIDPOINTS"].flatMap { Int($0) } ?? 12_000

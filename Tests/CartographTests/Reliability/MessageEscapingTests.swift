@@ -33,7 +33,7 @@ import Testing
     /// The texts an error of Cartograph's offers a logger. Not Swift's own
     /// description of a `DecodingError`: it prints the coding path's keys
     /// as they are (they are the input's keys, as in Foundation's errors;
-    /// the README says so), and Cartograph does not write it.
+    /// Tests/README.md says so), and Cartograph does not write it.
     static func texts(of error: any Error) -> [String] {
         var texts: [String] = []
         if let error = error as? CartographError {

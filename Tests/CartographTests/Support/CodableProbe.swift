@@ -168,7 +168,7 @@ struct ProbeCase: Sendable {
 struct ProbeOutcome: Equatable {
     var lines: [String]
 
-    /// Line for line the same, but for two chosen differences (README,
+    /// Line for line the same, but for two chosen differences (the Foundation compatibility article,
     /// "Differences from Foundation"): Foundation reports a number that does
     /// not fit its type without the key that holds it (its coding path stops
     /// at the container), and a fraction read as an integer inside a caught
