@@ -7,7 +7,7 @@ extension Mapping where Model: MappableModel {
     /// `@Mapped` and `@MapIgnore` attributes adjust; a read-only property is
     /// only written. Each model is made with `init()`.
     ///
-    /// What ``ModelRegistry/register(_:)-(Model.Type)`` registers for a
+    /// What `registry.register(User.self)` registers for a
     /// `@Mappable` type; call it to start from the default and restrict it
     /// (`Mapping<User>.automatic().only(\.id, \.name, on: .encode)`).
     /// Building it runs none of the model's code: the table's key paths and

@@ -1,6 +1,6 @@
 /// Makes a type a mapped model: writes its property table
 /// (``MappableProperties``), the conformance to ``MappableModel`` that lets
-/// ``ModelRegistry/register(_:)-(Model.Type)`` take the type alone, and, for
+/// `ModelRegistry.register(_:)` take the type alone, and, for
 /// a class that needs one, `required init() {}`.
 ///
 /// ```swift
@@ -97,7 +97,7 @@ public protocol MappableProperties {
 }
 
 /// A model that can be registered by its type alone
-/// (``ModelRegistry/register(_:)-(Model.Type)``): its table gives the
+/// (`ModelRegistry.register(_:)` with the type): its table gives the
 /// default mapping, `init()` a new model for it to fill. ``Mappable()`` adds
 /// the conformance.
 ///
