@@ -76,10 +76,21 @@ let package = Package(
             dependencies: ["CYajl"],
             path: "CModules/CCartographTape"
         ),
-        // @Mappable: model property tables written at compile time.
+        // @Mappable: model property tables written at compile time. The
+        // expansions live in a plain library that the plugin and the macro
+        // tests share: a test target that depends on a `.macro` target makes
+        // SwiftPM build the whole test product, and every dependency of it
+        // (SwiftNIO, Vapor, BoringSSL), a second time for the host.
+        .target(
+            name: "CartographMacroSupport",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
         .macro(
             name: "CartographMacros",
             dependencies: [
+                "CartographMacroSupport",
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
@@ -146,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "CartographMacroTests",
             dependencies: [
-                "CartographMacros",
+                "CartographMacroSupport",
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ]

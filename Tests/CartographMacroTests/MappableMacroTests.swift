@@ -1,4 +1,4 @@
-import CartographMacros
+import CartographMacroSupport
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosTestSupport
 import XCTest
