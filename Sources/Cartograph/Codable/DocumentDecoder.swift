@@ -25,7 +25,8 @@ final class DocumentDecoder: Decoder {
     /// The context registered models are made in: one per decode, made
     /// when the first is met (a session per model cost two allocations
     /// each, measured on records.json's 120,000 registered records).
-    private(set) lazy var mappingContext = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
+    private(set) lazy var mappingContext = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues,
+        readsNullMarker: readsNullMarker)
     /// The last type asked about in the registry, and its entry (nil: not
     /// registered): an array's elements ask for the same type each time
     /// (records.json: 40,000 asks a decode; the registry's lookup and its
@@ -138,6 +139,18 @@ final class DocumentDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         nextContainerKeepsKeys = false
         return DocumentSingleValueContainer(decoder: self, index: index, trail: trail)
+    }
+
+    /// A decoder for a super decoder's value at `index` (of `document`, or
+    /// this decoder's), reading as this one reads: the plist `$null`
+    /// marker, and the depth the stack guard counts from.
+    func superDecoder(at index: Int, of document: Document? = nil, trail: CodingTrail?) -> DocumentDecoder {
+        let child = DocumentDecoder(document: document ?? self.document, index: index, options: options, registry: registry, input: input,
+            issues: issues)
+        child.readsNullMarker = readsNullMarker
+        child.depth = depth
+        child.trail = trail
+        return child
     }
 
     /// Whether the value at `index` is nil: `null`, or in a property list the `$null` marker.
@@ -522,6 +535,11 @@ final class DocumentDecoder: Decoder {
             // NaN and infinities from JSON5 or a plist (strtod reads their
             // text) are the only non-finite values allowed; others overflowed.
             guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key(), trail: trail()) }
+            // A nonzero number read as zero underflowed: refused, as
+            // `JSONDecoder` refuses it (`2.01e-1234`).
+            if value == 0, !NumberText.isZeroText(UnsafePointer(bytes + entry.payload), count: Int(entry.length)) {
+                throw outOfRange(type, at: index, key: key(), trail: trail())
+            }
             return value
         case .string:
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
@@ -550,7 +568,8 @@ final class DocumentDecoder: Decoder {
         let narrowed = entry.kind == .number
             ? NarrowFloat.value(F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
             : F(value)
-        if value.isFinite, !narrowed.isFinite { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
+        // Too large for `F`, or too small: a nonzero value that narrows to zero underflowed.
+        if value.isFinite, !narrowed.isFinite || (narrowed == 0 && value != 0) { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
         return narrowed
     }
 

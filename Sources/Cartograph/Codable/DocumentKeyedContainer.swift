@@ -86,17 +86,9 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
     /// A decoder for the value under `key`, or for `null` when the key is
     /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
     private func superDecoder(for key: some CodingKey) -> any Decoder {
-        let child: DocumentDecoder
-        if let index = index(of: key) {
-            child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options,
-                registry: decoder.registry, input: decoder.input, issues: decoder.issues)
-        } else {
-            let null = Document.null(at: decoder.entries[object].source)
-            child = DocumentDecoder(document: null, index: 0, options: decoder.options,
-                registry: decoder.registry, input: decoder.input, issues: decoder.issues)
-        }
-        child.trail = CodingTrail(parent: trail, key: key)
-        return child
+        let trail = CodingTrail(parent: trail, key: key)
+        if let index = index(of: key) { return decoder.superDecoder(at: index, trail: trail) }
+        return decoder.superDecoder(at: 0, of: Document.null(at: decoder.entries[object].source), trail: trail)
     }
 }
 
@@ -304,10 +296,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder {
         let (index, key) = try peek(Any.self)
         advance()
-        let child = DocumentDecoder(document: decoder.document, index: index, options: decoder.options, registry: decoder.registry,
-            input: decoder.input, issues: decoder.issues)
-        child.trail = CodingTrail(parent: trail, key: key)
-        return child
+        return decoder.superDecoder(at: index, trail: CodingTrail(parent: trail, key: key))
     }
 }
 

@@ -19,15 +19,16 @@ extension JSONMapper {
     ///   expected and found kinds and the line and column; the underlying
     ///   error is the ``CartographError``.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
-        try InputEncoding.withUTF8(bytes) { input in
-            let document: Document
-            do {
-                document = try JSONParser.parseWhole(input, options: parseOptions)
-            } catch let error as CartographError {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not valid JSON: \(error)",
-                    underlyingError: error))
+        do {
+            return try InputEncoding.withUTF8(bytes) { input in
+                let document = try JSONParser.parseWhole(input, options: parseOptions)
+                return try decode(type, document: document, index: document.root.index, input: input)
             }
-            return try decode(type, document: document, index: document.root.index, input: input)
+        } catch let error as CartographError {
+            // Only reading the input throws these (UTF-16/32 that does not
+            // convert, invalid JSON): the decode turns its own into `DecodingError`s.
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not valid JSON: \(error)",
+                underlyingError: error))
         }
     }
 

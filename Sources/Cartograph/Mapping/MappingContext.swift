@@ -13,9 +13,13 @@ public struct MappingContext {
         let nullForNonOptional: NullForNonOptional
         /// The path links of the decode.
         let links = PathStack()
-        init(registry: ModelRegistry, issues: IssueCollector?) {
+        /// The decode reads a property list through `Codable`: the
+        /// `Codable` values inside its models read `$null` as nil too.
+        let readsNullMarker: Bool
+        init(registry: ModelRegistry, issues: IssueCollector?, readsNullMarker: Bool) {
             self.registry = registry
             self.issues = issues
+            self.readsNullMarker = readsNullMarker
             let options = registry.options
             lenientScalars = options.lenientScalars
             ignoreNulls = options.ignoreNulls
@@ -40,8 +44,8 @@ public struct MappingContext {
     /// caller further up this decode, which outlives this context.
     private let parentReference: Unmanaged<AnyObject>?
 
-    init(registry: ModelRegistry, trail: PathTrail?, parent: AnyObject?, issues: IssueCollector?) {
-        let session = Session(registry: registry, issues: issues)
+    init(registry: ModelRegistry, trail: PathTrail?, parent: AnyObject?, issues: IssueCollector?, readsNullMarker: Bool = false) {
+        let session = Session(registry: registry, issues: issues, readsNullMarker: readsNullMarker)
         var link = -1
         for component in PathTrail.components(trail) { link = session.links.push(component, under: link) }
         self.init(session: session, trail: link, pending: nil, parent: parent.map { Unmanaged.passUnretained($0) })

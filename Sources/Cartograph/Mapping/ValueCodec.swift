@@ -392,6 +392,7 @@ enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
         let decoder = DocumentDecoder(document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
             input: nil, issues: context.issues, recyclesContainers: true)
+        decoder.readsNullMarker = context.session.readsNullMarker
         do {
             return try decoder.decodeTopLevel(type)
         } catch let error as DecodingError {

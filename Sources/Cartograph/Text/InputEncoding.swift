@@ -8,6 +8,7 @@ import Foundation
 /// | first bytes | encoding |
 /// | --- | --- |
 /// | `00 00 FE FF` / `FF FE 00 00` | UTF-32 big / little endian, with BOM |
+/// | `FE FF 00 00` | UTF-32 little endian (as `JSONDecoder` reads it) |
 /// | `FE FF` / `FF FE` | UTF-16 big / little endian, with BOM |
 /// | `00 00 00 xx` / `xx 00 00 00` | UTF-32 big / little endian |
 /// | `00 xx 00 xx` / `xx 00 xx 00` (or two bytes `00 xx` / `xx 00`) | UTF-16 big / little endian |
@@ -46,6 +47,10 @@ enum InputEncoding {
         switch (byte(0), byte(1), byte(2), byte(3)) {
         case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
         case (0xFF, 0xFE, 0x00, 0x00): return (.utf32LittleEndian, 4)
+        // Not a byte order mark of any encoding, but what Foundation's
+        // `JSONDecoder` (and its own test of UTF-32LE input) takes for the
+        // UTF-32LE one; as UTF-16BE it would start with U+0000, never JSON.
+        case (0xFE, 0xFF, 0x00, 0x00): return (.utf32LittleEndian, 4)
         case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
         case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
         case (0x00, 0x00, 0x00, let x?) where x != 0: return (.utf32BigEndian, 0)

@@ -22,6 +22,19 @@ enum NumberText {
         return true
     }
 
+    /// Whether number text is a zero (no digit 1–9 before its exponent):
+    /// a zero `Double` read from other text underflowed, as `2.01e-1234`.
+    static func isZeroText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for index in 0..<count {
+            switch bytes[index] {
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): return false
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): return true
+            default: continue
+            }
+        }
+        return true
+    }
+
     /// The value of integer text if it fits in `Int64`.
     static func int64(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int64? {
         guard count > 0 else { return nil }

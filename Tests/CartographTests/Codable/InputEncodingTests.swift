@@ -39,6 +39,11 @@ import Testing
             // A Document reads JSON as exchanged: UTF-8 only.
             #expect(throws: CartographError.self, "\(name)") { try Document(parsing: bytes) }
         }
+        // FE FF 00 00 is no encoding's mark, but Foundation's decoder (and
+        // its own UTF-32LE test) takes it for UTF-32LE's: so does the drop-in.
+        let marked = [0xFE, 0xFF, 0x00, 0x00] + Array(json.data(using: .utf32LittleEndian)!)
+        #expect(try JSONDecoder().decode(Greeting.self, from: Data(marked)) == expected)
+        #expect(try CartographJSONDecoder().decode(Greeting.self, from: Data(marked)) == expected)
         // A two-byte UTF-16 fragment.
         #expect(try JSONMapper().decode(Int.self, from: Array("7".data(using: .utf16LittleEndian)!)) == 7)
     }
