@@ -99,6 +99,19 @@ public final class JSONParser {
     /// Document made and then copied was an allocation more per parse).
     @usableFromInline
     static func parseWholeParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
+        guard options.allowsTrailingCommas, !options.allowsJSON5 else { return try parseStrictParts(input, options: options) }
+        do {
+            return try parseStrictParts(input, options: options)
+        } catch {
+            // Only an input that failed is looked at for trailing commas:
+            // the scan costs nothing on valid input. The copy keeps every
+            // offset, so errors found in it are placed in the input.
+            guard let relaxed = TrailingCommas.blanked(input, comments: options.allowComments) else { throw error }
+            return try relaxed.withUnsafeBytes { try parseStrictParts($0, options: options) }
+        }
+    }
+
+    private static func parseStrictParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
         if options.allowsJSON5 {
             let document = try JSON5Reader.parse(input, options: options)
             return (document.tape, document.roots)

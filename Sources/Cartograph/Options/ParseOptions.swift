@@ -61,6 +61,13 @@ public struct ParseOptions: Sendable, Hashable {
     /// and a text that starts with `{` is read as it is. Whole inputs only
     /// (a ``JSONParser`` fed in chunks ignores it). Default `false`.
     public var assumesTopLevelObject: Bool = false
+    /// Accept a comma after an array's last element or an object's last
+    /// member (`[1, 2,]`, `{"a": 1,}`), as Foundation's `JSONDecoder` does;
+    /// a comma with nothing before it (`[,]`, `[1,,]`) is still an error.
+    /// Whole inputs only (a ``JSONParser`` fed in chunks ignores it).
+    /// Default `false` (RFC 8259 has no such comma);
+    /// `CartographJSONDecoder` sets it.
+    public var allowsTrailingCommas: Bool = false
     /// Accept several top-level values separated by whitespace (NDJSON,
     /// concatenated JSON). Default `false`.
     public var allowMultipleValues: Bool = false
