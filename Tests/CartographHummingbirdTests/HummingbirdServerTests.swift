@@ -35,6 +35,42 @@ import Testing
         var maxUploadSize: Int { 4 << 20 }
     }
 
+    /// A context that takes Foundation's coder types, given Cartograph's
+    /// subclasses: what a service already typed `JSONDecoder` switches to.
+    struct FoundationTypedContext: RequestContext {
+        var coreContext: CoreRequestContextStorage
+        init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+        var requestDecoder: JSONDecoder {
+            let decoder: JSONDecoder = CartographJSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return decoder
+        }
+        var responseEncoder: JSONEncoder {
+            let encoder: JSONEncoder = CartographJSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return encoder
+        }
+    }
+
+    /// Names the `Decoder` and `Encoder` that ran it: which coder a route really used.
+    struct CoderProbe: ResponseCodable, Sendable {
+        var customerName: String
+        var decoder: String
+        var encoder = ""
+        enum CodingKeys: String, CodingKey { case customerName, decoder, encoder }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            customerName = try container.decode(String.self, forKey: .customerName)
+            self.decoder = String(describing: type(of: decoder))
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(customerName, forKey: .customerName)
+            try container.encode(decoder, forKey: .decoder)
+            try container.encode(String(describing: type(of: encoder)), forKey: .encoder)
+        }
+    }
+
     /// Runs `body` against a live server, then shuts it down.
     func withServer(_ body: @Sendable (URL) async throws -> Void) async throws {
         let router = Router(context: ServiceContext.self)
@@ -57,6 +93,12 @@ import Testing
             }
             return summary
         }
+        try await run(router, body)
+    }
+
+    /// Serves `router` on 127.0.0.1 (an ephemeral port) while `body` runs.
+    func run<Context: RequestContext>(_ router: Router<Context>, _ body: @Sendable (URL) async throws -> Void) async throws
+    where Context.Source == ApplicationRequestContextSource {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
@@ -88,6 +130,25 @@ import Testing
             #expect(response.status == 200)
             #expect(response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
+        }
+    }
+
+    /// Hummingbird's own `JSONDecoder`/`JSONEncoder` conformances, handed
+    /// Cartograph's subclasses: Cartograph's coders run (the probe names
+    /// them), with the Foundation properties the context set.
+    @Test func cartographCodersTypedAsFoundationsServeARoute() async throws {
+        let router = Router(context: FoundationTypedContext.self)
+        router.post("/probe") { request, context -> CoderProbe in
+            try await request.decode(as: CoderProbe.self, context: context)
+        }
+        try await run(router) { base in
+            let reply = try await LiveHTTP.post(base.appendingPathComponent("probe"), Array(#"{"customer_name": "Ada", "lines": [1,],}"#.utf8))
+            #expect(reply.status == 200, "\(reply.text)")
+            let fields = try JSONMapper().decode([String: String].self, from: reply.body)
+            #expect(fields["customerName"] == "Ada")
+            #expect(fields["decoder"] == "DocumentDecoder", "\(fields)")
+            #expect(fields["encoder"]?.hasPrefix("TreeEncoder") == true, "\(fields)")
+            #expect(reply.text.hasPrefix(#"{"customerName":"Ada","decoder""#), "sorted keys: \(reply.text)")
         }
     }
 

@@ -42,6 +42,11 @@ public struct PropertyListMapper: Sendable {
         do {
             document = try self.document(from: bytes)
         } catch let error as CartographError {
+            // A UID the options refuse is a value, of a type no `Codable`
+            // type reads: a type mismatch, as Foundation's decoder says.
+            if error.kind == .typeMismatch {
+                throw DecodingError.typeMismatch(T.self, DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+            }
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
                 underlyingError: error))
         }
