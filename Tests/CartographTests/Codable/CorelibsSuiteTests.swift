@@ -58,7 +58,7 @@ import Testing
                 + #""uint64Value": 373839404142.0, "floatValue": 1.234, "doubleValue": 5.101520, "decimalValue": 10.0}"#
             return encodeBoth(source) + decodeBoth(NumericTypes.self, json)
         },
-        Case(name: "numericLimits") {
+        Case(name: "numericLimits", differences: [.numberPathEndsWithKey]) {
             let good = [("int8", "-128"), ("int8", "127"), ("uint8", "255"), ("uint8", "-0"), ("int16", "-32768"), ("uint16", "65535"), ("uint16", "34.0"),
                 ("int32", "-2147483648"), ("uint32", "4294967295"), ("int64", "-9223372036854775808"), ("int64", "9223372036854775807"),
                 ("uint64", "18446744073709551615"), ("double", "2.2250738585072014e-308"), ("double", "1.7976931348623157e+308"), ("double", "5e-324"),

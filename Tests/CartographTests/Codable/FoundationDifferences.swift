@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import Cartograph
+
+/// Every way the drop-in coders differ from Foundation's on purpose: one
+/// case per row of the table in the Foundation compatibility article, which
+/// is written from this list (``FoundationDifferencesArticleTests``). A
+/// differential row that asserts a difference names it
+/// (`Case(name:differences:)`); a difference no row asserts, or a row of
+/// the article not in this list, fails the article test.
+enum FoundationDifference: String, CaseIterable, Sendable {
+    case numberPathEndsWithKey
+    case int128WithZeroFraction
+    case nestedValuePaths
+    case isoDatesOutOfRange
+    case plistFloatOverflow
+    case json5EscapedUnquotedKey
+    case utf32LittleEndianMark
+    case damagedPlistsAreDataCorrupted
+
+    /// The article's columns: what, Foundation, Cartograph, why.
+    var row: (what: String, foundation: String, cartograph: String, why: String) {
+        switch self {
+        case .numberPathEndsWithKey:
+            ("a number that does not fit the type (`300` as `Int8`, `1.5` as `Int`)",
+             "`dataCorrupted` whose coding path stops at the container, without the key",
+             "`dataCorrupted` whose path ends with the key",
+             "the key is where the problem is")
+        case .int128WithZeroFraction:
+            ("`Int128` / `UInt128` written with a zero fraction beyond 64 bits (`18446744073709551616.0`)",
+             "throws (its own test calls this \"should work but doesn't yet\")",
+             "read exactly",
+             "the value is exact")
+        case .nestedValuePaths:
+            ("the `codingPath` of a value encoded inside a nested container, or a super encoder taken from one",
+             "starts at the nested container: `[two]`",
+             "the whole path: `[a, one, two]`; containers' own paths agree",
+             "the `Codable` contract; errors say where")
+        case .isoDatesOutOfRange:
+            ("a date outside the years 1 to 9999, or infinite, written as ISO 8601 JSON",
+             "written (an infinite date as text of year 506713)",
+             "refused (`numberOutOfRange`)",
+             "what is written must read back; ISO 8601 readers take four-digit years")
+        case .plistFloatOverflow:
+            ("a real too large for `Float` in a property list (`<real>1e39</real>`)",
+             "infinity",
+             "`dataCorrupted`: does not fit in `Float`",
+             "what does not fit is an error, as both do in JSON")
+        case .json5EscapedUnquotedKey:
+            ("a JSON5 unquoted key with a `\\u` escape (`sig\\u03A3ma`)",
+             "the six characters kept",
+             "decoded: `sigΣma`",
+             "the JSON5 specification; Foundation's own test lists the file under \"todo\"")
+        case .damagedPlistsAreDataCorrupted:
+            ("a damaged property list (`<integer>42q</integer>`, a value missing from a dictionary, an object offset inside the header)",
+             "`typeMismatch` where its reader meets the damage while decoding a value, or an error that is not a `DecodingError`",
+             "`dataCorrupted`, with the byte offset",
+             "the input is damaged, not of another type; callers catch `DecodingError`")
+        case .utf32LittleEndianMark:
+            ("UTF-32 little endian after its byte order mark (`FF FE 00 00`), JSON or XML plist",
+             "read as UTF-16LE after a mark, and refused",
+             "read as UTF-32LE (and `FE FF 00 00`, which Foundation takes for that mark, too)",
+             "that is the UTF-32LE mark")
+        }
+    }
+
+    /// The article's table, as Markdown.
+    static var table: String {
+        var lines = ["| case | Foundation | Cartograph | why |", "| --- | --- | --- | --- |"]
+        for difference in allCases {
+            let row = difference.row
+            lines.append("| \(row.what) | \(row.foundation) | \(row.cartograph) | \(row.why) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The article's table is the list above, row for row, and every row is
+/// asserted by a differential case.
+@Suite struct FoundationDifferencesArticleTests {
+    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/Cartograph/Cartograph.docc/FoundationCompatibility.md")
+    static let begin = "<!-- differences: written from Tests/CartographTests/Codable/FoundationDifferences.swift -->"
+    static let end = "<!-- end of differences -->"
+
+    /// Every differential row of the four Foundation suites.
+    static var allCases: [FoundationSuiteTests.Case] {
+        FoundationSuiteTests.cases + FoundationCoderSuiteTests.cases + PlistFoundationSuiteTests.cases + CorelibsSuiteTests.cases
+    }
+
+    /// The article holds the table between its markers. With
+    /// `CARTOGRAPH_WRITE_DIFFERENCES=1` the test writes it there instead.
+    @Test func theArticleTableIsTheList() throws {
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
+        let start = try #require(text.range(of: Self.begin), "the article has no differences marker")
+        let stop = try #require(text.range(of: Self.end, range: start.upperBound..<text.endIndex))
+        let written = "\n" + FoundationDifference.table + "\n"
+        if ProcessInfo.processInfo.environment["CARTOGRAPH_WRITE_DIFFERENCES"] == "1" {
+            try (text[..<start.upperBound] + written + text[stop.lowerBound...]).write(to: Self.article, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(String(text[start.upperBound..<stop.lowerBound]) == written,
+            "the article's table is not the list: run CARTOGRAPH_WRITE_DIFFERENCES=1 swift test --filter FoundationDifferencesArticleTests")
+    }
+
+    @Test func everyDifferenceIsAssertedByADifferentialRow() {
+        let asserted = Set(Self.allCases.flatMap(\.differences))
+        for difference in FoundationDifference.allCases {
+            #expect(asserted.contains(difference), "no differential row asserts \(difference)")
+        }
+    }
+}
