@@ -490,7 +490,22 @@ final class DocumentDecoder: Decoder {
             if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail()) }
             throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
         }
+        if readsNullMarker {
+            // A property list's <date> and <data> are kept as text, but they
+            // are not strings, and `$null` is nil: as Foundation's decoder says.
+            if entry.flags & (TapeFlags.date | TapeFlags.data) != 0 {
+                throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
+            }
+            if PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length)) {
+                throw valueNotFound(String.self, at: index, key: key(), trail: trail())
+            }
+        }
         return TapeString.make(UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)))
+    }
+
+    /// The text a string entry keeps (a plist's date or data included).
+    private func tapeText(at index: Int) -> String {
+        TapeString.make(UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)))
     }
 
     @inline(__always)
@@ -881,7 +896,7 @@ final class DocumentDecoder: Decoder {
 
     private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
         if entries[index].kind == .string, entries[index].flags & TapeFlags.date != 0,
-            let date = PlistDate.date(try decodeString(at: index, key: key, trail: trail))
+            let date = PlistDate.date(tapeText(at: index))
         {
             return date
         }
@@ -913,7 +928,7 @@ final class DocumentDecoder: Decoder {
 
     private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
         if entries[index].kind == .string, entries[index].flags & TapeFlags.data != 0,
-            let data = Data(base64Encoded: try decodeString(at: index, key: key, trail: trail))
+            let data = Data(base64Encoded: tapeText(at: index))
         {
             return data
         }
