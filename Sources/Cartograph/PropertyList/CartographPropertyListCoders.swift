@@ -3,8 +3,8 @@ import Foundation
 /// A drop-in for Foundation's `PropertyListDecoder`: `decode(_:from: Data)`,
 /// `userInfo`, and `decode(_:from:format:)` reporting the format read, on
 /// Cartograph's plist readers (XML or binary, detected from the bytes).
-/// OpenStep plists are not read (Foundation reads them; a decode throws);
-/// keyed-archiver UIDs are refused, as Foundation refuses them.
+/// OpenStep plists are read too, as Foundation reads them (and reported as
+/// `.openStep`); keyed-archiver UIDs are refused, as Foundation refuses them.
 ///
 /// It is a `PropertyListDecoder` subclass, usable wherever one is taken;
 /// `userInfo` is Foundation's own property.
@@ -57,8 +57,9 @@ open class CartographPropertyListDecoder: PropertyListDecoder, @unchecked Sendab
     private func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
         addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]) throws -> T
     {
-        let read = Array(data.prefix(8)).withUnsafeBytes { Cartograph.PropertyListFormat.detect($0) }
-        format = read == .binary ? .binary : .xml
+        format = data.withUnsafeBytes { bytes in
+            Cartograph.PropertyListFormat.detect(bytes) == .binary ? .binary : PlistInput.isOpenStep(bytes) ? .openStep : .xml
+        }
         let options = CodableOptions { $0.userInfo = addingUserInfo(userInfo) }
         // A keyed archiver's UID is not a value Codable can read (Foundation refuses it too).
         let plistOptions = PropertyListOptions { $0.uids = .reject }

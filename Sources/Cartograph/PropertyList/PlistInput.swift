@@ -1,6 +1,15 @@
 /// Where reading a property list starts: the limits every reader shares,
 /// the format from the first bytes, and the reader the options choose.
 enum PlistInput {
+    /// Whether `bytes` (UTF-8, or UTF-16/32 as the XML reader detects them) hold an OpenStep plist.
+    static func isOpenStep(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard PropertyListFormat.detect(bytes) == .xml else { return false }
+        if let converted = try? InputEncoding.utf8(from: bytes) {
+            return converted.withUnsafeBytes { OpenStepPlistReader.looksLikeOpenStep($0) }
+        }
+        return OpenStepPlistReader.looksLikeOpenStep(bytes)
+    }
+
     static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, converted: Bool = false) throws -> Document {
         var parse = ParseOptions()
         parse.maxDepth = options.maxDepth
@@ -20,6 +29,10 @@ enum PlistInput {
         // in errors then count the UTF-8 text.
         if format == .xml, let converted = try InputEncoding.utf8(from: bytes) {
             return try converted.withUnsafeBytes { try document($0, options: options, converted: true) }
+        }
+        // OpenStep text (not `<` first) has one reader: libplist 2.2 has none.
+        if format == .xml, OpenStepPlistReader.looksLikeOpenStep(bytes) {
+            return try OpenStepPlistReader.document(bytes, parse: parse)
         }
         switch (format, options.reader) {
         case (.binary, .native): return try BinaryPlistReader.document(bytes, options: options, parse: parse)
