@@ -288,11 +288,11 @@ struct XMLPlistReader {
 
     private mutating func date(_ tag: Tag) throws {
         let text = try trimmedText(of: tag)
-        guard let date = DateFormats.parseISO8601(text) else {
+        // Read as Foundation reads it (PlistDate.xmlDate): lenient fields, Julian before 1582-10-15.
+        guard let date = PlistDate.xmlDate(Substring(text)) else {
             throw CartographError(.syntax, "invalid XML plist: <date> holds \"\(text)\", which is not an ISO 8601 date", offset: tag.offset)
         }
-        // Text before 1582-10-15 is a Julian calendar date, as Foundation writes it.
-        try PlistScalars.date(secondsSince2001: PlistCalendar.instant(forText: date).timeIntervalSinceReferenceDate, at: tag.offset, into: builder)
+        try PlistScalars.date(secondsSince2001: date.timeIntervalSinceReferenceDate, at: tag.offset, into: builder)
     }
 
     private mutating func data(_ tag: Tag) throws {

@@ -8,29 +8,36 @@ enum PlistDate {
     static let referenceOffset = 978_307_200
 
     /// `2026-11-02T09:14:03.250000Z` from seconds since 2001 and microseconds
-    /// (years 1 to 9999), formatted by hand: `String(format:)` cost more than
+    /// (years 0 to 9999), formatted by hand: `String(format:)` cost more than
     /// the rest of reading a date.
     static func text(seconds: Int, microseconds: Int) -> String {
-        let unix = seconds + referenceOffset
+        var bytes: [UInt8] = Array("0000-00-00T00:00:00.000000Z".utf8)
+        writeCivil(unixSeconds: seconds + referenceOffset, into: &bytes)
+        put(microseconds, at: 25, digits: 6, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` (proleptic Gregorian) of whole seconds since
+    /// 1970, over the first 19 bytes of `bytes`.
+    private static func writeCivil(unixSeconds unix: Int, into bytes: inout [UInt8]) {
         let days = Int((Double(unix) / 86_400).rounded(.down))
         let secondOfDay = unix - days * 86_400
         let (year, month, day) = DateFormats.civilFromDays(days)
-        var bytes: [UInt8] = Array("0000-00-00T00:00:00.000000Z".utf8)
-        func put(_ value: Int, at end: Int, digits: Int) {
-            var rest = value
-            for position in stride(from: end, to: end - digits, by: -1) {
-                bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
+        put(year, at: 3, digits: 4, into: &bytes)
+        put(month, at: 6, digits: 2, into: &bytes)
+        put(day, at: 9, digits: 2, into: &bytes)
+        put(secondOfDay / 3600, at: 12, digits: 2, into: &bytes)
+        put(secondOfDay / 60 % 60, at: 15, digits: 2, into: &bytes)
+        put(secondOfDay % 60, at: 18, digits: 2, into: &bytes)
+    }
+
+    /// `value`'s last `digits` decimal digits, ending at `end`.
+    private static func put(_ value: Int, at end: Int, digits: Int, into bytes: inout [UInt8]) {
+        var rest = value
+        for position in stride(from: end, to: end - digits, by: -1) {
+            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
         }
-        put(year, at: 3, digits: 4)
-        put(month, at: 6, digits: 2)
-        put(day, at: 9, digits: 2)
-        put(secondOfDay / 3600, at: 12, digits: 2)
-        put(secondOfDay / 60 % 60, at: 15, digits: 2)
-        put(secondOfDay % 60, at: 18, digits: 2)
-        put(microseconds, at: 25, digits: 6)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The date of text written by ``text(seconds:microseconds:)``.
@@ -54,20 +61,80 @@ enum PlistDate {
         return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(micro) / 1_000_000)
     }
 
+    /// Seconds since 1970 of the dates a plist keeps: the years 0 to 9999
+    /// (proleptic Gregorian; year 0 is 1 BC, where `Date.distantPast` falls),
+    /// what the tape's fixed-width date text holds.
+    static let keptSeconds = DateFormats.daysFromCivil(year: 0, month: 1, day: 1) * 86_400..<DateFormats.writableSeconds.upperBound
+
+    /// XML `<date>` text, as Foundation writes it: whole seconds (the
+    /// fraction dropped), the Julian calendar before 1582-10-15, four digits
+    /// of year from `0000`.
+    static func xmlText(_ date: Date) throws -> String {
+        try checkWritable(date)
+        var bytes: [UInt8] = Array("0000-00-00T00:00:00Z".utf8)
+        writeCivil(unixSeconds: Int(PlistCalendar.textDate(for: date).timeIntervalSince1970.rounded(.down)), into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The instant of XML `<date>` text, read as Foundation reads it: a
+    /// year of any number of digits, every other field two; before
+    /// 1582-10-15 a Julian calendar date. Nil when the text does not have
+    /// that shape (a sign before the year included: Foundation reads
+    /// `-0001` as the year 1) or names no day: Foundation rolls
+    /// `2024-01-32` over to February 1st, which turns a damaged file into
+    /// another date (the Foundation compatibility article).
+    static func xmlDate(_ text: Substring) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits(_ count: Int?) -> Int? {
+            let start = index
+            var value = 0
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), count.map({ index - start < $0 }) ?? true {
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow, shifted <= Int.max - 9 else { return nil }
+                value = shifted + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > start, count.map({ index - start == $0 }) ?? true else { return nil }
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(nil), year <= 1_000_000, expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2), expect(UInt8(ascii: "T")), let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2),
+            expect(UInt8(ascii: ":")), let second = digits(2), expect(UInt8(ascii: "Z")), index == bytes.count
+        else { return nil }
+        let julian = (year, month) < (1582, 10) || ((year, month) == (1582, 10) && day < 15)
+        let leap = julian ? year % 4 == 0 : (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...monthDays[month - 1]).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        let days = julian
+            ? PlistCalendar.julianDays(year: year, month: month, day: day)
+            : DateFormats.daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+
     /// Refuses a date the property-list readers would not read back: not
-    /// finite, or outside the years 1 to 9999 once rounded to the
-    /// microsecond (the range the tape's date text and the XML format hold;
-    /// binary plists are kept to the same range so that both formats read
-    /// back what they wrote).
+    /// finite, or outside the years 0 to 9999 once rounded to the
+    /// microsecond (the range the tape's date text holds; binary plists are
+    /// kept to the same range so that both formats read back what they wrote).
     static func checkWritable(_ date: Date) throws {
-        guard parts(date) != nil else { throw DateFormats.outOfRange(date) }
+        guard parts(date) != nil else {
+            throw CartographError(.numberOutOfRange,
+                "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years 0 to 9999 that property-list dates keep here",
+                expected: "a date in the years 0 to 9999", found: "date")
+        }
     }
 
     /// Whole seconds since 2001 and microseconds of a date, or nil when it is
-    /// not finite or falls outside the years 1 to 9999 once rounded.
+    /// not finite or falls outside the years 0 to 9999 once rounded.
     static func parts(_ date: Date) -> (seconds: Int, microseconds: Int)? {
         let interval = date.timeIntervalSinceReferenceDate
-        let range = DateFormats.writableSeconds
+        let range = keptSeconds
         // Checked before any conversion to Int, which traps past Int's range.
         guard interval.isFinite, interval >= Double(range.lowerBound - referenceOffset),
             interval < Double(range.upperBound - referenceOffset)

@@ -32,12 +32,12 @@ enum PlistScalars {
         try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }
     }
 
-    /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 1 to
+    /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 0 to
     /// 9999 have the fixed-width text the tape keeps.
     static func date(secondsSince2001 seconds: Double, at source: Int, into builder: DocumentBuilder) throws {
         guard let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds)) else {
-            throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 1 to 9999", offset: source,
-                expected: "a date in the years 1 to 9999", found: "date")
+            throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 0 to 9999", offset: source,
+                expected: "a date in the years 0 to 9999", found: "date")
         }
         try text(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: source, into: builder)
     }

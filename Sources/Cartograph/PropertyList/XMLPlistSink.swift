@@ -103,8 +103,7 @@ struct XMLPlistSink: PlistSink {
     mutating func date(_ value: Date) throws {
         indent()
         append("<date>")
-        try PlistDate.checkWritable(value)
-        output.append(contentsOf: try DateFormats.iso8601String(PlistCalendar.textDate(for: value), fractional: false).utf8)
+        output.append(contentsOf: try PlistDate.xmlText(value).utf8)
         append("</date>\n")
     }
 

@@ -47,7 +47,7 @@ import Testing
         #expect(throws: EncodingError.self) { try native.encode(Event(at: Date(timeIntervalSinceReferenceDate: 260_000_000_000)), format: .binary) }
         let year10000 = objects([[0x33] + withUnsafeBytes(of: Double(260_000_000_000).bitPattern.bigEndian) { Array($0) }])
         let error = try #require(throws: CartographError.self) { try native.document(from: year10000) }
-        #expect(error.kind == .numberOutOfRange && error.message.contains("years 1 to 9999"))
+        #expect(error.kind == .numberOutOfRange && error.message.contains("years 0 to 9999"))
         // A NaN date (0x33 then the bits of NaN).
         let nan = objects([[0x33] + withUnsafeBytes(of: Double.nan.bitPattern.bigEndian) { Array($0) }])
         #expect((try? native.document(from: nan)) == nil)
