@@ -792,6 +792,30 @@ import Testing
             if ours != ["sigΣma": 1] { problems.append("Cartograph read \(ours)") }
             return problems
         },
+        Case(name: "json5Null (capitalised)", differences: [.json5CapitalizedNull]) {
+            struct NotNull: Error {}
+            struct NullReader: Decodable {
+                init(from decoder: any Decoder) throws {
+                    guard try decoder.singleValueContainer().decodeNil() else { throw NotNull() }
+                }
+            }
+            let foundation = JSONDecoder()
+            foundation.allowsJSON5 = true
+            let cartograph = CartographJSONDecoder()
+            cartograph.allowsJSON5 = true
+            var problems: [String] = []
+            do { _ = try foundation.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Foundation read Null as null")
+            } catch is NotNull {} catch { problems.append("Foundation now refuses Null while parsing: \(error)") }
+            do { _ = try cartograph.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Cartograph read Null")
+            } catch DecodingError.dataCorrupted {} catch { problems.append("Cartograph threw \(error)") }
+            for input in ["null", "nul", "nu", "n", "n    ", "nu   ", "nullx", "NULL"] {
+                let theirs = Result { try foundation.decode(NullReader.self, from: Data(input.utf8)) }
+                let ours = Result { try cartograph.decode(NullReader.self, from: Data(input.utf8)) }
+                if (try? theirs.get()) != nil, (try? ours.get()) == nil { problems.append("\(input): Cartograph refused") }
+                if (try? theirs.get()) == nil, (try? ours.get()) != nil { problems.append("\(input): Cartograph read it") }
+            }
+            return problems
+        },
         Case(name: "jsonPermitsTrailingCommas") {
             // The drop-in reads them as `JSONDecoder` does; a comma with no
             // value before it stays an error in both, and `JSONMapper`

@@ -17,6 +17,10 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     case json5EscapedUnquotedKey
     case utf32LittleEndianMark
     case damagedPlistsAreDataCorrupted
+    case plistDatesOutOfRange
+    case xmlDatesThatDoNotExist
+    case nulInXMLPlists
+    case json5CapitalizedNull
 
     /// The article's columns: what, Foundation, Cartograph, why.
     var row: (what: String, foundation: String, cartograph: String, why: String) {
@@ -56,6 +60,27 @@ enum FoundationDifference: String, CaseIterable, Sendable {
              "`typeMismatch` where its reader meets the damage while decoding a value, or an error that is not a `DecodingError`",
              "`dataCorrupted`, with the byte offset",
              "the input is damaged, not of another type; callers catch `DecodingError`")
+        case .plistDatesOutOfRange:
+            ("a property-list date outside the years 0 to 9999 (proleptic Gregorian): year 33658, or Foundation's \"all-zero\" date `0000-01-02` (Julian)",
+             "written and read back (in XML a year of five digits; a date before the year −4712 reads back wrong)",
+             "refused when written or read (`numberOutOfRange`); inside that range dates are written and read as Foundation does, "
+                 + "`Date.distantPast` included",
+             "a plist date is kept as fixed-width ISO 8601 text that the JSON views see; what is written must read back")
+        case .xmlDatesThatDoNotExist:
+            ("XML `<date>` text that names no day or time (`2024-01-32`, `2023-02-29`, `T24:00:00`)",
+             "read: the fields roll over (`2024-01-32` is February 1st)",
+             "`dataCorrupted`",
+             "no writer writes such text: a damaged file must not read as another date")
+        case .nulInXMLPlists:
+            ("a NUL character in an XML property list's string or key",
+             "written as a raw NUL byte, and read",
+             "refused when written (`EncodingError`) and read (`dataCorrupted`); binary plists hold it",
+             "XML 1.0 has no NUL character: other XML readers refuse such a file")
+        case .json5CapitalizedNull:
+            ("`Null` (capitalised) as a JSON5 value",
+             "parsed as some value that is not null; the type's `init(from:)` then throws its own error",
+             "refused while parsing (`dataCorrupted`)",
+             "JSON5 has `null` only")
         case .utf32LittleEndianMark:
             ("UTF-32 little endian after its byte order mark (`FF FE 00 00`), JSON or XML plist",
              "read as UTF-16LE after a mark, and refused",

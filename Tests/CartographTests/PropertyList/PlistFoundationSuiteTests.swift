@@ -136,6 +136,18 @@ import Testing
         }
     }
 
+    /// What an OpenStep plist holds: strings, data, arrays and dictionaries.
+    indirect enum OpenStep: Decodable, Equatable {
+        case string(String), data(Data), array([OpenStep]), dict([String: OpenStep])
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(String.self) { self = .string(value)
+            } else if let value = try? container.decode(Data.self) { self = .data(value)
+            } else if let value = try? container.decode([OpenStep].self) { self = .array(value)
+            } else { self = .dict(try container.decode([String: OpenStep].self)) }
+        }
+    }
+
     struct Pair: Codable, Equatable { var first: Int; var second: String? }
     enum Switch: String, Codable { case on, off }
     final class Counter: Codable, Equatable {
@@ -256,23 +268,66 @@ import Testing
             }
             return problems
         },
-        Case(name: "interceptDate / reallyOldDates / badDates / farFutureDates") {
-            let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSinceReferenceDate: 0.5),
-                Date(timeIntervalSinceReferenceDate: -62_135_596_800 + 86_400), Date(timeIntervalSince1970: 253_402_300_799)]
+        Case(name: "interceptDate / reallyOldDates / badDates / farFutureDates", differences: [.plistDatesOutOfRange]) {
+            // Foundation's dates: the 1970s, fractions, year 1 (`Date.distantPast`,
+            // Julian 0001-01-01), year 0 (its "all-zero" date), the last second of 9999.
+            let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSinceReferenceDate: 0.5), Date.distantPast, Date.distantFuture,
+                Date(timeIntervalSinceReferenceDate: -62_135_596_800 + 86_400), Date(timeIntervalSince1970: 253_402_300_799),
+                Date(timeIntervalSinceReferenceDate: -13_197_600_000)]
             var problems = dates.flatMap { roundTripBoth([$0]) }
-            // A chosen difference (the Foundation compatibility article): dates outside the years 1 to 9999
-            // (Foundation's "all-zero" date, year 0; its far-future test
-            // date, year 33658) are refused, not written.
-            for date in [Date(timeIntervalSinceReferenceDate: -63_145_612_800), Date(timeIntervalSince1970: 999_999_999_999)] {
-                for format in [Format.xml, .binary] {
-                    let encoder = CartographPropertyListEncoder()
-                    encoder.outputFormat = format
+            // The listed difference: dates outside the years 0 to 9999
+            // (Foundation's far-future test date, year 33658; its "all-zero"
+            // date, Julian 0000-01-02, which is 2 BC in proleptic terms) are refused, not written.
+            for format in [Format.xml, .binary] {
+                let encoder = CartographPropertyListEncoder()
+                encoder.outputFormat = format
+                for date in [Date(timeIntervalSince1970: 999_999_999_999), Date(timeIntervalSinceReferenceDate: -63_145_612_800)] {
                     if (try? encoder.encode([date])) != nil { problems.append("\(date) was written in \(format)") }
                 }
+            }
+            // Foundation's reading of `<date>` text: any number of year digits, the Julian calendar before 1582-10-15.
+            for text in ["0000-12-30T00:00:00Z", "0099-01-01T00:00:00Z", "99-01-01T00:00:00Z", "1500-02-29T00:00:00Z", "1582-10-04T23:59:59Z",
+                "1582-10-15T00:00:00Z", "1582-10-10T00:00:00Z", "2024-1-01T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z",
+                "2024-01-01T00:00:00.5Z", "2024-02-29T23:59:59Z"]
+            {
+                problems += decodeBoth(Date.self, "<plist><date>\(text)</date></plist>")
             }
             return problems
                 + decodeBoth(Date.self, header + "<date>0009-09-15T23:16:13Z</date>\n</plist>")
                 + decodeBoth(Date.self, "<date>1976-04-01T12:00:00Z</date>")
+        },
+        Case(name: "XML dates that name no day", differences: [.xmlDatesThatDoNotExist]) {
+            // Foundation rolls their fields over; Cartograph refuses them.
+            var problems: [String] = []
+            for text in ["2024-01-32T00:00:00Z", "2024-13-01T00:00:00Z", "2024-02-30T25:61:61Z", "2024-00-00T00:00:00Z", "2023-02-29T00:00:00Z",
+                "1900-02-29T00:00:00Z", "2024-01-01T24:00:00Z"]
+            {
+                let xml = Data("<plist><date>\(text)</date></plist>".utf8)
+                if (try? PropertyListDecoder().decode(Date.self, from: xml)) == nil { problems.append("Foundation no longer reads \(text)") }
+                do {
+                    let read = try CartographPropertyListDecoder().decode(Date.self, from: xml)
+                    problems.append("Cartograph read \(text) as \(read)")
+                } catch DecodingError.dataCorrupted {
+                } catch { problems.append("\(text): \(error)") }
+            }
+            return problems
+        },
+        Case(name: "NUL in XML plist strings and keys", differences: [.nulInXMLPlists]) {
+            let value = ["a\u{0}b": "c\u{0}d"]
+            var problems = roundTrip(value, .binary)
+            let foundation = PropertyListEncoder()
+            foundation.outputFormat = .xml
+            let cartograph = CartographPropertyListEncoder()
+            cartograph.outputFormat = .xml
+            let theirs = try foundation.encode(value)
+            if try PropertyListDecoder().decode([String: String].self, from: theirs) != value { problems.append("Foundation no longer reads its NUL") }
+            if (try? cartograph.encode(value)) != nil { problems.append("Cartograph wrote a NUL into XML") }
+            do {
+                _ = try CartographPropertyListDecoder().decode([String: String].self, from: theirs)
+                problems.append("Cartograph read a NUL from XML")
+            } catch DecodingError.dataCorrupted {
+            } catch { problems.append("Cartograph threw \(error)") }
+            return problems
         },
         Case(name: "interceptData / encodingTopLevelData") {
             roundTripBoth(Data([0xAA, 0xBB, 0xCC])) + roundTripBoth([Data(), Data(repeating: 7, count: 100)])
@@ -409,6 +464,89 @@ import Testing
                 }
                 if (try? ours.encode(41)) != nil { problems.append("\(format): a plain top-level scalar was written") }
             }
+            return problems
+        },
+        Case(name: "oldStylePlist_invalid / errors / dictionary / stringsFileFormat / comments / data (OpenStep)") {
+            struct Thing: Decodable, Equatable { var hello: String }
+            struct Values: Decodable, Equatable {
+                let testKey: String, testData: Data, nestedArray: [String]
+                enum CodingKeys: String, CodingKey { case testKey = "test key", testData, nestedArray = "nested array" }
+            }
+            var problems = decodeBoth(String.self, "goodbye cruel world".data(using: .utf16)!)
+                + decodeBoth(Thing.self, "{ hello = there; }\r\nextra stuff at end".data(using: .ascii)!)
+                + decodeBoth(Thing.self, "{ hello = there; }")
+                + decodeBoth(Values.self, "{ \"test key\" = value;\n  testData = <feed face>;\n  \"nested array\" = (a, b, c); }".data(using: .utf16)!)
+            let strings = "string1 = \"Good morning\";\nstring2 = \"Good afternoon\";\nstring3 = \"Good evening\";"
+            let comments = "// Initial comment */\nstring1 = /*Test*/ \"Good morning\";  // Test\nstring2 = \"Good afternoon\" /*Test// */;\n"
+                + "string3 = \"Good evening\"; // Test"
+            for text in [strings, comments] {
+                problems += decodeBoth([String: String].self, text.data(using: .utf16)!) + decodeBoth([String: String].self, text)
+            }
+            problems += decodeBoth([String: Data].self, "data1 = <7465\n73 74\n696E67                31\n\n323334>;".data(using: .utf16)!)
+            for text in ["(a, b, c,)", "()", "{}", "( { a = (1, '2'); b = {}; }, <>, <00ff>, \"\" )", "(a$/:.-_9, 'x')", "(a+b)", "(a b)", "{a = b}",
+                "{a b;}", "(<0f0>)", "(<xy>)", "((((((((((a))))))))))", "{ a = b; a = c; }", "/* only a comment */", "", "  ", "a", "'a", "(a,,)", "(,)",
+                "(\"\\U00e9\\U00E9\\u00e9\")", "'\\UD83D\\UDE00'", "'\\UD83D'", "'\\UDE00\\UD83D'", "'\\U'"]
+            {
+                problems += decodeBoth(OpenStep.self, text)
+            }
+            var theirs = Format.xml
+            var ours = Format.xml
+            _ = try PropertyListDecoder().decode([String: String].self, from: Data(strings.utf8), format: &theirs)
+            _ = try CartographPropertyListDecoder().decode([String: String].self, from: Data(strings.utf8), format: &ours)
+            if theirs != ours { problems.append("format: Cartograph \(ours), Foundation \(theirs)") }
+            return problems
+        },
+        Case(name: "oldStylePlist_getSlashedChars_octal / unicode / literals / variableSize / unicode_invalid (OpenStep)") {
+            // Every octal escape of one to three digits (`\0` … `\777`),
+            // and `\U` escapes of one to four digits over the whole range
+            // (a sample: every 97th unit, all below 0x100, the surrogates' edges).
+            var octal: [String] = []
+            for value in 0...0o777 {
+                let digits = String(value, radix: 8)
+                octal.append(digits)
+                if value < 0o100 { octal.append("0" + digits) }
+                if value < 0o10 { octal.append("00" + digits) }
+            }
+            var problems = decodeBoth([String].self, "(" + octal.map { "'\\\($0)'" }.joined(separator: ",") + ")")
+            var units: [Int] = Array(0..<0x100)
+            units += Array(stride(from: 0x100, through: 0xFFFF, by: 97))
+            units += [0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFF]
+            var unicode: [String] = []
+            for unit in units {
+                let hex = String(unit, radix: 16)
+                for width in hex.count...4 { unicode.append(String(repeating: "0", count: width - hex.count) + hex) }
+            }
+            problems += decodeBoth([String].self, "(" + unicode.map { "'\\U\($0)'" }.joined(separator: ",") + ")")
+            problems += decodeBoth([String].self, "('\\a', '\\b', '\\f', '\\n', '\\r', '\\t', '\\v', '\\\"', '\\\\n', '\\q', '\\\n')")
+            problems += decodeBoth([String].self, #"('\U1z', '\U12z', '\U123z', '\U1234')"#)
+            for example in [#"'\U"#, #"'\U'"#, #"'\Ux'"#, #"'\Uxx'"#, #"'\Uxxx'"#, #"'\Uxxxx'"#] { problems += decodeBoth(String.self, example) }
+            return problems
+        },
+        Case(name: "OpenStep files as the Swift toolchain ships them (SwiftBuild's .xcspec and .strings)") {
+            let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/OpenStep")
+            var files = try FileManager.default.contentsOfDirectory(at: fixtures, includingPropertiesForKeys: nil)
+            // Every such file of the toolchain this runs on, when it has them.
+            let toolchain = URL(fileURLWithPath: "/opt/swift/usr/share/pm")
+            if let bundles = try? FileManager.default.contentsOfDirectory(at: toolchain, includingPropertiesForKeys: nil) {
+                for bundle in bundles {
+                    let inside = (try? FileManager.default.subpathsOfDirectory(atPath: bundle.path)) ?? []
+                    files += inside.filter { $0.hasSuffix(".xcspec") || $0.hasSuffix(".strings") }.map { bundle.appendingPathComponent($0) }
+                }
+            }
+            var problems: [String] = []
+            for file in files {
+                let data = try Data(contentsOf: file)
+                let theirs = Result { try PropertyListDecoder().decode(OpenStep.self, from: data) }
+                let ours = Result { try CartographPropertyListDecoder().decode(OpenStep.self, from: data) }
+                switch (theirs, ours) {
+                case (.success(let a), .success(let b)): if a != b { problems.append("\(file.lastPathComponent) read differently") }
+                case (.failure, .failure): break
+                case (.success, .failure(let error)): problems.append("\(file.lastPathComponent): Cartograph threw \(error)")
+                case (.failure(let error), .success): problems.append("\(file.lastPathComponent): Foundation threw \(error)")
+                }
+            }
+            if files.count < 3 { problems.append("only \(files.count) files") }
             return problems
         },
         Case(name: "returnRightFormatFromParse") {
