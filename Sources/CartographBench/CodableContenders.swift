@@ -7,7 +7,23 @@ import Foundation
 /// Decoder/Encoder against Foundation's, each set up for the file's keys and
 /// dates (``CorpusWire``).
 enum CodableContenders {
-    static let all: [Contender] = [decode, encode, foundationEncoder]
+    static let all: [Contender] = [decode, encode, foundationEncoder, dropInDecode, dropInEncode]
+
+    /// The drop-in subclasses typed as Foundation's classes, their settings
+    /// read from Foundation's properties on every call, against the same
+    /// engine called directly: what being a `JSONDecoder` costs.
+    static let dropInDecode = Contender(id: "cartograph-dropin-decode", peer: "cartograph-codable-decode") { file, bytes in
+        let type = try root(file)
+        let decoder: JSONDecoder = type.wire.jsonDecoder(CartographJSONDecoder())
+        let data = Data(bytes)
+        return decoding(type) { type in { try decoder.decode(type, from: data).elementCount } }
+    }
+
+    static let dropInEncode = Contender(id: "cartograph-dropin-encode", peer: "cartograph-codable-encode") { file, bytes in
+        let type = try root(file)
+        let encoder: JSONEncoder = type.wire.jsonEncoder(CartographJSONEncoder())
+        return try encoding(type, bytes) { value in { try encoder.encode(value).count } }
+    }
 
     static let decode = Contender(id: "cartograph-codable-decode", peer: "foundation-jsondecoder") { file, bytes in
         let type = try root(file)

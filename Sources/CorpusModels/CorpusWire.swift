@@ -34,17 +34,15 @@ public struct CorpusWire: Sendable {
         return mapper
     }
 
-    /// Foundation's decoder set up for this spelling.
-    public func jsonDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
+    /// Foundation's decoder (or `decoder`, a subclass) set up for this spelling.
+    public func jsonDecoder(_ decoder: JSONDecoder = JSONDecoder()) -> JSONDecoder {
         if snakeCaseKeys { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         if iso8601Dates { decoder.dateDecodingStrategy = .iso8601 }
         return decoder
     }
 
-    /// Foundation's encoder set up for this spelling.
-    public func jsonEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
+    /// Foundation's encoder (or `encoder`, a subclass) set up for this spelling.
+    public func jsonEncoder(_ encoder: JSONEncoder = JSONEncoder()) -> JSONEncoder {
         if snakeCaseKeys { encoder.keyEncodingStrategy = .convertToSnakeCase }
         if iso8601Dates { encoder.dateEncodingStrategy = .iso8601 }
         return encoder
