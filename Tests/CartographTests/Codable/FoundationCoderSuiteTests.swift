@@ -749,7 +749,7 @@ import Testing
                 .flatMap { decodeBoth([String: Int].self, $0, configure: assume) }
                 + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
         },
-        Case(name: "encodingKeyStrategySnake / decodingKeyStrategySnake (Foundation's key lists)") {
+        Case(name: "encodingKeyStrategySnake / decodingKeyStrategyCamel (Foundation's key lists)") {
             // Each key written under `.convertToSnakeCase` through a coding
             // key of the value's own, and read back under `.convertFromSnakeCase`.
             let toSnake = ["simpleOneTwo", "myURL", "singleCharacterAtEndX", "thisIsAnXMLProperty", "single", "", "a", "aA", "version4Thing",
@@ -813,6 +813,16 @@ import Testing
                 let ours = Result { try cartograph.decode(NullReader.self, from: Data(input.utf8)) }
                 if (try? theirs.get()) != nil, (try? ours.get()) == nil { problems.append("\(input): Cartograph refused") }
                 if (try? theirs.get()) == nil, (try? ours.get()) != nil { problems.append("\(input): Cartograph read it") }
+            }
+            return problems
+        },
+        Case(name: "jsonEscapedForwardSlashes / encodingDictionaryStringKeyConversionUntouched / assumesTopLevelDictionaryTrailingNumber") {
+            var problems = encodeBoth(["/": 1, "a/b": 2]) { $0.outputFormatting = .sortedKeys; $1.outputFormatting = .sortedKeys }
+            problems += encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true }
+            problems += decodeBoth([String: Int].self, "\"x\" : 42", configure: assume) + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
+            problems += decodeBoth([String: Double].self, "\"x\" : 1.") {
+                $0.assumesTopLevelDictionary = true; $0.allowsJSON5 = true; $1.assumesTopLevelDictionary = true; $1.allowsJSON5 = true
             }
             return problems
         },

@@ -549,6 +549,37 @@ import Testing
             if files.count < 3 { problems.append("only \(files.count) files") }
             return problems
         },
+        Case(name: "tooLargeOffset / tooLargeIndex / invalidNSDataKey_82142612 / nonStringDictionaryKey", differences: [.damagedPlistsAreDataCorrupted]) {
+            let tooLargeOffset: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
+                0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0, 0, 0, 0, 0, 0, 0x0c, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x11,
+                0, 0, 0, 0, 0, 0, 0x08, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13]
+            let tooLargeIndex: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0, 0, 0, 0, 0, 0, 0, 0x01,
+                0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff, 0x08, 0x21, 0x23, 0x26,
+                0, 0, 0, 0, 0, 0, 0x01, 0x08, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x28]
+            var problems = decodeBoth([Int].self, Data(tooLargeOffset), damaged: true) + decodeBoth([Int].self, Data(tooLargeIndex), damaged: true)
+            problems += decodeBoth([String: String].self, "<plist><dict><data>abcd</data><string>xyz</string></dict></plist>", damaged: true)
+            problems += decodeBoth([String: String].self, "<plist><dict><string>abcd</string><string>xyz</string></dict></plist>", damaged: true)
+            // A binary dictionary whose key is a bool, not a string.
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .binary
+            var nonStringKey = try encoder.encode(["abcd": "xyz"])
+            if let tag = nonStringKey.firstIndex(of: 0b0101_0100) { nonStringKey[tag] = 0b0000_1001 }
+            problems += decodeBoth([String: String].self, nonStringKey, damaged: true)
+            return problems
+        },
+        Case(name: "customSubclass") {
+            // A subclass's own `outputFormat` is the one an encode reads.
+            final class XMLOnly: CartographPropertyListEncoder, @unchecked Sendable {
+                override var outputFormat: PropertyListDecoder.PropertyListFormat {
+                    get { .xml }
+                    set {}
+                }
+            }
+            let encoder = XMLOnly()
+            encoder.outputFormat = .binary
+            let written = String(decoding: try encoder.encode(["hello": "world"]), as: UTF8.self)
+            return written.hasPrefix("<?xml") ? [] : ["the subclass's format was not used: \(written.prefix(20))"]
+        },
         Case(name: "returnRightFormatFromParse") {
             var problems: [String] = []
             for format in [Format.xml, .binary] {
