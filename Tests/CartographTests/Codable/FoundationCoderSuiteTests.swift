@@ -422,6 +422,17 @@ import Testing
         return leading + first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + trailing
     }
 
+    /// Reads a string that must be "foo", or throws its own error.
+    struct OnlyFoo: Decodable, Equatable {
+        struct NotFoo: Error {}
+        var checkedString: String
+        init(from decoder: any Decoder) throws {
+            let string = try decoder.singleValueContainer().decode(String.self)
+            guard string == "foo" else { throw NotFoo() }
+            checkedString = string
+        }
+    }
+
     struct Configured: CodableWithConfiguration, Equatable {
         struct Config: Sendable { let offset: Int }
         enum Provider: EncodingConfigurationProviding, DecodingConfigurationProviding {
@@ -652,7 +663,25 @@ import Testing
                 + encodeBoth([[[Int]]()], configure: pretty) + encodeBoth(Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "é/\u{1}"))), configure: pretty)
                 + encodeBoth([1.5, 2, -0.0], configure: pretty) + encodeBoth("fragment", configure: pretty)
         },
-        Case(name: "encoderStateThrowOnEncode") { encodeBoth(ReferencingEncoderWrapper(value: [Float.infinity])) },
+        Case(name: "encoderStateThrowOnEncode / CustomDate / CustomData") {
+            struct Failure: Error {}
+            var problems = encodeBoth(ReferencingEncoderWrapper(value: [Float.infinity]))
+            // The closure pushes a container before it throws.
+            problems += encodeBoth(ReferencingEncoderWrapper(value: Date(timeIntervalSince1970: 0))) {
+                $0.dateEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+                $1.dateEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+            }
+            problems += encodeBoth(ReferencingEncoderWrapper(value: Data([1]))) {
+                $0.dataEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+                $1.dataEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+            }
+            return problems
+        },
+        Case(name: "decodingFailureThrowInInitSingleContainer") {
+            var problems: [String] = []
+            problems += decodeBoth(OnlyFoo.self, #"{ "checkedString" : "baz" }"#) + decodeBoth(OnlyFoo.self, #""baz""#) + decodeBoth(OnlyFoo.self, #""foo""#)
+            return problems
+        },
         Case(name: "decoderStateThrowOnDecode / CustomDate / CustomData") {
             decodeBoth(Either<[String], [Int]>.self, "[1,2,3]")
                 + decodeBoth(Either<Date, Int>.self, "1") {
