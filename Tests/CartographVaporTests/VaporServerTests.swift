@@ -22,12 +22,32 @@ import Vapor
 
     static let order = Order(id: 7, customer: "Ada", lines: [.init(sku: "A-1", quantity: 2), .init(sku: "B-2", quantity: 1)])
 
+    /// Names the `Decoder` and `Encoder` that ran it: which coder a route really used.
+    struct CoderProbe: Content {
+        var customerName: String
+        var decoder: String
+        var encoder = ""
+        enum CodingKeys: String, CodingKey { case customerName, decoder, encoder }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            customerName = try container.decode(String.self, forKey: .customerName)
+            self.decoder = String(describing: type(of: decoder))
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(customerName, forKey: .customerName)
+            try container.encode(decoder, forKey: .decoder)
+            try container.encode(String(describing: type(of: encoder)), forKey: .encoder)
+        }
+    }
+
     /// Runs `body` against a live app, then shuts it down.
-    func withApp(_ body: (URL) async throws -> Void) async throws {
-        // Only Cartograph's coders: Vapor's default configuration would also
-        // decode plain text and forms (its own decoders, a 400 for a model).
+    /// `configure`: the app's coders; by default only Cartograph's (Vapor's
+    /// default configuration would also decode plain text and forms, with
+    /// its own decoders, a 400 for a model).
+    func withApp(configure: (inout ContentConfiguration) -> Void = { $0.useCartograph() }, _ body: (URL) async throws -> Void) async throws {
         var content = ContentConfiguration()
-        content.useCartograph()
+        configure(&content)
         ContentConfiguration.global = content
         // Arguments of our own: Vapor would otherwise read the test runner's.
         let app = try await Application.make(Environment(name: "testing", arguments: ["vapor"]))
@@ -38,6 +58,9 @@ import Vapor
         app.post("tags") { request async throws -> HTTPStatus in
             _ = try request.content.decode([String: Int].self)
             return .ok
+        }
+        app.post("probe") { request async throws -> CoderProbe in
+            try request.content.decode(CoderProbe.self)
         }
         app.post("orders", "plist") { request async throws -> Response in
             let order = try request.content.decode(Order.self)
@@ -63,6 +86,28 @@ import Vapor
             let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order)
             #expect(response.status == 200 && response.contentType == "application/json; charset=utf-8")
             #expect(try JSONMapper().decode(Order.self, from: response.body) == Self.order)
+        }
+    }
+
+    /// Vapor's own `JSONDecoder`/`JSONEncoder` content coders, handed
+    /// Cartograph's subclasses typed as Foundation's: Cartograph's coders
+    /// run, with the Foundation properties set on them.
+    @Test func cartographCodersTypedAsFoundationsServeARoute() async throws {
+        let decoder: JSONDecoder = CartographJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let encoder: JSONEncoder = CartographJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try await withApp(configure: { content in
+            content.use(decoder: decoder, for: .json)
+            content.use(encoder: encoder, for: .json)
+        }) { base in
+            let reply = try await LiveHTTP.post(base.appendingPathComponent("probe"), Array(#"{"customer_name": "Ada", "lines": [1,],}"#.utf8))
+            #expect(reply.status == 200, "\(reply.text)")
+            let fields = try JSONMapper().decode([String: String].self, from: reply.body)
+            #expect(fields["customerName"] == "Ada")
+            #expect(fields["decoder"] == "DocumentDecoder", "\(fields)")
+            #expect(fields["encoder"]?.hasPrefix("TreeEncoder") == true, "\(fields)")
+            #expect(reply.text.hasPrefix(#"{"customerName":"Ada","decoder""#), "sorted keys: \(reply.text)")
         }
     }
 
