@@ -99,7 +99,7 @@ open class CartographPropertyListEncoder: PropertyListEncoder, @unchecked Sendab
         try encode(value, configuration: provider.encodingConfiguration)
     }
 
-    /// Encodes `value` as a property list in ``outputFormat``.
+    /// Encodes `value` as a property list in `outputFormat`.
     open override func encode<T: Encodable>(_ value: T) throws -> Data {
         try wrappingErrors(of: value) { try write(value, allowsTopLevelScalars: false) }
     }
