@@ -77,12 +77,14 @@ enum PlistDate {
     }
 
     /// The instant of XML `<date>` text, read as Foundation reads it: a
-    /// year of any number of digits, every other field two; before
-    /// 1582-10-15 a Julian calendar date. Nil when the text does not have
-    /// that shape (a sign before the year included: Foundation reads
-    /// `-0001` as the year 1) or names no day: Foundation rolls
-    /// `2024-01-32` over to February 1st, which turns a damaged file into
-    /// another date (the Foundation compatibility article).
+    /// year of any number of digits, every other field two, and fields past
+    /// their range rolling over (`2024-01-32` is February 1st, `T25:00:00`
+    /// the next day's 01:00); before 1582-10-15 a Julian calendar date.
+    /// Foundation reads them so because it once wrote them: a date on the
+    /// first of a month came out as the previous month's 32nd
+    /// (`2024-01-32T20:43:14Z`; its test `decodingCompatibility_122065123`),
+    /// and such files exist. Nil when the text does not have that shape (a
+    /// sign before the year included: Foundation reads `-0001` as the year 1).
     static func xmlDate(_ text: Substring) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
@@ -107,14 +109,16 @@ enum PlistDate {
             let day = digits(2), expect(UInt8(ascii: "T")), let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2),
             expect(UInt8(ascii: ":")), let second = digits(2), expect(UInt8(ascii: "Z")), index == bytes.count
         else { return nil }
-        let julian = (year, month) < (1582, 10) || ((year, month) == (1582, 10) && day < 15)
-        let leap = julian ? year % 4 == 0 : (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...12).contains(month), (1...monthDays[month - 1]).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
-        let days = julian
-            ? PlistCalendar.julianDays(year: year, month: month, day: day)
-            : DateFormats.daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        // Month 0 is the year before's December, month 13 the next January;
+        // days, hours, minutes and seconds past their range carry over.
+        let monthIndex = month - 1
+        let normalizedYear = year + (monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12)
+        let normalizedMonth = (monthIndex % 12 + 12) % 12 + 1
+        let julian = (normalizedYear, normalizedMonth) < (1582, 10) || ((normalizedYear, normalizedMonth) == (1582, 10) && day < 15)
+        let firstOfMonth = julian
+            ? PlistCalendar.julianDays(year: normalizedYear, month: normalizedMonth, day: 1)
+            : DateFormats.daysFromCivil(year: normalizedYear, month: normalizedMonth, day: 1)
+        let seconds = (firstOfMonth + day - 1) * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: Double(seconds))
     }
 

@@ -18,7 +18,6 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     case utf32LittleEndianMark
     case damagedPlistsAreDataCorrupted
     case plistDatesOutOfRange
-    case xmlDatesThatDoNotExist
     case nulInXMLPlists
     case json5CapitalizedNull
 
@@ -66,11 +65,6 @@ enum FoundationDifference: String, CaseIterable, Sendable {
              "refused when written or read (`numberOutOfRange`); inside that range dates are written and read as Foundation does, "
                  + "`Date.distantPast` included",
              "a plist date is kept as fixed-width ISO 8601 text that the JSON views see; what is written must read back")
-        case .xmlDatesThatDoNotExist:
-            ("XML `<date>` text that names no day or time (`2024-01-32`, `2023-02-29`, `T24:00:00`)",
-             "read: the fields roll over (`2024-01-32` is February 1st)",
-             "`dataCorrupted`",
-             "no writer writes such text: a damaged file must not read as another date")
         case .nulInXMLPlists:
             ("a NUL character in an XML property list's string or key",
              "written as a raw NUL byte, and read",

@@ -296,20 +296,21 @@ import Testing
                 + decodeBoth(Date.self, header + "<date>0009-09-15T23:16:13Z</date>\n</plist>")
                 + decodeBoth(Date.self, "<date>1976-04-01T12:00:00Z</date>")
         },
-        Case(name: "XML dates that name no day", differences: [.xmlDatesThatDoNotExist]) {
-            // Foundation rolls their fields over; Cartograph refuses them.
+        Case(name: "encode_122065123 / decodingCompatibility_122065123 (fields that roll over)") {
+            // An older Foundation wrote the first of a month as the previous
+            // month's 32nd; Foundation reads such text, rolling fields over, and so does Cartograph.
             var problems: [String] = []
-            for text in ["2024-01-32T00:00:00Z", "2024-13-01T00:00:00Z", "2024-02-30T25:61:61Z", "2024-00-00T00:00:00Z", "2023-02-29T00:00:00Z",
-                "1900-02-29T00:00:00Z", "2024-01-01T24:00:00Z"]
+            for text in ["2024-01-32T20:43:14Z", "2024-13-01T00:00:00Z", "2024-02-30T25:61:61Z", "2024-00-00T00:00:00Z", "2023-02-29T00:00:00Z",
+                "1900-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "1500-02-30T00:00:00Z", "2024-12-99T99:99:99Z"]
             {
-                let xml = Data("<plist><date>\(text)</date></plist>".utf8)
-                if (try? PropertyListDecoder().decode(Date.self, from: xml)) == nil { problems.append("Foundation no longer reads \(text)") }
-                do {
-                    let read = try CartographPropertyListDecoder().decode(Date.self, from: xml)
-                    problems.append("Cartograph read \(text) as \(read)")
-                } catch DecodingError.dataCorrupted {
-                } catch { problems.append("\(text): \(error)") }
+                problems += decodeBoth(Date.self, "<plist><date>\(text)</date></plist>")
             }
+            let read = try CartographPropertyListDecoder().decode(Date.self, from: Data("<plist><date>2024-01-32T20:43:14Z</date></plist>".utf8))
+            if read.timeIntervalSinceReferenceDate != 728_512_994 { problems.append("2024-01-32T20:43:14Z read as \(read)") }
+            let encoder = CartographPropertyListEncoder()
+            encoder.outputFormat = .xml
+            let written = String(decoding: try encoder.encode([Date(timeIntervalSinceReferenceDate: 728_512_994)]), as: UTF8.self)
+            if !written.contains("<date>2024-02-01T20:43:14Z</date>") { problems.append("written as \(written)") }
             return problems
         },
         Case(name: "NUL in XML plist strings and keys", differences: [.nulInXMLPlists]) {
