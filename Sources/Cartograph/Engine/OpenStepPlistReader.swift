@@ -36,15 +36,13 @@ struct OpenStepPlistReader {
     /// that is not space or a comment is not `<` (XML, or OpenStep data at
     /// the top, which Foundation also reads as XML first).
     static func looksLikeOpenStep(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var reader = OpenStepPlistReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count,
-            builder: DocumentBuilder(options: ParseOptions(), expectedInputBytes: 0))
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // A comment that never ends is OpenStep's (XML has none of that form): its reader says so.
-        guard (try? reader.skipSpaceAndComments()) != nil else { return true }
+        guard let first = afterSpaceAndComments(base, count: bytes.count, from: start) else { return true }
         // Only space and comments: an empty strings file, `{}` as Foundation reads it.
-        guard reader.position < reader.count else { return bytes.count > 0 }
-        return reader.base[reader.position] != UInt8(ascii: "<")
+        guard first < bytes.count else { return bytes.count > 0 }
+        return base[first] != UInt8(ascii: "<")
     }
 
     static func document(_ bytes: UnsafeRawBufferPointer, parse: ParseOptions) throws -> Document {
@@ -304,22 +302,32 @@ struct OpenStepPlistReader {
     // MARK: Space
 
     private mutating func skipSpaceAndComments() throws {
+        guard let next = Self.afterSpaceAndComments(base, count: count, from: position) else {
+            throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a comment", offset: position)
+        }
+        position = next
+    }
+
+    /// Where the first byte after `start` that is not space or inside a
+    /// comment is (`count` when none is), or nil when a `/*` comment never ends.
+    private static func afterSpaceAndComments(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+        var position = start
         while position < count {
             let byte = base[position]
-            if Self.isSpace(byte) {
+            if isSpace(byte) {
                 position += 1
             } else if byte == UInt8(ascii: "/"), position + 1 < count, base[position + 1] == UInt8(ascii: "/") {
                 while position < count, base[position] != UInt8(ascii: "\n"), base[position] != UInt8(ascii: "\r") { position += 1 }
             } else if byte == UInt8(ascii: "/"), position + 1 < count, base[position + 1] == UInt8(ascii: "*") {
-                let start = position
                 position += 2
                 while position + 1 < count, !(base[position] == UInt8(ascii: "*") && base[position + 1] == UInt8(ascii: "/")) { position += 1 }
-                guard position + 1 < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a comment", offset: start) }
+                guard position + 1 < count else { return nil }
                 position += 2
             } else {
-                return
+                break
             }
         }
+        return position
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
