@@ -808,6 +808,32 @@ import Testing
             }
             return problems
         },
+        Case(name: "keyStrategySnakeGeneratedAndCustom / decodingKeyStrategyCamelGenerated / encodingKeyStrategySnakeGenerated") {
+            // Synthesised coding keys, one renamed by a raw value: the
+            // strategy converts the raw value, not the property's name.
+            struct Renamed: Codable, Equatable {
+                var thisIsCamelCase: String
+                var thisIsCamelCaseToo: String
+                private enum CodingKeys: String, CodingKey {
+                    case thisIsCamelCase = "fooBar"
+                    case thisIsCamelCaseToo
+                }
+            }
+            struct Generated: Codable, Equatable { var thisIsCamelCase: String }
+            let snake: (JSONEncoder, CartographJSONEncoder) -> Void = { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+            let camel: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
+            var problems = decodeBoth(Renamed.self, #"{"foo_bar":"test","this_is_camel_case_too":"test2"}"#, configure: camel)
+                + decodeBoth(Renamed.self, #"{"fooBar":"test","thisIsCamelCaseToo":"test2"}"#, configure: camel)
+                + decodeBoth(Renamed.self, #"{"this_is_camel_case":"test","this_is_camel_case_too":"test2"}"#, configure: camel)
+                + decodeBoth(Generated.self, #"{"this_is_camel_case":"test"}"#, configure: camel)
+                + encodeBoth(Renamed(thisIsCamelCase: "test", thisIsCamelCaseToo: "test2"), configure: snake)
+                + encodeBoth(Generated(thisIsCamelCase: "test"), configure: snake)
+            let ours = CartographJSONDecoder()
+            camel(JSONDecoder(), ours)
+            let read = try ours.decode(Renamed.self, from: Data(#"{"foo_bar":"test","this_is_camel_case_too":"test2"}"#.utf8))
+            if read != Renamed(thisIsCamelCase: "test", thisIsCamelCaseToo: "test2") { problems.append("Cartograph read \(read)") }
+            return problems
+        },
         Case(name: "json5 unicode-escaped unquoted key (spec todo file)", differences: [.json5EscapedUnquotedKey]) {
             let input = Data(#"{sig\u03A3ma: 1}"#.utf8)
             let foundation = JSONDecoder()
