@@ -834,6 +834,22 @@ import Testing
             if read != Renamed(thisIsCamelCase: "test", thisIsCamelCaseToo: "test2") { problems.append("Cartograph read \(read)") }
             return problems
         },
+        Case(name: "depthTraversal (nested unkeyed containers to the depth limit and past it)") {
+            struct SuperNestedArray: Decodable, Equatable {
+                var depth = 0
+                init(from decoder: any Decoder) throws {
+                    var container = try decoder.unkeyedContainer()
+                    while container.count! > 0 {
+                        container = try container.nestedUnkeyedContainer()
+                        depth += 1
+                    }
+                }
+            }
+            // 256 levels read in both; 513 refused by both (512 is the limit each keeps).
+            return [256, 512, 513].flatMap { depth in
+                Differential.decode(SuperNestedArray.self, String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
+            }
+        },
         Case(name: "json5 unicode-escaped unquoted key (spec todo file)", differences: [.json5EscapedUnquotedKey]) {
             let input = Data(#"{sig\u03A3ma: 1}"#.utf8)
             let foundation = JSONDecoder()
