@@ -5,7 +5,7 @@
 /// enum Unnamed: DefaultValueProvider { static var defaultValue: String { "(unnamed)" } }
 /// struct User: Codable {
 ///     @Default<Unnamed> var name: String          // missing, null or invalid → "(unnamed)"
-///     @DefaultOnMissing<Zero<Int>> var visits: Int // missing → 0; null or a string still throw
+///     @DefaultOnMissing<DefaultValues.Zero<Int>> var visits: Int // missing → 0; null or a string still throw
 /// }
 /// ```
 ///
@@ -21,28 +21,38 @@ public protocol DefaultValueProvider {
     static var defaultValue: Value { get }
 }
 
-/// `0` for any numeric type.
-public enum Zero<Number: Numeric & Codable>: DefaultValueProvider {
-    /// Zero.
-    public static var defaultValue: Number { 0 }
-}
+/// The usual defaults, in a namespace so that short names such as `True`
+/// and `Empty` cannot clash with a user's own types.
+///
+/// ```swift
+/// @DefaultOnMissing<DefaultValues.Zero<Int>> var visits: Int
+/// @DefaultOnNull<DefaultValues.Empty<[String]>> var tags: [String]
+/// @DefaultOnInvalid<DefaultValues.False> var active: Bool
+/// ```
+public enum DefaultValues {
+    /// `0` for any numeric type.
+    public enum Zero<Number: Numeric & Codable>: DefaultValueProvider {
+        /// Zero.
+        public static var defaultValue: Number { 0 }
+    }
 
-/// An empty string, array or other collection.
-public enum Empty<Collection: RangeReplaceableCollection & Codable>: DefaultValueProvider {
-    /// An empty collection.
-    public static var defaultValue: Collection { Collection() }
-}
+    /// An empty string, array or other collection.
+    public enum Empty<Collection: RangeReplaceableCollection & Codable>: DefaultValueProvider {
+        /// An empty collection.
+        public static var defaultValue: Collection { Collection() }
+    }
 
-/// `false`.
-public enum False: DefaultValueProvider {
-    /// False.
-    public static var defaultValue: Bool { false }
-}
+    /// `false`.
+    public enum False: DefaultValueProvider {
+        /// False.
+        public static var defaultValue: Bool { false }
+    }
 
-/// `true`.
-public enum True: DefaultValueProvider {
-    /// True.
-    public static var defaultValue: Bool { true }
+    /// `true`.
+    public enum True: DefaultValueProvider {
+        /// True.
+        public static var defaultValue: Bool { true }
+    }
 }
 
 /// Whether a decoding error means "the value is there but of the wrong kind".

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCartographTape
 
 /// The growable storage behind a ``Document``: tape entries and the bytes of
 /// strings and numbers.
@@ -203,7 +202,7 @@ struct TapeStorage {
             // keys and numbers are short, and two overlapping word copies
             // beat both a call to memmove and a byte loop (the byte loop was
             // a quarter of `DocumentBuilder.key` on twitter.json, perf).
-            cartograph_copy_text(bytes + offset, source.assumingMemoryBound(to: UInt8.self), length)
+            CText.copy(bytes + offset, from: source.assumingMemoryBound(to: UInt8.self), count: length)
         }
         if terminate { bytes[offset + length] = 0 }
         byteCount += needed

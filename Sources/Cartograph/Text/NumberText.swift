@@ -1,5 +1,4 @@
 import Foundation
-internal import CCartographShims
 
 /// Conversions from JSON number text (already validated by the parser) to
 /// Swift numbers, locale-independent and exact-or-nil.
@@ -111,7 +110,7 @@ enum NumberText {
     static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = fastPath(bytes, count: count) { return fast }
         let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return text.withCString { cartograph_strtod_c_locale($0) }
+        return text.withCString { CText.strtodCLocale($0) }
     }
 
     /// The nearest `Double` to NUL-terminated number text (as the tape stores
@@ -120,7 +119,7 @@ enum NumberText {
     @usableFromInline
     static func double(terminated bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = fastPath(bytes, count: count) { return fast }
-        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { cartograph_strtod_c_locale($0) }
+        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { CText.strtodCLocale($0) }
     }
 
     /// Valid JSON number text read without `strtod` (nil: use it).

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCartographTape
 
 /// Checks the `\u` escapes of one raw JSON string for UTF-16 surrogates that
 /// do not pair up.
@@ -29,7 +28,7 @@ enum SurrogateCheck {
         // starts at or after it.
         var from = 0
         while from < raw.count {
-            let found = cartograph_find_surrogate_escape(base + from, raw.count - from)
+            let found = CText.findSurrogateEscape(base + from, count: raw.count - from)
             guard found >= 0 else { return nil }
             let candidate = from + found
             var run = candidate

@@ -114,9 +114,9 @@ import Testing
 
     struct Defaults: Codable {
         @Default<Unnamed> var name: String
-        @DefaultOnMissing<Zero<Int>> var visits: Int
-        @DefaultOnNull<Empty<[String]>> var tags: [String]
-        @DefaultOnInvalid<False> var active: Bool
+        @DefaultOnMissing<DefaultValues.Zero<Int>> var visits: Int
+        @DefaultOnNull<DefaultValues.Empty<[String]>> var tags: [String]
+        @DefaultOnInvalid<DefaultValues.False> var active: Bool
     }
 
     @Test func defaultsForMissingNullAndInvalidSeparately() throws {

@@ -1,0 +1,31 @@
+internal import CCartographShims
+internal import CCartographTape
+
+/// The C text routines that the pure-Swift layers call, in one place, so
+/// that C is imported only in `Bridge/`.
+///
+/// Each is a thin pass-through: the tape builder's short-copy and surrogate
+/// scanner are `static inline` or vectorised C shared with the C side of
+/// the parse (one implementation for both), and `strtod_l` needs a GNU
+/// extension Swift's Glibc module does not expose.
+enum CText {
+    /// Copies `count` bytes from `source` to `target` with two overlapping
+    /// word copies for short runs (the tape builder's `cartograph_copy_text`).
+    @inline(__always)
+    static func copy(_ target: UnsafeMutablePointer<UInt8>, from source: UnsafePointer<UInt8>, count: Int) {
+        cartograph_copy_text(target, source, count)
+    }
+
+    /// The offset of the next `\uD` escape candidate in `count` bytes, or a
+    /// negative number when there is none (32 byte triples at a step).
+    @inline(__always)
+    static func findSurrogateEscape(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        cartograph_find_surrogate_escape(bytes, count)
+    }
+
+    /// The nearest `Double` to NUL-terminated number text, read in the C
+    /// locale whatever the process locale is.
+    static func strtodCLocale(_ text: UnsafePointer<CChar>) -> Double {
+        cartograph_strtod_c_locale(text)
+    }
+}
