@@ -6,7 +6,8 @@
 enum ContainerLayout {
     /// `KeyedDecodingContainer` is one reference to its box.
     static let keyedDecoding: Bool = {
-        guard MemoryLayout<KeyedDecodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
+        guard LayoutAssumptions.enabled,
+            MemoryLayout<KeyedDecodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
             MemoryLayout<KeyedDecodingContainer<StringKey>>.alignment == MemoryLayout<AnyObject>.alignment
         else { return false }
         let probe = KeyedDecodingContainer(DecodingProbe())
@@ -19,7 +20,8 @@ enum ContainerLayout {
     /// `KeyedEncodingContainer` is one reference to its box: checked on the
     /// encoder's own container, through which a value must land in its object.
     static let keyedEncoding: Bool = {
-        guard MemoryLayout<KeyedEncodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
+        guard LayoutAssumptions.enabled,
+            MemoryLayout<KeyedEncodingContainer<StringKey>>.size == MemoryLayout<AnyObject>.size,
             MemoryLayout<KeyedEncodingContainer<StringKey>>.alignment == MemoryLayout<AnyObject>.alignment
         else { return false }
         // A run that keeps no containers: one that may keep them asks this.

@@ -11,6 +11,17 @@ enum MetadataKind {
 
     /// Whether `type` is a protocol existential (`any P`, `Any`, `AnyObject`).
     static func isExistential(_ type: Any.Type) -> Bool {
-        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == existential
+        guard LayoutAssumptions.enabled else { return describesExistential(type) }
+        return unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == existential
+    }
+
+    /// The portable answer: the metatype of an existential is a
+    /// `.Protocol` (`P.Protocol`, `Any.Protocol`), of anything else a
+    /// `.Type`; an existential metatype (`any P.Type`, `P.Type.Protocol`)
+    /// has its own kind, not the existential one. It prints a type name, so
+    /// it is kept off hot paths (the registry caches what it learns per type).
+    static func describesExistential(_ type: Any.Type) -> Bool {
+        let name = String(describing: Swift.type(of: type))
+        return name.hasSuffix(".Protocol") && !name.hasSuffix(".Type.Protocol")
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// goes through the byte table, which shares the object anyway.
 struct KeyCache {
     private var entries: [(low: UInt64, high: UInt64, object: Int)]
-    private static let usable = MemoryLayout<String>.size == 16
+    private static let usable = LayoutAssumptions.enabled && MemoryLayout<String>.size == 16
 
     /// A cache of `slotCount` entries: 256 (indexed by a hash's top byte), or
     /// zero for a placeholder that holds nothing.

@@ -8,12 +8,8 @@ import Testing
 /// writing) their own object, and the decoder or encoder is released when
 /// its work ends.
 @Suite struct RecycledContainerTests {
-    @Test func theStandardLibrarysContainerLayoutIsTheOneRecyclingNeeds() {
-        // If this fails, containers are no longer recycled (decodes stay
-        // correct, but each container is made anew): see RecycledContainers.
-        #expect(ContainerLayout.keyedDecoding)
-        #expect(ContainerLayout.keyedEncoding)
-    }
+    // Whether the standard library's layout allows recycling at all is
+    // LayoutAssumptionsTests' check (it follows CARTOGRAPH_PORTABLE_LAYOUT).
 
     /// A model that keeps its container and reads it after the decode.
     final class Deferred: Decodable {
