@@ -26,12 +26,12 @@ let package = Package(
         .library(name: "Cartograph", targets: ["Cartograph"]),
         .executable(name: "cartograph", targets: ["CartographCLI"]),
         .library(name: "CartographHummingbird", targets: ["CartographHummingbird"]),
-        .library(name: "CartographVapor", targets: ["CartographVapor"]),
+        .library(name: "CartographVapor", targets: ["CartographVapor"])
     ],
     traits: [
         .trait(name: "Hummingbird", description: "Builds CartographHummingbird: request decoding and response encoding for Hummingbird 2."),
         .trait(name: "Vapor", description: "Builds CartographVapor: content coders for Vapor 4."),
-        .default(enabledTraits: []),
+        .default(enabledTraits: [])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,7 +45,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // The @Mappable macro's implementation (a compiler plugin: it runs at
         // build time and is not linked into the library).
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0")
     ],
     targets: [
         .systemLibrary(
@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "CartographMacroSupport",
             dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax")
             ]
         ),
         .macro(
@@ -92,7 +92,7 @@ let package = Package(
             dependencies: [
                 "CartographMacroSupport",
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax")
             ]
         ),
         .target(
@@ -103,7 +103,7 @@ let package = Package(
             name: "CartographCLI",
             dependencies: [
                 "Cartograph",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .target(
@@ -123,7 +123,7 @@ let package = Package(
                 "Cartograph",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Hummingbird"]))
             ]
         ),
         .target(
@@ -132,7 +132,7 @@ let package = Package(
                 "CartographHTTP",
                 "Cartograph",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor"]))
             ]
         ),
         // Named as their commands: SwiftPM gives a root package's executable
@@ -159,7 +159,7 @@ let package = Package(
             dependencies: [
                 "CartographMacroSupport",
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax")
             ]
         ),
         // Live-server tests of the integrations (127.0.0.1 only); empty
@@ -170,7 +170,7 @@ let package = Package(
             dependencies: [
                 "CartographHummingbird",
                 "HTTPTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))
             ]
         ),
         .testTarget(
@@ -178,8 +178,8 @@ let package = Package(
             dependencies: [
                 "CartographVapor",
                 "HTTPTestSupport",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))
             ]
-        ),
+        )
     ]
 )

@@ -15,6 +15,6 @@ let package = Package(
         .executableTarget(name: "FuzzChunked", dependencies: ["FuzzSupport", .product(name: "Cartograph", package: "Cartograph")]),
         .executableTarget(name: "FuzzPropertyList", dependencies: ["FuzzSupport", .product(name: "Cartograph", package: "Cartograph")]),
         // CodableProbe.swift is a symbolic link to the test suite's copy.
-        .executableTarget(name: "FuzzCodableDifferential", dependencies: ["FuzzSupport", .product(name: "Cartograph", package: "Cartograph")]),
+        .executableTarget(name: "FuzzCodableDifferential", dependencies: ["FuzzSupport", .product(name: "Cartograph", package: "Cartograph")])
     ]
 )

@@ -14,7 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Cartograph", path: "../..", traits: ["Hummingbird"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: [])
     ],
     targets: [
         .executableTarget(
@@ -22,8 +22,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Cartograph", package: "Cartograph"),
                 .product(name: "CartographHummingbird", package: "Cartograph"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird")
             ]
-        ),
+        )
     ]
 )

@@ -24,7 +24,11 @@ enum HostileBenchmark {
         Case(name: "long-number-64b-chunks", attack: "256 KiB number fed in 64-byte chunks (limit raised to let it through)") {
             let input = Array("[".utf8) + [UInt8](repeating: 0x37, count: 256 << 10) + Array("]".utf8)
             let parser = JSONParser(options: ParseOptions { $0.maxNumberDigits = 1 << 20 })
-            return (outcome { try feed(input, in: 64, to: parser); _ = try parser.finish() }, input.count)
+            return (
+                outcome {
+                    try feed(input, in: 64, to: parser); _ = try parser.finish()
+                }, input.count
+            )
         },
         Case(name: "long-number-whole", attack: "the same number parsed whole (for comparison)") {
             let input = Array("[".utf8) + [UInt8](repeating: 0x37, count: 256 << 10) + Array("]".utf8)
@@ -33,7 +37,11 @@ enum HostileBenchmark {
         Case(name: "long-string-64b-chunks", attack: "16 MiB string with escapes fed in 64-byte chunks") {
             let input = Array(("[\"" + String(repeating: "abc\\ndef\\u00e9", count: (16 << 20) / 14) + "\"]").utf8)
             let parser = JSONParser()
-            return (outcome { try feed(input, in: 64, to: parser); _ = try parser.finish() }, input.count)
+            return (
+                outcome {
+                    try feed(input, in: 64, to: parser); _ = try parser.finish()
+                }, input.count
+            )
         },
         Case(name: "endless-string", attack: "a string that never ends, streamed in 64 KiB chunks (512 MiB offered)") {
             let stream = ModelStream(JSONValue.self)
@@ -110,7 +118,7 @@ enum HostileBenchmark {
         Case(name: "swallowed-errors-foundation", attack: "the same through JSONDecoder with a failable element wrapper") {
             let input = lossyInput()
             return (outcome { _ = try JSONDecoder().decode(FailableFeed.self, from: Data(input)) }, input.count)
-        },
+        }
     ]
 
     struct LossyFeed: Codable {
@@ -185,12 +193,15 @@ enum HostileBenchmark {
             let (result, bytes) = try hostile.run()
             let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start)
             let perByte = bytes > 0 ? String(format: "%.1f", nanoseconds / Double(bytes)) : "–"
-            print(String(format: "| %@ | %@ | %@ | %.1f | %@ | %.0f |", hostile.name, hostile.attack, result, nanoseconds / 1e6, perByte,
-                Double(peakKilobytes()) / 1024))
+            print(
+                String(
+                    format: "| %@ | %@ | %@ | %.1f | %@ | %.0f |", hostile.name, hostile.attack, result, nanoseconds / 1e6, perByte,
+                    Double(peakKilobytes()) / 1024))
             return
         }
         // Written straight to the file descriptor, ahead of the children's rows.
-        FileHandle.standardOutput.write(Data("| case | attack | outcome | ms | ns per input byte | peak RSS MiB |\n| --- | --- | --- | ---: | ---: | ---: |\n".utf8))
+        FileHandle.standardOutput.write(
+            Data("| case | attack | outcome | ms | ns per input byte | peak RSS MiB |\n| --- | --- | --- | ---: | ---: | ---: |\n".utf8))
         for hostile in cases {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])

@@ -13,7 +13,8 @@ enum KeyScaling {
             if colliding {
                 let a = index / 26 % 26
                 let b = index % 26
-                let middle = String(UnicodeScalar(UInt8(97 + a))) + String(UnicodeScalar(UInt8(122 - a))) + String(UnicodeScalar(UInt8(97 + b)))
+                let middle =
+                    String(UnicodeScalar(UInt8(97 + a))) + String(UnicodeScalar(UInt8(122 - a))) + String(UnicodeScalar(UInt8(97 + b)))
                     + String(UnicodeScalar(UInt8(122 - b))) + String(index / 676)
                 text += "\"x\(middle)y\":1,"
             } else {
@@ -38,7 +39,8 @@ enum KeyScaling {
                     times.append(Date().timeIntervalSince(start))
                 }
                 let median = times.sorted()[2]
-                print(String(format: "| %d | %@ | %.2f | %.1f |", keys, colliding ? "colliding" : "plain", median * 1000, median * 1e9 / Double(keys)))
+                print(
+                    String(format: "| %d | %@ | %.2f | %.1f |", keys, colliding ? "colliding" : "plain", median * 1000, median * 1e9 / Double(keys)))
             }
         }
     }

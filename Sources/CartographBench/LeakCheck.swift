@@ -35,10 +35,11 @@ enum LeakCheck {
             _ = try? deep.encoded()
             // libplist: reads (binary and XML, corrupt and cut short), and its
             // writer (also failing half-way); the same through Cartograph's readers.
-            let libplist = PropertyListMapper(options: PropertyListOptions {
-                $0.reader = .libplist
-                $0.writer = .libplist
-            })
+            let libplist = PropertyListMapper(
+                options: PropertyListOptions {
+                    $0.reader = .libplist
+                    $0.writer = .libplist
+                })
             var corrupted = plistBytes
             for offset in stride(from: 0, to: corrupted.count, by: 4999) { corrupted[offset] ^= 0xFF }
             for plist in [PropertyListMapper(), libplist] {
@@ -64,11 +65,13 @@ enum LeakCheck {
             var threads: [pthread_t] = []
             for _ in 0..<4 {
                 var thread = pthread_t()
-                let made = pthread_create(&thread, nil, { _ in
-                    _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
-                    _ = try? Document(parsing: Array("[1, 2".utf8))
-                    return nil
-                }, nil)
+                let made = pthread_create(
+                    &thread, nil,
+                    { _ in
+                        _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
+                        _ = try? Document(parsing: Array("[1, 2".utf8))
+                        return nil
+                    }, nil)
                 if made == 0 { threads.append(thread) }
             }
             for thread in threads { pthread_join(thread, nil) }

@@ -24,19 +24,20 @@ enum ParseContenders {
 
     nonisolated(unsafe) private static let noopCallbacks: UnsafeMutablePointer<yajl_callbacks> = {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
-        table.initialize(to: yajl_callbacks(
-            yajl_null: { _ in 1 },
-            yajl_boolean: { _, _ in 1 },
-            yajl_integer: nil,
-            yajl_double: nil,
-            yajl_number: { _, _, _ in 1 },
-            yajl_string: { _, _, _ in 1 },
-            yajl_start_map: { _ in 1 },
-            yajl_map_key: { _, _, _ in 1 },
-            yajl_end_map: { _ in 1 },
-            yajl_start_array: { _ in 1 },
-            yajl_end_array: { _ in 1 }
-        ))
+        table.initialize(
+            to: yajl_callbacks(
+                yajl_null: { _ in 1 },
+                yajl_boolean: { _, _ in 1 },
+                yajl_integer: nil,
+                yajl_double: nil,
+                yajl_number: { _, _, _ in 1 },
+                yajl_string: { _, _, _ in 1 },
+                yajl_start_map: { _ in 1 },
+                yajl_map_key: { _, _, _ in 1 },
+                yajl_end_map: { _ in 1 },
+                yajl_start_array: { _ in 1 },
+                yajl_end_array: { _ in 1 }
+            ))
         return table
     }()
 

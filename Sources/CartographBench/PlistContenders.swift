@@ -35,7 +35,9 @@ enum PlistContenders {
             FileManager.default.contents(atPath: "Benchmarks/Data/\(file)").map(Array.init) == json
         else { return try written(root, json: json, format) }
         let name = file.replacingOccurrences(of: ".json", with: format == .binary ? ".bin.plist" : ".xml.plist")
-        guard let data = FileManager.default.contents(atPath: "Benchmarks/Data/\(name)") else { throw BenchmarkError("missing Benchmarks/Data/\(name)") }
+        guard let data = FileManager.default.contents(atPath: "Benchmarks/Data/\(name)") else {
+            throw BenchmarkError("missing Benchmarks/Data/\(name)")
+        }
         return Array(data)
     }
 
@@ -85,7 +87,8 @@ enum PlistContenders {
     }
 
     /// The run closure `make` builds for the file's models, read once from its plist.
-    private static func encoding<Root: CorpusRoot>(_ type: Root.Type, _ plist: [UInt8], _ make: (Root) -> () throws -> Int) throws -> () throws -> Int {
+    private static func encoding<Root: CorpusRoot>(_ type: Root.Type, _ plist: [UInt8], _ make: (Root) -> () throws -> Int) throws -> () throws -> Int
+    {
         make(try models(type, from: plist))
     }
 

@@ -51,7 +51,9 @@ enum Report {
             if let peer = result.peer, let other = results.first(where: { $0.file == result.file && $0.contender == peer }) {
                 ratio = String(format: "%.2fx %@", other.medianSeconds / result.medianSeconds, peer)
             }
-            lines.append("| \(result.file) | \(result.contender) | \(String(format: "%.3f", result.medianMilliseconds)) | \(String(format: "%.1f", result.megabytesPerSecond)) | \(ratio) |")
+            lines.append(
+                "| \(result.file) | \(result.contender) | \(String(format: "%.3f", result.medianMilliseconds)) | \(String(format: "%.1f", result.megabytesPerSecond)) | \(ratio) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n\nmachine: \(machine())"
     }

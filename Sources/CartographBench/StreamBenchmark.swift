@@ -97,7 +97,8 @@ enum StreamBenchmark {
         var id = 0
         while written + buffer.count < target {
             let orders = (0..<Int(next() % 4)).map { index in
-                Record.Order(sku: "SKU-\(next() % 100_000)", quantity: Int(next() % 9) + 1, price: Double(next() % 100_000) / 100,
+                Record.Order(
+                    sku: "SKU-\(next() % 100_000)", quantity: Int(next() % 9) + 1, price: Double(next() % 100_000) / 100,
                     placedAt: Date(timeIntervalSince1970: Double(1_600_000_000 + Int(next() % 100_000_000))))
             }
             let record = Record(
@@ -106,7 +107,8 @@ enum StreamBenchmark {
                 createdAt: Date(timeIntervalSince1970: Double(1_500_000_000 + Int(next() % 200_000_000))),
                 score: Double(next() % 1_000_000) / 997, active: next() % 2 == 0,
                 tags: (0..<Int(next() % 5)).map { _ in words[Int(next() % 12)] },
-                address: .init(street: "\(next() % 999) \(words[Int(next() % 12)]) street", city: words[Int(next() % 12)],
+                address: .init(
+                    street: "\(next() % 999) \(words[Int(next() % 12)]) street", city: words[Int(next() % 12)],
                     zip: String(next() % 100_000), lat: Double(Int(next() % 180_000)) / 1000 - 90, lng: Double(Int(next() % 360_000)) / 1000 - 180),
                 orders: orders, note: next() % 3 == 0 ? "line one\nline \"two\"" : nil)
             if id > 0 { buffer.append(UInt8(ascii: ",")) }

@@ -74,7 +74,8 @@ struct Infer: ParsableCommand {
         }
         let reserved = SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name)
         let plan = ModelPlan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
-        try Output.standard.write(Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
+        try Output.standard.write(
+            Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
     }
 }
 

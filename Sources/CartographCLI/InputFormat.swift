@@ -9,7 +9,8 @@ enum InputFormat: String, CaseIterable {
         if bytes.starts(with: Array("bplist00".utf8)) { return .plist }
         var start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if start.starts(with: [0xEF, 0xBB, 0xBF]) { start = start.dropFirst(3) }
-        return start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8)) || start.starts(with: Array("<!DOCTYPE plist".utf8))
+        return start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8))
+            || start.starts(with: Array("<!DOCTYPE plist".utf8))
             ? .plist : .json
     }
 

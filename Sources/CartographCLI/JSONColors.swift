@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Colours JSON written by Cartograph's writers for a terminal, as jq does:

@@ -18,7 +18,10 @@ struct Ndjson: ParsableCommand {
     @Argument(help: "The JSON file; - or nothing reads standard input.")
     var input: String = "-"
 
-    @Option(help: "What to stream: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id).")
+    @Option(
+        help:
+            "What to stream: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id)."
+    )
     var path: String = "$"
 
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
@@ -47,12 +50,18 @@ struct Count: ParsableCommand {
     @Argument(help: "The JSON file; - or nothing reads standard input.")
     var input: String = "-"
 
-    @Option(help: "What to count: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id).")
+    @Option(
+        help:
+            "What to count: $ (the top-level array), an array such as $.data.items or $.batches[0].items, or with [*] every value a path selects ($.data[*].id)."
+    )
     var path: String = "$"
 
     func run() throws {
         var count = 0
-        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "count") { _ in count += 1 } flush: {}
+        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "count") { _ in
+            count += 1
+        } flush: {
+        }
         try Output.standard.write(Array("\(count)\n".utf8))
     }
 }
@@ -69,8 +78,10 @@ enum StreamCommand {
         }
     }
 
-    static func run(input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
-                    flush: () throws -> Void) throws {
+    static func run(
+        input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
+        flush: () throws -> Void
+    ) throws {
         let handle: FileHandle
         do {
             handle = try InputFile.open(input)

@@ -1,9 +1,10 @@
 import Cartograph
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a command writes its result: standard output or a file, through

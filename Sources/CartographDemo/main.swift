@@ -82,9 +82,11 @@ var registry = ModelRegistry()
 registry.register(Order.self)
 registry.register(LineItem.self)
 registry.register(CustomerFactory())
-registry.register(Notice.self, keys: ["title", "body"], make: { object, _ in
-    Notice(title: try object["title"]?.string() ?? "", body: try object["body"]?.string() ?? "")
-})
+registry.register(
+    Notice.self, keys: ["title", "body"],
+    make: { object, _ in
+        Notice(title: try object["title"]?.string() ?? "", body: try object["body"]?.string() ?? "")
+    })
 registry.discriminator(key: "kind", ["customer": Customer.self, "notice": Notice.self])
 let mapper = JSONMapper(registry: registry, writeOptions: .pretty)
 
@@ -101,8 +103,9 @@ do {
     print("== \(orders.count) orders (renamed keys, nested paths, transforms, a factory for customers)")
     for order in orders {
         let total = order.lines.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
-        print("#\(order.id) \(order.status) \(order.placedAt) \(order.customer.name) <\(order.customer.email ?? "no email")>"
-            + " \(order.lines.count) line(s) total \(total)\(order.isGift ? " gift" : "")\(order.note.map { " note: \($0)" } ?? "")")
+        print(
+            "#\(order.id) \(order.status) \(order.placedAt) \(order.customer.name) <\(order.customer.email ?? "no email")>"
+                + " \(order.lines.count) line(s) total \(total)\(order.isGift ? " gift" : "")\(order.note.map { " note: \($0)" } ?? "")")
     }
 
     print("\n== every customer and notice, found at any depth by the \"kind\" discriminator")
@@ -126,8 +129,9 @@ do {
             }
         }
         let same = try mapper.encode(back) == mapper.encode(expected)
-        print("\(format): \(encoded.count) bytes, read back: \(same ? "the same \(back.count) orders, field for field" : "different orders")"
-            + (format == .xml ? " (dates to the whole second, as XML plists hold them)" : ""))
+        print(
+            "\(format): \(encoded.count) bytes, read back: \(same ? "the same \(back.count) orders, field for field" : "different orders")"
+                + (format == .xml ? " (dates to the whole second, as XML plists hold them)" : ""))
     }
 
     print("\n== a bad payload gives a typed error with path and position")

@@ -117,8 +117,10 @@ extension WireFormat {
 
     /// A whole body in this format as `T` (a plist body may be either plist
     /// format: the bytes decide).
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, mapper: JSONMapper,
-                                     propertyLists: PropertyListMapper) throws -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type, from bytes: UnsafeRawBufferPointer, mapper: JSONMapper,
+        propertyLists: PropertyListMapper
+    ) throws -> T {
         isPropertyList ? try propertyLists.decode(T.self, from: bytes) : try mapper.decode(T.self, from: bytes)
     }
 

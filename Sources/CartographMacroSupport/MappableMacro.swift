@@ -149,7 +149,7 @@ struct ModelKind {
     static let knownProtocols: Set<String> = [
         "AnyObject", "Sendable", "Codable", "Decodable", "Encodable", "Hashable", "Equatable", "Comparable", "Identifiable",
         "CustomStringConvertible", "CustomDebugStringConvertible", "Mappable", "Cartograph.Mappable", "MappableProperties",
-        "Cartograph.MappableProperties", "MappableModel", "Cartograph.MappableModel", "Swift.Sendable", "Swift.Codable",
+        "Cartograph.MappableProperties", "MappableModel", "Cartograph.MappableModel", "Swift.Sendable", "Swift.Codable"
     ]
 }
 
@@ -276,10 +276,12 @@ struct StoredProperty {
                     context.diagnose(Diagnostic(node: Syntax(arguments), message: MappableMessage.readOnlyOptions(name)))
                     continue
                 }
-                properties.append(StoredProperty(identifier: identifier, name: name, isWeak: isWeak, isWritable: isWritable,
-                    mapped: mapped.map { $0.arguments?.as(LabeledExprListSyntax.self) ?? LabeledExprListSyntax([]) },
-                    ignored: ignore.map { $0.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription ?? "" },
-                    isParent: parent))
+                properties.append(
+                    StoredProperty(
+                        identifier: identifier, name: name, isWeak: isWeak, isWritable: isWritable,
+                        mapped: mapped.map { $0.arguments?.as(LabeledExprListSyntax.self) ?? LabeledExprListSyntax([]) },
+                        ignored: ignore.map { $0.arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription ?? "" },
+                        isParent: parent))
             }
         }
         return properties

@@ -1,38 +1,38 @@
 #if Vapor
-// Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
-import Cartograph
-import CartographHTTP
-import NIOCore
-import Vapor
+    // Compiled only with the package trait `Vapor` (Package.swift): without it the target is empty.
+    import Cartograph
+    import CartographHTTP
+    import NIOCore
+    import Vapor
 
-/// A Vapor `ContentDecoder` backed by Cartograph: JSON, or a property list
-/// (XML or binary, the bytes decide) when the content type names one.
-/// Bodies that cannot be decoded become `400 Bad Request` with the
-/// position and the path in the reason.
-public struct CartographContentDecoder: ContentDecoder {
-    /// Decodes JSON bodies (its registry and options apply).
-    public var mapper: JSONMapper
-    /// Decodes property-list bodies.
-    public var propertyLists: PropertyListMapper
+    /// A Vapor `ContentDecoder` backed by Cartograph: JSON, or a property list
+    /// (XML or binary, the bytes decide) when the content type names one.
+    /// Bodies that cannot be decoded become `400 Bad Request` with the
+    /// position and the path in the reason.
+    public struct CartographContentDecoder: ContentDecoder {
+        /// Decodes JSON bodies (its registry and options apply).
+        public var mapper: JSONMapper
+        /// Decodes property-list bodies.
+        public var propertyLists: PropertyListMapper
 
-    /// A decoder with the given mappers; the defaults decode any `Decodable`.
-    public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
-        self.mapper = mapper
-        self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
-    }
-
-    /// Decodes the body as `D`.
-    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
-        let contentType = headers.first(name: .contentType)
-        guard let format = WireFormat(requestContentType: contentType) else {
-            throw Abort(.unsupportedMediaType, reason: WireFormat.unsupportedMessage(contentType))
+        /// A decoder with the given mappers; the defaults decode any `Decodable`.
+        public init(mapper: JSONMapper = JSONMapper(), propertyLists: PropertyListMapper? = nil) {
+            self.mapper = mapper
+            self.propertyLists = WireFormat.propertyLists(for: mapper, propertyLists)
         }
-        do {
-            return try body.withUnsafeReadableBytes { try format.decode(D.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
-        } catch {
-            guard let message = ErrorMessage.text(decoding: error) else { throw error }
-            throw Abort(.badRequest, reason: message)
+
+        /// Decodes the body as `D`.
+        public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+            let contentType = headers.first(name: .contentType)
+            guard let format = WireFormat(requestContentType: contentType) else {
+                throw Abort(.unsupportedMediaType, reason: WireFormat.unsupportedMessage(contentType))
+            }
+            do {
+                return try body.withUnsafeReadableBytes { try format.decode(D.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
+            } catch {
+                guard let message = ErrorMessage.text(decoding: error) else { throw error }
+                throw Abort(.badRequest, reason: message)
+            }
         }
     }
-}
 #endif

@@ -10,13 +10,13 @@ final class MappableMacroTests: XCTestCase {
     let fresh: [String: MacroSpec] = [
         "Mappable": MacroSpec(type: MappableMacro.self, conformances: ["MappableModel"]),
         "Mapped": MacroSpec(type: MappedAttribute.self),
-        "MapIgnore": MacroSpec(type: MappedAttribute.self),
+        "MapIgnore": MacroSpec(type: MappedAttribute.self)
     ]
     /// As the compiler calls it for a subclass of a class with a table: nothing is missing.
     let inheriting: [String: MacroSpec] = [
         "Mappable": MacroSpec(type: MappableMacro.self, conformances: []),
         "Mapped": MacroSpec(type: MappedAttribute.self),
-        "MapIgnore": MacroSpec(type: MappedAttribute.self),
+        "MapIgnore": MacroSpec(type: MappedAttribute.self)
     ]
 
     func testAStructListsItsStoredPropertiesAndLeavesComputedAndStaticOnesOut() {
@@ -33,28 +33,28 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Place {
-                var name = ""
-                var lat: Double?
-                let id: Int = 0
-                var label: String { name }
-                static var count = 0
-                lazy var cache = 0
-                var `default` = 1
+                struct Place {
+                    var name = ""
+                    var lat: Double?
+                    let id: Int = 0
+                    var label: String { name }
+                    static var count = 0
+                    lazy var cache = 0
+                    var `default` = 1
 
-                static var mappableProperties: [Cartograph.MappableProperty] {
-                    [
-                        Cartograph.MappableProperty("name", \\Self.name),
-                        Cartograph.MappableProperty("lat", \\Self.lat),
-                        Cartograph.MappableProperty("id", \\Self.id),
-                        Cartograph.MappableProperty("default", \\Self.`default`),
-                    ]
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("name", \\Self.name),
+                            Cartograph.MappableProperty("lat", \\Self.lat),
+                            Cartograph.MappableProperty("id", \\Self.id),
+                            Cartograph.MappableProperty("default", \\Self.`default`),
+                        ]
+                    }
                 }
-            }
 
-            extension Place: Cartograph.MappableModel {
-            }
-            """,
+                extension Place: Cartograph.MappableModel {
+                }
+                """,
             macroSpecs: fresh)
     }
 
@@ -69,27 +69,27 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            public class User {
-                public var firstName: String?
-                weak var manager: User?
-                var email = "" { didSet { } }
-                public required init() {}
+                public class User {
+                    public var firstName: String?
+                    weak var manager: User?
+                    var email = "" { didSet { } }
+                    public required init() {}
 
-                public class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("firstName", \\Root.firstName),
-                        Cartograph.MappableProperty("manager", \\Root.manager, weak: true),
-                        Cartograph.MappableProperty("email", \\Root.email),
-                    ]
+                    public class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("firstName", \\Root.firstName),
+                            Cartograph.MappableProperty("manager", \\Root.manager, weak: true),
+                            Cartograph.MappableProperty("email", \\Root.email),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
                 }
-            }
 
-            extension User: Cartograph.MappableModel {
-            }
-            """,
+                extension User: Cartograph.MappableModel {
+                }
+                """,
             macroSpecs: fresh)
     }
 
@@ -101,25 +101,25 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class User: Codable {
-                var name: String?
+                class User: Codable {
+                    var name: String?
 
-                class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("name", \\Root.name),
-                    ]
+                    class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("name", \\Root.name),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
+
+                    required init() {
+                    }
                 }
 
-                required init() {
+                extension User: Cartograph.MappableModel {
                 }
-            }
-
-            extension User: Cartograph.MappableModel {
-            }
-            """,
+                """,
             macroSpecs: fresh)
     }
 
@@ -132,23 +132,23 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            public struct Point {
-                var x = 0
-                public init(x: Int) { self.x = x }
+                public struct Point {
+                    var x = 0
+                    public init(x: Int) { self.x = x }
 
-                public static var mappableProperties: [Cartograph.MappableProperty] {
-                    [
-                        Cartograph.MappableProperty("x", \\Self.x),
-                    ]
+                    public static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("x", \\Self.x),
+                        ]
+                    }
+
+                    public init() {
+                    }
                 }
 
-                public init() {
+                extension Point: Cartograph.MappableModel {
                 }
-            }
-
-            extension Point: Cartograph.MappableModel {
-            }
-            """,
+                """,
             macroSpecs: fresh)
     }
 
@@ -160,19 +160,19 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class Admin: User {
-                var level = 0
+                class Admin: User {
+                    var level = 0
 
-                override class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("level", \\Root.level),
-                    ]
+                    override class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("level", \\Root.level),
+                        ]
+                        }
+                        return super.mappableProperties + own(Self.self)
                     }
-                    return super.mappableProperties + own(Self.self)
                 }
-            }
-            """,
+                """,
             macroSpecs: inheriting)
     }
 
@@ -185,24 +185,24 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            final class Admin: User {
-                var level = 0
-                init(level: Int) { self.level = level; super.init() }
+                final class Admin: User {
+                    var level = 0
+                    init(level: Int) { self.level = level; super.init() }
 
-                override static var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("level", \\Root.level),
-                    ]
+                    override static var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("level", \\Root.level),
+                        ]
+                        }
+                        return super.mappableProperties + own(Self.self)
                     }
-                    return super.mappableProperties + own(Self.self)
-                }
 
-                required init() {
-                    super.init()
+                    required init() {
+                        super.init()
+                    }
                 }
-            }
-            """,
+                """,
             macroSpecs: inheriting)
     }
 
@@ -221,51 +221,51 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            final class Event {
-                var birthday: Date?
-                var name = ""
-                var cache = 0
-                var password: String?
-                var note: String?
-                var fullName: String { name }
-                var title: String { get { name } set { name = newValue } }
-                var hidden: Int { 1 }
+                final class Event {
+                    var birthday: Date?
+                    var name = ""
+                    var cache = 0
+                    var password: String?
+                    var note: String?
+                    var fullName: String { name }
+                    var title: String { get { name } set { name = newValue } }
+                    var hidden: Int { 1 }
 
-                static var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Event>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("birthday", \\Root.birthday, rules: {
-                                [Cartograph.Map(\\Root.birthday, "dob", transform: .iso8601)]
-                            }),
-                        Cartograph.MappableProperty("name", \\Root.name, rules: {
-                                [Cartograph.Map(\\Root.name, decode: "legacy.name", encode: "name", required: true)]
-                            }),
-                        Cartograph.MappableProperty("cache", \\Root.cache, rules: {
-                                [Cartograph.Ignore(\\Root.cache)]
-                            }),
-                        Cartograph.MappableProperty("password", \\Root.password, rules: {
-                                [Cartograph.Map(\\Root.password), Cartograph.Ignore(\\Root.password, on: .encode)]
-                            }),
-                        Cartograph.MappableProperty("note", \\Root.note, rules: {
-                                [Cartograph.Map(\\Root.note, nilEncoding: .null)]
-                            }),
-                        Cartograph.MappableProperty("fullName", \\Root.fullName, rules: {
-                                [Cartograph.Getter("full_name") {
-                                        $0.fullName
-                                    }]
-                            }),
-                        Cartograph.MappableProperty("title", \\Root.title, rules: {
-                                [Cartograph.Map(\\Root.title)]
-                            }),
-                    ]
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Event>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("birthday", \\Root.birthday, rules: {
+                                    [Cartograph.Map(\\Root.birthday, "dob", transform: .iso8601)]
+                                }),
+                            Cartograph.MappableProperty("name", \\Root.name, rules: {
+                                    [Cartograph.Map(\\Root.name, decode: "legacy.name", encode: "name", required: true)]
+                                }),
+                            Cartograph.MappableProperty("cache", \\Root.cache, rules: {
+                                    [Cartograph.Ignore(\\Root.cache)]
+                                }),
+                            Cartograph.MappableProperty("password", \\Root.password, rules: {
+                                    [Cartograph.Map(\\Root.password), Cartograph.Ignore(\\Root.password, on: .encode)]
+                                }),
+                            Cartograph.MappableProperty("note", \\Root.note, rules: {
+                                    [Cartograph.Map(\\Root.note, nilEncoding: .null)]
+                                }),
+                            Cartograph.MappableProperty("fullName", \\Root.fullName, rules: {
+                                    [Cartograph.Getter("full_name") {
+                                            $0.fullName
+                                        }]
+                                }),
+                            Cartograph.MappableProperty("title", \\Root.title, rules: {
+                                    [Cartograph.Map(\\Root.title)]
+                                }),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
                 }
-            }
 
-            extension Event: Cartograph.MappableModel {
-            }
-            """,
+                extension Event: Cartograph.MappableModel {
+                }
+                """,
             macroSpecs: fresh)
     }
 
@@ -280,28 +280,28 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class Account {
-                let id: Int
-                var balance: Double
-                var note: String?
-                required init() {}
+                class Account {
+                    let id: Int
+                    var balance: Double
+                    var note: String?
+                    required init() {}
 
-                class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("balance", \\Root.balance),
-                        Cartograph.MappableProperty("note", \\Root.note),
-                    ]
+                    class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("balance", \\Root.balance),
+                            Cartograph.MappableProperty("note", \\Root.note),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
                 }
-            }
 
-            extension Account: Cartograph.MappableModel {
-            }
-            """,
+                extension Account: Cartograph.MappableModel {
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'id' is a 'let' of a class, which a mapping cannot fill: declare it 'var id'", line: 2, column: 9),
+                DiagnosticSpec(message: "'id' is a 'let' of a class, which a mapping cannot fill: declare it 'var id'", line: 2, column: 9)
             ],
             macroSpecs: fresh)
         assertMacroExpansion(
@@ -312,28 +312,30 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Total {
-                var balance: Double
-                let currency: String
+                struct Total {
+                    var balance: Double
+                    let currency: String
 
-                static var mappableProperties: [Cartograph.MappableProperty] {
-                    [
-                        Cartograph.MappableProperty("balance", \\Self.balance),
-                        Cartograph.MappableProperty("currency", \\Self.currency),
-                    ]
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("balance", \\Self.balance),
+                            Cartograph.MappableProperty("currency", \\Self.currency),
+                        ]
+                    }
                 }
-            }
 
-            extension Total: Cartograph.MappableModel {
-            }
-            """,
+                extension Total: Cartograph.MappableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'balance' has no default value: give it one ('var balance: … = …') or make it optional, so that 'init()' can make the model a mapping fills",
+                    message:
+                        "'balance' has no default value: give it one ('var balance: … = …') or make it optional, so that 'init()' can make the model a mapping fills",
                     line: 2, column: 9),
                 DiagnosticSpec(
-                    message: "'currency' has no default value: give it one ('let currency: … = …'), so that 'init()' can make the model a mapping fills",
-                    line: 3, column: 9),
+                    message:
+                        "'currency' has no default value: give it one ('let currency: … = …'), so that 'init()' can make the model a mapping fills",
+                    line: 3, column: 9)
             ],
             macroSpecs: fresh)
     }
@@ -347,23 +349,23 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class Account {
-                var note: String?
-                init() {}
+                class Account {
+                    var note: String?
+                    init() {}
 
-                class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("note", \\Root.note),
-                    ]
+                    class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("note", \\Root.note),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
                 }
-            }
 
-            extension Account: Cartograph.MappableModel {
-            }
-            """,
+                extension Account: Cartograph.MappableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "a mapping makes each 'Account' (and each subclass) with 'init()': declare it 'required init()'", line: 3, column: 5)
@@ -376,25 +378,26 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class Account: Entity {
-                var note: String?
+                class Account: Entity {
+                    var note: String?
 
-                class var mappableProperties: [Cartograph.MappableProperty] {
-                    func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                        [
-                        Cartograph.MappableProperty("note", \\Root.note),
-                    ]
+                    class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("note", \\Root.note),
+                        ]
+                        }
+                        return own(Self.self)
                     }
-                    return own(Self.self)
                 }
-            }
 
-            extension Account: Cartograph.MappableModel {
-            }
-            """,
+                extension Account: Cartograph.MappableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'Account' may inherit from 'Entity', which is not @Mappable: declare 'required init() { … }' yourself (with 'override' if 'Entity' has an 'init()')",
+                    message:
+                        "'Account' may inherit from 'Entity', which is not @Mappable: declare 'required init() { … }' yourself (with 'override' if 'Entity' has an 'init()')",
                     line: 1, column: 1)
             ],
             macroSpecs: fresh)
@@ -409,23 +412,23 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Label {
-                var text: String { "x" }
-                func make() {}
+                struct Label {
+                    var text: String { "x" }
+                    func make() {}
 
-                static var mappableProperties: [Cartograph.MappableProperty] {
-                    []
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        []
+                    }
                 }
-            }
 
-            extension Label: Cartograph.MappableModel {
-            }
-            """,
+                extension Label: Cartograph.MappableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Mapped applies to a property of a @Mappable type", line: 3, column: 5),
                 DiagnosticSpec(
                     message: "'text' is read-only, so it is written and never read: @Mapped can give it only a key and 'nilEncoding'", line: 2,
-                    column: 13),
+                    column: 13)
             ],
             macroSpecs: fresh)
     }
@@ -438,10 +441,10 @@ final class MappableMacroTests: XCTestCase {
             }
             """,
             expandedSource: """
-            enum Kind {
-                case a
-            }
-            """,
+                enum Kind {
+                    case a
+                }
+                """,
             diagnostics: [DiagnosticSpec(message: "@Mappable applies to a struct or a class", line: 1, column: 1)],
             macroSpecs: fresh)
     }

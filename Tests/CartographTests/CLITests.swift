@@ -29,7 +29,8 @@ import Testing
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errors: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errors: String(decoding: errData, as: UTF8.self))
     }
 
     static func temporaryFile(_ contents: String, name: String = "sample.json") throws -> String {
@@ -65,7 +66,9 @@ import Testing
         #expect(run.status == 1)
         for text in [run.output, run.errors] {
             let lines = text.split(separator: "\n")
-            #expect(!lines.contains { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x202E } }, "\(text.debugDescription)")
+            #expect(
+                !lines.contains { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x202E } },
+                "\(text.debugDescription)")
         }
         // The raw ESC in the key is the error (line 2), named without itself.
         #expect(run.output.contains(#"odd\u{A}name\u{1B}.json:2:"#), "\(run.output)")
@@ -213,8 +216,10 @@ import Testing
     @Test func aFullDiskEndsWithAMessageAndExitOne() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let input = try CLITests.temporaryFile(#"{"a": [1, 2, 3]}"#)
-        for arguments in [["format", input, "-o", "/dev/full"], ["convert", input, "--to", "xml", "-o", "/dev/full"],
-                          ["ndjson", input, "--path", "$.a", "-o", "/dev/full"]] {
+        for arguments in [
+            ["format", input, "-o", "/dev/full"], ["convert", input, "--to", "xml", "-o", "/dev/full"],
+            ["ndjson", input, "--path", "$.a", "-o", "/dev/full"]
+        ] {
             let run = try CLITests.run(arguments)
             #expect(run.status == 1, "\(arguments)")
             #expect(run.errors.contains("cannot write to /dev/full: No space left on device"), "\(arguments): \(run.errors)")
@@ -289,7 +294,7 @@ import Testing
         #expect(try CLITests.run(["format", "-c", file]).output == #"{"b":[1],"a":{}}"# + "\n")
         #expect(try CLITests.run(["convert", "--to", "json", "--indent", "1", file]).output == "{\n \"b\": [\n  1\n ],\n \"a\": {}\n}\n")
         #expect(try CLITests.run(["convert", "--to", "json", file]).output == #"{"b":[1],"a":{}}"# + "\n")
-        #expect(try CLITests.run(["format", "--pretty", "3", file]).output.hasPrefix("{\n   \"b\""))  // the earlier spelling still works
+        #expect(try CLITests.run(["format", "--pretty", "3", file]).output.hasPrefix("{\n   \"b\"")) // the earlier spelling still works
         let conflict = try CLITests.run(["format", "-c", "-t", file])
         #expect(conflict.status == 2)
     }
@@ -297,8 +302,9 @@ import Testing
     @Test func colourOnRequestAndNeverIntoAPipe() throws {
         let json = #"{"a":[1,true,null,"x\"y"],"b":-2.5e3}"#
         let coloured = try CLITests.run(["format", "--color", "always", "-c"], input: json).output
-        #expect(coloured == "{\u{1B}[1;34m\"a\"\u{1B}[0m:[\u{1B}[0;33m1\u{1B}[0m,\u{1B}[0;35mtrue\u{1B}[0m,\u{1B}[1;30mnull\u{1B}[0m,"
-            + "\u{1B}[0;32m\"x\\\"y\"\u{1B}[0m],\u{1B}[1;34m\"b\"\u{1B}[0m:\u{1B}[0;33m-2.5e3\u{1B}[0m}\n")
+        #expect(
+            coloured == "{\u{1B}[1;34m\"a\"\u{1B}[0m:[\u{1B}[0;33m1\u{1B}[0m,\u{1B}[0;35mtrue\u{1B}[0m,\u{1B}[1;30mnull\u{1B}[0m,"
+                + "\u{1B}[0;32m\"x\\\"y\"\u{1B}[0m],\u{1B}[1;34m\"b\"\u{1B}[0m:\u{1B}[0;33m-2.5e3\u{1B}[0m}\n")
         // The tests' standard output is a pipe: auto means no colour.
         #expect(!(try CLITests.run(["format"], input: json).output.contains("\u{1B}")))
         #expect(!(try CLITests.run(["get", "--color", "never", "$.a"], input: json).output.contains("\u{1B}")))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// Whole, byte-at-a-time and random-chunk feeding must build the same tape,
@@ -16,7 +17,8 @@ import Testing
             case (.failure(let a as CartographError), .failure(let b as CartographError)):
                 #expect(a.kind == b.kind, "\(label) \(mode): \(a.kind) vs \(b.kind)")
                 #expect(a.offset == b.offset, "\(label) \(mode): offset \(a.offset ?? -1) vs \(b.offset ?? -1)")
-                #expect(a.line == b.line && a.column == b.column, "\(label) \(mode): \(a.line ?? 0):\(a.column ?? 0) vs \(b.line ?? 0):\(b.column ?? 0)")
+                #expect(
+                    a.line == b.line && a.column == b.column, "\(label) \(mode): \(a.line ?? 0):\(a.column ?? 0) vs \(b.line ?? 0):\(b.column ?? 0)")
             default:
                 Issue.record("\(label) \(mode): whole \(whole) vs chunked \(chunked)")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// JSONTestSuite `test_parsing`: y_ accepted, n_ rejected with a typed

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Node, ObjectView and ArrayView read the tape without building values.
@@ -51,7 +52,8 @@ import Testing
                 if changed >= 0 { other[changed] ^= 0x20 }
                 key.withUnsafeBytes { a in
                     other.withUnsafeBytes { b in
-                        #expect(KeyBytes.equal(a.baseAddress!, b.baseAddress!, count: count) == (changed < 0),
+                        #expect(
+                            KeyBytes.equal(a.baseAddress!, b.baseAddress!, count: count) == (changed < 0),
                             "length \(count), byte \(changed) changed")
                     }
                 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// Errors say where: offset, line, column, and an excerpt with a caret.
@@ -67,7 +68,7 @@ import Testing
         ("[-]", "invalid number (a digit must follow the minus sign)"),
         ("[1, // note\n 2]", "comments are not allowed (ParseOptions.allowComments)"),
         ("[tru]", "invalid literal (expected true, false or null)"),
-        ("[1] 2", "unexpected text after the value"),
+        ("[1] 2", "unexpected text after the value")
     ])
     func messagesAreInPlainWords(_ input: String, _ expected: String) throws {
         let error = try #require(throws: CartographError.self) { try Document(parsing: input) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every input a fuzzer once crashed on (Fixtures/FuzzReproducers, found by
@@ -53,12 +54,13 @@ import Testing
         _ = try? mapper.decodeAny(from: bytes)
         _ = try? mapper.decode([Item].self, from: bytes)
         // FuzzPropertyList's invariant: what reads re-encodes and reads back.
-        let plist = PropertyListMapper(options: PropertyListOptions {
-            $0.maxDepth = flags & 1 != 0 ? 8 : 512
-            $0.maxValues = 100_000
-            $0.reader = flags & 2 != 0 ? .libplist : .native
-            $0.nulls = .reject
-        })
+        let plist = PropertyListMapper(
+            options: PropertyListOptions {
+                $0.maxDepth = flags & 1 != 0 ? 8 : 512
+                $0.maxValues = 100_000
+                $0.reader = flags & 2 != 0 ? .libplist : .native
+                $0.nulls = .reject
+            })
         if let document = try? plist.document(from: bytes) {
             for format in PropertyListFormat.allCases {
                 guard let encoded = try? plist.encode(document, format: format) else { continue }
@@ -75,6 +77,7 @@ import Testing
         let document = try Document(parsing: "", options: ParseOptions { $0.allowMultipleValues = true })
         #expect(document.values.isEmpty)
         #expect(document.root.isNull)
-        #expect(try JSONMapper(parseOptions: ParseOptions { $0.allowMultipleValues = true }).decodeAny(from: Array("  ".utf8)).model(as: Int.self) == nil)
+        #expect(
+            try JSONMapper(parseOptions: ParseOptions { $0.allowMultipleValues = true }).decodeAny(from: Array("  ".utf8)).model(as: Int.self) == nil)
     }
 }

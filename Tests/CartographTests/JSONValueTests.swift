@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The owned JSONValue: literals, Foundation conversions, Codable, equality.

@@ -1,6 +1,7 @@
-@testable import Cartograph
 import Foundation
 import Testing
+
+@testable import Cartograph
 
 /// The portable paths behind `CARTOGRAPH_PORTABLE_LAYOUT` answer as the
 /// layout tricks do (scripts/test also runs the whole suite both ways).
@@ -14,7 +15,7 @@ import Testing
         (Square.self, false), (Node<Int>.self, false), ((any Shape).self, true), (Any.self, true), (AnyObject.self, true),
         ((any Shape & AnyObject).self, true), (Optional<Square>.self, false), ((Int, String).self, false), (((Int) -> Int).self, false),
         ((any Shape.Type).self, false), (`Protocol`.self, false), ([any Shape].self, false), ((any Error).self, true),
-        ((any Sendable).self, true), (Any.Type.self, false), ((Node<Int> & Shape).self, true), (Int.self, false),
+        ((any Sendable).self, true), (Any.Type.self, false), ((Node<Int> & Shape).self, true), (Int.self, false)
     ]
 
     @Test func existentialsAreFoundTheSameWayByTheKindWordAndByTheMetatypesName() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every limit in ParseOptions and WriteOptions: at the limit works, one past it throws its own kind.
@@ -101,7 +102,9 @@ import Testing
     }
 
     @Test func json5AboveTwoGiBIsTooLargeWhateverTheLimit() throws {
-        let options = ParseOptions { $0.maxInputBytes = .max; $0.allowsJSON5 = true }
+        let options = ParseOptions {
+            $0.maxInputBytes = .max; $0.allowsJSON5 = true
+        }
         try withHugeInput { input in
             try expectTooLarge { _ = try Document(parsing: input.assumingMemoryBound(to: UInt8.self), options: options) }
         }
@@ -116,7 +119,9 @@ import Testing
     }
 
     @Test func streamLimitsAboveTwoGiBActAsTwoGiB() {
-        let options = ParseOptions { $0.maxInputBytes = .max; $0.maxElementBytes = .max; $0.maxEnvelopeBytes = 3 << 31 }
+        let options = ParseOptions {
+            $0.maxInputBytes = .max; $0.maxElementBytes = .max; $0.maxEnvelopeBytes = 3 << 31
+        }
         let streamed = options.bounded(streamed: true)
         #expect(streamed.maxInputBytes == .max)
         #expect(streamed.maxElementBytes == Tape.maxDocumentBytes)

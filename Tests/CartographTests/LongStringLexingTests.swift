@@ -1,6 +1,7 @@
 import CCartographTape
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Long strings are given to yajl as `""` and read from the input by the C
@@ -12,8 +13,10 @@ import Testing
 @Suite struct LongStringLexingTests {
     /// Pieces of string text: words, other scripts, every escape yajl
     /// knows, surrogate pairs, an escaped NUL, and `/`.
-    static let pieces = ["plain words ", "é", "日本語", "😀", #"\n"#, #"\""#, #"\\"#, #"\/"#, "/", #"\b\f\r\t"#, #"\u00e9"#, #"\u0000"#,
-        #"\uD83D\uDE00"#, #"\u2028"#, #"\uFFFF"#, "x", "ő "]
+    static let pieces = [
+        "plain words ", "é", "日本語", "😀", #"\n"#, #"\""#, #"\\"#, #"\/"#, "/", #"\b\f\r\t"#, #"\u00e9"#, #"\u0000"#,
+        #"\uD83D\uDE00"#, #"\u2028"#, #"\uFFFF"#, "x", "ő "
+    ]
 
     static func body(bytes: Int, using generator: inout SeededGenerator) -> String {
         var text = ""
@@ -32,7 +35,8 @@ import Testing
             let list = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
                 "\"\(body(bytes: Int.random(in: 0...80, using: &generator), using: &generator))\""
             }
-            return "{\"id\":\(index),\"\(key)\":\"\(body(bytes: length, using: &generator))\",\"n\":-1.5e3,\"list\":[\(list.joined(separator: ","))],\"ok\":true}"
+            return
+                "{\"id\":\(index),\"\(key)\":\"\(body(bytes: length, using: &generator))\",\"n\":-1.5e3,\"list\":[\(list.joined(separator: ","))],\"ok\":true}"
         }
         return "[" + items.joined(separator: ",") + "]"
     }
@@ -182,9 +186,11 @@ import Testing
         // Each way a string can be wrong: control characters, escapes yajl
         // rejects, surrogates that do not pair, invalid UTF-8, a stray
         // quote or backslash, a comment's opening.
-        let breakers: [[UInt8]] = [[0x01], [0x0A], [0x1F], Array(#"\x"#.utf8), Array(#"\u12G4"#.utf8), Array(#"\uD800"#.utf8),
+        let breakers: [[UInt8]] = [
+            [0x01], [0x0A], [0x1F], Array(#"\x"#.utf8), Array(#"\u12G4"#.utf8), Array(#"\uD800"#.utf8),
             Array(#"\uDC00"#.utf8), Array(#"\uD800\u0041"#.utf8), Array(#"\uDBFF\uDBFF"#.utf8), Array(#"\uD83D"#.utf8) + [0x22],
-            [0xFF], [0xE2, 0x82], [0xC3], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x22], [0x5C], Array("/*".utf8)]
+            [0xFF], [0xE2, 0x82], [0xC3], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x22], [0x5C], Array("/*".utf8)
+        ]
         let failures = expectSameOutcomesWhenBroken(valid, breakers: breakers, rounds: 500, using: &generator)
         #expect(failures > 350)
     }
@@ -217,11 +223,15 @@ import Testing
         // A quote inside a comment would turn the scan's idea of what is a
         // string inside out: it stops at the first `/` between tokens.
         let long = String(repeating: "text of a long string ", count: 4)
-        let members = ["\"first\": \"\(long)\""] + (0..<200).map { index in
-            "\"k\(index)\": \"\(long)\", /* an odd quote \" in a comment */ \"v\(index)\": \"\(long)\""
-        }
+        let members =
+            ["\"first\": \"\(long)\""]
+            + (0..<200).map { index in
+                "\"k\(index)\": \"\(long)\", /* an odd quote \" in a comment */ \"v\(index)\": \"\(long)\""
+            }
         let bytes = Array(("{" + members.joined(separator: ",\n") + "\n}").utf8)
-        let options = { var options = ParseOptions(); options.allowComments = true; return options }()
+        let options = {
+            var options = ParseOptions(); options.allowComments = true; return options
+        }()
         let native = try Document(parsing: bytes, options: options)
         #expect(sameTape(native, try swiftTape(bytes, options: options)))
         #expect(try native.root.object()["v199"]?.string() == long)
@@ -233,7 +243,8 @@ import Testing
         var options = ParseOptions()
         options.maxStringBytes = 100
         for length in [99, 100, 101, 400] {
-            let bytes = Array(("[" + Array(repeating: "\"" + String(repeating: "y", count: length) + "\"", count: 60).joined(separator: ",") + "]").utf8)
+            let bytes = Array(
+                ("[" + Array(repeating: "\"" + String(repeating: "y", count: length) + "\"", count: 60).joined(separator: ",") + "]").utf8)
             let outcome = expectSameOutcome(bytes, "length \(length)", options: options)
             if length > 100 {
                 guard case .failure(let error) = outcome else {
@@ -249,8 +260,10 @@ import Testing
         // Random text dense in quotes, backslashes, escapes, control
         // characters and slashes, against a plain reference.
         var generator = SeededGenerator(seed: 0x5712_0004)
-        let alphabet: [[UInt8]] = ["\"", "\\", "a", "b", " ", ",", "/", "\n", "\u{01}", "é", #"\n"#, #"\u0041"#, #"\uD83D\uDE00"#, #"\uDE00"#,
-            #"\uD83D"#, #"\u00G0"#, String(repeating: "long ", count: 8)].map { Array($0.utf8) }
+        let alphabet: [[UInt8]] = [
+            "\"", "\\", "a", "b", " ", ",", "/", "\n", "\u{01}", "é", #"\n"#, #"\u0041"#, #"\uD83D\uDE00"#, #"\uDE00"#,
+            #"\uD83D"#, #"\u00G0"#, String(repeating: "long ", count: 8)
+        ].map { Array($0.utf8) }
         for round in 0..<3_000 {
             var bytes: [UInt8] = []
             let pieces = Int.random(in: 0...120, using: &generator)
@@ -264,7 +277,8 @@ import Testing
             let maxString = round % 4 == 0 ? 30 : 1 << 20
             let expected = Self.referenceStrings(bytes, minimum: minimum, maxString: maxString)
             let found = Self.scan(bytes, chunks: [bytes.count], minimum: minimum, maxString: maxString)
-            #expect(found.map { [$0.start, $0.end, $0.escaped] } == expected.map { [$0.start, $0.end, $0.escaped] },
+            #expect(
+                found.map { [$0.start, $0.end, $0.escaped] } == expected.map { [$0.start, $0.end, $0.escaped] },
                 "round \(round): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
@@ -327,7 +341,8 @@ import Testing
             var recorded = 0, read = 0
             let written = bytes.withUnsafeBufferPointer { input in
                 absolute.withUnsafeBufferPointer { list in
-                    cartograph_copy_lexable(&target, input.baseAddress, count, limit, origin, &shifts, capacity, &recorded, &read,
+                    cartograph_copy_lexable(
+                        &target, input.baseAddress, count, limit, origin, &shifts, capacity, &recorded, &read,
                         list.baseAddress, list.count)
                 }
             }
@@ -336,7 +351,8 @@ import Testing
             #expect(!strings.contains { $0.start <= read && read <= $0.end }, "\(label): stopped at \(read), inside a string")
             // A block ends at its limit, or where its records are nearly
             // full, or right before a string it would otherwise cut.
-            #expect(read >= limit || recorded > capacity - 32 || strings.contains { $0.start > read && $0.start <= read + 32 },
+            #expect(
+                read >= limit || recorded > capacity - 32 || strings.contains { $0.start > read && $0.start <= read + 32 },
                 "\(label): stopped at \(read)")
             if capacity >= 40 { #expect(read > 0 || limit == 0, "\(label): nothing read") }
             #expect(target[(limit + 128)...].allSatisfy { $0 == 0xA5 }, "\(label): wrote past its room")

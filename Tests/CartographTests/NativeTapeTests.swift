@@ -1,6 +1,7 @@
 import CCartographTape
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The C tape builder (`CModules/CCartographTape`, yajl's callbacks for a
@@ -95,8 +96,10 @@ import Testing
     @Test func escapedStringsAreLocatedAndCheckedAlike() throws {
         // Strings yajl decodes (escapes), after whitespace, commas and colons,
         // with surrogates paired and not, as values and as keys.
-        let strings = [#""a\nb""#, #""\uD83D\uDE00 ok""#, #""x \uD83D""#, #""\uDE00 y""#, #""\uD83D\u0041""#, #""?\t""#,
-            #""日本\n""#, #""😀\r\uD83D""#, #""\\\"\/""#]
+        let strings = [
+            #""a\nb""#, #""\uD83D\uDE00 ok""#, #""x \uD83D""#, #""\uDE00 y""#, #""\uD83D\u0041""#, #""?\t""#,
+            #""日本\n""#, #""😀\r\uD83D""#, #""\\\"\/""#
+        ]
         for string in strings {
             for text in ["[\(string)]", "[1,  \(string)]", "{\(string): 1}", "{\"k\" :\n\t\(string)}", "[\"\\n\", \(string), \"\\t\"]"] {
                 let bytes = Array(text.utf8)
@@ -133,7 +136,7 @@ import Testing
         limited.maxNumberDigits = 4
         let cases: [String] = [
             #"[[[[1]]]]"#, #"{"a":1,"b":2,"c":3}"#, #"["abcdef"]"#, #"{"abcdef":1}"#, #"[12345]"#, #"[1.5e10]"#,
-            #"["\u0041\u0042\u0043\u0044\u0045\u0046"]"#,
+            #"["\u0041\u0042\u0043\u0044\u0045\u0046"]"#
         ]
         for text in cases {
             let native = Result { try Document(parsing: Array(text.utf8), options: limited) }
@@ -148,7 +151,7 @@ import Testing
         }
         let invalid: [[UInt8]] = [
             [0x5B, 0x22, 0x61, 0xC0, 0x80, 0x22, 0x5D], [0x7B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D],
-            [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0x78, 0xE2, 0x82, 0x22, 0x5D],
+            [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0x78, 0xE2, 0x82, 0x22, 0x5D]
         ]
         for bytes in invalid {
             expectSameFailure(bytes, kind: .invalidUTF8, "\(bytes)")
@@ -278,11 +281,13 @@ import Testing
         // objects and 4 roots in the parser itself, then moves them to the
         // heap: each crossed inside an open container that is still read.
         // yajl's own allocations start there too.
-        let wideInDeep = String(repeating: "{\"outer\": [", count: 20)
+        let wideInDeep =
+            String(repeating: "{\"outer\": [", count: 20)
             + "{" + (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}"
             + String(repeating: "]}", count: 20)
         for policy in [DuplicateKeyPolicy.lastWins, .firstWins] {
-            try expectSameTapes(Array(wideInDeep.utf8), "100 keys at depth 41, \(policy)",
+            try expectSameTapes(
+                Array(wideInDeep.utf8), "100 keys at depth 41, \(policy)",
                 options: ParseOptions { $0.duplicateKeys = policy })
         }
         let openKeys = (0..<40).map { "{\"a\($0)\": 1, \"b\($0)\": " }.joined() + "null" + String(repeating: "}", count: 40)
@@ -315,8 +320,10 @@ import Testing
 /// non-ASCII text and keys, repeated keys, objects past the pairwise limit,
 /// nesting, numbers of every spelling, literals.
 enum RandomJSON {
-    static let strings = ["", "a", "plain", "with \\\"quote\\\"", "line\\nbreak", "\\u00e9t\\u00e9", "\\uD83D\\uDE00", "日本語", "é", "😀",
-        "K\u{212A}", "tab\\tand\\\\slash", String(repeating: "long text ", count: 12)]
+    static let strings = [
+        "", "a", "plain", "with \\\"quote\\\"", "line\\nbreak", "\\u00e9t\\u00e9", "\\uD83D\\uDE00", "日本語", "é", "😀",
+        "K\u{212A}", "tab\\tand\\\\slash", String(repeating: "long text ", count: 12)
+    ]
     static let numbers = ["0", "-0", "1", "-12", "3.25", "1e10", "-2.5E-3", "12345678901234567890", "0.000001"]
 
     static func value(depth: Int, using generator: inout SeededGenerator) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Numbers keep their value: exact text on the tape, exact-or-throw conversions.

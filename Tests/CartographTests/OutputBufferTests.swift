@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// The writer's byte buffer keeps every byte, in order, across growth,
@@ -15,7 +16,7 @@ import Testing
             case 0: for byte in bytes { buffer.append(byte) }
             case 1: bytes.withUnsafeBytes { buffer.append($0) }
             case 2: bytes.withUnsafeBufferPointer { buffer.append($0) }
-            case 3: buffer.append(contentsOf: bytes.lazy.map { $0 })  // no contiguous storage: byte by byte
+            case 3: buffer.append(contentsOf: bytes.lazy.map { $0 }) // no contiguous storage: byte by byte
             default: buffer.append(contentsOf: bytes)
             }
             expected += bytes

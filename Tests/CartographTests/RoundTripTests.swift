@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// parse → encode → parse gives equal values.
@@ -40,7 +41,12 @@ import Testing
     func seededRandomValueSurvivesEncodeAndParse(_ seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed))
         let value = Self.randomValue(&generator)
-        for options in [WriteOptions(), .pretty, WriteOptions { $0.asciiOnly = true; $0.escapeSlashes = true; $0.sortedKeys = true }] {
+        for options in [
+            WriteOptions(), .pretty,
+            WriteOptions {
+                $0.asciiOnly = true; $0.escapeSlashes = true; $0.sortedKeys = true
+            }
+        ] {
             let bytes = try value.encoded(options: options)
             #expect(try JSONValue(parsing: bytes) == value, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
             let document = try Document(parsing: bytes)

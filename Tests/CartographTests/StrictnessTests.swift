@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// What yajl accepts and JSON does not, rejected on Cartograph's side.
@@ -27,9 +28,10 @@ import Testing
         ("{\"a\": 1}\"", ParseOptions(), .syntax, 8),
         ("true \"\\u00e9", ParseOptions(), .syntax, 5),
         ("[1] /* note", ParseOptions { $0.allowComments = true }, .syntax, 4),
-        ("1 \"abc", ParseOptions { $0.allowMultipleValues = true }, .unexpectedEnd, 6),
+        ("1 \"abc", ParseOptions { $0.allowMultipleValues = true }, .unexpectedEnd, 6)
     ])
-    func rejectsAnUnterminatedStringOrCommentAfterAValue(_ text: String, _ options: ParseOptions, _ kind: CartographError.Kind, _ offset: Int) throws {
+    func rejectsAnUnterminatedStringOrCommentAfterAValue(_ text: String, _ options: ParseOptions, _ kind: CartographError.Kind, _ offset: Int) throws
+    {
         let bytes = Array(text.utf8)
         let whole = try #require(throws: CartographError.self) { try Document(parsing: bytes, options: options) }
         #expect(whole.kind == kind && whole.offset == offset, "\(text): \(whole)")
@@ -76,7 +78,9 @@ import Testing
         #expect(try document.root.array()[0]?.string() == "é€😀")
     }
 
-    @Test(arguments: [#"["\uD800"]"#, #"["\uDC00"]"#, #"["\uDC00\uD800"]"#, #"["\uD800\uD800"]"#, #"["\uD800\u0041"]"#, #"["\uD800x"]"#, #"{"\uD800":1}"#])
+    @Test(arguments: [
+        #"["\uD800"]"#, #"["\uDC00"]"#, #"["\uDC00\uD800"]"#, #"["\uD800\uD800"]"#, #"["\uD800\u0041"]"#, #"["\uD800x"]"#, #"{"\uD800":1}"#
+    ])
     func rejectsUnpairedSurrogateEscapes(_ text: String) {
         #expect(kind(of: Array(text.utf8)) == .invalidEscape || kind(of: Array(text.utf8)) == .invalidUTF8)
     }
@@ -160,7 +164,8 @@ import Testing
                     bad[position] = byte
                     if position + 1 < length - 2 { bad[length - 3] = 0x0B }
                     let error = try #require(throws: CartographError.self) { try Document(parsing: bad) }
-                    #expect(error.kind == .invalidWhitespace && error.offset == position, "length \(length), 0x\(String(byte, radix: 16)) at \(position)")
+                    #expect(
+                        error.kind == .invalidWhitespace && error.offset == position, "length \(length), 0x\(String(byte, radix: 16)) at \(position)")
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// The 16-byte tape entry: a 32-bit payload and a 48-bit source offset

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Strings are made from tape text without a second UTF-8 check
@@ -12,7 +13,7 @@ import Testing
     static let illFormed: [[UInt8]] = [
         [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
         [0xF0, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xFE], [0xFF],
-        [0xF8, 0x88, 0x80, 0x80, 0x80],
+        [0xF8, 0x88, 0x80, 0x80, 0x80]
     ]
 
     /// The bytes at each place text is kept: a string value and a key, short and past the vector width.
@@ -22,7 +23,7 @@ import Testing
             ("value", Array(#"{"k":""#.utf8) + bad + Array(#""}"#.utf8)),
             ("long value", Array(#"["#.utf8) + [0x22] + long + bad + long + [0x22] + Array("]".utf8)),
             ("key", Array(#"{""#.utf8) + bad + Array(#"":1}"#.utf8)),
-            ("long key", [0x7B, 0x22] + long + bad + [0x22] + Array(":1}".utf8)),
+            ("long key", [0x7B, 0x22] + long + bad + [0x22] + Array(":1}".utf8))
         ]
     }
 
@@ -64,7 +65,8 @@ import Testing
     @Test func plistReadersRefuseInvalidUTF8InXML() {
         for bad in Self.illFormed {
             for (element, rest) in [("string", ""), ("key", "<integer>1</integer>")] {
-                let bytes = Array("<plist><dict><key>k</key><string>x</string><\(element)>".utf8) + bad
+                let bytes =
+                    Array("<plist><dict><key>k</key><string>x</string><\(element)>".utf8) + bad
                     + Array("</\(element)>\(rest)</dict></plist>".utf8)
                 for mapper in Self.plistMappers {
                     #expect(throws: CartographError.self, "\(bad) in a <\(element)>") { try mapper.document(from: bytes) }

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The fast paths of the parser's text checks against plain references, on
 /// seeded random text built from the pieces that matter (escapes,
 /// surrogate halves, multi-byte characters, ASCII runs, invalid bytes).
 @Suite struct TextScanningTests {
-    static let surrogatePieces = [#"\uD83D"#, #"\uDE00"#, #"\udbff"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\uD7FF"#, #"\ud00"#, #"\n"#, #"\\"#, #"\""#, #"\u12"#,
-        "a", "plain text ", "é", "😀", "?", "\\"]
+    static let surrogatePieces = [
+        #"\uD83D"#, #"\uDE00"#, #"\udbff"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\uD7FF"#, #"\ud00"#, #"\n"#, #"\\"#, #"\""#, #"\u12"#,
+        "a", "plain text ", "é", "😀", "?", "\\"
+    ]
 
     @Test func surrogateCheckJumpsBetweenEscapesAsTheByteLoopReads() {
         var generator = SeededGenerator(seed: 0x5044_0001)
@@ -34,7 +37,8 @@ import Testing
                 let pieces = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                     (Self.surrogatePieces + runs).randomElement(using: &generator)!
                 }
-                let text = String(repeating: "x", count: filler) + pieces.joined() + String(repeating: "y", count: Int.random(in: 0...40, using: &generator))
+                let text =
+                    String(repeating: "x", count: filler) + pieces.joined() + String(repeating: "y", count: Int.random(in: 0...40, using: &generator))
                 let raw = Array(text.utf8)
                 let fast = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
                 #expect(fast == Self.firstUnpairedReference(raw), "\(text.debugDescription)")
@@ -74,8 +78,10 @@ import Testing
 
     @Test func rawCheckFilterFlagsWhatAByteLoopFlags() {
         var generator = SeededGenerator(seed: 0x5044_0003)
-        let pieces: [[UInt8]] = [Array("plain ascii ".utf8), Array("?".utf8), Array("é".utf8), Array("日本".utf8), Array("한국".utf8),
-            Array("😀".utf8), [0xEC, 0xBF], [0xED, 0x9F, 0xBF], [0xEE], [0xFF], Array("x".utf8)]
+        let pieces: [[UInt8]] = [
+            Array("plain ascii ".utf8), Array("?".utf8), Array("é".utf8), Array("日本".utf8), Array("한국".utf8),
+            Array("😀".utf8), [0xEC, 0xBF], [0xED, 0x9F, 0xBF], [0xEE], [0xFF], Array("x".utf8)
+        ]
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...12, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
             let fast = bytes.withUnsafeBytes { SurrogateCheck.needsRawCheck($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
@@ -145,8 +151,10 @@ import Testing
 
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5544_0002)
-        let pieces: [[UInt8]] = [Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],
-            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF], Array("x".utf8)]
+        let pieces: [[UInt8]] = [
+            Array("ascii run of text ".utf8), Array("é".utf8), Array("日本".utf8), Array("😀".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF], Array("x".utf8)
+        ]
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...24, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
             let found = bytes.withUnsafeBytes { UTF8Validation.firstInvalid($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }

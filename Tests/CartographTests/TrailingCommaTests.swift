@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// ``ParseOptions/allowsTrailingCommas``: a comma after the last element
@@ -11,7 +12,7 @@ import Testing
     @Test(arguments: [
         ("[1,]", "[1]"), (#"{"a":1,}"#, #"{"a":1}"#), ("[ 1 , \n\t] ", "[1]"), ("[[1,],[2,],]", "[[1],[2]]"),
         (#"{"a":[{"b":true,},],}"#, #"{"a":[{"b":true}]}"#), (#"["a,]",]"#, #"["a,]"]"#), (#"["\",]",]"#, #"["\",]"]"#),
-        (#"["\\",]"#, #"["\\"]"#), ("[1,2,3,]", "[1,2,3]"), ("[]", "[]"), ("[null,]", "[null]"), (#"[{},]"#, #"[{}]"#),
+        (#"["\\",]"#, #"["\\"]"#), ("[1,2,3,]", "[1,2,3]"), ("[]", "[]"), ("[null,]", "[null]"), (#"[{},]"#, #"[{}]"#)
     ])
     func aTrailingCommaReadsAsItsAbsence(_ input: String, _ expected: String) throws {
         let read = try Document(parsing: input, options: Self.relaxed)

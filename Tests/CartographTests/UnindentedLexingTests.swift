@@ -1,6 +1,7 @@
 import CCartographTape
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Pretty-printed text is given to yajl in blocks copied without the
@@ -121,8 +122,10 @@ import Testing
         // bytes and more), whole texts and blocks with few records.
         var generator = SeededGenerator(seed: 0x1D3E_0003)
         let alphabet: [UInt8] = Array("\n\n   \t\"a:,{}[]1\r".utf8)
-        typealias Copy = (UnsafeMutablePointer<UInt8>?, UnsafePointer<UInt8>?, Int, Int, Int,
-            UnsafeMutablePointer<cartograph_lexed_shift>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) -> Int
+        typealias Copy = (
+            UnsafeMutablePointer<UInt8>?, UnsafePointer<UInt8>?, Int, Int, Int,
+            UnsafeMutablePointer<cartograph_lexed_shift>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?
+        ) -> Int
         let copies: [(String, Copy)] = [("dispatched", cartograph_copy_unindented), ("scalar", cartograph_copy_unindented_scalar)]
         for round in 0..<3_000 {
             let count = Int.random(in: 0...700, using: &generator)

@@ -1,6 +1,7 @@
 import CCartographTape
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `Document(parsing:)`'s one call into C for a whole input, with no
@@ -30,7 +31,8 @@ import Testing
         "{\"a\": 1, \"b\": [1, 2, 3], \"c\": \"hello\", \"d\": {\"e\": true, \"f\": null}}",
         "[\"\\u00e9\\n\", \"\\uD83D\\uDE00\", \"caf\u{E9}\", \"\(String(repeating: "long text ", count: 20))\"]",
         "{\"id\": 1, \"x\": 2, \"yz\": 3, \"\u{E9}\": 4, \"a\": 5, \"a\": 6}",
-        "[" + (0..<300).map { "{\n    \"key\(String($0))\": [\n        \($0).5,\n        \"v\(String($0))\"\n    ]\n}" }.joined(separator: ",\n") + "]",
+        "[" + (0..<300).map { "{\n    \"key\(String($0))\": [\n        \($0).5,\n        \"v\(String($0))\"\n    ]\n}" }.joined(separator: ",\n")
+            + "]",
         String(repeating: "[", count: 100) + "7" + String(repeating: "]", count: 100),
         // More entries than the tape is first sized for (one per four
         // bytes); text filling its room to the last byte (the input and a
@@ -43,7 +45,7 @@ import Testing
         // A repeated key and non-ASCII keys in an object past the pairwise comparison.
         "{" + (0..<40).map { "\"k\($0)\u{E9}\": \($0)" }.joined(separator: ", ") + ", \"k3\u{E9}\": 0}",
         // Canonically equal keys (precomposed and decomposed é): the last wins.
-        "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2, \"x\": [\"\\u00e9\"]}",
+        "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2, \"x\": [\"\\u00e9\"]}"
     ]
 
     @Test(arguments: validInputs)
@@ -125,7 +127,7 @@ import Testing
         ("[\"\\n\", \"\\uD83D\\u0041\"]", ParseOptions()),
         ("{\"a\": 1, \"b\": 2, \"c\": {\"d\": [1, 2]}, \"e\": 3", ParseOptions()),
         ("[1] /* open", ParseOptions { $0.allowComments = true }),
-        ("{\"a\": [1, 2]}]", ParseOptions()),
+        ("{\"a\": [1, 2]}]", ParseOptions())
     ]
 
     /// `["\xC0"]`: a byte that never appears in UTF-8.
@@ -203,10 +205,12 @@ extension WholeInputParsingTests {
         var threads: [pthread_t] = []
         for _ in 0..<3 {
             var thread = pthread_t()
-            let made = pthread_create(&thread, nil, { _ in
-                _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
-                return nil
-            }, nil)
+            let made = pthread_create(
+                &thread, nil,
+                { _ in
+                    _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
+                    return nil
+                }, nil)
             #expect(made == 0)
             if made == 0 { threads.append(thread) }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The jansson-backed writer: shortest doubles, exact numbers, formatting options.
@@ -23,7 +24,9 @@ import Testing
         let document = try Document(parsing: text)
         #expect(String(decoding: try document.encoded(), as: UTF8.self) == text)
         let value = try JSONValue(parsing: text)
-        #expect(try written(value) == #"[1,0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000,-0]"#)
+        #expect(
+            try written(value)
+                == #"[1,0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000,-0]"#)
     }
 
     @Test func nonFiniteNumbersThrowUnlessAPolicySaysOtherwise() throws {
@@ -35,7 +38,9 @@ import Testing
         let deep: JSONValue = ["a": [1, ["b": [.number(JSONNumber(Double.infinity))]]]]
         #expect(try #require(throws: CartographError.self) { try written(deep) }.path == "$.a[1].b[0]")
         let strings = WriteOptions { $0.nonConformingFloats = .strings(positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN") }
-        #expect(try written([.number(JSONNumber(Double.infinity)), .number(JSONNumber(-Double.infinity)), .number(JSONNumber(Double.nan))], strings) == #"["+Inf","-Inf","NaN"]"#)
+        #expect(
+            try written([.number(JSONNumber(Double.infinity)), .number(JSONNumber(-Double.infinity)), .number(JSONNumber(Double.nan))], strings)
+                == #"["+Inf","-Inf","NaN"]"#)
         #expect(try written([.number(JSONNumber(Double.nan))], WriteOptions { $0.nonConformingFloats = .null }) == "[null]")
     }
 
@@ -44,13 +49,20 @@ import Testing
         #expect(try written(value) == #"{"b":1,"a":2,"é":3,"Z":4}"#)
         #expect(try written(value, WriteOptions { $0.sortedKeys = true }) == #"{"Z":4,"a":2,"b":1,"é":3}"#)
         let document = try Document(parsing: #"{"b": 1.5, "a": [2.5, {"d": 0.1, "c": 1e2}]}"#)
-        #expect(String(decoding: try document.encoded(options: WriteOptions { $0.sortedKeys = true }), as: UTF8.self) == #"{"a":[2.5,{"c":1e2,"d":0.1}],"b":1.5}"#)
+        #expect(
+            String(decoding: try document.encoded(options: WriteOptions { $0.sortedKeys = true }), as: UTF8.self)
+                == #"{"a":[2.5,{"c":1e2,"d":0.1}],"b":1.5}"#)
     }
 
     @Test func escapingOptions() throws {
         let value: JSONValue = ["path": "a/b", "text": "é😀\u{0}\"\\\n"]
         #expect(try written(value) == "{\"path\":\"a/b\",\"text\":\"é😀\\u0000\\\"\\\\\\n\"}")
-        #expect(try written(value, WriteOptions { $0.escapeSlashes = true; $0.asciiOnly = true }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00e9\\ud83d\\ude00\\u0000\\\"\\\\\\n\"}")
+        #expect(
+            try written(
+                value,
+                WriteOptions {
+                    $0.escapeSlashes = true; $0.asciiOnly = true
+                }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00e9\\ud83d\\ude00\\u0000\\\"\\\\\\n\"}")
     }
 
     @Test func numberPlaceholdersAreNotConfusedByStringsThatLookLikeThem() throws {

@@ -20,11 +20,11 @@ let dateMappers: [JSONMapper] = [
     JSONMapper(options: CodableOptions { $0.dates = .deferredToDate }),
     JSONMapper(options: CodableOptions { $0.dates = .secondsSince1970 }),
     JSONMapper(options: CodableOptions { $0.dates = .millisecondsSince1970 }),
-    JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }),
+    JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) })
 ]
 let writers: [JSONMapper] = [
     JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) }),
-    JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }),
+    JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) })
 ]
 
 struct Tag: Mappable {
@@ -129,7 +129,8 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         guard let dated = try? reader.decode(Dated.self, from: input.bytes) else { continue }
         for writer in writers { _ = try? writer.encode(dated) }
         for format in PropertyListFormat.allCases {
-            if let plist = try? PropertyListMapper().encode(dated, format: format), (try? PropertyListMapper().decode(Dated.self, from: plist)) == nil {
+            if let plist = try? PropertyListMapper().encode(dated, format: format), (try? PropertyListMapper().decode(Dated.self, from: plist)) == nil
+            {
                 FuzzInput.fail("a plist Cartograph wrote could not be read back")
             }
         }

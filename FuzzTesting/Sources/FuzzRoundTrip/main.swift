@@ -14,7 +14,12 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     options.allowMultipleValues = false
     guard let document = try? Document(parsing: input.bytes, options: options) else { return 0 }
     guard let value = try? document.root.jsonValue() else { return 0 }
-    let writes: [WriteOptions] = [WriteOptions(), .pretty, WriteOptions { $0.sortedKeys = true; $0.asciiOnly = true; $0.escapeSlashes = true }]
+    let writes: [WriteOptions] = [
+        WriteOptions(), .pretty,
+        WriteOptions {
+            $0.sortedKeys = true; $0.asciiOnly = true; $0.escapeSlashes = true
+        }
+    ]
     for write in writes {
         guard let bytes = try? document.encoded(options: write) else { FuzzInput.fail("a parsed document could not be encoded") }
         guard let again = try? JSONValue(parsing: bytes, options: options) else { FuzzInput.fail("encoded output did not parse: \(bytes)") }

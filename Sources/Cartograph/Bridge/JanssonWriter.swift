@@ -73,29 +73,31 @@ struct JanssonWriter {
 
     private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink) throws -> [UInt8] {
         defer { cartograph_json_release(root) }
-        let status = json_dump_callback(root, { buffer, size, context in
-            guard let buffer, let context else { return -1 }
-            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-            let chunk = UnsafeRawBufferPointer(start: buffer, count: size)
-            if size == 1, chunk[0] == UInt8(ascii: "\"") {
-                sink.inString.toggle()
-            } else if !sink.inString, size == 3, chunk[0] == UInt8(ascii: "0"), chunk[1] == UInt8(ascii: "."),
-                chunk[2] == UInt8(ascii: "0")
-            {
-                guard sink.nextNumber < sink.numbers.count else { return -1 }
-                sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
-                sink.nextNumber += 1
+        let status = json_dump_callback(
+            root,
+            { buffer, size, context in
+                guard let buffer, let context else { return -1 }
+                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                let chunk = UnsafeRawBufferPointer(start: buffer, count: size)
+                if size == 1, chunk[0] == UInt8(ascii: "\"") {
+                    sink.inString.toggle()
+                } else if !sink.inString, size == 3, chunk[0] == UInt8(ascii: "0"), chunk[1] == UInt8(ascii: "."),
+                    chunk[2] == UInt8(ascii: "0")
+                {
+                    guard sink.nextNumber < sink.numbers.count else { return -1 }
+                    sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
+                    sink.nextNumber += 1
+                    return 0
+                } else if sink.inString, size == 6 || size == 12, chunk[0] == UInt8(ascii: "\\"), chunk[1] == UInt8(ascii: "u") {
+                    // jansson writes escapes as `\u%04X` (one chunk each, or a
+                    // surrogate pair); Foundation and the native writer use
+                    // lowercase hex, so both writers' bytes agree with it.
+                    sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
+                    return 0
+                }
+                sink.output.append(contentsOf: chunk)
                 return 0
-            } else if sink.inString, size == 6 || size == 12, chunk[0] == UInt8(ascii: "\\"), chunk[1] == UInt8(ascii: "u") {
-                // jansson writes escapes as `\u%04X` (one chunk each, or a
-                // surrogate pair); Foundation and the native writer use
-                // lowercase hex, so both writers' bytes agree with it.
-                sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
-                return 0
-            }
-            sink.output.append(contentsOf: chunk)
-            return 0
-        }, Unmanaged.passUnretained(sink).toOpaque(), flags)
+            }, Unmanaged.passUnretained(sink).toOpaque(), flags)
         guard status == 0, sink.nextNumber == sink.numbers.count else {
             throw CartographError(.encodingFailed, "jansson could not write the value")
         }
@@ -122,7 +124,8 @@ struct JanssonWriter {
         case .double(let value) where !value.isFinite:
             switch options.nonConformingFloats {
             case .throw:
-                throw CartographError(.nonFiniteNumber,
+                throw CartographError(
+                    .nonFiniteNumber,
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
                     path: path())
             case .null:
@@ -153,7 +156,7 @@ struct JanssonWriter {
         case .string(let text): return string(text)
         case .array(let elements):
             guard depth < options.maxDepth else { throw depthError(path()) }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
             guard let array = json_array() else { return nil }
             for (position, element) in elements.enumerated() {
                 do {
@@ -170,7 +173,7 @@ struct JanssonWriter {
             return array
         case .object(let object):
             guard depth < options.maxDepth else { throw depthError(path()) }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
             guard let target = json_object() else { return nil }
             let members = object.members
             var order = Array(members.indices)
@@ -202,9 +205,10 @@ struct JanssonWriter {
         }
     }
 
-    private func insert(_ child: UnsafeMutablePointer<json_t>?, key: UnsafePointer<CChar>, count: Int,
-        into object: UnsafeMutablePointer<json_t>) -> Bool
-    {
+    private func insert(
+        _ child: UnsafeMutablePointer<json_t>?, key: UnsafePointer<CChar>, count: Int,
+        into object: UnsafeMutablePointer<json_t>
+    ) -> Bool {
         let before = json_object_size(object)
         // A repeated key would replace a value and desynchronise the number queue.
         return json_object_setn_new_nocheck(object, key, count, child) == 0 && json_object_size(object) == before + 1

@@ -11,8 +11,10 @@ import Foundation
 /// borrowed from it; dictionary keys and iterators from
 /// `plist_dict_next_item` / `plist_dict_new_iter` are new and freed with `free`.
 enum LibplistReader {
-    static func document(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions,
-        converted: Bool = false) throws
+    static func document(
+        _ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions,
+        converted: Bool = false
+    ) throws
         -> Document
     {
         let base = bytes.baseAddress!
@@ -103,7 +105,8 @@ enum LibplistReader {
             // comes out as Int32.min (the converted double's "indefinite"
             // value). Refuse it rather than report a wrong date.
             guard seconds != Int32.min else {
-                throw CartographError(.numberOutOfRange,
+                throw CartographError(
+                    .numberOutOfRange,
                     "the plist holds a date outside 1932-12-13…2069-01-19, which libplist 2.2 cannot read (it gives dates as 32-bit seconds since 2001)",
                     expected: "a date libplist 2.2 can read", found: "date")
             }

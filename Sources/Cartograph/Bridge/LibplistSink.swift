@@ -96,8 +96,9 @@ struct LibplistSink: PlistSink {
     }
 
     mutating func data(_ value: Data) throws {
-        try attach(value.withUnsafeBytes { buffer in
-            plist_new_data(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt64(buffer.count))
-        })
+        try attach(
+            value.withUnsafeBytes { buffer in
+                plist_new_data(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt64(buffer.count))
+            })
     }
 }

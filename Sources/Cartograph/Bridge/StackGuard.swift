@@ -40,7 +40,8 @@ enum StackGuard {
 
     /// The error for a value nested deeper than the stack allows.
     static func exhausted(path: String? = nil, offset: Int? = nil) -> CartographError {
-        CartographError(.depthLimitExceeded,
+        CartographError(
+            .depthLimitExceeded,
             "the value nests deeper than this thread's stack allows (\(reserve >> 10) KiB kept free); decode it on a thread with a larger stack or lower maxDepth",
             offset: offset, path: path)
     }

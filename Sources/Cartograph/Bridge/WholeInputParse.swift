@@ -47,10 +47,12 @@ enum WholeInputParse {
                 WholeInputParse.stringStart(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self))
             }
             native.pointee.resolve_duplicates = { context, entry, count, canonically in
-                WholeInputParse.resolveKeys(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self), inObjectAt: entry, count: count,
+                WholeInputParse.resolveKeys(
+                    context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self), inObjectAt: entry, count: count,
                     canonically: canonically != 0)
             }
-            return cartograph_yajl_tape_parse_whole(native, base.assumingMemoryBound(to: UInt8.self), input.count,
+            return cartograph_yajl_tape_parse_whole(
+                native, base.assumingMemoryBound(to: UInt8.self), input.count,
                 options.allowComments ? 1 : 0, options.allowMultipleValues ? 1 : 0) != 0
         }
         guard complete else { return nil }
@@ -64,8 +66,10 @@ enum WholeInputParse {
         let native = context.pointee.native
         let previousTokenEnd = native.pointee.last_token_end
         let end = cartograph_yajl_tape_token_end(native)
-        guard let found = native.stringInChunk(endingAt: end, previousTokenEnd: previousTokenEnd,
-            allowComments: context.pointee.options.allowComments), found.unpaired == nil
+        guard
+            let found = native.stringInChunk(
+                endingAt: end, previousTokenEnd: previousTokenEnd,
+                allowComments: context.pointee.options.allowComments), found.unpaired == nil
         else { return -1 }
         return found.start
     }

@@ -230,7 +230,8 @@ final class YajlParser {
     /// Read field by field: the struct holds its own scratch (kilobytes),
     /// which a copy of it would move.
     private func adoptNative(into builder: DocumentBuilder) {
-        builder.adoptNativeTape(count: native.pointee.count, byteCount: native.pointee.byte_count,
+        builder.adoptNativeTape(
+            count: native.pointee.count, byteCount: native.pointee.byte_count,
             roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count))
     }
 
@@ -274,8 +275,10 @@ final class YajlParser {
     func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if let failure { return failure }
         guard chunk.count <= options.maxInputBytes - totalBytes - held.count - pendingPrefix.count else {
-            return record(CartographError(.inputTooLarge,
-                "input is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes))
+            return record(
+                CartographError(
+                    .inputTooLarge,
+                    "input is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes))
         }
         guard byteOrderMarkResolved else { return feedPrefix(chunk) }
         return feedRaw(chunk)
@@ -400,9 +403,11 @@ final class YajlParser {
             if status != yajl_status_ok { return recordYajlFailure(status) }
         }
         if limit < chunk.count {
-            return record(CartographError(.invalidWhitespace,
-                "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
-                offset: chunkBase + limit))
+            return record(
+                CartographError(
+                    .invalidWhitespace,
+                    "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
+                    offset: chunkBase + limit))
         }
         // What is left unfinished after the last token: checked against the
         // limits now, and measured for hold(_:).
@@ -495,7 +500,7 @@ final class YajlParser {
         "malformed number, a digit is required after the decimal point": "invalid number (a digit must follow the decimal point)",
         "malformed number, a digit is required after the minus sign": "invalid number (a digit must follow the minus sign)",
         "probable comment found in input text, comments are not enabled": "comments are not allowed (ParseOptions.allowComments)",
-        "invalid token, internal error": "invalid token",
+        "invalid token, internal error": "invalid token"
     ]
 
     private func record(_ error: CartographError) -> CartographError {
@@ -656,9 +661,11 @@ final class YajlParser {
             }
         }
         if let bad {
-            builder.fail(CartographError(.invalidEscape,
-                "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
-                offset: bad))
+            builder.fail(
+                CartographError(
+                    .invalidEscape,
+                    "unpaired UTF-16 surrogate in a \\u escape (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)",
+                    offset: bad))
             return nil
         }
         return start
@@ -711,23 +718,24 @@ final class YajlParser {
     /// the raw number text.
     nonisolated(unsafe) private static let callbacks: UnsafeMutablePointer<yajl_callbacks> = {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
-        table.initialize(to: yajl_callbacks(
-            yajl_null: { context in parser(context)._withUnsafeGuaranteedRef { $0.onLiteral(.null, length: 4) } },
-            yajl_boolean: { context, value in
-                parser(context)._withUnsafeGuaranteedRef {
-                    value != 0 ? $0.onLiteral(.true, length: 4) : $0.onLiteral(.false, length: 5)
-                }
-            },
-            yajl_integer: nil,
-            yajl_double: nil,
-            yajl_number: { context, text, count in parser(context)._withUnsafeGuaranteedRef { $0.onNumber(text, count) } },
-            yajl_string: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onString(bytes, count) } },
-            yajl_start_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: true) } },
-            yajl_map_key: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onKey(bytes, count) } },
-            yajl_end_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } },
-            yajl_start_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: false) } },
-            yajl_end_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } }
-        ))
+        table.initialize(
+            to: yajl_callbacks(
+                yajl_null: { context in parser(context)._withUnsafeGuaranteedRef { $0.onLiteral(.null, length: 4) } },
+                yajl_boolean: { context, value in
+                    parser(context)._withUnsafeGuaranteedRef {
+                        value != 0 ? $0.onLiteral(.true, length: 4) : $0.onLiteral(.false, length: 5)
+                    }
+                },
+                yajl_integer: nil,
+                yajl_double: nil,
+                yajl_number: { context, text, count in parser(context)._withUnsafeGuaranteedRef { $0.onNumber(text, count) } },
+                yajl_string: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onString(bytes, count) } },
+                yajl_start_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: true) } },
+                yajl_map_key: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onKey(bytes, count) } },
+                yajl_end_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } },
+                yajl_start_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: false) } },
+                yajl_end_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } }
+            ))
         return table
     }()
 }

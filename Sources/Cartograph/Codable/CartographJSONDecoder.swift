@@ -25,12 +25,13 @@ import Synchronization
 open class CartographJSONDecoder: JSONDecoder, @unchecked Sendable {
     // @unchecked: as `JSONDecoder`, whose settings sit behind its lock;
     // Cartograph's own one sits behind this one.
-    private let cartographParseOptions = Mutex(ParseOptions {
-        // Foundation's decoder keeps the first of repeated keys and takes
-        // trailing commas; so does this one.
-        $0.duplicateKeys = .firstWins
-        $0.allowsTrailingCommas = true
-    })
+    private let cartographParseOptions = Mutex(
+        ParseOptions {
+            // Foundation's decoder keeps the first of repeated keys and takes
+            // trailing commas; so does this one.
+            $0.duplicateKeys = .firstWins
+            $0.allowsTrailingCommas = true
+        })
 
     /// A decoder with Foundation's defaults.
     public override init() {
@@ -58,14 +59,16 @@ open class CartographJSONDecoder: JSONDecoder, @unchecked Sendable {
     }
 
     /// Decodes a `DecodableWithConfiguration` value with the configuration `provider` gives.
-    open override func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type) throws -> T
+    open override func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type)
+        throws -> T
     where T: DecodableWithConfiguration, T.DecodingConfiguration == Provider.DecodingConfiguration {
         try decode(type, from: data, configuration: provider.decodingConfiguration)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data,
-        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]) throws -> T
-    {
+    private func decode<T: Decodable>(
+        _ type: T.Type, from data: Data,
+        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]
+    ) throws -> T {
         var parseOptions = self.parseOptions
         parseOptions.allowsJSON5 = allowsJSON5
         parseOptions.assumesTopLevelObject = assumesTopLevelDictionary
@@ -105,7 +108,9 @@ open class CartographJSONDecoder: JSONDecoder, @unchecked Sendable {
     }
 
     static func unsupported(_ what: String) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(codingPath: [],
-            debugDescription: "\(what) is not supported by Cartograph's JSON coders; use JSONMapper with CodableOptions"))
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: [],
+                debugDescription: "\(what) is not supported by Cartograph's JSON coders; use JSONMapper with CodableOptions"))
     }
 }

@@ -48,7 +48,8 @@ open class CartographJSONEncoder: JSONEncoder, @unchecked Sendable {
         // `.formatted(_:)` arrives here as `.custom` on Linux (Foundation
         // builds it from the formatter), so it needs no case of its own.
         case .custom(let closure):
-            options.dates = .custom(decode: { _ in throw CartographJSONDecoder.unsupported("decoding with an encoding strategy") },
+            options.dates = .custom(
+                decode: { _ in throw CartographJSONDecoder.unsupported("decoding with an encoding strategy") },
                 encode: closure)
         @unknown default: throw Self.unsupported("this DateEncodingStrategy", value)
         }
@@ -56,7 +57,8 @@ open class CartographJSONEncoder: JSONEncoder, @unchecked Sendable {
         case .base64: options.data = .base64
         case .deferredToData: options.data = .deferredToData
         case .custom(let closure):
-            options.data = .custom(decode: { _ in throw CartographJSONDecoder.unsupported("decoding with an encoding strategy") },
+            options.data = .custom(
+                decode: { _ in throw CartographJSONDecoder.unsupported("decoding with an encoding strategy") },
                 encode: closure)
         @unknown default: throw Self.unsupported("this DataEncodingStrategy", value)
         }
@@ -77,7 +79,10 @@ open class CartographJSONEncoder: JSONEncoder, @unchecked Sendable {
     }
 
     private static func unsupported(_ what: String, _ value: Any) -> EncodingError {
-        EncodingError.invalidValue(value, EncodingError.Context(codingPath: [],
-            debugDescription: "\(what) is not supported by Cartograph's JSON coders; use JSONMapper with CodableOptions"))
+        EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: [],
+                debugDescription: "\(what) is not supported by Cartograph's JSON coders; use JSONMapper with CodableOptions"))
     }
 }

@@ -24,8 +24,10 @@ struct ConfiguredDecoding<Value: DecodableWithConfiguration>: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let configuration = decoder.userInfo[Self.key] as? Value.DecodingConfiguration else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                debugDescription: "no \(Value.DecodingConfiguration.self) was given for \(Value.self)"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "no \(Value.DecodingConfiguration.self) was given for \(Value.self)"))
         }
         value = try Value(from: decoder, configuration: configuration)
     }

@@ -84,7 +84,7 @@ public struct Default<Provider: DefaultValueProvider>: Codable {
         }
         do {
             wrappedValue = try container.decode(Provider.Value.self)
-        } catch where isInvalidValue(error) {
+        } catch  where isInvalidValue(error) {
             wrappedValue = Provider.defaultValue
         }
     }
@@ -145,12 +145,15 @@ public struct DefaultOnInvalid<Provider: DefaultValueProvider>: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
-            throw DecodingError.valueNotFound(Provider.Value.self, DecodingError.Context(codingPath: decoder.codingPath,
-                debugDescription: "expected \(Provider.Value.self), found null at \(CodingTrail.render(decoder.codingPath))"))
+            throw DecodingError.valueNotFound(
+                Provider.Value.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected \(Provider.Value.self), found null at \(CodingTrail.render(decoder.codingPath))"))
         }
         do {
             wrappedValue = try container.decode(Provider.Value.self)
-        } catch where isInvalidValue(error) {
+        } catch  where isInvalidValue(error) {
             wrappedValue = Provider.defaultValue
         }
     }

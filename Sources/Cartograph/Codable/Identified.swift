@@ -22,8 +22,10 @@ public struct Identified<Value>: Codable {
     /// Reads the value through the mapper's registry.
     public init(from decoder: any Decoder) throws {
         guard let decoder = decoder as? DocumentDecoder else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                debugDescription: "@Identified needs Cartograph's JSONMapper, whose registry picks the model"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "@Identified needs Cartograph's JSONMapper, whose registry picks the model"))
         }
         let node = Node(document: decoder.document, index: decoder.index)
         do {
@@ -31,7 +33,8 @@ public struct Identified<Value>: Codable {
         } catch let error as CartographError {
             let keys = decoder.codingPath
             let located = decoder.located(error.kind, error.message, at: decoder.index, path: keys, expected: error.expected, found: error.found)
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
         }
     }
 

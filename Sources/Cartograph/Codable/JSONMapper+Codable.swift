@@ -27,8 +27,10 @@ extension JSONMapper {
         } catch let error as CartographError {
             // Only reading the input throws these (UTF-16/32 that does not
             // convert, invalid JSON): the decode turns its own into `DecodingError`s.
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not valid JSON: \(error)",
-                underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "the input is not valid JSON: \(error)",
+                    underlyingError: error))
         }
     }
 
@@ -61,10 +63,12 @@ extension JSONMapper {
         try decode(type, document: node.document, index: node.index, input: nil)
     }
 
-    func decode<T: Decodable>(_ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
-        propertyList: Bool = false) throws -> T
-    {
-        let decoder = DocumentDecoder(document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues,
+    func decode<T: Decodable>(
+        _ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
+        propertyList: Bool = false
+    ) throws -> T {
+        let decoder = DocumentDecoder(
+            document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues,
             recyclesContainers: true)
         decoder.readsNullMarker = propertyList
         do {
@@ -92,7 +96,8 @@ extension JSONMapper {
             try writer.write(slot)
             return writer.output
         } catch let error as CartographError {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
     }
 
@@ -114,7 +119,8 @@ extension JSONMapper {
         do {
             return try encoder.encodeRoot(value)
         } catch let error as CartographError {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
     }
 }

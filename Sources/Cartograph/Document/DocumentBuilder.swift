@@ -112,9 +112,11 @@ final class DocumentBuilder {
 
     @inline(never)
     func failInvalidUTF8(_ byte: UInt8, at position: Int, source: Int) {
-        fail(CartographError(.invalidUTF8,
-            "invalid UTF-8 in string (byte 0x\(String(byte, radix: 16, uppercase: true)) at string byte \(position))",
-            offset: source))
+        fail(
+            CartographError(
+                .invalidUTF8,
+                "invalid UTF-8 in string (byte 0x\(String(byte, radix: 16, uppercase: true)) at string byte \(position))",
+                offset: source))
     }
 
     /// Takes what the C tape builder (``YajlParser``'s whole-input path)

@@ -40,7 +40,8 @@ public struct Node: Sendable {
 
     @usableFromInline
     func mismatch(_ expected: String) -> CartographError {
-        CartographError(.typeMismatch, "expected \(expected), found \(kind)",
+        CartographError(
+            .typeMismatch, "expected \(expected), found \(kind)",
             offset: entry.source, expected: expected, found: kind.description)
     }
 
@@ -88,7 +89,8 @@ public struct Node: Sendable {
     @usableFromInline
     func outOfRange(_ type: String) -> CartographError {
         let text = (try? numberText()) ?? "?"
-        return CartographError(.numberOutOfRange, "number \(text) does not fit in \(type)",
+        return CartographError(
+            .numberOutOfRange, "number \(text) does not fit in \(type)",
             offset: entry.source, expected: type, found: "number")
     }
 
@@ -180,7 +182,8 @@ public struct Node: Sendable {
     public func data() throws -> Data {
         let text = try string()
         guard let data = Data(base64Encoded: text) else {
-            throw CartographError(.typeMismatch, "expected data (base64), found a string that is not base64", offset: entry.source,
+            throw CartographError(
+                .typeMismatch, "expected data (base64), found a string that is not base64", offset: entry.source,
                 expected: "data", found: kind.description)
         }
         return data

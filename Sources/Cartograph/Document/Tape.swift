@@ -97,7 +97,8 @@ struct TapeStorage {
 
     /// Storage whose buffers are allocated apart.
     init(entryCapacity: Int, byteCapacity: Int) {
-        self.init(entries: Self.resized(nil, to: entryCapacity), capacity: entryCapacity,
+        self.init(
+            entries: Self.resized(nil, to: entryCapacity), capacity: entryCapacity,
             bytes: Self.resized(nil, to: byteCapacity), byteCapacity: byteCapacity, inBlock: false)
     }
 
@@ -105,7 +106,8 @@ struct TapeStorage {
     /// the entries, then the bytes.
     init(inBlock block: UnsafeMutableRawPointer, entryCapacity: Int, byteCapacity: Int) {
         let entryBytes = entryCapacity * MemoryLayout<TapeEntry>.stride
-        self.init(entries: block.bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
+        self.init(
+            entries: block.bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
             bytes: (block + entryBytes).bindMemory(to: UInt8.self, capacity: byteCapacity), byteCapacity: byteCapacity, inBlock: true)
     }
 
@@ -121,7 +123,9 @@ struct TapeStorage {
     /// `buffer` (holding `used` elements) grown to `count`: by `realloc`
     /// when it was allocated apart, by a copy when it was in the tape's own
     /// allocation (which it then leaves).
-    private static func grown<Element>(_ buffer: UnsafeMutablePointer<Element>, used: Int, to count: Int, inBlock: inout Bool) -> UnsafeMutablePointer<Element> {
+    private static func grown<Element>(_ buffer: UnsafeMutablePointer<Element>, used: Int, to count: Int, inBlock: inout Bool)
+        -> UnsafeMutablePointer<Element>
+    {
         guard inBlock else { return resized(buffer, to: count) }
         let moved = resized(nil as UnsafeMutablePointer<Element>?, to: count)
         moved.update(from: buffer, count: used)

@@ -46,7 +46,9 @@ public struct CartographError: Error, Sendable, Hashable {
         self.expected = expected.map(ErrorText.escaped)
         self.found = found.map(ErrorText.escaped)
         // The excerpt's one line break (between the line and its caret) is its own.
-        self.excerpt = excerpt.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { ErrorText.escaped(String($0)) }.joined(separator: "\n") }
+        self.excerpt = excerpt.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { ErrorText.escaped(String($0)) }.joined(separator: "\n")
+        }
     }
 
     /// A copy with the line, column and excerpt computed from the input text.

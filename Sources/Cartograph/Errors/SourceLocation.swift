@@ -27,7 +27,8 @@ struct SourceLocation {
     /// A location found in a text that itself starts at `line`, `column`
     /// scalars into that line.
     static func shifted(_ location: SourceLocation, line: Int, column: Int) -> SourceLocation {
-        SourceLocation(line: line + location.line - 1, column: location.line == 1 ? location.column + column : location.column,
+        SourceLocation(
+            line: line + location.line - 1, column: location.line == 1 ? location.column + column : location.column,
             excerpt: location.excerpt)
     }
 

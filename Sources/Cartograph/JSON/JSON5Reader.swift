@@ -136,7 +136,7 @@ struct JSON5Reader {
                     at += 1
                     state = isObject ? .keyOrClose : .elementOrClose
                 case UInt8(ascii: "}") where isObject && !(implicitObject && open.count == 1),
-                     UInt8(ascii: "]") where !isObject:
+                    UInt8(ascii: "]") where !isObject:
                     try close(&open)
                 default:
                     throw unexpected(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
@@ -214,15 +214,16 @@ struct JSON5Reader {
         let first = bytes[index]
         guard index + 1 < end else { return 0 }
         let second = bytes[index + 1]
-        if first == 0xC2 { return second == 0xA0 ? 2 : 0 }  // U+00A0
+        if first == 0xC2 { return second == 0xA0 ? 2 : 0 } // U+00A0
         guard index + 2 < end else { return 0 }
         let third = bytes[index + 2]
         switch (first, second) {
-        case (0xEF, 0xBB): return third == 0xBF ? 3 : 0  // U+FEFF
-        case (0xE1, 0x9A): return third == 0x80 ? 3 : 0  // U+1680
-        case (0xE2, 0x80): return (0x80...0x8A).contains(third) || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0  // U+2000–200A, 2028, 2029, 202F
-        case (0xE2, 0x81): return third == 0x9F ? 3 : 0  // U+205F
-        case (0xE3, 0x80): return third == 0x80 ? 3 : 0  // U+3000
+        case (0xEF, 0xBB): return third == 0xBF ? 3 : 0 // U+FEFF
+        case (0xE1, 0x9A): return third == 0x80 ? 3 : 0 // U+1680
+        case (0xE2, 0x80): // U+2000–200A, 2028, 2029, 202F
+            return (0x80...0x8A).contains(third) || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
+        case (0xE2, 0x81): return third == 0x9F ? 3 : 0 // U+205F
+        case (0xE3, 0x80): return third == 0x80 ? 3 : 0 // U+3000
         default: return 0
         }
     }
@@ -250,7 +251,7 @@ struct JSON5Reader {
             try expectWord("false")
             try check(builder.literal(.false, at: start))
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "I"), UInt8(ascii: "N"):
+            UInt8(ascii: "I"), UInt8(ascii: "N"):
             let flags = try readNumber()
             try check(scratch.withUnsafeBufferPointer { builder.number($0.baseAddress!, count: $0.count, at: start, flags: flags) })
         default:
@@ -420,7 +421,9 @@ struct JSON5Reader {
         }
         at += 2
         let low = try readHex4(start: start)
-        guard (0xDC00..<0xE000).contains(low) else { throw CartographError(.invalidEscape, "a high surrogate not followed by a low one", offset: start) }
+        guard (0xDC00..<0xE000).contains(low) else {
+            throw CartographError(.invalidEscape, "a high surrogate not followed by a low one", offset: start)
+        }
         return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
     }
 

@@ -119,7 +119,8 @@ public final class JSONParser {
         if options.assumesTopLevelObject, let prefix = bracelessPrefix(input, options: options) {
             let engine = YajlParser(options: options, expectedInputBytes: input.count + 2)
             let body = UnsafeRawBufferPointer(rebasing: input[prefix...])
-            let error = engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
+            let error =
+                engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
                 ?? [UInt8(ascii: "}")].withUnsafeBytes { engine.feed($0) } ?? engine.finish()
             if let error { throw error.locating(in: input) }
             return engine.finishedParts()

@@ -183,9 +183,10 @@ struct NativeJSONWriter {
         }
     }
 
-    private mutating func writeArray(_ count: Int, depth: Int, path: @autoclosure () -> String,
-        _ element: (inout NativeJSONWriter, Int) throws -> Void) throws
-    {
+    private mutating func writeArray(
+        _ count: Int, depth: Int, path: @autoclosure () -> String,
+        _ element: (inout NativeJSONWriter, Int) throws -> Void
+    ) throws {
         guard depth < options.maxDepth else { throw depthError(path()) }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         sink.append(UInt8(ascii: "["))
@@ -203,9 +204,10 @@ struct NativeJSONWriter {
         sink.append(UInt8(ascii: "]"))
     }
 
-    private mutating func writeObject(_ count: Int, key: (Int) -> String, depth: Int, path: @autoclosure () -> String,
-        _ member: (inout NativeJSONWriter, Int) throws -> Void) throws
-    {
+    private mutating func writeObject(
+        _ count: Int, key: (Int) -> String, depth: Int, path: @autoclosure () -> String,
+        _ member: (inout NativeJSONWriter, Int) throws -> Void
+    ) throws {
         guard depth < options.maxDepth else { throw depthError(path()) }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
         sink.append(UInt8(ascii: "{"))
@@ -236,7 +238,8 @@ struct NativeJSONWriter {
         case .double(let value) where !value.isFinite:
             switch options.nonConformingFloats {
             case .throw:
-                throw CartographError(.nonFiniteNumber,
+                throw CartographError(
+                    .nonFiniteNumber,
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null", path: path())
             case .null: sink.append(contentsOf: .null)
             case .strings(let positive, let negative, let nan): writeString(value.isNaN ? nan : (value > 0 ? positive : negative))

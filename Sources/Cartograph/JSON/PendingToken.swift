@@ -180,12 +180,14 @@ struct PendingToken {
             // The quote is not content; an escape still open may save more.
             let decodedAtLeast = raw - 1 - saved - (afterBackslash ? 5 : 0)
             guard decodedAtLeast > options.maxStringBytes else { return nil }
-            return CartographError(.stringTooLong,
+            return CartographError(
+                .stringTooLong,
                 "string has more than \(options.maxStringBytes) bytes, more than maxStringBytes (refused while it was still arriving)",
                 offset: start)
         case .number:
             guard raw > options.maxNumberDigits else { return nil }
-            return CartographError(.numberTooLong,
+            return CartographError(
+                .numberTooLong,
                 "number has more than \(options.maxNumberDigits) characters, more than maxNumberDigits (refused while it was still arriving)",
                 offset: start)
         default:

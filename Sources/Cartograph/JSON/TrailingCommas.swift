@@ -37,7 +37,8 @@ enum TrailingCommas {
                 previous = byte
                 continue
             case UInt8(ascii: ","):
-                let followsValue = previous != 0 && previous != UInt8(ascii: "[") && previous != UInt8(ascii: "{")
+                let followsValue =
+                    previous != 0 && previous != UInt8(ascii: "[") && previous != UInt8(ascii: "{")
                     && previous != UInt8(ascii: ",") && previous != UInt8(ascii: ":")
                 pendingComma = followsValue ? position : nil
                 previous = byte

@@ -34,29 +34,36 @@ open class CartographPropertyListDecoder: PropertyListDecoder, @unchecked Sendab
     }
 
     /// Decodes a `DecodableWithConfiguration` value with `configuration`, and reports the format read.
-    open override func decode<T: DecodableWithConfiguration>(_ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
-        configuration: T.DecodingConfiguration) throws -> T
-    {
-        try decode(ConfiguredDecoding<T>.self, from: data, format: &format,
-            addingUserInfo: { ConfiguredDecoding<T>.userInfo($0, configuration) }).value
+    open override func decode<T: DecodableWithConfiguration>(
+        _ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
+        configuration: T.DecodingConfiguration
+    ) throws -> T {
+        try decode(
+            ConfiguredDecoding<T>.self, from: data, format: &format,
+            addingUserInfo: { ConfiguredDecoding<T>.userInfo($0, configuration) }
+        ).value
     }
 
     /// Decodes a `DecodableWithConfiguration` value with the configuration `provider` gives.
-    open override func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type) throws -> T
+    open override func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data, configuration provider: Provider.Type)
+        throws -> T
     where T: DecodableWithConfiguration, T.DecodingConfiguration == Provider.DecodingConfiguration {
         try decode(type, from: data, configuration: provider.decodingConfiguration)
     }
 
     /// Decodes a `DecodableWithConfiguration` value with the configuration `provider` gives, and reports the format read.
-    open override func decode<T, Provider: DecodingConfigurationProviding>(_ type: T.Type, from data: Data,
-        format: inout PropertyListDecoder.PropertyListFormat, configuration provider: Provider.Type) throws -> T
+    open override func decode<T, Provider: DecodingConfigurationProviding>(
+        _ type: T.Type, from data: Data,
+        format: inout PropertyListDecoder.PropertyListFormat, configuration provider: Provider.Type
+    ) throws -> T
     where T: DecodableWithConfiguration, T.DecodingConfiguration == Provider.DecodingConfiguration {
         try decode(type, from: data, format: &format, configuration: provider.decodingConfiguration)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
-        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]) throws -> T
-    {
+    private func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
+        addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]
+    ) throws -> T {
         format = data.withUnsafeBytes { bytes in
             Cartograph.PropertyListFormat.detect(bytes) == .binary ? .binary : PlistInput.isOpenStep(bytes) ? .openStep : .xml
         }
@@ -111,8 +118,11 @@ open class CartographPropertyListEncoder: PropertyListEncoder, @unchecked Sendab
         do {
             return try body()
         } catch {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [],
-                debugDescription: "Unable to encode the given top-level value as a property list", underlyingError: error))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "Unable to encode the given top-level value as a property list", underlyingError: error))
         }
     }
 
@@ -123,12 +133,17 @@ open class CartographPropertyListEncoder: PropertyListEncoder, @unchecked Sendab
         case .binary: format = .binary
         case .xml: format = .xml
         default:
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [],
-                debugDescription: "Property list format \(requested) is not writable (OpenStep plists cannot be written)"))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "Property list format \(requested) is not writable (OpenStep plists cannot be written)"))
         }
         let options = CodableOptions { $0.userInfo = userInfo }
         // Foundation's layout and rules: sorted keys, top-level fragments only with a configuration.
-        let plistOptions = PropertyListOptions { $0.sortedKeys = true; $0.allowsTopLevelScalars = allowsTopLevelScalars }
+        let plistOptions = PropertyListOptions {
+            $0.sortedKeys = true; $0.allowsTopLevelScalars = allowsTopLevelScalars
+        }
         return Data(try PropertyListMapper(options: plistOptions, codableOptions: options).encode(value, format: format))
     }
 }

@@ -56,7 +56,8 @@ enum PlistDate {
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
             let minute = number(14, 2), let second = number(17, 2), let micro = number(20, 6)
         else { return nil }
-        let seconds = DateFormats.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        let seconds =
+            DateFormats.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
             - referenceOffset
         return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(micro) / 1_000_000)
     }
@@ -115,7 +116,8 @@ enum PlistDate {
         let normalizedYear = year + (monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12)
         let normalizedMonth = (monthIndex % 12 + 12) % 12 + 1
         let julian = (normalizedYear, normalizedMonth) < (1582, 10) || ((normalizedYear, normalizedMonth) == (1582, 10) && day < 15)
-        let firstOfMonth = julian
+        let firstOfMonth =
+            julian
             ? PlistCalendar.julianDays(year: normalizedYear, month: normalizedMonth, day: 1)
             : DateFormats.daysFromCivil(year: normalizedYear, month: normalizedMonth, day: 1)
         let seconds = (firstOfMonth + day - 1) * 86_400 + hour * 3600 + minute * 60 + second
@@ -128,7 +130,8 @@ enum PlistDate {
     /// kept to the same range so that both formats read back what they wrote).
     static func checkWritable(_ date: Date) throws {
         guard parts(date) != nil else {
-            throw CartographError(.numberOutOfRange,
+            throw CartographError(
+                .numberOutOfRange,
                 "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years 0 to 9999 that property-list dates keep here",
                 expected: "a date in the years 0 to 9999", found: "date")
         }

@@ -36,7 +36,8 @@ enum PlistScalars {
     /// 9999 have the fixed-width text the tape keeps.
     static func date(secondsSince2001 seconds: Double, at source: Int, into builder: DocumentBuilder) throws {
         guard let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds)) else {
-            throw CartographError(.numberOutOfRange, "the plist holds a date outside the years 0 to 9999", offset: source,
+            throw CartographError(
+                .numberOutOfRange, "the plist holds a date outside the years 0 to 9999", offset: source,
                 expected: "a date in the years 0 to 9999", found: "date")
         }
         try text(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: source, into: builder)
@@ -56,7 +57,8 @@ enum PlistScalars {
     /// A UID (keyed-archiver reference): an integer, or refused by option.
     static func uid(_ value: UInt64, at source: Int, options: PropertyListOptions, into builder: DocumentBuilder) throws {
         guard options.uids == .integer else {
-            throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", offset: source,
+            throw CartographError(
+                .typeMismatch, "the plist holds a UID, which these options reject", offset: source,
                 expected: "a property-list value", found: "UID")
         }
         try integer(magnitude: value, negative: false, at: source, into: builder)

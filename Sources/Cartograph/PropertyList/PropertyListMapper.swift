@@ -21,9 +21,10 @@ public struct PropertyListMapper: Sendable {
     public var options: PropertyListOptions
 
     /// A plist mapper over a registry.
-    public init(registry: ModelRegistry = ModelRegistry(), options: PropertyListOptions = PropertyListOptions(),
-        codableOptions: CodableOptions = CodableOptions())
-    {
+    public init(
+        registry: ModelRegistry = ModelRegistry(), options: PropertyListOptions = PropertyListOptions(),
+        codableOptions: CodableOptions = CodableOptions()
+    ) {
         mapper = JSONMapper(registry: registry)
         mapper.codableOptions = codableOptions
         self.options = options
@@ -45,10 +46,13 @@ public struct PropertyListMapper: Sendable {
             // A UID the options refuse is a value, of a type no `Codable`
             // type reads: a type mismatch, as Foundation's decoder says.
             if error.kind == .typeMismatch {
-                throw DecodingError.typeMismatch(T.self, DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+                throw DecodingError.typeMismatch(
+                    T.self, DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
             }
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
-                underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
+                    underlyingError: error))
         }
         return try mapper.decode(type, document: document, index: document.root.index, input: nil, propertyList: true)
     }
@@ -84,7 +88,8 @@ public struct PropertyListMapper: Sendable {
             let root = try encoder.encodeRootSlot(value, requiringValue: true)
             return try PlistOutput.bytes(.slot(root), format: format, options: options, writeAhead: writeAhead)
         } catch let error as CartographError {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
     }
 

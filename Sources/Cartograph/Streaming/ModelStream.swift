@@ -107,12 +107,14 @@ public final class ModelStream<Model> {
             ready.append(try decode(document!))
             return true
         } catch {
-            var issue = DecodingErrors.cartographError(error)
+            var issue =
+                DecodingErrors.cartographError(error)
                 ?? CartographError(.typeMismatch, "element \(index) could not be decoded: \(error)")
             issue.elementIndex = index
             if lossy {
                 guard issues.count < limits.maxStreamIssues else {
-                    splitter.failure = CartographError(.tooManyIssues,
+                    splitter.failure = CartographError(
+                        .tooManyIssues,
                         "more than maxStreamIssues (\(limits.maxStreamIssues)) elements could not be decoded", offset: nil)
                     return false
                 }
@@ -148,15 +150,18 @@ public final class ModelStream<Model> {
     /// A stream limit the element being read or the envelope has passed.
     private func brokenLimit() -> CartographError? {
         if parser.retainedBytes > limits.maxElementBytes {
-            failure = CartographError(.inputTooLarge,
+            failure = CartographError(
+                .inputTooLarge,
                 "an unfinished token (a comment, when comments are allowed) is longer than maxElementBytes (\(limits.maxElementBytes))",
                 offset: parser.retainedBase)
         } else if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
-            failure = CartographError(.inputTooLarge,
+            failure = CartographError(
+                .inputTooLarge,
                 "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: parser.totalBytes)
         } else if parser.builder.memoryBytes > limits.maxEnvelopeBytes {
             let hint = splitter.foundArray ? "" : " (the stream's path has not matched anything so far)"
-            failure = CartographError(.inputTooLarge,
+            failure = CartographError(
+                .inputTooLarge,
                 "the values around the streamed array take more than maxEnvelopeBytes (\(limits.maxEnvelopeBytes)) bytes\(hint)",
                 offset: parser.totalBytes)
         }
@@ -180,10 +185,12 @@ public final class ModelStream<Model> {
             }
         }
         guard let node else {
-            return CartographError(.pathNotFound, "the stream's path \(text) names nothing in the input", path: text,
+            return CartographError(
+                .pathNotFound, "the stream's path \(text) names nothing in the input", path: text,
                 expected: "an array", found: "nothing")
         }
-        return CartographError(.typeMismatch, "the stream's path \(text) names \(node.kind), not an array", offset: node.sourceOffset,
+        return CartographError(
+            .typeMismatch, "the stream's path \(text) names \(node.kind), not an array", offset: node.sourceOffset,
             path: text, expected: "array", found: "\(node.kind)")
     }
 

@@ -30,8 +30,12 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
         public var description: String {
             switch self {
             case .key(let key):
-                let plain = !key.isEmpty && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39)
-                    || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 >= 0x80 }
+                let plain =
+                    !key.isEmpty
+                    && key.utf8.allSatisfy {
+                        $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39)
+                            || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 >= 0x80
+                    }
                 return plain ? ".\(key)" : "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
             case .index(let index): return "[\(index)]"
             case .any: return "[*]"

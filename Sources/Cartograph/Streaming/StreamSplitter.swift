@@ -162,7 +162,8 @@ final class StreamSplitter {
             pendingShadowed = true
             return nil
         case .lastWins:
-            return CartographError(.duplicateKey,
+            return CartographError(
+                .duplicateKey,
                 "duplicate key \(ErrorText.quoted(key)) on the streamed path: the whole body keeps its last value, so a stream cannot deliver the first",
                 offset: source)
         case .reject:

@@ -48,7 +48,7 @@ enum NarrowFloat {
     /// (or, where it exists, `Float16`'s).
     static func needsText(_ value: Double) -> Bool {
         #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-        if isMidpoint(value, of: Float16.self) { return true }
+            if isMidpoint(value, of: Float16.self) { return true }
         #endif
         return isMidpoint(value, of: Float.self)
     }
@@ -61,7 +61,8 @@ enum NarrowFloat {
         guard Double(near) != magnitude else { return nil }
         let below = Double(near) < magnitude ? near : near.nextDown
         // The value past the greatest finite one, as if the exponent went on.
-        let above = below == F.greatestFiniteMagnitude
+        let above =
+            below == F.greatestFiniteMagnitude
             ? Double(F.greatestFiniteMagnitude) + Double(F.greatestFiniteMagnitude.ulp)
             : Double(below.nextUp)
         return magnitude == (Double(below) + above) / 2 ? below : nil

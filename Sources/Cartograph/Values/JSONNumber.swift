@@ -46,10 +46,12 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// A number from JSON number text; nil when the text is not a JSON number.
     public init?(text: String) {
         var text = text
-        guard let number = text.withUTF8({ buffer -> JSONNumber? in
-            guard let base = buffer.baseAddress, NumberGrammar.isValid(buffer) else { return nil }
-            return JSONNumber(validText: base, count: buffer.count)
-        }) else { return nil }
+        guard
+            let number = text.withUTF8({ buffer -> JSONNumber? in
+                guard let base = buffer.baseAddress, NumberGrammar.isValid(buffer) else { return nil }
+                return JSONNumber(validText: base, count: buffer.count)
+            })
+        else { return nil }
         self = number
     }
 

@@ -60,7 +60,8 @@ extension JSONValue {
         case let value as UInt64: return .number(JSONNumber(value))
         case let value as Double: return .number(JSONNumber(value))
         default:
-            throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form", path: path(),
+            throw CartographError(
+                .typeMismatch, "\(type(of: value)) has no JSON form", path: path(),
                 expected: "a JSON-compatible value", found: "\(type(of: value))")
         }
     }

@@ -37,7 +37,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses JSON text into a value.
-    @inlinable  // specialised where it is called, as Document(parsing:options:) is
+    @inlinable // specialised where it is called, as Document(parsing:options:) is
     public init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
         self = try Document(parsing: bytes, options: options).root.jsonValue()
     }
@@ -137,9 +137,9 @@ enum TreeStackBudget {
     /// are several times larger: comparing and converting trees the
     /// release figure allowed ran a 512 KiB thread out, so it keeps more.
     #if DEBUG
-    static let walkBytesPerLevel = 2_048
+        static let walkBytesPerLevel = 2_048
     #else
-    static let walkBytesPerLevel = 384
+        static let walkBytesPerLevel = 384
     #endif
 
     /// Measured lazily: most trees never reach the first checked level.
@@ -219,7 +219,8 @@ extension Document {
             while position < entry.payload {
                 let key = tape.entries[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    object.appendUnchecked(keys.string(for: bytes(of: key)), try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
+                    object.appendUnchecked(
+                        keys.string(for: bytes(of: key)), try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)
             }

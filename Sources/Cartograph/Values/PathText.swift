@@ -2,10 +2,12 @@
 enum PathText {
     /// The path of a member `key` of the object at `path`.
     static func appending(_ key: String, to path: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            }
         if plain { return path + "." + key }
         // Quotes and backslashes escaped, and control and bidirectional
         // characters too (``ErrorText``): a path reaches logs and HTTP bodies.

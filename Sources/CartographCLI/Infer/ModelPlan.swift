@@ -37,7 +37,8 @@ final class ModelPlan {
         var typeNames = enclosing.union([name])
         let ancestors = enclosing.union([name])
         for (key, member) in shape.members {
-            let type = resolve(member, suggested: SwiftNames.type(key), elementName: SwiftNames.elementType(key),
+            let type = resolve(
+                member, suggested: SwiftNames.type(key), elementName: SwiftNames.elementType(key),
                 typeNames: &typeNames, ancestors: ancestors, shapes: shapes)
             let property = SwiftNames.unique(SwiftNames.property(key), in: &propertyNames)
             properties.append(Property(key: key, name: property, type: type, isOptional: shape.isOptional(member: member)))
@@ -54,8 +55,10 @@ final class ModelPlan {
     /// parser stops at 256 levels, and its type checker took 7 s on one
     /// property of 24 nested arrays and over two minutes on 100 (16 levels:
     /// 0.2 s; 100 nested types: 3.5 s).
-    private func resolve(_ shape: ValueShape, suggested: String, elementName: String, typeNames: inout Set<String>,
-                         ancestors: Set<String>, shapes: Shapes, brackets: Int = 0) -> InferredType {
+    private func resolve(
+        _ shape: ValueShape, suggested: String, elementName: String, typeNames: inout Set<String>,
+        ancestors: Set<String>, shapes: Shapes, brackets: Int = 0
+    ) -> InferredType {
         switch shape.soleKind {
         case nil: return .json
         case .bool: return .bool
@@ -70,7 +73,8 @@ final class ModelPlan {
         case .array:
             guard brackets < Self.maxBrackets else { return .json }
             guard let element = shape.element else { return .array(.json) }
-            let type = resolve(element, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
+            let type = resolve(
+                element, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
                 shapes: shapes, brackets: brackets + 1)
             return .array(element.nulls > 0 && type != .json ? .optional(type) : type)
         case .object:
@@ -78,7 +82,8 @@ final class ModelPlan {
             if shape.isMap {
                 guard brackets < Self.maxBrackets else { return .json }
                 let values = shape.mapValues
-                let type = resolve(values, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
+                let type = resolve(
+                    values, suggested: elementName, elementName: elementName, typeNames: &typeNames, ancestors: ancestors,
                     shapes: shapes, brackets: brackets + 1)
                 return .map(values.nulls > 0 && type != .json ? .optional(type) : type)
             }

@@ -7,7 +7,7 @@ enum SwiftNames {
         "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
         "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
         "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "await",
-        "false", "is", "nil", "self", "super", "throws", "true", "try", "Any", "Self", "Type", "Protocol", "some", "any",
+        "false", "is", "nil", "self", "super", "throws", "true", "try", "Any", "Self", "Type", "Protocol", "some", "any"
     ]
 
     /// Names the generated code uses itself (its protocols, the types of
@@ -19,7 +19,7 @@ enum SwiftNames {
         "Any", "AnyObject", "Array", "Bool", "Cartograph", "Character", "Codable", "CodingKey", "CodingKeys", "Data", "Date", "Decimal",
         "Decodable", "Dictionary", "Double", "Encodable", "Equatable", "Error", "Float", "Foundation", "Hashable", "Ignore", "Int",
         "JSONValue", "Map", "Mappable", "Mapping", "Never", "Optional", "Protocol", "RawRepresentable", "Self", "Sendable", "Set",
-        "String", "Swift", "Transform", "Type", "URL", "UUID", "Void",
+        "String", "Swift", "Transform", "Type", "URL", "UUID", "Void"
     ]
 
     /// The words of a key: split at anything that is not a letter or digit,
@@ -48,8 +48,10 @@ enum SwiftNames {
 
     /// Words written in capitals after the first word of a name, as Swift's
     /// API guidelines spell them (`avatarURL`, `userID`).
-    static let acronyms: Set<String> = ["id", "ids", "url", "urls", "uri", "http", "https", "api", "json", "html", "xml", "uuid", "ip", "sql",
-        "ssl", "tls", "dns", "cpu", "gpu", "utc", "iso"]
+    static let acronyms: Set<String> = [
+        "id", "ids", "url", "urls", "uri", "http", "https", "api", "json", "html", "xml", "uuid", "ip", "sql",
+        "ssl", "tls", "dns", "cpu", "gpu", "utc", "iso"
+    ]
 
     /// Keywords that cannot be a property even in backticks (or read badly
     /// so), and `mapping`, which a `Mappable` model's static requirement
@@ -58,8 +60,9 @@ enum SwiftNames {
 
     /// A word of a name after the first: capitalized, or all capitals for an acronym (`id` → `ID`, `Url` → `URL`).
     static func laterWord(_ word: String) -> String {
-        acronyms.contains(word.lowercased()) ? (word.lowercased().hasSuffix("s") && word.count > 2
-            ? word.dropLast().uppercased() + "s" : word.uppercased()) : capitalized(word)
+        acronyms.contains(word.lowercased())
+            ? (word.lowercased().hasSuffix("s") && word.count > 2
+                ? word.dropLast().uppercased() + "s" : word.uppercased()) : capitalized(word)
     }
 
     /// `created_at` → `createdAt`, `avatar_url` → `avatarURL`, `ID` → `id`,
@@ -86,9 +89,10 @@ enum SwiftNames {
     /// `categories` → `Category`, `boxes` → `Box`; otherwise `…Item`.
     static func elementType(_ key: String) -> String {
         let plural = type(key)
-        for (irregular, singular) in [("People", "Person"), ("Children", "Child"), ("Indices", "Index"), ("Matrices", "Matrix"),
-            ("Analyses", "Analysis"), ("Aliases", "Alias")] where plural.hasSuffix(irregular)
-        {
+        for (irregular, singular) in [
+            ("People", "Person"), ("Children", "Child"), ("Indices", "Index"), ("Matrices", "Matrix"),
+            ("Analyses", "Analysis"), ("Aliases", "Alias")
+        ] where plural.hasSuffix(irregular) {
             return String(plural.dropLast(irregular.count)) + singular
         }
         // statuses → Status, buses → Bus (but houses → House, below).

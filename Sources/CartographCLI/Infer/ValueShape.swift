@@ -152,7 +152,7 @@ final class ValueShape {
     /// none or several (which become `JSONValue`).
     var soleKind: JSONKind? {
         let kinds: [(Int, JSONKind)] = [
-            (bools, .bool), (integers + bigIntegers + doubles, .number), (strings, .string), (arrays, .array), (objects, .object),
+            (bools, .bool), (integers + bigIntegers + doubles, .number), (strings, .string), (arrays, .array), (objects, .object)
         ]
         let present = kinds.filter { $0.0 > 0 }
         return present.count == 1 ? present[0].1 : nil

@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Cartograph's Decoder and Encoder against Foundation's, on real data and
@@ -84,12 +85,14 @@ import Testing
             uint: .random(in: .min ... .max, using: &generator), uint8: .random(in: .min ... .max, using: &generator),
             uint16: .random(in: .min ... .max, using: &generator), uint32: .random(in: .min ... .max, using: &generator),
             uint64: .random(in: .min ... .max, using: &generator), float: Float.random(in: -1e6...1e6, using: &generator),
-            double: double(), decimal: Decimal(string: "\(Int.random(in: -99999...99999, using: &generator)).\(Int.random(in: 0...9999, using: &generator))")!,
+            double: double(),
+            decimal: Decimal(string: "\(Int.random(in: -99999...99999, using: &generator)).\(Int.random(in: 0...9999, using: &generator))")!,
             string: text(), date: Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000_000_000...1_000_000_000, using: &generator))),
             data: Data((0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }),
             url: URL(string: "https://example.com/\(Int.random(in: 0...999, using: &generator))?q=1")!,
             uuid: UUID(uuid: (UInt8.random(in: 0...255, using: &generator), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-            color: Color.allCases.randomElement(using: &generator)!, optional: Bool.random(using: &generator) ? Int.random(in: 0...9, using: &generator) : nil,
+            color: Color.allCases.randomElement(using: &generator)!,
+            optional: Bool.random(using: &generator) ? Int.random(in: 0...9, using: &generator) : nil,
             missing: nil, array: (0..<Int.random(in: 0...5, using: &generator)).map { _ in Int.random(in: -9...9, using: &generator) },
             nested: [[double(), double()], []], dictionary: ["k\(Int.random(in: 0...9, using: &generator))": Inner(label: text(), weight: double())],
             inner: Inner(label: text(), weight: double()), inners: [Inner(label: text(), weight: double())],
@@ -116,7 +119,7 @@ import Testing
         (#"{"users": [{"id": 1}]}"#, "$.users[0].name", "missing"),
         (#"{"users": [{"id": 1, "name": null}]}"#, "$.users[0].name", "found null"),
         (#"{"users": {"id": 1}}"#, "$.users", "expected array, found object"),
-        (#"{"users": [{"id": 1e400, "name": "x"}]}"#, "$.users[0].id", "does not fit"),
+        (#"{"users": [{"id": 1e400, "name": "x"}]}"#, "$.users[0].id", "does not fit")
     ])
     func invalidInputsThrowInBothAndOursNamesThePath(_ text: String, _ path: String, _ words: String) throws {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Profile.self, from: Data(text.utf8)) }

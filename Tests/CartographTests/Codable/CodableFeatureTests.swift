@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Strategies, defaults, lossy arrays, and Codable together with registered models.
@@ -39,20 +40,22 @@ import Testing
             (.millisecondsSince1970, #"{"at":1700000000250}"#),
             (.iso8601(fractionalSeconds: true), #"{"at":"2023-11-14T22:13:20.250Z"}"#),
             (.formatted("yyyy-MM-dd HH:mm:ss.SSS", timeZone: TimeZone(identifier: "UTC")!), #"{"at":"2023-11-14 22:13:20.250"}"#),
-            (.deferredToDate, #"{"at":721692800.25}"#),
+            (.deferredToDate, #"{"at":721692800.25}"#)
         ]
         for (strategy, expected) in cases {
             let mapper = JSONMapper(options: CodableOptions { $0.dates = strategy })
             #expect(try mapper.encodeString(Stamped(at: date)) == expected)
             #expect(try mapper.decode(Stamped.self, from: expected).at == date)
         }
-        let custom = JSONMapper(options: CodableOptions {
-            $0.dates = .custom(decode: { Date(timeIntervalSince1970: try $0.singleValueContainer().decode(Double.self) * 60) },
-                encode: { date, encoder in
-                    var container = encoder.singleValueContainer()
-                    try container.encode(date.timeIntervalSince1970 / 60)
-                })
-        })
+        let custom = JSONMapper(
+            options: CodableOptions {
+                $0.dates = .custom(
+                    decode: { Date(timeIntervalSince1970: try $0.singleValueContainer().decode(Double.self) * 60) },
+                    encode: { date, encoder in
+                        var container = encoder.singleValueContainer()
+                        try container.encode(date.timeIntervalSince1970 / 60)
+                    })
+            })
         #expect(try custom.decode(Stamped.self, from: #"{"at": 2}"#).at == Date(timeIntervalSince1970: 120))
         #expect(try custom.encodeString(Stamped(at: Date(timeIntervalSince1970: 180))) == #"{"at":3}"#)
     }
@@ -66,7 +69,8 @@ import Testing
         #expect(try deferred.decode(Blob.self, from: #"{"bytes":[1,2,255]}"#) == blob)
         struct Measure: Codable { var value: Double }
         #expect(throws: EncodingError.self) { try JSONMapper().encode(Measure(value: .nan)) }
-        let named = JSONMapper(options: CodableOptions { $0.nonConformingFloats = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan") })
+        let named = JSONMapper(
+            options: CodableOptions { $0.nonConformingFloats = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan") })
         #expect(try named.encodeString(Measure(value: .infinity)) == #"{"value":"+inf"}"#)
         #expect(try named.decode(Measure.self, from: #"{"value":"nan"}"#).value.isNaN)
     }
@@ -74,7 +78,9 @@ import Testing
     @Test func outputFormattingAndUserInfo() throws {
         struct Link: Codable { var b = "a/b"; var a = 1 }
         var mapper = JSONMapper()
-        mapper.writeOptions = WriteOptions { $0.sortedKeys = true; $0.escapeSlashes = true; $0.formatting = .pretty(indent: 2) }
+        mapper.writeOptions = WriteOptions {
+            $0.sortedKeys = true; $0.escapeSlashes = true; $0.formatting = .pretty(indent: 2)
+        }
         #expect(try mapper.encodeString(Link()) == "{\n  \"a\": 1,\n  \"b\": \"a\\/b\"\n}\n")
         struct Reads: Decodable {
             var flag: Bool
@@ -102,7 +108,12 @@ import Testing
         var generator = SeededGenerator(seed: 99)
         for _ in 0..<50 {
             let value = RoundTripTests.randomValue(&generator)
-            for options in [WriteOptions(), .pretty, WriteOptions { $0.sortedKeys = true; $0.asciiOnly = true; $0.escapeSlashes = true }] {
+            for options in [
+                WriteOptions(), .pretty,
+                WriteOptions {
+                    $0.sortedKeys = true; $0.asciiOnly = true; $0.escapeSlashes = true
+                }
+            ] {
                 var native = NativeJSONWriter(options: options)
                 try native.write(value)
                 #expect(native.output == (try value.encoded(options: options)))
@@ -195,10 +206,12 @@ import Testing
         var registry = ModelRegistry()
         registry.register(Pet.self)
         registry.register(Tag.self)
-        let mixed = try JSONMapper(registry: registry).decode(Mixed.self, from: #"""
-            {"pets": [{"pet": {"name": "a"}, "years": 1}, {"years": 2}], "tag": {"label": "x"},
-             "plain": [{"name": "p"}], "tags": [{"label": "y"}, {"label": "z"}], "more": [{"years": 3}]}
-            """#)
+        let mixed = try JSONMapper(registry: registry).decode(
+            Mixed.self,
+            from: #"""
+                {"pets": [{"pet": {"name": "a"}, "years": 1}, {"years": 2}], "tag": {"label": "x"},
+                 "plain": [{"name": "p"}], "tags": [{"label": "y"}, {"label": "z"}], "more": [{"years": 3}]}
+                """#)
         #expect(mixed.pets == [Pet(name: "a", age: 1), Pet(name: "", age: 2)] && mixed.tag == Tag(name: "x"))
         #expect(mixed.plain == [Plain(name: "p")] && mixed.tags == [Tag(name: "y"), Tag(name: "z")] && mixed.more == [Pet(name: "", age: 3)])
     }
@@ -214,7 +227,8 @@ import Testing
         registry.register(Square.self)
         registry.discriminator(key: "type", ["circle": Circle.self, "square": Square.self])
         let mapper = JSONMapper(registry: registry)
-        let drawing = try mapper.decode(Drawing.self, from: #"{"title": "t", "shapes": [{"type": "square", "side": 2}, {"type": "circle", "radius": 1}]}"#)
+        let drawing = try mapper.decode(
+            Drawing.self, from: #"{"title": "t", "shapes": [{"type": "square", "side": 2}, {"type": "circle", "radius": 1}]}"#)
         #expect(drawing.shapes.map(\.area) == [4, Double.pi])
         let error = try #require(throws: DecodingError.self) {
             try mapper.decode(Drawing.self, from: #"{"title": "t", "shapes": [{"type": "blob"}]}"#)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `CartographJSONDecoder` / `CartographJSONEncoder` configured exactly as
@@ -16,7 +17,8 @@ import Testing
         var tags: [String: Int]
     }
 
-    static let event = Event(eventNumber: 7, title: "a/b \u{1}é", startsAt: Date(timeIntervalSince1970: 1_700_000_000), payload: Data([1, 2, 3]),
+    static let event = Event(
+        eventNumber: 7, title: "a/b \u{1}é", startsAt: Date(timeIntervalSince1970: 1_700_000_000), payload: Data([1, 2, 3]),
         ratio: 2, link: URL(string: "https://example.com/a/b")!, tags: ["some_tag": 1, "other": 2])
 
     @Test(arguments: [0, 1, 2, 3])
@@ -69,7 +71,9 @@ import Testing
         let foundation = JSONEncoder()
         foundation.outputFormatting = [.prettyPrinted, .sortedKeys]
         let expected = Array(try foundation.encode(value))
-        let options = WriteOptions { $0.formatting = .prettyLikeFoundation; $0.sortedKeys = true }
+        let options = WriteOptions {
+            $0.formatting = .prettyLikeFoundation; $0.sortedKeys = true
+        }
         let document = try Document(parsing: expected)
         #expect(try document.encoded(options: options) == expected)
         #expect(try document.root.jsonValue().encoded(options: options) == expected)

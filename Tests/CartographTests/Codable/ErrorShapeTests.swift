@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Error cases, types and coding paths as Foundation's coders report them.

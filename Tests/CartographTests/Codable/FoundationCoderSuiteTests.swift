@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// More cases from swift-foundation's `JSONEncoderTests.swift`, run through
@@ -31,9 +32,10 @@ import Testing
 
     /// Encodes with both pairs, each given a fresh log; compares bytes (or
     /// both throwing, with the error's path) and logs.
-    static func encodeBoth<T: Encodable>(_ value: T, logsBeyondFoundation: Bool = false,
-        configure: (JSONEncoder, CartographJSONEncoder) -> Void = { _, _ in }) -> [String]
-    {
+    static func encodeBoth<T: Encodable>(
+        _ value: T, logsBeyondFoundation: Bool = false,
+        configure: (JSONEncoder, CartographJSONEncoder) -> Void = { _, _ in }
+    ) -> [String] {
         let foundation = JSONEncoder()
         let cartograph = CartographJSONEncoder()
         foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -90,9 +92,10 @@ import Testing
     /// `keyInPath`: the chosen difference (Foundation compatibility article) for numbers that do not
     /// fit their type, whose path ends with the key here and stops at the
     /// container in Foundation — a path that extends Foundation's agrees.
-    static func decodeBoth<T: Decodable & Equatable>(_ type: T.Type, _ json: String, keyInPath: Bool = false,
-        configure: (JSONDecoder, CartographJSONDecoder) -> Void = { _, _ in }) -> [String]
-    {
+    static func decodeBoth<T: Decodable & Equatable>(
+        _ type: T.Type, _ json: String, keyInPath: Bool = false,
+        configure: (JSONDecoder, CartographJSONDecoder) -> Void = { _, _ in }
+    ) -> [String] {
         let foundation = JSONDecoder()
         let cartograph = CartographJSONDecoder()
         configure(foundation, cartograph)
@@ -297,7 +300,9 @@ import Testing
         init(from decoder: any Decoder) throws {
             var container = try decoder.unkeyedContainer()
             while !container.isAtEnd {
-                guard try !container.decodeNil(), try !container.decodeNil() else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "nil") }
+                guard try !container.decodeNil(), try !container.decodeNil() else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "nil")
+                }
                 values.append(try container.decode(Int.self))
             }
         }
@@ -572,7 +577,9 @@ import Testing
 
     static let cases: [Case] = [
         Case(name: "nestedContainerCodingPaths", differences: [.nestedValuePaths]) { encodeBoth(NestedContainers(), logsBeyondFoundation: true) },
-        Case(name: "superEncoderCodingPaths", differences: [.nestedValuePaths]) { encodeBoth(NestedContainers(viaSuperEncoder: true), logsBeyondFoundation: true) },
+        Case(name: "superEncoderCodingPaths", differences: [.nestedValuePaths]) {
+            encodeBoth(NestedContainers(viaSuperEncoder: true), logsBeyondFoundation: true)
+        },
         Case(name: "nestedContainerCodingPaths (error deep inside)") {
             var problems = encodeBoth(NestedContainers(failDeep: true), logsBeyondFoundation: true)
             do {
@@ -628,27 +635,42 @@ import Testing
             return decodeBoth(DuplicateKeys.self, #"{"unused key 1":"test1","unused key 2":"test2"}"#) {
                 $0.keyDecodingStrategy = .custom(same)
                 $1.keyDecodingStrategy = .custom(same)
-            } + encodeBoth(DuplicateKeys()) {
-                $0.keyEncodingStrategy = .custom(same)
-                $1.keyEncodingStrategy = .custom(same)
             }
+                + encodeBoth(DuplicateKeys()) {
+                    $0.keyEncodingStrategy = .custom(same)
+                    $1.keyEncodingStrategy = .custom(same)
+                }
         },
         Case(name: "decodingDictionaryStringKeyConversionUntouched (snake_case and custom)") {
             let shout: @Sendable ([any CodingKey]) -> any CodingKey = { StringKey($0.last!.stringValue.uppercased()) }
-            return decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
-                + decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .custom(shout); $1.keyDecodingStrategy = .custom(shout) }
-                + encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
-                + encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .custom(shout); $1.keyEncodingStrategy = .custom(shout) }
+            return decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) {
+                $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
+            }
+                + decodeBoth([String: String].self, #"{"leave_me_alone":"test"}"#) {
+                    $0.keyDecodingStrategy = .custom(shout); $1.keyDecodingStrategy = .custom(shout)
+                }
+                + encodeBoth(["leaveMeAlone": "test"]) {
+                    $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+                }
+                + encodeBoth(["leaveMeAlone": "test"]) {
+                    $0.keyEncodingStrategy = .custom(shout); $1.keyEncodingStrategy = .custom(shout)
+                }
         },
         Case(name: "decodingDictionaryFailureKeyPath / Nested") {
-            decodeBoth([String: Int].self, #"{"leave_me_alone":"test"}"#) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
-                + decodeBoth([String: [String: FailureNested]].self,
-                    #"{"top_level": {"sub_level": {"nested_value": {"int_value": "not_an_int"}}}}"#) {
-                        $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
-                    }
+            decodeBoth([String: Int].self, #"{"leave_me_alone":"test"}"#) {
+                $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
+            }
+                + decodeBoth(
+                    [String: [String: FailureNested]].self,
+                    #"{"top_level": {"sub_level": {"nested_value": {"int_value": "not_an_int"}}}}"#
+                ) {
+                    $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
+                }
         },
         Case(name: "encodingDictionaryFailureKeyPath / Nested") {
-            encodeBoth(["key": Double.nan]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+            encodeBoth(["key": Double.nan]) {
+                $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+            }
                 + encodeBoth(["top_level": ["sub_level": ["nested_value": ["int_value": Double.nan]]]]) {
                     $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
                 }
@@ -660,7 +682,8 @@ import Testing
             }
             let nested: [String: [String: [Int]]] = ["b": ["x": [1, 2], "empty": []], "a": [:], "c": ["y": [3]]]
             return encodeBoth(nested, configure: pretty) + encodeBoth([[Int]](), configure: pretty) + encodeBoth([String: Int](), configure: pretty)
-                + encodeBoth([[[Int]]()], configure: pretty) + encodeBoth(Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "é/\u{1}"))), configure: pretty)
+                + encodeBoth([[[Int]]()], configure: pretty)
+                + encodeBoth(Outer(outerValue: Middle(nestedValue: Inner(helloWorld: "é/\u{1}"))), configure: pretty)
                 + encodeBoth([1.5, 2, -0.0], configure: pretty) + encodeBoth("fragment", configure: pretty)
         },
         Case(name: "encoderStateThrowOnEncode / CustomDate / CustomData") {
@@ -668,18 +691,27 @@ import Testing
             var problems = encodeBoth(ReferencingEncoderWrapper(value: [Float.infinity]))
             // The closure pushes a container before it throws.
             problems += encodeBoth(ReferencingEncoderWrapper(value: Date(timeIntervalSince1970: 0))) {
-                $0.dateEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
-                $1.dateEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+                $0.dateEncodingStrategy = .custom { _, encoder in
+                    _ = encoder.unkeyedContainer(); throw Failure()
+                }
+                $1.dateEncodingStrategy = .custom { _, encoder in
+                    _ = encoder.unkeyedContainer(); throw Failure()
+                }
             }
             problems += encodeBoth(ReferencingEncoderWrapper(value: Data([1]))) {
-                $0.dataEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
-                $1.dataEncodingStrategy = .custom { _, encoder in _ = encoder.unkeyedContainer(); throw Failure() }
+                $0.dataEncodingStrategy = .custom { _, encoder in
+                    _ = encoder.unkeyedContainer(); throw Failure()
+                }
+                $1.dataEncodingStrategy = .custom { _, encoder in
+                    _ = encoder.unkeyedContainer(); throw Failure()
+                }
             }
             return problems
         },
         Case(name: "decodingFailureThrowInInitSingleContainer") {
             var problems: [String] = []
-            problems += decodeBoth(OnlyFoo.self, #"{ "checkedString" : "baz" }"#) + decodeBoth(OnlyFoo.self, #""baz""#) + decodeBoth(OnlyFoo.self, #""foo""#)
+            problems +=
+                decodeBoth(OnlyFoo.self, #"{ "checkedString" : "baz" }"#) + decodeBoth(OnlyFoo.self, #""baz""#) + decodeBoth(OnlyFoo.self, #""foo""#)
             return problems
         },
         Case(name: "decoderStateThrowOnDecode / CustomDate / CustomData") {
@@ -731,7 +763,11 @@ import Testing
         Case(name: "infiniteDate", differences: [.isoDatesOutOfRange]) {
             let date = Date(timeIntervalSince1970: .infinity)
             let strategies: [JSONEncoder.DateEncodingStrategy] = [.deferredToDate, .secondsSince1970, .millisecondsSince1970]
-            var problems = strategies.flatMap { strategy in encodeBoth([date]) { $0.dateEncodingStrategy = strategy; $1.dateEncodingStrategy = strategy } }
+            var problems = strategies.flatMap { strategy in
+                encodeBoth([date]) {
+                    $0.dateEncodingStrategy = strategy; $1.dateEncodingStrategy = strategy
+                }
+            }
             // A chosen difference (the Foundation compatibility article): Foundation writes an infinite date
             // as ISO 8601 text of some year 506713; Cartograph refuses it.
             let encoder = CartographJSONEncoder()
@@ -773,7 +809,9 @@ import Testing
             return problems
         },
         Case(name: "assumesTopLevelDictionary (JSON)") {
-            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true }
+            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = {
+                $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true
+            }
             return ["\"x\" : 42", "{\"x\" : 42}", "", "   ", "\"x\" : 42}", "{\"x\" : 42", "\"x\" : 1, \"y\" : 2", "[1]", "42"]
                 .flatMap { decodeBoth([String: Int].self, $0, configure: assume) }
                 + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
@@ -781,16 +819,22 @@ import Testing
         Case(name: "encodingKeyStrategySnake / decodingKeyStrategyCamel (Foundation's key lists)") {
             // Each key written under `.convertToSnakeCase` through a coding
             // key of the value's own, and read back under `.convertFromSnakeCase`.
-            let toSnake = ["simpleOneTwo", "myURL", "singleCharacterAtEndX", "thisIsAnXMLProperty", "single", "", "a", "aA", "version4Thing",
+            let toSnake = [
+                "simpleOneTwo", "myURL", "singleCharacterAtEndX", "thisIsAnXMLProperty", "single", "", "a", "aA", "version4Thing",
                 "partCAPS", "partCAPSLowerAGAIN", "manyWordsInThisThing", "asdfĆqer", "already_snake_case", "dataPoint22", "dataPoint22Word",
                 "_oneTwoThree", "oneTwoThree_", "__oneTwoThree", "oneTwoThree__", "_oneTwoThree_", "_test", "_test_", "__test", "test__",
-                "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "🐧🐟", "aB\u{301}c", "e\u{301}E\u{301}e\u{301}"]
-            let fromSnake = ["", "a", "ALLCAPS", "ALL_CAPS", "single", "snake_case", "one_two_three", "_snake_case", "__snake_case",
+                "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "🐧🐟", "aB\u{301}c", "e\u{301}E\u{301}e\u{301}"
+            ]
+            let fromSnake = [
+                "", "a", "ALLCAPS", "ALL_CAPS", "single", "snake_case", "one_two_three", "_snake_case", "__snake_case",
                 "snake_case_", "snake_case__", "_snake_case_", "__snake_case__", "snake_Ćase", "snake_ćase", "alreadyCamelCase",
                 "__this_and_that", "this__and__that", "this_aNd_that", "_", "__", "___",
-                "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "m͉̟̹y̦̳_g͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖_u͇̝̠r͙̻̥͓̣l̥̖͎͓̪̫ͅ_r̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "🐧_🐟"]
+                "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "m͉̟̹y̦̳_g͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖_u͇̝̠r͙̻̥͓̣l̥̖͎͓̪̫ͅ_r̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "🐧_🐟"
+            ]
             var problems = toSnake.flatMap { name in
-                encodeBoth(NamedKey(name: name)) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
+                encodeBoth(NamedKey(name: name)) {
+                    $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+                }
             }
             for name in fromSnake {
                 let json = "{\"\(name.replacingOccurrences(of: "\"", with: "\\\""))\": true}"
@@ -820,9 +864,14 @@ import Testing
                 }
             }
             struct Generated: Codable, Equatable { var thisIsCamelCase: String }
-            let snake: (JSONEncoder, CartographJSONEncoder) -> Void = { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
-            let camel: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
-            var problems = decodeBoth(Renamed.self, #"{"foo_bar":"test","this_is_camel_case_too":"test2"}"#, configure: camel)
+            let snake: (JSONEncoder, CartographJSONEncoder) -> Void = {
+                $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+            }
+            let camel: (JSONDecoder, CartographJSONDecoder) -> Void = {
+                $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase
+            }
+            var problems =
+                decodeBoth(Renamed.self, #"{"foo_bar":"test","this_is_camel_case_too":"test2"}"#, configure: camel)
                 + decodeBoth(Renamed.self, #"{"fooBar":"test","thisIsCamelCaseToo":"test2"}"#, configure: camel)
                 + decodeBoth(Renamed.self, #"{"this_is_camel_case":"test","this_is_camel_case_too":"test2"}"#, configure: camel)
                 + decodeBoth(Generated.self, #"{"this_is_camel_case":"test"}"#, configure: camel)
@@ -875,9 +924,11 @@ import Testing
             let cartograph = CartographJSONDecoder()
             cartograph.allowsJSON5 = true
             var problems: [String] = []
-            do { _ = try foundation.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Foundation read Null as null")
+            do {
+                _ = try foundation.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Foundation read Null as null")
             } catch is NotNull {} catch { problems.append("Foundation now refuses Null while parsing: \(error)") }
-            do { _ = try cartograph.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Cartograph read Null")
+            do {
+                _ = try cartograph.decode(NullReader.self, from: Data("Null".utf8)); problems.append("Cartograph read Null")
             } catch DecodingError.dataCorrupted {} catch { problems.append("Cartograph threw \(error)") }
             for input in ["null", "nul", "nu", "n", "n    ", "nu   ", "nullx", "NULL"] {
                 let theirs = Result { try foundation.decode(NullReader.self, from: Data(input.utf8)) }
@@ -888,10 +939,17 @@ import Testing
             return problems
         },
         Case(name: "jsonEscapedForwardSlashes / encodingDictionaryStringKeyConversionUntouched / assumesTopLevelDictionaryTrailingNumber") {
-            var problems = encodeBoth(["/": 1, "a/b": 2]) { $0.outputFormatting = .sortedKeys; $1.outputFormatting = .sortedKeys }
-            problems += encodeBoth(["leaveMeAlone": "test"]) { $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase }
-            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = { $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true }
-            problems += decodeBoth([String: Int].self, "\"x\" : 42", configure: assume) + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
+            var problems = encodeBoth(["/": 1, "a/b": 2]) {
+                $0.outputFormatting = .sortedKeys; $1.outputFormatting = .sortedKeys
+            }
+            problems += encodeBoth(["leaveMeAlone": "test"]) {
+                $0.keyEncodingStrategy = .convertToSnakeCase; $1.keyEncodingStrategy = .convertToSnakeCase
+            }
+            let assume: (JSONDecoder, CartographJSONDecoder) -> Void = {
+                $0.assumesTopLevelDictionary = true; $1.assumesTopLevelDictionary = true
+            }
+            problems +=
+                decodeBoth([String: Int].self, "\"x\" : 42", configure: assume) + decodeBoth([String: Double].self, "\"x\" : 1.5", configure: assume)
             problems += decodeBoth([String: Double].self, "\"x\" : 1.") {
                 $0.assumesTopLevelDictionary = true; $0.allowsJSON5 = true; $1.assumesTopLevelDictionary = true; $1.allowsJSON5 = true
             }
@@ -901,9 +959,11 @@ import Testing
             // The drop-in reads them as `JSONDecoder` does; a comma with no
             // value before it stays an error in both, and `JSONMapper`
             // keeps RFC 8259's grammar unless asked.
-            var problems = [#"{"key" : [ true, ],}"#, "[1,]", #"{"a":1,}"#, "[1 , ]", "[[1,],[2,],]", "[1,\n]", "[,]", "[1,,]", "{,}",
-                #"{"a":,}"#, #"{"a":1,,}"#, "[1,}", #"{"a":1,]"#, "1,", #"["x,]",]"#, #"["\",]"]"#]
-                .flatMap { Differential.decode(FoundationCases.JSONAnything.self, $0) }
+            var problems = [
+                #"{"key" : [ true, ],}"#, "[1,]", #"{"a":1,}"#, "[1 , ]", "[[1,],[2,],]", "[1,\n]", "[,]", "[1,,]", "{,}",
+                #"{"a":,}"#, #"{"a":1,,}"#, "[1,}", #"{"a":1,]"#, "1,", #"["x,]",]"#, #"["\",]"]"#
+            ]
+            .flatMap { Differential.decode(FoundationCases.JSONAnything.self, $0) }
             if (try? JSONMapper().decode([Int].self, from: "[1,]")) != nil { problems.append("JSONMapper read [1,] by default") }
             let relaxed = JSONMapper(parseOptions: ParseOptions { $0.allowsTrailingCommas = true })
             if (try? relaxed.decode([Int].self, from: "[1,]")) != [1] { problems.append("JSONMapper did not read [1,] when asked") }
@@ -920,11 +980,17 @@ import Testing
             let theirs = try foundation.encode(value, configuration: .init(offset: 1))
             let ours = try cartograph.encode(value, configuration: .init(offset: 1))
             if theirs != ours { problems.append("JSON bytes: \(Differential.text(ours)) vs \(Differential.text(theirs))") }
-            if try CartographJSONDecoder().decode(Configured.self, from: theirs, configuration: .init(offset: 1)) != value { problems.append("JSON decode") }
-            if try CartographJSONDecoder().decode(Configured.self, from: ours, configuration: Configured.Provider.self) != value { problems.append("JSON provider") }
+            if try CartographJSONDecoder().decode(Configured.self, from: theirs, configuration: .init(offset: 1)) != value {
+                problems.append("JSON decode")
+            }
+            if try CartographJSONDecoder().decode(Configured.self, from: ours, configuration: Configured.Provider.self) != value {
+                problems.append("JSON provider")
+            }
             if try cartograph.encode(value, configuration: Configured.Provider.self) != theirs { problems.append("JSON encode provider") }
             let plist = try CartographPropertyListEncoder().encode(value, configuration: Configured.Provider.self)
-            if try PropertyListDecoder().decode(Configured.self, from: plist, configuration: .init(offset: 1)) != value { problems.append("plist read by Foundation") }
+            if try PropertyListDecoder().decode(Configured.self, from: plist, configuration: .init(offset: 1)) != value {
+                problems.append("plist read by Foundation")
+            }
             let foundationPlist = try PropertyListEncoder().encode(value, configuration: .init(offset: 1))
             if try CartographPropertyListDecoder().decode(Configured.self, from: foundationPlist, configuration: Configured.Provider.self) != value {
                 problems.append("Foundation's plist")
@@ -934,16 +1000,30 @@ import Testing
         Case(name: "encodingDateCustom / Empty, encodingDataCustom / Empty") {
             let stamp = Date(timeIntervalSince1970: 1_000)
             var problems = encodeBoth([stamp]) {
-                $0.dateEncodingStrategy = .custom { date, encoder in var c = encoder.singleValueContainer(); try c.encode(date.timeIntervalSince1970 * 2) }
-                $1.dateEncodingStrategy = .custom { date, encoder in var c = encoder.singleValueContainer(); try c.encode(date.timeIntervalSince1970 * 2) }
+                $0.dateEncodingStrategy = .custom { date, encoder in
+                    var c = encoder.singleValueContainer(); try c.encode(date.timeIntervalSince1970 * 2)
+                }
+                $1.dateEncodingStrategy = .custom { date, encoder in
+                    var c = encoder.singleValueContainer(); try c.encode(date.timeIntervalSince1970 * 2)
+                }
             }
-            problems += encodeBoth([stamp]) { $0.dateEncodingStrategy = .custom { _, _ in }; $1.dateEncodingStrategy = .custom { _, _ in } }
-            problems += encodeBoth(Optional(stamp)) { $0.dateEncodingStrategy = .custom { _, _ in }; $1.dateEncodingStrategy = .custom { _, _ in } }
+            problems += encodeBoth([stamp]) {
+                $0.dateEncodingStrategy = .custom { _, _ in }; $1.dateEncodingStrategy = .custom { _, _ in }
+            }
+            problems += encodeBoth(Optional(stamp)) {
+                $0.dateEncodingStrategy = .custom { _, _ in }; $1.dateEncodingStrategy = .custom { _, _ in }
+            }
             problems += encodeBoth([Data([1, 2])]) {
-                $0.dataEncodingStrategy = .custom { data, encoder in var c = encoder.singleValueContainer(); try c.encode(data.count) }
-                $1.dataEncodingStrategy = .custom { data, encoder in var c = encoder.singleValueContainer(); try c.encode(data.count) }
+                $0.dataEncodingStrategy = .custom { data, encoder in
+                    var c = encoder.singleValueContainer(); try c.encode(data.count)
+                }
+                $1.dataEncodingStrategy = .custom { data, encoder in
+                    var c = encoder.singleValueContainer(); try c.encode(data.count)
+                }
             }
-            problems += encodeBoth(Data()) { $0.dataEncodingStrategy = .custom { _, _ in }; $1.dataEncodingStrategy = .custom { _, _ in } }
+            problems += encodeBoth(Data()) {
+                $0.dataEncodingStrategy = .custom { _, _ in }; $1.dataEncodingStrategy = .custom { _, _ in }
+            }
             problems += decodeBoth([Date].self, "[1000, {}]") {
                 $0.dateDecodingStrategy = .custom { _ in stamp }
                 $1.dateDecodingStrategy = .custom { _ in stamp }
@@ -960,7 +1040,8 @@ import Testing
                 $0.outputFormatting = [.prettyPrinted, .sortedKeys]
                 $1.outputFormatting = [.prettyPrinted, .sortedKeys]
             }
-            let arrays = Arrays(integers: [.min, 0, 42, .max], doubles: [42, 3.14, .infinity, -.infinity], strings: ["Hello", "true", "0\n1", "\u{0008}"])
+            let arrays = Arrays(
+                integers: [.min, 0, 42, .max], doubles: [42, 3.14, .infinity, -.infinity], strings: ["Hello", "true", "0\n1", "\u{0008}"])
             var problems = encodeBoth([Float.infinity, -.infinity], configure: floats) + encodeBoth([Double.nan], configure: floats)
             problems += encodeBoth(Optional(Float.infinity), configure: floats) + encodeBoth(arrays, configure: floats)
             problems += encodeBoth(arrays, configure: prettyFloats)
@@ -999,9 +1080,12 @@ import Testing
             return text == #"{"after":[1,2],"nilField":null}"# ? [] : ["wrote \(text)"]
         },
         Case(name: "encodingTopLevel… (structured struct, class, deep type, arrays)") {
-            let company = Company(address: Address(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
-                employees: [Member(name: "Johnny Appleseed", email: "appleseed@apple.com", website: URL(string: "http://apple.com")),
-                    Member(name: "Jane", email: "j@x.org")], founded: Date(timeIntervalSinceReferenceDate: -757_382_400), tags: ["b"])
+            let company = Company(
+                address: Address(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
+                employees: [
+                    Member(name: "Johnny Appleseed", email: "appleseed@apple.com", website: URL(string: "http://apple.com")),
+                    Member(name: "Jane", email: "j@x.org")
+                ], founded: Date(timeIntervalSinceReferenceDate: -757_382_400), tags: ["b"])
             var problems = encodeBoth(company) + encodeBoth(company.address) + encodeBoth(company.employees[0]) + encodeBoth([1, 2, 3])
             problems += encodeBoth([company, company]) + encodeBoth(["key": [company.address]])
             let encoded = try CartographJSONEncoder().encode(company)
@@ -1018,9 +1102,10 @@ import Testing
             foundation.outputFormatting = .sortedKeys
             let cartograph = CartographJSONEncoder()
             cartograph.outputFormatting = .sortedKeys
-            for (label, text) in [("Foundation", Differential.text(try foundation.encode(SuperEncoders()))),
-                ("Cartograph", Differential.text(try cartograph.encode(SuperEncoders())))]
-            {
+            for (label, text) in [
+                ("Foundation", Differential.text(try foundation.encode(SuperEncoders()))),
+                ("Cartograph", Differential.text(try cartograph.encode(SuperEncoders())))
+            ] {
                 for part in [#""firstSuper":"First""#, #""secondSuper":"Second""#, #"[0,"First","Second",42]"#, #"{"direct":"super"}"#]
                 where !text.contains(part) {
                     problems.append("\(label) wrote \(text), without \(part)")
@@ -1033,6 +1118,6 @@ import Testing
         },
         Case(name: "duplicate JSON keys (the first wins in JSONDecoder)") {
             decodeBoth([String: Int].self, #"{"a":1,"a":2}"#) + decodeBoth(FoundationCases.Pair.self, #"{"first":1,"second":2,"first":3}"#)
-        },
+        }
     ]
 }

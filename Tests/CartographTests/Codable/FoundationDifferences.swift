@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every way the drop-in coders differ from Foundation's on purpose: one
@@ -25,61 +26,83 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     var row: (what: String, foundation: String, cartograph: String, why: String) {
         switch self {
         case .numberPathEndsWithKey:
-            ("a number that does not fit the type (`300` as `Int8`, `1.5` as `Int`)",
-             "`dataCorrupted` whose coding path stops at the container, without the key",
-             "`dataCorrupted` whose path ends with the key",
-             "the key is where the problem is")
+            (
+                "a number that does not fit the type (`300` as `Int8`, `1.5` as `Int`)",
+                "`dataCorrupted` whose coding path stops at the container, without the key",
+                "`dataCorrupted` whose path ends with the key",
+                "the key is where the problem is"
+            )
         case .int128WithZeroFraction:
-            ("`Int128` / `UInt128` written with a zero fraction beyond 64 bits (`18446744073709551616.0`)",
-             "throws (its own test calls this \"should work but doesn't yet\")",
-             "read exactly",
-             "the value is exact")
+            (
+                "`Int128` / `UInt128` written with a zero fraction beyond 64 bits (`18446744073709551616.0`)",
+                "throws (its own test calls this \"should work but doesn't yet\")",
+                "read exactly",
+                "the value is exact"
+            )
         case .nestedValuePaths:
-            ("the `codingPath` of a value encoded inside a nested container, or a super encoder taken from one",
-             "starts at the nested container: `[two]`",
-             "the whole path: `[a, one, two]`; containers' own paths agree",
-             "the `Codable` contract; errors say where")
+            (
+                "the `codingPath` of a value encoded inside a nested container, or a super encoder taken from one",
+                "starts at the nested container: `[two]`",
+                "the whole path: `[a, one, two]`; containers' own paths agree",
+                "the `Codable` contract; errors say where"
+            )
         case .isoDatesOutOfRange:
-            ("a date outside the years 1 to 9999, or infinite, written as ISO 8601 JSON",
-             "written (an infinite date as text of year 506713)",
-             "refused (`numberOutOfRange`)",
-             "what is written must read back; ISO 8601 readers take four-digit years")
+            (
+                "a date outside the years 1 to 9999, or infinite, written as ISO 8601 JSON",
+                "written (an infinite date as text of year 506713)",
+                "refused (`numberOutOfRange`)",
+                "what is written must read back; ISO 8601 readers take four-digit years"
+            )
         case .plistFloatOverflow:
-            ("a real too large for `Float` in a property list (`<real>1e39</real>`)",
-             "infinity",
-             "`dataCorrupted`: does not fit in `Float`",
-             "what does not fit is an error, as both do in JSON")
+            (
+                "a real too large for `Float` in a property list (`<real>1e39</real>`)",
+                "infinity",
+                "`dataCorrupted`: does not fit in `Float`",
+                "what does not fit is an error, as both do in JSON"
+            )
         case .json5EscapedUnquotedKey:
-            ("a JSON5 unquoted key with a `\\u` escape (`sig\\u03A3ma`)",
-             "the six characters kept",
-             "decoded: `sigΣma`",
-             "the JSON5 specification; Foundation's own test lists the file under \"todo\"")
+            (
+                "a JSON5 unquoted key with a `\\u` escape (`sig\\u03A3ma`)",
+                "the six characters kept",
+                "decoded: `sigΣma`",
+                "the JSON5 specification; Foundation's own test lists the file under \"todo\""
+            )
         case .damagedPlistsAreDataCorrupted:
-            ("a damaged property list (`<integer>42q</integer>`, a value missing from a dictionary, an object offset inside the header)",
-             "`typeMismatch` where its reader meets the damage while decoding a value, or an error that is not a `DecodingError`",
-             "`dataCorrupted`, with the byte offset",
-             "the input is damaged, not of another type; callers catch `DecodingError`")
+            (
+                "a damaged property list (`<integer>42q</integer>`, a value missing from a dictionary, an object offset inside the header)",
+                "`typeMismatch` where its reader meets the damage while decoding a value, or an error that is not a `DecodingError`",
+                "`dataCorrupted`, with the byte offset",
+                "the input is damaged, not of another type; callers catch `DecodingError`"
+            )
         case .plistDatesOutOfRange:
-            ("a property-list date outside the years 0 to 9999 (proleptic Gregorian): year 33658, or Foundation's \"all-zero\" date `0000-01-02` (Julian)",
-             "written and read back (in XML a year of five digits; a date before the year −4712 reads back wrong)",
-             "refused when written or read (`numberOutOfRange`); inside that range dates are written and read as Foundation does, "
-                 + "`Date.distantPast` included",
-             "a plist date is kept as fixed-width ISO 8601 text that the JSON views see; what is written must read back")
+            (
+                "a property-list date outside the years 0 to 9999 (proleptic Gregorian): year 33658, or Foundation's \"all-zero\" date `0000-01-02` (Julian)",
+                "written and read back (in XML a year of five digits; a date before the year −4712 reads back wrong)",
+                "refused when written or read (`numberOutOfRange`); inside that range dates are written and read as Foundation does, "
+                    + "`Date.distantPast` included",
+                "a plist date is kept as fixed-width ISO 8601 text that the JSON views see; what is written must read back"
+            )
         case .nulInXMLPlists:
-            ("a NUL character in an XML property list's string or key",
-             "written as a raw NUL byte, and read",
-             "refused when written (`EncodingError`) and read (`dataCorrupted`); binary plists hold it",
-             "XML 1.0 has no NUL character: other XML readers refuse such a file")
+            (
+                "a NUL character in an XML property list's string or key",
+                "written as a raw NUL byte, and read",
+                "refused when written (`EncodingError`) and read (`dataCorrupted`); binary plists hold it",
+                "XML 1.0 has no NUL character: other XML readers refuse such a file"
+            )
         case .json5CapitalizedNull:
-            ("`Null` (capitalised) as a JSON5 value",
-             "parsed as some value that is not null; the type's `init(from:)` then throws its own error",
-             "refused while parsing (`dataCorrupted`)",
-             "JSON5 has `null` only")
+            (
+                "`Null` (capitalised) as a JSON5 value",
+                "parsed as some value that is not null; the type's `init(from:)` then throws its own error",
+                "refused while parsing (`dataCorrupted`)",
+                "JSON5 has `null` only"
+            )
         case .utf32LittleEndianMark:
-            ("UTF-32 little endian after its byte order mark (`FF FE 00 00`), JSON or XML plist",
-             "read as UTF-16LE after a mark, and refused",
-             "read as UTF-32LE (and `FE FF 00 00`, which Foundation takes for that mark, too)",
-             "that is the UTF-32LE mark")
+            (
+                "UTF-32 little endian after its byte order mark (`FF FE 00 00`), JSON or XML plist",
+                "read as UTF-16LE after a mark, and refused",
+                "read as UTF-32LE (and `FE FF 00 00`, which Foundation takes for that mark, too)",
+                "that is the UTF-32LE mark"
+            )
         }
     }
 
@@ -98,7 +121,8 @@ enum FoundationDifference: String, CaseIterable, Sendable {
 /// asserted by a differential case.
 @Suite struct FoundationDifferencesArticleTests {
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/Cartograph/Cartograph.docc/FoundationCompatibility.md")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Sources/Cartograph/Cartograph.docc/FoundationCompatibility.md")
     static let begin = "<!-- differences: written from Tests/CartographTests/Codable/FoundationDifferences.swift -->"
     static let end = "<!-- end of differences -->"
 
@@ -118,7 +142,8 @@ enum FoundationDifference: String, CaseIterable, Sendable {
             try (text[..<start.upperBound] + written + text[stop.lowerBound...]).write(to: Self.article, atomically: true, encoding: .utf8)
             return
         }
-        #expect(String(text[start.upperBound..<stop.lowerBound]) == written,
+        #expect(
+            String(text[start.upperBound..<stop.lowerBound]) == written,
             "the article's table is not the list: run CARTOGRAPH_WRITE_DIFFERENCES=1 swift test --filter FoundationDifferencesArticleTests")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Cases taken from swift-foundation's `JSONEncoderTests.swift` (their
@@ -49,13 +50,17 @@ import Testing
 
     static let cases: [Case] = [
         Case(name: "roundTrippingInt128") {
-            let values: [Int128] = [.min, .min + 1, -0x1_0000_0000_0000_0000, 0x0_8000_0000_0000_0000, -1, 0, 0x7fff_ffff_ffff_ffff,
-                0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff, 0x1_0000_0000_0000_0000, .max]
+            let values: [Int128] = [
+                .min, .min + 1, -0x1_0000_0000_0000_0000, 0x0_8000_0000_0000_0000, -1, 0, 0x7fff_ffff_ffff_ffff,
+                0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff, 0x1_0000_0000_0000_0000, .max
+            ]
             return try values.flatMap { try Differential.roundTrip($0) } + (try Differential.roundTrip(values))
         },
         Case(name: "roundTrippingUInt128") {
-            let values: [UInt128] = [0, 1, 0x7fff_ffff_ffff_ffff, 0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff, 0x1_0000_0000_0000_0000,
-                0x7fff_ffff_ffff_ffff_ffff_ffff_ffff_ffff, 0x8000_0000_0000_0000_0000_0000_0000_0000, .max]
+            let values: [UInt128] = [
+                0, 1, 0x7fff_ffff_ffff_ffff, 0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff, 0x1_0000_0000_0000_0000,
+                0x7fff_ffff_ffff_ffff_ffff_ffff_ffff_ffff, 0x8000_0000_0000_0000_0000_0000_0000_0000, .max
+            ]
             return try values.flatMap { try Differential.roundTrip($0) }
         },
         Case(name: "int128SlowPath", differences: [.int128WithZeroFraction]) {
@@ -122,8 +127,10 @@ import Testing
             // underflows to zero (`2.01e-1234`, `1e-46` as Float) is refused.
             ["0.", "1e ", "-2.01e- ", "+", "2.01e-1234", "+2.0q", "2s", "NaN", "nan", "Infinity", "inf", "-", "0x42", "1.e2", "1e-46", "1e-45"]
                 .flatMap { Differential.decode(Float.self, $0) }
-                + ["0x42", "1.", "-", "+1", "01", ".5", "1e", "1e+", "NaN", "Infinity", "--1", "1.0.0", "2.01e-1234", "-1e-400", "0e-400",
-                    "0.000e999", "4.9e-324", "2e-324"].flatMap { Differential.decode(Double.self, $0) }
+                + [
+                    "0x42", "1.", "-", "+1", "01", ".5", "1e", "1e+", "NaN", "Infinity", "--1", "1.0.0", "2.01e-1234", "-1e-400", "0e-400",
+                    "0.000e999", "4.9e-324", "2e-324"
+                ].flatMap { Differential.decode(Double.self, $0) }
                 + FoundationCoderSuiteTests.decodeBoth([String: Double].self, #"{"a": 1e-999}"#, keyInPath: true)
         },
         Case(name: "jsonNumberFragments") {
@@ -138,10 +145,11 @@ import Testing
             // (UTF-16BE's mark and a NUL), and its decoder takes it so.
             let text = #""👍🏻""#
             var problems = Differential.decode([Int].self, Data([0xEF, 0xBB, 0xBF]) + Data("[1]".utf8))
-            for (bom, encoding) in [([0xEF, 0xBB, 0xBF], String.Encoding.utf8), ([0xFE, 0xFF], .utf16BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
+            for (bom, encoding) in [
+                ([0xEF, 0xBB, 0xBF], String.Encoding.utf8), ([0xFE, 0xFF], .utf16BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
                 ([0, 0, 0xFE, 0xFF], .utf32BigEndian), ([0xFE, 0xFF, 0, 0], .utf32LittleEndian), ([0xFE, 0xFF, 0, 0], .utf32BigEndian),
-                ([0xFF, 0xFE, 0, 0], .utf16BigEndian), ([0xEF, 0xBB, 0xBF], .utf16BigEndian), ([0xFE, 0xFF], .utf32LittleEndian)] as [([UInt8], String.Encoding)]
-            {
+                ([0xFF, 0xFE, 0, 0], .utf16BigEndian), ([0xEF, 0xBB, 0xBF], .utf16BigEndian), ([0xFE, 0xFF], .utf32LittleEndian)
+            ] as [([UInt8], String.Encoding)] {
                 problems += Differential.decode(String.self, Data(bom) + text.data(using: encoding)!)
             }
             return problems
@@ -166,7 +174,7 @@ import Testing
         Case(name: "interceptURL") { try Differential.roundTrip(URL(string: "http://swift.org/a?b=c#d")!) },
         Case(name: "encodingOutputFormattingSortedKeys") {
             try Differential.encode(["b": 1, "a": 2, "á": 3, "A": 4, "aa": 5], sorted: true)
-        },
+        }
     ]
 }
 
@@ -179,15 +187,18 @@ enum FoundationCases {
         let doubles: [String: Double]
         let decimals: [String: Decimal]
         static let sample = Numbers(
-            doubles: ["-55.66": -55.66, "-9.81": -9.81, "-0.284": -0.284, "-3.4028234663852886e+38": Double(-Float.greatestFiniteMagnitude),
+            doubles: [
+                "-55.66": -55.66, "-9.81": -9.81, "-0.284": -0.284, "-3.4028234663852886e+38": Double(-Float.greatestFiniteMagnitude),
                 "-1.1754943508222875e-38": Double(-Float.leastNormalMagnitude), "-1.7976931348623157e+308": -.greatestFiniteMagnitude,
-                "-2.2250738585072014e-308": -.leastNormalMagnitude, "0.000001": 0.000001],
-            decimals: Dictionary(uniqueKeysWithValues: [
-                "1.234567891011121314", "-1.234567891011121314", "0.1234567891011121314", "-0.1234567891011121314", "123.4567891011121314e-100",
-                "-123.4567891011121314e-100", "1234567891011121314e-100", "-1234567891011121314e-100", "0.1234567891011121314e-100",
-                "-0.1234567891011121314e-100", "3.14159265358979323846264338327950288419", "2.71828182845904523536028747135266249775",
-                "440474310512876335.18692524723746578303827301433673643795",
-            ].map { ($0, Decimal(string: $0)!) }))
+                "-2.2250738585072014e-308": -.leastNormalMagnitude, "0.000001": 0.000001
+            ],
+            decimals: Dictionary(
+                uniqueKeysWithValues: [
+                    "1.234567891011121314", "-1.234567891011121314", "0.1234567891011121314", "-0.1234567891011121314", "123.4567891011121314e-100",
+                    "-123.4567891011121314e-100", "1234567891011121314e-100", "-1234567891011121314e-100", "0.1234567891011121314e-100",
+                    "-0.1234567891011121314e-100", "3.14159265358979323846264338327950288419", "2.71828182845904523536028747135266249775",
+                    "440474310512876335.18692524723746578303827301433673643795"
+                ].map { ($0, Decimal(string: $0)!) }))
     }
 
     struct BigDecimals: Codable, Equatable {
@@ -227,12 +238,19 @@ enum FoundationCases {
         case null, bool(Bool), number(Double), string(String), array([JSONAnything]), object([String: JSONAnything])
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null
-            } else if let value = try? container.decode(Bool.self) { self = .bool(value)
-            } else if let value = try? container.decode(Double.self) { self = .number(value)
-            } else if let value = try? container.decode(String.self) { self = .string(value)
-            } else if let value = try? container.decode([JSONAnything].self) { self = .array(value)
-            } else { self = .object(try container.decode([String: JSONAnything].self)) }
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode([JSONAnything].self) {
+                self = .array(value)
+            } else {
+                self = .object(try container.decode([String: JSONAnything].self))
+            }
         }
     }
 }

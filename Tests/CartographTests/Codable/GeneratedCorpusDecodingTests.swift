@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The generated benchmark files with models (Benchmarks/Data), decoded and

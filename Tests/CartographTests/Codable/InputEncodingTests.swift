@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// UTF-16 and UTF-32 input, with and without a byte order mark, read as
@@ -14,7 +15,7 @@ import Testing
         ("UTF-16BE", .utf16BigEndian, []), ("UTF-16LE", .utf16LittleEndian, []),
         ("UTF-16BE+BOM", .utf16BigEndian, [0xFE, 0xFF]), ("UTF-16LE+BOM", .utf16LittleEndian, [0xFF, 0xFE]),
         ("UTF-32BE", .utf32BigEndian, []), ("UTF-32LE", .utf32LittleEndian, []),
-        ("UTF-32BE+BOM", .utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]), ("UTF-32LE+BOM", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00]),
+        ("UTF-32BE+BOM", .utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]), ("UTF-32LE+BOM", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00])
     ]
 
     @Test func everyUnicodeEncodingDecodesAsFoundationDecodesIt() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// JSON5 reading (`allowsJSON5`, `assumesTopLevelDictionary`), checked two
@@ -14,12 +15,19 @@ import Testing
         case null, bool(Bool), number(String), string(String), array([Value]), object([String: Value])
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null
-            } else if let value = try? container.decode(Bool.self) { self = .bool(value)
-            } else if let value = try? container.decode(Double.self) { self = .number("\(value)")
-            } else if let value = try? container.decode(String.self) { self = .string(value)
-            } else if let value = try? container.decode([Value].self) { self = .array(value)
-            } else { self = .object(try container.decode([String: Value].self)) }
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number("\(value)")
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode([Value].self) {
+                self = .array(value)
+            } else {
+                self = .object(try container.decode([String: Value].self))
+            }
         }
         var description: String {
             switch self {
@@ -28,7 +36,8 @@ import Testing
             case .number(let value): value
             case .string(let value): value.debugDescription
             case .array(let values): "[\(values.map(\.description).joined(separator: ","))]"
-            case .object(let members): "{\(members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ","))}"
+            case .object(let members):
+                "{\(members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ","))}"
             }
         }
     }
@@ -126,14 +135,21 @@ import Testing
     // MARK: swift-foundation's json5 tests, through both decoders
 
     @Test func json5Numbers() throws {
-        let integers = ["1", "11", "99887766", "-1", "-10", "0", "+0", "-0", "+1", "+10", "0x1F", "0x0000000E", "-0X1f", "+0X1f", "1.", "1.e2",
-            "1e2", "1E2", "1e+2", "1E+2", "1e+02", "1E+02"]
+        let integers = [
+            "1", "11", "99887766", "-1", "-10", "0", "+0", "-0", "+1", "+10", "0x1F", "0x0000000E", "-0X1f", "+0X1f", "1.", "1.e2",
+            "1e2", "1E2", "1e+2", "1E+2", "1e+02", "1E+02"
+        ]
         let doubles = integers + ["Infinity", "-Infinity", "+Infinity", "-NaN", "+NaN", "NaN", ".1", "-.1", "+.1", "1e-2", "1E-02"]
-        let badIntegers = ["-", "+", "-a", "+a", "-0x", "+0x", "-0x ", "+0x ", "-0xAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFF", "0xABC.DEF",
-            "0xABCpD", "1e", "1E", "1e ", "1E ", "+1e ", "+1e", "-1e ", "-1E ", "01", "-01"]
-        let badDoubles = ["-Inf", "-Inf       ", "+Inf", "+Na", "-Na    ", "-infinity", "+infinity       ", "+NAN", "-NA", "-NAN    ", "0x2.",
-            "0x2.2", ".e1", ".", "0xFFFFFFFFFFFFFFFFFFFFFF"]
-        let problems = Self.compare(Int.self, integers) + Self.compare(Double.self, doubles) + Self.compare(Int.self, badIntegers)
+        let badIntegers = [
+            "-", "+", "-a", "+a", "-0x", "+0x", "-0x ", "+0x ", "-0xAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFFAFFFFF", "0xABC.DEF",
+            "0xABCpD", "1e", "1E", "1e ", "1E ", "+1e ", "+1e", "-1e ", "-1E ", "01", "-01"
+        ]
+        let badDoubles = [
+            "-Inf", "-Inf       ", "+Inf", "+Na", "-Na    ", "-infinity", "+infinity       ", "+NAN", "-NA", "-NAN    ", "0x2.",
+            "0x2.2", ".e1", ".", "0xFFFFFFFFFFFFFFFFFFFFFF"
+        ]
+        let problems =
+            Self.compare(Int.self, integers) + Self.compare(Double.self, doubles) + Self.compare(Int.self, badIntegers)
             + Self.compare(Double.self, badDoubles)
         #expect(problems.isEmpty, "\(problems)")
         let (_, ours) = Self.decoders()
@@ -151,8 +167,12 @@ import Testing
 
     @Test func json5EsotericErrors() throws {
         let arrays = ["[", "[ ", "[\n\n", "['hi',", "['hi', ", "['hi',\n", "[,]", "[1,,]"]
-        let objects = ["{", "{ ", "{k ", "{k :", "{k : ", "{k : true", "{k : true ", "{k : true\n\n", "{,}", "{k: true,,}", "{1: true}", "{k-1: true}"]
-        let badUTF8: [[UInt8]] = [[0x7B, 0x80], [0x7B, 0xC0], [0x7B, 0xE0, 0x80], [0x7B, 0xF0, 0x80, 0x80], [0x7B, 0x27, 0xFF, 0x27, 0x3A, 0x31, 0x7D]]
+        let objects = [
+            "{", "{ ", "{k ", "{k :", "{k : ", "{k : true", "{k : true ", "{k : true\n\n", "{,}", "{k: true,,}", "{1: true}", "{k-1: true}"
+        ]
+        let badUTF8: [[UInt8]] = [
+            [0x7B, 0x80], [0x7B, 0xC0], [0x7B, 0xE0, 0x80], [0x7B, 0xF0, 0x80, 0x80], [0x7B, 0x27, 0xFF, 0x27, 0x3A, 0x31, 0x7D]
+        ]
         var problems = Self.compare([String].self, arrays) + Self.compare([String: Bool].self, objects)
         problems += badUTF8.flatMap { Self.compare([String: Int].self, Data($0)) }
         #expect(problems.isEmpty, "\(problems)")
@@ -162,12 +182,16 @@ import Testing
     }
 
     @Test func json5Strings() throws {
-        let trues = ["{v\n : true}", "{v \n : true}", "{ v \n : true,\nv\n:true,}", "{v\r : true}", "{ v \r : true,\rv\r:true,}", "{v\r\n : true}",
+        let trues = [
+            "{v\n : true}", "{v \n : true}", "{ v \n : true,\nv\n:true,}", "{v\r : true}", "{ v \r : true,\rv\r:true,}", "{v\r\n : true}",
             "{v// comment \n : true}", "{v/* comment*/ \n : true}", "{v/* comment */:/*comment*/\ntrue}", "{v// comment \r : true}",
-            "{v/* comment */\r\n: true}", "// start with a comment\r\n{v:true}", "{'v': true}", "{\"v\": true}", "{$_v1: true}", "{ünïcödé: true}"]
-        let strings = ["{v : \"hi\\x20there\"}", "{v : \"hi\\xthere\"}", "{v : \"hi\\x2there\"}", "{v : \"hi\\0there\"}", "{v : \"hi\\x00there\"}",
+            "{v/* comment */\r\n: true}", "// start with a comment\r\n{v:true}", "{'v': true}", "{\"v\": true}", "{$_v1: true}", "{ünïcödé: true}"
+        ]
+        let strings = [
+            "{v : \"hi\\x20there\"}", "{v : \"hi\\xthere\"}", "{v : \"hi\\x2there\"}", "{v : \"hi\\0there\"}", "{v : \"hi\\x00there\"}",
             "{v : \"hi\\u0000there\"}", "{v:\"hello\\uA\"}", "{v:\"hello\\uA   \"}", "{v: 'it\\'s'}", "{v: \"\\ud83d\\ude00\"}", "{v: \"\\ud83d\"}",
-            "{v: 'a\\\nb'}", "{v: 'a\nb'}", "{v: 'tab\there'}", "{v: \"\\q\"}"]
+            "{v: 'a\\\nb'}", "{v: 'a\nb'}", "{v: 'tab\there'}", "{v: \"\\q\"}"
+        ]
         let problems = Self.compare([String: Bool].self, trues) + Self.compare([String: String].self, strings)
         #expect(problems.isEmpty, "\(problems)")
         let (_, ours) = Self.decoders()
@@ -176,17 +200,22 @@ import Testing
     }
 
     @Test func json5AssumedDictionary() throws {
-        let inputs = ["hello: \"world\"", "{hello: \"world\"}", "hello: \"world\", goodbye: \"42\"", "hello: \"world\",", "hello: \"world\"   ",
-            "hello: \"world\",  ", "hello: \"world\"  ,  ", "   hello   : \"world\"   ", "{hello: \"world\"", "hello: \"world\"}", "hello: \"world\" x ",
-            "hello: \"world\"x", "", " ", "{ }", "{}", ",", " , ", "   ,", "// only a comment", "a: 'b' /* and one */"]
+        let inputs = [
+            "hello: \"world\"", "{hello: \"world\"}", "hello: \"world\", goodbye: \"42\"", "hello: \"world\",", "hello: \"world\"   ",
+            "hello: \"world\",  ", "hello: \"world\"  ,  ", "   hello   : \"world\"   ", "{hello: \"world\"", "hello: \"world\"}",
+            "hello: \"world\" x ",
+            "hello: \"world\"x", "", " ", "{ }", "{}", ",", " , ", "   ,", "// only a comment", "a: 'b' /* and one */"
+        ]
         var problems = Self.compare([String: String].self, inputs, assumingObject: true)
         struct HelloGoodbye: Decodable, Equatable {
             let hello: String
             let goodbye: [String: String]
         }
-        problems += Self.compare(HelloGoodbye.self, ["hello: \"world\", goodbye: {\"hi\":\"there\"}", "hello: \"world\", goodbye: {\"hi\":\"there\",},"],
+        problems += Self.compare(
+            HelloGoodbye.self, ["hello: \"world\", goodbye: {\"hi\":\"there\"}", "hello: \"world\", goodbye: {\"hi\":\"there\",},"],
             assumingObject: true)
-        problems += Self.compare([String: Int].self, ["hello: 0x"], assumingObject: true) + Self.compare([Int].self, ["[1,2,3]"], assumingObject: true)
+        problems +=
+            Self.compare([String: Int].self, ["hello: 0x"], assumingObject: true) + Self.compare([Int].self, ["[1,2,3]"], assumingObject: true)
             + Self.compare(String.self, ["fragment"], assumingObject: true) + Self.compare(Int.self, ["42"], assumingObject: true)
         #expect(problems.isEmpty, "\(problems)")
         let (_, ours) = Self.decoders(assumingObject: true)
@@ -202,9 +231,13 @@ import Testing
     @Test func mutatedInputIsReadOrRefusedWithALocation() throws {
         var generator = SeededGenerator(seed: 0x5EED_1503)
         let seeds = try Self.specFiles.map { Array(try Data(contentsOf: Self.specRoot.appendingPathComponent($0))) }
-        let tokens: [[UInt8]] = ["0x", "'", "\\", "\\u", "/*", "//", "Infinity", "NaN", ".", "+", ",", "}", "]", "{", "[", "\u{2028}", "\u{FEFF}", "é"]
-            .map { Array($0.utf8) }
-        let options = ParseOptions { $0.allowsJSON5 = true; $0.maxDepth = 64 }
+        let tokens: [[UInt8]] = [
+            "0x", "'", "\\", "\\u", "/*", "//", "Infinity", "NaN", ".", "+", ",", "}", "]", "{", "[", "\u{2028}", "\u{FEFF}", "é"
+        ]
+        .map { Array($0.utf8) }
+        let options = ParseOptions {
+            $0.allowsJSON5 = true; $0.maxDepth = 64
+        }
         for round in 0..<30_000 {
             var bytes = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
             for _ in 0..<Int.random(in: 1...4, using: &generator) where !bytes.isEmpty {
@@ -264,7 +297,9 @@ import Testing
     /// The reader works below the coders too: a Document, chunked input,
     /// located errors, and the parse limits.
     @Test func json5ThroughDocumentAndParser() throws {
-        let options = ParseOptions { $0.allowsJSON5 = true; $0.maxDepth = 3 }
+        let options = ParseOptions {
+            $0.allowsJSON5 = true; $0.maxDepth = 3
+        }
         let document = try Document(parsing: "{a: [1, 'two', +3,], /* c */ b: {c: .5}}", options: options)
         #expect(try document.root.object()["a"]?.array()[1]?.string() == "two")
         #expect(try document.root.object()["b"]?.object()["c"]?.double() == 0.5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Keyed containers find each key in their own object, whatever order the
@@ -26,9 +27,10 @@ import Testing
         }
     }
 
-    private func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String, mapper: JSONMapper = JSONMapper(),
-        foundation: JSONDecoder = JSONDecoder()) throws -> (T, T)
-    {
+    private func both<T: Decodable & Equatable>(
+        _ type: T.Type, _ json: String, mapper: JSONMapper = JSONMapper(),
+        foundation: JSONDecoder = JSONDecoder()
+    ) throws -> (T, T) {
         let ours = try mapper.decode(T.self, from: Array(json.utf8))
         let theirs = try foundation.decode(T.self, from: Data(json.utf8))
         return (ours, theirs)

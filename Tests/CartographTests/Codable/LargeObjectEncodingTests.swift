@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Objects with many keys: past ``ObjectSlot/indexThreshold`` members the

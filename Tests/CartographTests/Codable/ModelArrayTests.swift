@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Arrays of any `Decodable` element are read by the decoder element by
@@ -52,7 +53,7 @@ import Testing
     static let itemArrays = [
         "[]", #"[{"id":1}]"#, #"[{"id":1,"tags":["a","b"]},{"id":2,"tags":null},{"id":3,"tags":[]}]"#,
         #"[{"id":1},{"id":"2"}]"#, #"[{"id":1},null]"#, #"[{"id":1},{}]"#, #"[{"id":1},{"id":2,"tags":[1]}]"#,
-        "[1]", "[[]]", "{}", "null", #""x""#, #"[{"id":1},{"id":2},{"id":3},{"id":4.5}]"#,
+        "[1]", "[[]]", "{}", "null", #""x""#, #"[{"id":1},{"id":2},{"id":3},{"id":4.5}]"#
     ]
 
     @Test func arraysOfStructsDecodeAsFoundationDoes() {
@@ -72,7 +73,7 @@ import Testing
         let inputs = [
             #"[{"name":"a","corners":[{"x":0,"y":1}]},{"name":"b","corners":[]}]"#,
             #"[{"name":"a","corners":[{"x":0,"y":1},{"x":"0","y":1}]}]"#,
-            #"[{"name":"a","corners":[{"x":0}]}]"#, #"[{"corners":[]}]"#, #"[{"name":"a","corners":null}]"#, "[null]", "[]",
+            #"[{"name":"a","corners":[{"x":0}]}]"#, #"[{"corners":[]}]"#, #"[{"name":"a","corners":null}]"#, "[null]", "[]"
         ]
         var problems: [String] = []
         for values in inputs {

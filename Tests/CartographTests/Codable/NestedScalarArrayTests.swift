@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Arrays of arrays of scalars (two and three levels) are read straight off
@@ -56,7 +57,8 @@ import Testing
             problems += Differential.decode(LabeledPolygon.self, #"{"label":"x","marks":\#(rows),"rings":[[[0,1]]],"tags":null}"#)
         }
         #expect(Self.unexplained(problems).isEmpty, "\(Self.unexplained(problems).joined(separator: "\n"))")
-        let labeled = try JSONMapper().decode(LabeledPolygon.self, from: Data(#"{"label":"x","marks":[[1],[2,3]],"rings":[[[1,2]],[[3,4],[5,6]]]}"#.utf8))
+        let labeled = try JSONMapper().decode(
+            LabeledPolygon.self, from: Data(#"{"label":"x","marks":[[1],[2,3]],"rings":[[[1,2]],[[3,4],[5,6]]]}"#.utf8))
         #expect(labeled.rings == [[[1, 2]], [[3, 4], [5, 6]]] && labeled.marks == [[1], [2, 3]] && labeled.tags == nil)
     }
 
@@ -65,7 +67,7 @@ import Testing
         "[null]", "[[null]]", "[[1,null]]", "[1]", "[[1],2]", "[{}]", "[[{}]]", "[[[1]]]", "[[\"1\"]]", "[[true]]",
         "[[[1,\"x\"]]]", "[[[1],[2,{}]]]", "[[[1]],[null]]", "[[[1]],[[null]]]", "[[1e400]]", "[[-0.0, 1.7976931348623157e308]]",
         "[[\"a\",\"b\"],[\"\"]]", "[[\"a\",1]]", "[[true,false],[false]]", "[[9223372036854775807],[-9223372036854775808]]",
-        "[[9223372036854775808]]", "[[1.5]]", "{}", "null", "[[],null]",
+        "[[9223372036854775808]]", "[[1.5]]", "{}", "null", "[[],null]"
     ]
 
     /// Differences left out: Foundation reports a number that does not fit

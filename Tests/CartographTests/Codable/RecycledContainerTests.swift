@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The decoder and the encoder hand a keyed container they made out again
@@ -79,7 +80,8 @@ import Testing
             return #"{"value":\#(seed),"children":[\#(children)]}"#
         }
         var problems = Differential.decode(Tree.self, tree(6, 1))
-        problems += Differential.decode(Tree.self, #"{"value":1,"children":[{"value":2,"children":[]},{"value":3,"children":[{"value":"x","children":[]}]}]}"#)
+        problems += Differential.decode(
+            Tree.self, #"{"value":1,"children":[{"value":2,"children":[]},{"value":3,"children":[{"value":"x","children":[]}]}]}"#)
         problems += Differential.decode([Tree].self, "[\(tree(3, 2)),\(tree(4, 5)),\(tree(2, 8))]")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
@@ -158,7 +160,7 @@ import Testing
     @Test func aKeptEncodingContainerKeepsWritingItsOwnObject() throws {
         let expected: NSDictionary = [
             "after": "done",
-            "keepers": (0..<40).map { ["name": "k\($0)", "late": "late \($0)"] as NSDictionary } as NSArray,
+            "keepers": (0..<40).map { ["name": "k\($0)", "late": "late \($0)"] as NSDictionary } as NSArray
         ]
         func value() -> LateWriter {
             let writers = KeptWriters()
@@ -187,8 +189,10 @@ import Testing
 
     @Test func containersAliveTogetherAndRecursiveModelsEncodeAsFoundationDoes() throws {
         let json = { (value: any Encodable) throws -> [NSObject?] in
-            [try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSObject,
-             try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value)) as? NSObject]
+            [
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSObject,
+                try JSONSerialization.jsonObject(with: JSONMapper().encodeData(value)) as? NSObject
+            ]
         }
         let twins = try json(Array(repeating: Twins(), count: 40))
         #expect(twins[0] != nil && twins[0] == twins[1])

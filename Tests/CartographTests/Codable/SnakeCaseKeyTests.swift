@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `CodableOptions.KeyStrategy.snakeCase` against Foundation's
@@ -58,10 +59,11 @@ import Testing
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.userInfo = [Self.askedKey: names]
         // Foundation keeps the first of repeated keys (canonically equal ones too).
-        let ours = JSONMapper(options: CodableOptions {
-            $0.keys = .snakeCase
-            $0.userInfo = [Self.askedKey: names]
-        }, parseOptions: ParseOptions { $0.duplicateKeys = .firstWins })
+        let ours = JSONMapper(
+            options: CodableOptions {
+                $0.keys = .snakeCase
+                $0.userInfo = [Self.askedKey: names]
+            }, parseOptions: ParseOptions { $0.duplicateKeys = .firstWins })
         return (decoder, ours)
     }
 
@@ -79,7 +81,7 @@ import Testing
         // Graphemes of several scalars, canonically equivalent spellings, and
         // swift-foundation's own test keys for them.
         "aB\u{301}c", "x_e\u{301}", "x_\u{E9}", "xE\u{301}", "x\u{C9}", "\u{212A}elvin_key", "kelvin_\u{212A}ey", "A\u{301}B\u{301}C",
-        "asdfĆqer", "🐧🐟", "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "m͉̟̹y̦̳_g͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖_u͇̝̠r͙̻̥͓̣l̥̖͎͓̪̫ͅ_r̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ",
+        "asdfĆqer", "🐧🐟", "m͉̟̹y̦̳G͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖U͇̝̠R͙̻̥͓̣L̥̖͎͓̪̫ͅR̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ", "m͉̟̹y̦̳_g͍͚͎̳r̤͉̤͕ͅea̲͕t͇̥̼͖_u͇̝̠r͙̻̥͓̣l̥̖͎͓̪̫ͅ_r̩͖̩eq͈͓u̞e̱s̙t̤̺ͅ"
     ]
 
     /// The review's cases: a decomposed letter after an underscore fills
@@ -87,7 +89,7 @@ import Testing
     @Test func canonicallyEquivalentKeysReadAsFoundationReadsThem() throws {
         let cases = [
             #"{"x_e\u0301": 1}"#, #"{"x_e\u0301": 1, "x_\u00e9": 2}"#, #"{"x_\u00e9": 2, "x_e\u0301": 1}"#,
-            #"{"\u212a_b": 1, "k_b": 2}"#, #"{"k_b": 2, "\u212a_b": 1}"#, #"{"a_\u00c5": 1, "a_A\u030a": 2, "a_\u212b": 3}"#,
+            #"{"\u212a_b": 1, "k_b": 2}"#, #"{"k_b": 2, "\u212a_b": 1}"#, #"{"a_\u00c5": 1, "a_A\u030a": 2, "a_\u212b": 3}"#
         ]
         let asked = ["x\u{C9}", "xE\u{301}", "x\u{E9}", "kB", "\u{212A}B", "a\u{C5}", "aA\u{30A}", "a\u{212B}"]
         for json in cases {
@@ -204,7 +206,8 @@ import Testing
             return "{" + members.joined(separator: ", ") + "}"
         }
         let json = Data(("[" + (0..<300).map { _ in object(depth: 0) }.joined(separator: ", ") + "]").utf8)
-        let asked = ["userName", "user_name", "_userName", "userName_"] + vocabulary.map { SnakeCaseKeys.fromSnakeCase($0) }.shuffled(using: &generator)
+        let asked =
+            ["userName", "user_name", "_userName", "userName_"] + vocabulary.map { SnakeCaseKeys.fromSnakeCase($0) }.shuffled(using: &generator)
         var (decoder, ours) = decoders(asking: asked)
         // A key repeated as it is: JSONDecoder keeps the first, as the
         // drop-in decoder does (JSONMapper's default keeps the last).
@@ -284,7 +287,8 @@ import Testing
     /// containers, as Foundation reads them; a missing key named as
     /// Foundation names it.
     @Test func aSubclassAndItsBaseReadOneObjectAsFoundationDoes() throws {
-        let json = Data(#"""
+        let json = Data(
+            #"""
             [{"members_count": 3, "account_id": 7, "display_name": "Acme", "avatar_url": "https://example.com/a.png", "billing_email": null},
              {"account_id": 8, "display_name": "Beta", "billing_email": "b@example.com", "membersCount": 12},
              {"Display_Name": "Gamma", "account_id": 9, "members_count": 0, "ACCOUNT_ID": 10}]

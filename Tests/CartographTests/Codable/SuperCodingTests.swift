@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The class patterns of Foundation's coders: a subclass encoding and

@@ -19,7 +19,7 @@ import Testing
         // Names infer writes itself.
         "Item", "item", "items", "Model", "model", "Root", "root", "value", "value2", "Value", "_2fa", "Item2", "Sample0",
         // Digits, Unicode, punctuation, the empty key.
-        "1", "2fa", "007", "é", "日本", "🐧", "ñandú", "Ω", "", " ", "a-b", "a b", "$ref", "@type", "x.y", "café_au_lait", "ID", "id",
+        "1", "2fa", "007", "é", "日本", "🐧", "ñandú", "Ω", "", " ", "a-b", "a b", "$ref", "@type", "x.y", "café_au_lait", "ID", "id"
     ]
 
     /// A random value: objects draw from ``keys``; strings are sometimes
@@ -32,7 +32,9 @@ import Testing
         case 2: return String(Int.random(in: -1000...1000, using: &generator))
         case 3: return ["true", "null", "1.5", "\"text\"", "12345678901234567890123"].randomElement(using: &generator)!
         case 4: return "\"\(keys.randomElement(using: &generator)!)\""
-        case 5, 6: return "[" + (0..<Int.random(in: 0...3, using: &generator)).map { _ in value(depth: depth + 1, using: &generator) }.joined(separator: ",") + "]"
+        case 5, 6:
+            return "[" + (0..<Int.random(in: 0...3, using: &generator)).map { _ in value(depth: depth + 1, using: &generator) }.joined(separator: ",")
+                + "]"
         default: return object(depth: depth + 1, using: &generator)
         }
     }
@@ -55,12 +57,17 @@ import Testing
         let deepArrays = "{\"a\":" + String(repeating: "[", count: 60) + "1" + String(repeating: "]", count: 60) + "}"
         let deepMixed = String(repeating: "{\"list\":[", count: 90) + "1" + String(repeating: "]}", count: 90)
         let wide = "{" + (0..<400).map { "\"key_\($0)\": \($0)" }.joined(separator: ",") + "}"
-        let colliding = #"{"user_id": 1, "userId": 2, "USER_ID": 3, "user-id": 4, "user id": 5, "User": {"a": 1}, "user": {"b": 2}, "users": [{"c": 1}]}"#
+        let colliding =
+            #"{"user_id": 1, "userId": 2, "USER_ID": 3, "user-id": 4, "user id": 5, "User": {"a": 1}, "user": {"b": 2}, "users": [{"c": 1}]}"#
         // Closed string sets whose values are names Swift or an enum gives meaning to.
-        let values = [["rawValue", "hashValue", "init", "self", "default"], ["Type", "", "1", "a-b", "allCases"], ["description", "case", "mapping", "_", "é"]]
-        let enums = "[" + (0..<10).map { row in
-            "{" + values.enumerated().map { "\"kind\($0.offset)\": \"\($0.element[row % 5])\"" }.joined(separator: ",") + "}"
-        }.joined(separator: ",") + "]"
+        let values = [
+            ["rawValue", "hashValue", "init", "self", "default"], ["Type", "", "1", "a-b", "allCases"], ["description", "case", "mapping", "_", "é"]
+        ]
+        let enums =
+            "["
+            + (0..<10).map { row in
+                "{" + values.enumerated().map { "\"kind\($0.offset)\": \"\($0.element[row % 5])\"" }.joined(separator: ",") + "}"
+            }.joined(separator: ",") + "]"
         return [deepObjects, deepArrays, deepMixed, wide, colliding, enums]
     }
 
@@ -98,10 +105,11 @@ import Testing
             .deletingLastPathComponent()
         let modules = package.appendingPathComponent("CModules")
         var arguments = ["swiftc", "-typecheck", "-I", build.appendingPathComponent("Modules").path]
-        for map in [modules.appendingPathComponent("CYajl/module.modulemap"), modules.appendingPathComponent("CJansson/module.modulemap"),
+        for map in [
+            modules.appendingPathComponent("CYajl/module.modulemap"), modules.appendingPathComponent("CJansson/module.modulemap"),
             modules.appendingPathComponent("CPlist/module.modulemap"), build.appendingPathComponent("CCartographShims.build/module.modulemap"),
-            build.appendingPathComponent("CCartographTape.build/module.modulemap")]
-        {
+            build.appendingPathComponent("CCartographTape.build/module.modulemap")
+        ] {
             arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"]
         }
         for include in try Self.output(["pkg-config", "--cflags-only-I", "yajl", "jansson", "libplist-2.0"]).split(separator: " ") {
@@ -130,7 +138,8 @@ import Testing
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try errors.close()
-        return CLITests.Run(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+        return CLITests.Run(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
             errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 }

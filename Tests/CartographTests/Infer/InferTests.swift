@@ -78,12 +78,15 @@ import Testing
     }
 
     @Test func namesBecomeSwiftIdentifiers() throws {
-        let sample = #"{"userID": 1, "user_id": 2, "class": "a", "HTTP-status": 200, "line items": [{"a": 1}], "boxes": [{"b": true}], "Date": {"c": null}}"#
+        let sample =
+            #"{"userID": 1, "user_id": 2, "class": "a", "HTTP-status": 200, "line items": [{"a": 1}], "boxes": [{"b": true}], "Date": {"c": null}}"#
         let run = try CLITests.run(["infer", "-", "--name", "Record"], input: sample)
         #expect(run.status == 0)
-        for line in ["var userID: Int", "var userID2: Int", "var `class`: String", "var httpStatus: Int",
-                     "var lineItems: [LineItem]", "var boxes: [Box]", "var date: DateModel",
-                     "var c: JSONValue?", "case userID2 = \"user_id\"", "case `class` = \"class\""] {
+        for line in [
+            "var userID: Int", "var userID2: Int", "var `class`: String", "var httpStatus: Int",
+            "var lineItems: [LineItem]", "var boxes: [Box]", "var date: DateModel",
+            "var c: JSONValue?", "case userID2 = \"user_id\"", "case `class` = \"class\""
+        ] {
             #expect(run.output.contains(line), "\(line)")
         }
     }
@@ -110,14 +113,16 @@ import Testing
             "sessions": ["user-0001": 1.5, "user-0002": 2.5, "user-0003": 3.5, "user-0004": 4.5],
             "wide": wide,
             "record": ["first": 1, "second": 2],
-            "statuses": [["id": 1]],
+            "statuses": [["id": 1]]
         ]
         sample["varying"] = [["a": ["x": 1]], ["b": ["x": 2]], ["c": ["x": 3]]]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: sample), as: UTF8.self)
         let run = try CLITests.run(["infer", "-", "--name", "Sample"], input: json)
         #expect(run.status == 0, "\(run.errors)")
-        for line in ["var byID: [String: ByIDItem]", "var avatarURL: String", "var byUUID: [String: Bool]", "var sessions: [String: Double]",
-                     "var wide: [String: Int]", "var record: Record", "var statuses: [Status]", "var varying: [[String: VaryingItem]]"] {
+        for line in [
+            "var byID: [String: ByIDItem]", "var avatarURL: String", "var byUUID: [String: Bool]", "var sessions: [String: Double]",
+            "var wide: [String: Int]", "var record: Record", "var statuses: [Status]", "var varying: [[String: VaryingItem]]"
+        ] {
             #expect(run.output.contains(line), "\(line) in \(run.output)")
         }
         #expect(run.output.count < 5_000, "a map stays one line, not 1,264 properties")
@@ -133,14 +138,16 @@ import Testing
         let run = try CLITests.run(["infer", path, "--name", "InferredDirectory", "--codable", "--access", "public"])
         #expect(run.output == (try Self.committedSource("InferredDirectory.swift")))
         let bytes = try Fixtures.bytes("Infer/directory.json")
-        let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(InferredDirectory.self, from: bytes)
+        let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(
+            InferredDirectory.self, from: bytes)
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
         #expect(try foundation.decode(InferredDirectory.self, from: Data(bytes)) == ours)
         #expect(ours.usersByID["1002"]?.avatarURL == "https://x/l.png" && ours.sessions.count == 4 && ours.metrics.count == 1_200)
         #expect(ours.class == "premium" && ours.statuses.map(\.statusID) == [1, 2])
         // --access public: public types with a public memberwise init.
-        let made = InferredDirectory(version: 1, usersByID: [:], sessions: [:], metrics: ["m": 1], class: "c", statuses: [.init(statusID: 3, label: "l")])
+        let made = InferredDirectory(
+            version: 1, usersByID: [:], sessions: [:], metrics: ["m": 1], class: "c", statuses: [.init(statusID: 3, label: "l")])
         #expect(made.metrics["m"] == 1 && made.statuses.first?.statusID == 3)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Allow lists and ignore lists, per direction (MAXJsonAdapter's

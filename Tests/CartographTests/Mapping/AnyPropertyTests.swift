@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `Any`-typed properties hold plain values as plain values and identified
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func plainValuesStayPlainAndIdentifiedObjectsBecomeModels() throws {
-        let json = Array("""
+        let json = Array(
+            """
             {"things": ["cats", {"firstName": "Jack"}, 3, 2.5, true, null, [1, {"firstName": "Jill"}], {"other": 1}],
              "info": {"owner": {"firstName": "Ann"}, "count": 18446744073709551615, "tags": ["a"]},
              "anything": {"firstName": "Zed"}, "single": "x"}

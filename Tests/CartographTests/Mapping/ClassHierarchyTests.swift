@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Class models with subclasses, as the seeds use them: a subclass mapping
@@ -70,7 +71,8 @@ import Testing
     }
 
     @Test func aBaseClassPropertyDecodesToTheSubclassTheKeysPick() throws {
-        let json = Array("""
+        let json = Array(
+            """
             {"name": "Ada", "address": {"newCustomProperty": "N", "city": "C", "lat": 2.5},
              "addresses": [{"street": "S", "city": "C"}, {"newCustomProperty": "N", "city": "C", "lat": 1}]}
             """.utf8)
@@ -158,7 +160,7 @@ import Testing
         let input: [String: Any] = [
             "meta": ["tags": ["a", NSNull(), 2] as [Any], "n": NSNumber(value: 1.5)] as [String: Any],
             "raw": [["deep": [true]]],
-            "signature": "s",
+            "signature": "s"
         ]
         let decoded = try mapper.decode(SignedEnvelope.self, fromAny: input)
         #expect(decoded.signature == "s")

@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// twitter.json and canada.json into full models: Mappings, factories and
@@ -61,11 +62,15 @@ import Testing
     /// the geometry's factory was given, which `FieldReader` hands down
     /// unchanged from the root's (nested factories are called directly).
     @Test func canadaCoordinateErrorsNameTheirPathThroughFactoriesAndMappings() throws {
-        let bytes = Array(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"x"},"geometry":{"type":"Polygon","coordinates":[[[1.5,2.5],[3.5,"4.5"]]]}}]}"#.utf8)
+        let bytes = Array(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"x"},"geometry":{"type":"Polygon","coordinates":[[[1.5,2.5],[3.5,"4.5"]]]}}]}"#
+                .utf8)
         var factories = ModelRegistry()
         factories.register(FeatureCollectionFactory())
-        let expected = [("mappings", JSONMapper(registry: registry), "$.features[0].geometry.coordinates[0][1][1]"),
-                        ("factories", JSONMapper(registry: factories), "$.coordinates[0][1][1]")]
+        let expected = [
+            ("mappings", JSONMapper(registry: registry), "$.features[0].geometry.coordinates[0][1][1]"),
+            ("factories", JSONMapper(registry: factories), "$.coordinates[0][1][1]")
+        ]
         for (name, mapper, path) in expected {
             // Through `Codable`'s entry point, the registered model's error arrives
             // wrapped in a DecodingError; the path is the CartographError's.

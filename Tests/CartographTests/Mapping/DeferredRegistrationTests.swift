@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Cartograph
 
 /// Registering a mapping compiles nothing: a `Mappable` type's mapping is

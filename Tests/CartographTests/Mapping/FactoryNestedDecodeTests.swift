@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `MappingContext.decode(_:from:key:)`: a registered factory decodes the
@@ -56,7 +57,8 @@ import Testing
     }
 
     @Test func nestedValuesComeThroughTheMappingLayer() throws {
-        let drawing = try decode(#"""
+        let drawing = try decode(
+            #"""
             {"shapes": [
               {"name": "square", "rings": [[[0, 0], [1, 0], [1, 1], [0, 1]]], "tags": {"a": 1}},
               {"name": "dot", "label": "here", "rings": [[[2.5, -3e2]]]},
@@ -80,7 +82,7 @@ import Testing
             (#"{"shapes": [{"name": "a"}, {"name": "b", "rings": [[[1e999, 0]]]}]}"#, "$.shapes[1].rings[0][0][0]", .numberOutOfRange),
             (#"{"shapes": [{"name": "a", "rings": {"x": 1}}]}"#, "$.shapes[0].rings", .typeMismatch),
             (#"{"shapes": [{"name": "a", "tags": {"ok": 1, "bad": 1.5}}]}"#, "$.shapes[0].tags.bad", .numberOutOfRange),
-            (#"{"shapes": [{"name": "a", "label": 7}]}"#, "$.shapes[0].label", .typeMismatch),
+            (#"{"shapes": [{"name": "a", "label": 7}]}"#, "$.shapes[0].label", .typeMismatch)
         ]
         for (json, path, kind) in cases {
             let error = try #require(throws: CartographError.self, "\(json)") { try decode(json) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every `Map` overload takes the same per-property options, a transform on
@@ -57,7 +58,8 @@ import Testing
             Map(\.code, "code", transform: Self.upper, nilEncoding: .null)
         }
         let mapper = mapper(mapping)
-        let lease = try mapper.decode(Lease.self, from: #"{"legacy_note": "n", "started": "2020-01-01T00:00:00Z", "dayList": ["2020-01-02T00:00:00Z"]}"#)
+        let lease = try mapper.decode(
+            Lease.self, from: #"{"legacy_note": "n", "started": "2020-01-01T00:00:00Z", "dayList": ["2020-01-02T00:00:00Z"]}"#)
         #expect(lease.note == "n" && lease.start == Date(timeIntervalSince1970: 1_577_836_800) && lease.days.count == 1)
         #expect(try mapper.encodeValue(lease) == ["note": "n", "start": "2020-01-01T00:00:00Z", "days": ["2020-01-02T00:00:00Z"], "code": nil])
         let empty = Lease()

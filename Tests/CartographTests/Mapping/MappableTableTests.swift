@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Names from `@Mappable`'s property table: non-final classes registered
@@ -34,20 +35,23 @@ import Testing
 
     static func registry(naming: NamingStrategy = .exact) -> ModelRegistry {
         var registry = ModelRegistry(options: MappingOptions { $0.naming = naming })
-        registry.register(Mapping<Address>({ Address() }) {
-            Map(\.street)
-            Map(\.zipCode)
-        })
-        registry.register(Mapping<Person>({ Person() }) {
-            Map(\.firstName)
-            Map(\.addressInformation)
-            Map(\.nicknames)
-        })
-        registry.register(Mapping<Employee>({ Employee() }) {
-            Map(\.firstName)
-            Map(\.addressInformation)
-            Map(\.badgeNumber)
-        })
+        registry.register(
+            Mapping<Address>({ Address() }) {
+                Map(\.street)
+                Map(\.zipCode)
+            })
+        registry.register(
+            Mapping<Person>({ Person() }) {
+                Map(\.firstName)
+                Map(\.addressInformation)
+                Map(\.nicknames)
+            })
+        registry.register(
+            Mapping<Employee>({ Employee() }) {
+                Map(\.firstName)
+                Map(\.addressInformation)
+                Map(\.badgeNumber)
+            })
         return registry
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Reading models through Mappings: paths, required values, transforms, arrays, coercion.
@@ -7,7 +8,9 @@ import Testing
     let mapper = JSONMapper()
 
     @Test func readsNestedPersonInfo() throws {
-        let person = try mapper.decode(Person.self, from: bytes(#"{"personInfo": {"firstName": "Ada", "lastName": "Lovelace", "age": 36}, "contact": {"email": "ada@example.com"}}"#))
+        let person = try mapper.decode(
+            Person.self,
+            from: bytes(#"{"personInfo": {"firstName": "Ada", "lastName": "Lovelace", "age": 36}, "contact": {"email": "ada@example.com"}}"#))
         #expect(person == Person(firstName: "Ada", lastName: "Lovelace", age: 36, email: "ada@example.com", nickname: nil))
     }
 
@@ -59,7 +62,8 @@ import Testing
     }
 
     @Test func transformsOnSeveralKeys() throws {
-        let text = #"{"name": "launch", "starts": "2026-11-02T09:14:03Z", "ends": "2026-11-02T10:00:00.250Z", "created": 1700000000123, "link": "https://example.com/a?b=1", "id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "payload": "aGVsbG8=", "price": "19.99", "status": "suspended", "mode": "suspended", "tags": ["b", "a", "b"], "local": "2026-07-01 12:30"}"#
+        let text =
+            #"{"name": "launch", "starts": "2026-11-02T09:14:03Z", "ends": "2026-11-02T10:00:00.250Z", "created": 1700000000123, "link": "https://example.com/a?b=1", "id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "payload": "aGVsbG8=", "price": "19.99", "status": "suspended", "mode": "suspended", "tags": ["b", "a", "b"], "local": "2026-07-01 12:30"}"#
         let event = try mapper.decode(Event.self, from: bytes(text))
         #expect(event.starts == Date(timeIntervalSince1970: 1_793_610_843))
         #expect(event.ends == Date(timeIntervalSince1970: 1_793_613_600.25))
@@ -215,7 +219,8 @@ import Testing
     }
 
     @Test func readsScalarsAtEveryDepth() throws {
-        let series = try mapper().decode(Series.self, from: #"{"values": [1, -2, 3], "data": {"grid": [[0.5, 1e3], [], [-0.0]]}, "names": ["a", "é"]}"#)
+        let series = try mapper().decode(
+            Series.self, from: #"{"values": [1, -2, 3], "data": {"grid": [[0.5, 1e3], [], [-0.0]]}, "names": ["a", "é"]}"#)
         #expect(series == Series(values: [1, -2, 3], grid: [[0.5, 1000], [], [-0.0]], names: ["a", "é"]))
     }
 
@@ -260,10 +265,12 @@ import Testing
     }
 
     @Test func nestedScalarArraysReadEveryLevelOfASubclassModel() throws {
-        let shape = try shapeMapper().decode(LabeledShape.self, from: #"""
-            {"coordinates": [[[1.5, -2], [3e2, 0.1]], [], [[]]], "tags": [["a", "é"], []],
-             "extras": [[1, {"k": [2, null]}, [3]], [null, "s"]], "levels": [[[[1, 2]], []], [[[3]]]]}
-            """#)
+        let shape = try shapeMapper().decode(
+            LabeledShape.self,
+            from: #"""
+                {"coordinates": [[[1.5, -2], [3e2, 0.1]], [], [[]]], "tags": [["a", "é"], []],
+                 "extras": [[1, {"k": [2, null]}, [3]], [null, "s"]], "levels": [[[[1, 2]], []], [[[3]]]]}
+                """#)
         #expect(shape.rings == [[[1.5, -2], [300, 0.1]], [], [[]]])
         #expect(shape.tags == [["a", "é"], []])
         // JSONValue holds containers and null: an element's subtree is skipped as a whole.
@@ -276,9 +283,13 @@ import Testing
 
     @Test func aNestedFailureNamesEveryIndex() throws {
         let mapper = shapeMapper()
-        let deep = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [], [[3, 4], ["6", 5]]]}"#) }
+        let deep = try #require(throws: CartographError.self) {
+            try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [], [[3, 4], ["6", 5]]]}"#)
+        }
         #expect(deep.kind == .typeMismatch && deep.path == "$.coordinates[2][1][0]")
-        let notAnArray = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [[3, 4], 5]]}"#) }
+        let notAnArray = try #require(throws: CartographError.self) {
+            try mapper.decode(LabeledShape.self, from: #"{"coordinates": [[[1, 2]], [[3, 4], 5]]}"#)
+        }
         #expect(notAnArray.kind == .typeMismatch && notAnArray.path == "$.coordinates[1][1]")
         #expect(notAnArray.message.contains("expected array"))
         let ring = try #require(throws: CartographError.self) { try mapper.decode(LabeledShape.self, from: #"{"coordinates": [{"x": 1}]}"#) }
@@ -296,7 +307,9 @@ import Testing
         let ignoring = try shapeMapper { $0.ignoreNulls = true }.decode(LabeledShape.self, from: text)
         #expect(ignoring.rings == [[[1, 2]]])
         #expect(ignoring.tags == [["a"]])
-        let innerNull = try #require(throws: CartographError.self) { try shapeMapper().decode(LabeledShape.self, from: #"{"coordinates": [[[1, null]]]}"#) }
+        let innerNull = try #require(throws: CartographError.self) {
+            try shapeMapper().decode(LabeledShape.self, from: #"{"coordinates": [[[1, null]]]}"#)
+        }
         #expect(innerNull.path == "$.coordinates[0][0][1]")
     }
 
@@ -347,7 +360,8 @@ import Testing
 
     @Test func dictionaryMembersDecodeAndNameTheirKeyOnError() throws {
         let mapper = peopleMapper { $0.register(Directory.self) }
-        let directory = try mapper.decode(Directory.self, from: #"{"scores": {"a": 1, "b.c": -2, "é": 3}, "people": {"x": {"personInfo": {"firstName": "Ada"}}}}"#)
+        let directory = try mapper.decode(
+            Directory.self, from: #"{"scores": {"a": 1, "b.c": -2, "é": 3}, "people": {"x": {"personInfo": {"firstName": "Ada"}}}}"#)
         var ada = Person()
         ada.firstName = "Ada"
         #expect(directory == Directory(scores: ["a": 1, "b.c": -2, "é": 3], people: ["x": ada]))
@@ -385,7 +399,8 @@ import Testing
 
     @Test func dictionaryMembersOfSubclassModelsDecodeAndEncodeBack() throws {
         let mapper = peopleMapper { $0.register(LabeledShelf.labeledMapping) }
-        let shelf = try mapper.decode(LabeledShelf.self, from: #"{"label": "L", "counts": {"x": 1, "y": 2}, "owners": {"o": {"personInfo": {"firstName": "Ada"}}}}"#)
+        let shelf = try mapper.decode(
+            LabeledShelf.self, from: #"{"label": "L", "counts": {"x": 1, "y": 2}, "owners": {"o": {"personInfo": {"firstName": "Ada"}}}}"#)
         #expect(shelf.label == "L" && shelf.counts == ["x": 1, "y": 2] && shelf.owners["o"]?.firstName == "Ada")
         let again = try mapper.decode(LabeledShelf.self, from: try mapper.encode(shelf) as [UInt8])
         #expect(again.counts == shelf.counts && again.owners == shelf.owners && again.label == "L")

@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `JSONMapper.encode` writes the mapping's tree straight to bytes: the
@@ -42,9 +43,13 @@ import Testing
         WriteOptions(),
         WriteOptions { $0.sortedKeys = true },
         WriteOptions { $0.formatting = .pretty(indent: 2) },
-        WriteOptions { $0.formatting = .pretty(indent: 4); $0.sortedKeys = true; $0.asciiOnly = true },
-        WriteOptions { $0.escapeSlashes = true; $0.asciiOnly = true },
-        WriteOptions { $0.formatting = .prettyLikeFoundation },
+        WriteOptions {
+            $0.formatting = .pretty(indent: 4); $0.sortedKeys = true; $0.asciiOnly = true
+        },
+        WriteOptions {
+            $0.escapeSlashes = true; $0.asciiOnly = true
+        },
+        WriteOptions { $0.formatting = .prettyLikeFoundation }
     ]
 
     @Test(arguments: 0..<options.count)

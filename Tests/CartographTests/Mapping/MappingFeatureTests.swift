@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Factories, sub-mappers, class inference, decodeAny, collect, parents, inheritance, naming.
@@ -23,7 +24,8 @@ import Testing
     @Test func closureRegistrationForOneOffModels() throws {
         struct Tag: Equatable { var label: String }
         var registry = ModelRegistry()
-        registry.register(Tag.self, keys: ["label"], make: { object, _ in Tag(label: try object["label"]?.string() ?? "") },
+        registry.register(
+            Tag.self, keys: ["label"], make: { object, _ in Tag(label: try object["label"]?.string() ?? "") },
             encode: { tag, _ in .object([("label", .string(tag.label))]) })
         let mapper = JSONMapper(registry: registry)
         #expect(try mapper.decode(Tag.self, from: bytes(#"{"label": "x"}"#)) == Tag(label: "x"))
@@ -31,7 +33,8 @@ import Testing
     }
 
     @Test func subMapperDecodesAPropertyThroughItsFactory() throws {
-        let album = try JSONMapper().decode(Album.self, from: bytes(#"{"title": "T", "photos": [{"src": "a.jpg"}, {"src": "b.jpg"}], "cover": {"src": "c.jpg"}}"#))
+        let album = try JSONMapper().decode(
+            Album.self, from: bytes(#"{"title": "T", "photos": [{"src": "a.jpg"}, {"src": "b.jpg"}], "cover": {"src": "c.jpg"}}"#))
         #expect(album.photos == [Photo(url: "a.jpg"), Photo(url: "b.jpg")])
         #expect(album.cover == Photo(url: "c.jpg"))
     }
@@ -39,7 +42,8 @@ import Testing
     @Test func identifyByKeyPresence() throws {
         var registry = Self.registry()
         registry.identify { object, _ in object.contains("userID") ? User.self : nil }
-        let tree = try JSONMapper(registry: registry).decodeAny(from: bytes(#"{"data": [{"userID": 1, "name": "A"}, {"other": true}], "meta": {"userID": 2}}"#))
+        let tree = try JSONMapper(registry: registry).decodeAny(
+            from: bytes(#"{"data": [{"userID": 1, "name": "A"}, {"other": true}], "meta": {"userID": 2}}"#))
         #expect(tree.models(of: User.self) == [User(id: 1, name: "A"), User(id: 2, name: "")])
         #expect(tree["data"]?[1]?["other"].map { if case .value(.bool(true)) = $0 { return true } else { return false } } == true)
     }
@@ -47,7 +51,8 @@ import Testing
     @Test func identifyByTheKeyAnObjectSitsUnder() throws {
         var registry = Self.registry()
         registry.identify { _, key in key == "author" || key == "readers" ? User.self : nil }
-        let tree = try JSONMapper(registry: registry).decodeAny(from: bytes(#"{"author": {"userID": 7}, "readers": [{"userID": 8}, {"userID": 9}], "editor": {"userID": 10}}"#))
+        let tree = try JSONMapper(registry: registry).decodeAny(
+            from: bytes(#"{"author": {"userID": 7}, "readers": [{"userID": 8}, {"userID": 9}], "editor": {"userID": 10}}"#))
         #expect(tree.models(of: User.self).map(\.id) == [7, 8, 9])
         #expect(tree["editor"]?.model(as: User.self) == nil)
     }
@@ -57,7 +62,9 @@ import Testing
         registry.register(UserFactory())
         registry.register(PhotoFactory())
         let mapper = JSONMapper(registry: registry)
-        let tree = try mapper.decodeAny(from: bytes(#"[{"src": "a.jpg"}, {"userID": 3, "name": "C"}, {"name": "only"}, {"nothing": 1}, {"src": "b.jpg", "userID": 4, "name": "D"}]"#))
+        let tree = try mapper.decodeAny(
+            from: bytes(
+                #"[{"src": "a.jpg"}, {"userID": 3, "name": "C"}, {"name": "only"}, {"nothing": 1}, {"src": "b.jpg", "userID": 4, "name": "D"}]"#))
         #expect(tree[0]?.model(as: Photo.self) == Photo(url: "a.jpg"))
         #expect(tree[1]?.model(as: User.self) == User(id: 3, name: "C"))
         #expect(tree[2]?.model(as: User.self) == nil)
@@ -71,7 +78,8 @@ import Testing
         registry.register(Square.self)
         registry.register(Drawing.self)
         registry.discriminator(key: "type", ["circle": Circle.self, "square": Square.self])
-        let drawing = try JSONMapper(registry: registry).decode(Drawing.self, from: bytes(#"{"title": "d", "shapes": [{"type": "circle", "radius": 1}, {"type": "square", "side": 2}]}"#))
+        let drawing = try JSONMapper(registry: registry).decode(
+            Drawing.self, from: bytes(#"{"title": "d", "shapes": [{"type": "circle", "radius": 1}, {"type": "square", "side": 2}]}"#))
         #expect(drawing.shapes.count == 2)
         #expect((drawing.shapes[0] as? Circle) == Circle(radius: 1))
         #expect((drawing.shapes[1] as? Square) == Square(side: 2))
@@ -97,7 +105,8 @@ import Testing
 
     @Test func parentReferencesForSingleChildrenAndArrayElements() throws {
         let mapper = JSONMapper(registry: Self.registry())
-        let team = try mapper.decode(Team.self, from: bytes(#"{"name": "core", "members": [{"name": "a"}, {"name": "b"}], "captain": {"name": "c"}}"#))
+        let team = try mapper.decode(
+            Team.self, from: bytes(#"{"name": "core", "members": [{"name": "a"}, {"name": "b"}], "captain": {"name": "c"}}"#))
         #expect(team.members.count == 2)
         #expect(team.members.allSatisfy { $0.team === team })
         #expect(team.captain?.team === team)
@@ -151,7 +160,11 @@ import Testing
     }
 
     @Test func lossyModeSkipsBadElementsAndReportsThem() throws {
-        let result = try JSONMapper().decodeLossy([Person].self, from: bytes(#"[{"personInfo": {"firstName": "A"}}, {"personInfo": {}}, {"personInfo": {"firstName": "C", "age": "x"}}, {"personInfo": {"firstName": "D"}}]"#))
+        let result = try JSONMapper().decodeLossy(
+            [Person].self,
+            from: bytes(
+                #"[{"personInfo": {"firstName": "A"}}, {"personInfo": {}}, {"personInfo": {"firstName": "C", "age": "x"}}, {"personInfo": {"firstName": "D"}}]"#
+            ))
         #expect(result.value.map(\.firstName) == ["A", "D"])
         #expect(result.issues.map(\.path) == ["$[1].personInfo.firstName", "$[2].personInfo.age"])
         #expect(result.issues.allSatisfy { $0.line != nil || $0.offset == nil })

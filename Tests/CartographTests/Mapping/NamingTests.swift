@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cartograph
 
 /// Naming strategies: property names to keys, both ways, and clashes.
@@ -16,7 +17,10 @@ import Testing
     }
 
     func mapper(_ naming: NamingStrategy, strict: Bool = false) -> JSONMapper {
-        var registry = ModelRegistry(options: MappingOptions { $0.naming = naming; $0.strictNaming = strict })
+        var registry = ModelRegistry(
+            options: MappingOptions {
+                $0.naming = naming; $0.strictNaming = strict
+            })
         registry.register(Profile.self)
         return JSONMapper(registry: registry)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A struct's array-of-models property is filled by the rule loop itself
@@ -114,7 +115,8 @@ import Testing
         }
         #expect(inRoot.path == "$[1].items[1].score")
         // A lossy decode records each bad element (the slot declines: it would stop at the first).
-        let lossy = try mapper.decodeLossy([Basket].self, from: Data(#"[{"items": [{"score": true}, {"score": 2}]}, {"items": [{"score": 3}]}]"#.utf8))
+        let lossy = try mapper.decodeLossy(
+            [Basket].self, from: Data(#"[{"items": [{"score": true}, {"score": 2}]}, {"items": [{"score": 3}]}]"#.utf8))
         #expect(lossy.value.map { $0.items.map(\.score) } == [[2], [3]])
         #expect(lossy.issues.map(\.path) == ["$[0].items[0].score"])
     }
@@ -181,15 +183,18 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let mapper = mapper()
         let lenient = self.mapper { $0.ignoreNulls = true }
-        let elements = [#"{"score": 1}"#, #"{"name": "é\u00e9", "score": -7}"#, #"{"name": "x"}"#, "null", "3", "[]", #"{"score": 2.5}"#,
-            #"{"score": 1, "name": null}"#, "{}"]
+        let elements = [
+            #"{"score": 1}"#, #"{"name": "é\u00e9", "score": -7}"#, #"{"name": "x"}"#, "null", "3", "[]", #"{"score": 2.5}"#,
+            #"{"score": 1, "name": null}"#, "{}"
+        ]
         for _ in 0..<300 {
             func array() -> String {
                 let count = Int.random(in: 0...4, using: &generator)
                 // Mostly valid elements, so that most arrays are read in place.
-                return "[" + (0..<count).map { _ in
-                    Bool.random(using: &generator) ? elements[0] : elements.randomElement(using: &generator)!
-                }.joined(separator: ",") + "]"
+                return "["
+                    + (0..<count).map { _ in
+                        Bool.random(using: &generator) ? elements[0] : elements.randomElement(using: &generator)!
+                    }.joined(separator: ",") + "]"
             }
             let extra = Int.random(in: 0..<5, using: &generator) == 0 ? "null" : array()
             let text = #"{"items": \#(array()), "extra": \#(extra)}"#

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A struct's model-typed property is filled by the rule loop itself when a
@@ -93,7 +94,8 @@ import Testing
     }
 
     @Test func aFactoryForTheNestedTypeIsStillUsed() throws {
-        let outer = try mapper({ _ in }, { $0.register(InnerFactory()) }).decode(Outer.self, from: #"{"inner": {"name": "x"}, "maybe": {"name": "y"}}"#)
+        let outer = try mapper({ _ in }, { $0.register(InnerFactory()) }).decode(
+            Outer.self, from: #"{"inner": {"name": "x"}, "maybe": {"name": "y"}}"#)
         #expect(outer.inner.name == "factory:x" && outer.maybe?.name == "factory:y")
     }
 
@@ -179,7 +181,8 @@ import Testing
         registry.register(Kennel.self)
         registry.register(Animal.animalMapping)
         registry.register(Dog.dogMapping)
-        let kennel = try JSONMapper(registry: registry).decode(Kennel.self, from: #"{"resident": {"name": "Rex", "barks": true}, "guest": {"name": "Tom"}}"#)
+        let kennel = try JSONMapper(registry: registry).decode(
+            Kennel.self, from: #"{"resident": {"name": "Rex", "barks": true}, "guest": {"name": "Tom"}}"#)
         #expect((kennel.resident as? Dog)?.barks == true && kennel.resident.name == "Rex")
         #expect(kennel.guest?.name == "Tom" && !(kennel.guest is Dog))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Absent keys, nulls and defaults, per property and globally, creating and
@@ -43,8 +44,8 @@ import Testing
     @Test func nullClearsAnOptionalAndIsAnErrorForANonOptional() throws {
         let created = try mapper().decode(Profile.self, from: #"{"nickname": null, "raw": null, "kept": null}"#)
         #expect(created.nickname == nil)
-        #expect(created.raw == .null)  // null is a JSONValue
-        #expect(created.kept == "kept")  // this property ignores nulls
+        #expect(created.raw == .null) // null is a JSONValue
+        #expect(created.kept == "kept") // this property ignores nulls
         let error = try #require(throws: CartographError.self) { try mapper().decode(Profile.self, from: #"{"age": null}"#) }
         #expect(error.kind == .typeMismatch && error.found == "null" && error.path == "$.age")
         let updated = Profile()
@@ -84,10 +85,11 @@ import Testing
         registry.register(Contact.mapping)
         #expect(String(decoding: try JSONMapper(registry: registry).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
         var writingNulls = ModelRegistry(options: MappingOptions { $0.nilEncoding = .null })
-        writingNulls.register(Mapping<Contact>({ Contact() }) {
-            Map(\.email)
-            Map(\.phone, nilEncoding: .omit)
-        })
+        writingNulls.register(
+            Mapping<Contact>({ Contact() }) {
+                Map(\.email)
+                Map(\.phone, nilEncoding: .omit)
+            })
         #expect(String(decoding: try JSONMapper(registry: writingNulls).encode(Contact()), as: UTF8.self) == #"{"email":null}"#)
     }
 

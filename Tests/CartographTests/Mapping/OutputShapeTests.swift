@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Shapes on output (MAXJsonAdapter and JAGPropertyConverter): index paths
@@ -88,10 +89,11 @@ import Testing
     @Test func identifyingKeysFollowAScanningNamingStrategy() throws {
         var registry = ModelRegistry(options: MappingOptions { $0.naming = .fuzzy })
         // Identified by every rule's key: both names.
-        registry.register(Mapping<Person>({ Person() }) {
-            Map(\.firstName)
-            Map(\.lastName)
-        })
+        registry.register(
+            Mapping<Person>({ Person() }) {
+                Map(\.firstName)
+                Map(\.lastName)
+            })
         let json = Array(#"{"data": [{"First_Name": "Ada", "LAST_NAME": "L", "other": 1}, {"first_name": "B", "lastname": "C"}, {"nope": 1}]}"#.utf8)
         let people = try JSONMapper(registry: registry).collect(Person.self, from: json)
         #expect(people.map(\.firstName) == ["Ada", "B"])
@@ -147,8 +149,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("snake", NamingStrategy.snakeCase, "full_name"), ("kebab", .kebabCase, "full-name"), ("fuzzy", .fuzzy, "FULL_NAME"),
-        ("exact", .exact, "fullName")])
+    @Test(arguments: [
+        ("snake", NamingStrategy.snakeCase, "full_name"), ("kebab", .kebabCase, "full-name"), ("fuzzy", .fuzzy, "FULL_NAME"),
+        ("exact", .exact, "fullName")
+    ])
     func aSetterReadsTheKeyItsPropertyNameGives(_ label: String, _ naming: NamingStrategy, _ key: String) throws {
         var registry = ModelRegistry(options: MappingOptions { $0.naming = naming })
         registry.register(Person.mapping)
@@ -163,10 +167,11 @@ import Testing
     final class Item {
         var price: Decimal? = 1
         var name = ""
-        static let price = Transform<Decimal?>(nullable: { node in
-            if node.isNull || (try? node.string()) == "N/A" { return nil }
-            return try node.decimal()
-        }, encode: { value in value.map { .number(JSONNumber($0)) } })
+        static let price = Transform<Decimal?>(
+            nullable: { node in
+                if node.isNull || (try? node.string()) == "N/A" { return nil }
+                return try node.decimal()
+            }, encode: { value in value.map { .number(JSONNumber($0)) } })
         static let mapping = Mapping<Item>({ Item() }) {
             Map(\.price, "price", transform: Item.price)
             Map(\.name)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A decode's path lives on one stack of links, pushed as it enters a
@@ -47,7 +48,7 @@ import Testing
             (#"{"u": {"x": "bad"}}"#, "$.a[5].u.x"),
             (#"{"list": [{"x": 1}, {"x": 2}, {"x": true}]}"#, "$.a[5].list[2].x"),
             (#"{"named": {"p": {"x": 1}, "q.r": {"x": []}}}"#, #"$.a[5].named["q.r"].x"#),
-            (#"{"u": {"x": 1}, "list": [{"x": 1}], "named": {"p": {"x": 1}}, "loose": 1, "zz": 0}, {"u": 7}"#, "$.a[6].u"),
+            (#"{"u": {"x": 1}, "list": [{"x": 1}], "named": {"p": {"x": 1}}, "loose": 1, "zz": 0}, {"u": 7}"#, "$.a[6].u")
         ]
         for (failing, path) in cases {
             let error = try #require(throws: CartographError.self) { try mapper.decode(Root.self, from: #"{"a": [\#(siblings), \#(failing)]}"#) }
@@ -108,9 +109,10 @@ import Testing
         let holder = try JSONMapper(registry: registry).decode(Holder.self, from: text)
         #expect(holder.first.path == "$.first")
         #expect(holder.many.map(\.path) == ["$.many[0]", "$.many[1]"])
-        #expect(recorder.seen == [
-            "$.first first", "$.many[0] many", "$.many[1] many", "$.nested.k[0] k", #"$.nested["l.m"][0] l.m"#, #"$.nested["l.m"][1] l.m"#,
-        ])
+        #expect(
+            recorder.seen == [
+                "$.first first", "$.many[0] many", "$.many[1] many", "$.nested.k[0] k", #"$.nested["l.m"][0] l.m"#, #"$.nested["l.m"][1] l.m"#
+            ])
         // Siblings find the stack as high as each other: each one's links were cut back.
         #expect(recorder.marks[1] == recorder.marks[2] && recorder.marks[3] == recorder.marks[4] && recorder.marks[4] == recorder.marks[5])
         // A context kept past its decode names some path, and never fails.

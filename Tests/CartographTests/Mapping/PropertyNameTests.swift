@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Keys derived from property names are right for every kind of model:
@@ -95,7 +96,7 @@ import Testing
         ("exact", NamingStrategy.exact, ["title", "viewCount", "createdAt", "tagList", "level", "leadAuthor", "badgeText", "fullName"]),
         ("snake", .snakeCase, ["title", "view_count", "created_at", "tag_list", "level", "lead_author", "badge_text", "full_name"]),
         ("kebab", .kebabCase, ["title", "view-count", "created-at", "tag-list", "level", "lead-author", "badge-text", "full-name"]),
-        ("custom", .custom { $0.uppercased() }, ["TITLE", "VIEWCOUNT", "CREATEDAT", "TAGLIST", "LEVEL", "LEADAUTHOR", "BADGETEXT", "FULLNAME"]),
+        ("custom", .custom { $0.uppercased() }, ["TITLE", "VIEWCOUNT", "CREATEDAT", "TAGLIST", "LEVEL", "LEADAUTHOR", "BADGETEXT", "FULLNAME"])
     ])
     func subclassModelsRoundTripUnderEveryNamingStrategy(_ name: String, _ naming: NamingStrategy, _ keys: [String]) throws {
         let json = """
@@ -252,7 +253,8 @@ import Testing
         registry.register(Outer.self)
         registry.register(Inner.self)
         let mapper = JSONMapper(registry: registry)
-        let snake = try mapper.decode(Outer.self, from: #"{"inner_value": {"first_value": 1}, "inner_list": [{"first_value": 2}], "tag_list": ["a"]}"#)
+        let snake = try mapper.decode(
+            Outer.self, from: #"{"inner_value": {"first_value": 1}, "inner_list": [{"first_value": 2}], "tag_list": ["a"]}"#)
         let exact = try mapper.decode(Outer.self, from: #"{"innerValue": {"firstValue": 1}, "innerList": [{"firstValue": 2}], "tagList": ["a"]}"#)
         #expect(snake == exact)
         #expect(snake.innerValue.firstValue == 1 && snake.innerList == [Inner(firstValue: 2)] && snake.tagList == ["a"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The README's `@Mappable` tour, as written there, decodes, updates and

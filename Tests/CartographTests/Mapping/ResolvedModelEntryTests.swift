@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A model-typed property's slot belongs to the `Mapping` value, which
@@ -71,7 +72,8 @@ import Testing
             for index in 0..<(2 * ResolvedModelEntry.publishedLimit + 4) {
                 // Neither type registered: both compiled on first use from `Mappable`.
                 let parcel = try JSONMapper(registry: ModelRegistry()).decode(Parcel.self, from: json)
-                #expect(parcel.label == Label(text: "a") && parcel.labels == [Label(text: "b"), Label(text: "c")],
+                #expect(
+                    parcel.label == Label(text: "a") && parcel.labels == [Label(text: "b"), Label(text: "c")],
                     "round \(round), registry \(index)")
             }
         }

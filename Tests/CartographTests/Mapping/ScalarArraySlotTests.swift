@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A struct's array-of-scalars property is filled by the rule loop itself
@@ -87,8 +88,11 @@ import Testing
         let sample = try bothWays(
             #"{"indices": [1, 2, 3], "tags": ["a", "é"], "flags": [true, false], "grid": [[1.5, 2], []], "counts": ["4", 5], "maybes": [1, null]}"#,
             mapper)
-        #expect(sample == Sample(indices: [1, 2, 3], tags: ["a", "é"], flags: [true, false], grid: [[1.5, 2], []], lenientCounts: [4, 5],
-            maybes: [1, nil]))
+        #expect(
+            sample
+                == Sample(
+                    indices: [1, 2, 3], tags: ["a", "é"], flags: [true, false], grid: [[1.5, 2], []], lenientCounts: [4, 5],
+                    maybes: [1, nil]))
         // Empty arrays replace the defaults.
         let empty = try bothWays(#"{"indices": [], "tags": []}"#, mapper)
         #expect(empty.indices.isEmpty && empty.tags == [])
@@ -139,15 +143,17 @@ import Testing
         let scalars = ["1", "-7", "2.5", "1e3", #""3""#, #""x""#, "true", "null", "[]", "{}", "9223372036854775808"]
         func array(depth: Int) -> String {
             let count = Int.random(in: 0...4, using: &generator)
-            return "[" + (0..<count).map { _ in
-                if depth > 0, Int.random(in: 0..<4, using: &generator) > 0 { return array(depth: depth - 1) }
-                // Mostly integers, so that most arrays are read in place.
-                return Bool.random(using: &generator) ? "\(Int.random(in: -5...5, using: &generator))" : scalars.randomElement(using: &generator)!
-            }.joined(separator: ",") + "]"
+            return "["
+                + (0..<count).map { _ in
+                    if depth > 0, Int.random(in: 0..<4, using: &generator) > 0 { return array(depth: depth - 1) }
+                    // Mostly integers, so that most arrays are read in place.
+                    return Bool.random(using: &generator) ? "\(Int.random(in: -5...5, using: &generator))" : scalars.randomElement(using: &generator)!
+                }.joined(separator: ",") + "]"
         }
         for _ in 0..<300 {
             let tags = Int.random(in: 0..<5, using: &generator) == 0 ? "null" : array(depth: 0)
-            let text = #"{"indices": \#(array(depth: 0)), "tags": \#(tags), "grid": \#(array(depth: 1)), "counts": \#(array(depth: 0)), "maybes": \#(array(depth: 0))}"#
+            let text =
+                #"{"indices": \#(array(depth: 0)), "tags": \#(tags), "grid": \#(array(depth: 1)), "counts": \#(array(depth: 0)), "maybes": \#(array(depth: 0))}"#
             for mapper in [plain, ignoring, lenient] { _ = try? bothWays(text, mapper) }
         }
     }

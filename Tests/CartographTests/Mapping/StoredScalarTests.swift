@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Scalar properties of struct models are written in place
@@ -55,7 +56,7 @@ import Testing
             Map(root.appending(path: \.must), "must", required: true),
             Map(root.appending(path: \.loose), "loose", lenient: true),
             Map(root.appending(path: \.inner.count), "inner.count"),
-            Map(root.appending(path: \.observed), "observed"),
+            Map(root.appending(path: \.observed), "observed")
         ]
     }
 
@@ -85,14 +86,14 @@ import Testing
         #"{"must": "m", "name": "caf\u00e9 \ud83d\ude00 \"q\"", "nickname": ""}"#,
         #"{"must": "m", "name": true, "age": false, "ratio": "2.5", "flag": 1}"#,
         #"{"must": "m", "loose": 7, "name": [], "age": {}}"#,
-        #"{"must": "m", "small": -1}"#,
+        #"{"must": "m", "small": -1}"#
     ]
 
     static let options: [(String, MappingOptions)] = [
         ("default", MappingOptions()),
         ("ignoreNulls", MappingOptions { $0.ignoreNulls = true }),
         ("resetToDefault", MappingOptions { $0.nullForNonOptional = .resetToDefault }),
-        ("lenientScalars", MappingOptions { $0.lenientScalars = true }),
+        ("lenientScalars", MappingOptions { $0.lenientScalars = true })
     ]
 
     /// A value or an error, comparable across the two paths.
@@ -168,7 +169,8 @@ import Testing
         #expect(record.flag == false && record.nickname == "x" && record.maybeRaw == 2 && record.small == 255 && record.loose == 42)
         #expect(record.raw == [1, ["a": nil]] && record.at == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(record.inner.count == 8 && record.observed == 3 && record.observations == 1)
-        let nulls = try Self.mappers(MappingOptions { $0.nullForNonOptional = .resetToDefault }).0.decode(Record.self,
+        let nulls = try Self.mappers(MappingOptions { $0.nullForNonOptional = .resetToDefault }).0.decode(
+            Record.self,
             from: Self.inputs[3].replacingOccurrences(of: #""at": null, "#, with: ""))
         #expect(nulls.name == "" && nulls.age == 0 && nulls.id == nil && nulls.flag == nil && nulls.raw == .null && nulls.maybeRaw == nil)
         #expect(nulls.kept == "kept" && nulls.inner.count == 0 && nulls.small == 0)

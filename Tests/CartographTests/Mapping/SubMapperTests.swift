@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Sub-mappers (a mapping or a factory given to one rule) read and write,

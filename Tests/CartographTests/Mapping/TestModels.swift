@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Cartograph
 
 // Models used across the mapping tests, shaped after the scenarios the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Refreshing models (absent vs null vs value) and encoding back.
@@ -102,7 +103,7 @@ import Testing
         #expect(error.path == "$.next.next")
         let skipping = JSONMapper(registry: ModelRegistry(options: MappingOptions { $0.cycles = .skip }))
         #expect(try skipping.encodeValue(a) == ["name": "a", "next": ["name": "b"]])
-        b.next = nil  // break the cycle the test made, so the nodes are freed
+        b.next = nil // break the cycle the test made, so the nodes are freed
     }
 
     @Test func encodesArraysOfModelsAndNestedPaths() throws {

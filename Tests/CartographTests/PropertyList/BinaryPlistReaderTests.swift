@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Cartograph's own binary plist reader: the same Documents as libplist's
@@ -25,8 +26,10 @@ import Testing
         var settings = PropertyListTests.settings
         settings.name = "emoji 😀 and ✓ and é"
         settings.ratio = -1.5e-300
-        let files = [try Array(encoder.encode(settings)), try native.encode(settings, format: .binary),
-            Array(try NSKeyedArchiver.archivedData(withRootObject: ["k": "v", "n": 3] as NSDictionary, requiringSecureCoding: false))]
+        let files = [
+            try Array(encoder.encode(settings)), try native.encode(settings, format: .binary),
+            Array(try NSKeyedArchiver.archivedData(withRootObject: ["k": "v", "n": 3] as NSDictionary, requiringSecureCoding: false))
+        ]
         for bytes in files {
             let ours = try native.document(from: bytes).root.jsonValue()
             #expect(ours == (try libplist.document(from: bytes).root.jsonValue()))
@@ -69,7 +72,7 @@ import Testing
             ([0x10, 0xFF], "255"), ([0x11, 0x01, 0x00], "256"), ([0x12, 0xFF, 0xFF, 0xFF, 0xFF], "4294967295"),
             ([0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "-1"),
             ([0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8), "18446744073709551615"),
-            ([0x14] + [UInt8](repeating: 0xFF, count: 8) + [0x80] + [UInt8](repeating: 0, count: 7), "-9223372036854775808"),
+            ([0x14] + [UInt8](repeating: 0xFF, count: 8) + [0x80] + [UInt8](repeating: 0, count: 7), "-9223372036854775808")
         ]
         for (object, text) in cases {
             #expect(try native.document(from: objects([object])).root.numberText() == text)

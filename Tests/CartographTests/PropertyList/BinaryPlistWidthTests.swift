@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every width and length a binary plist writer chooses — reference and
@@ -34,7 +35,7 @@ import Testing
         },
         WriterPath(description: "libplist writer") { value in
             try PropertyListMapper(options: .init { $0.writer = .libplist }).encode(value, format: .binary)
-        },
+        }
     ]
 
     /// A JSON value encoded through `Codable`, so the Codable encoder's

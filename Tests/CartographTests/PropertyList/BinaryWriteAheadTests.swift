@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The binary writer takes a `Codable` value's scalars as they are encoded
@@ -49,7 +50,7 @@ import Testing
         let foundation = try PropertyListSerialization.propertyList(from: Data(plist), format: nil) as? NSDictionary
         let expected: NSDictionary = [
             "a": "ay", "b": "bee", "later": "second", "wrapped": "inside", "super": NSNumber(value: Int64.min),
-            "nested": ["a": true, "b": NSNumber(value: UInt64.max)] as NSDictionary, "list": [2.5, "x", "$null"] as NSArray,
+            "nested": ["a": true, "b": NSNumber(value: UInt64.max)] as NSDictionary, "list": [2.5, "x", "$null"] as NSArray
         ]
         #expect(foundation == expected)
         // Keys in the order first encoded, as the JSON encoder keeps them.
@@ -165,7 +166,9 @@ import Testing
     }
 
     @Test func concurrentWritesEachGetTheirOwnBytes() async throws {
-        let values = (0..<8).map { index in Large(strings: (0..<(500 * (index + 1))).map { "s\($0 % (100 + index))" }, numbers: Array(0..<(index * 300))) }
+        let values = (0..<8).map { index in
+            Large(strings: (0..<(500 * (index + 1))).map { "s\($0 % (100 + index))" }, numbers: Array(0..<(index * 300)))
+        }
         let expected = try values.map { try PropertyListMapper().encode($0, format: .binary) }
         try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for _ in 0..<4 {

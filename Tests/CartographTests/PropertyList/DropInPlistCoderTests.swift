@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// `CartographPropertyListDecoder` / `CartographPropertyListEncoder` used as
@@ -16,7 +17,8 @@ import Testing
         var home: URL
     }
 
-    static let settings = Settings(name: "svc", retries: 3, ratio: 0.25, updated: Date(timeIntervalSinceReferenceDate: 700_000_000),
+    static let settings = Settings(
+        name: "svc", retries: 3, ratio: 0.25, updated: Date(timeIntervalSinceReferenceDate: 700_000_000),
         blob: Data([0, 1, 2]), tags: ["a", nil], limits: ["cpu": 2], home: URL(string: "https://example.com")!)
 
     @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])

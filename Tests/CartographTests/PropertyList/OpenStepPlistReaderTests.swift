@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// OpenStep plists through `PropertyListMapper`: what they hold, the
@@ -10,7 +11,8 @@ import Testing
     }
 
     @Test func dictionariesArraysStringsAndData() throws {
-        let value = try read("""
+        let value = try read(
+            """
             // a comment
             { name = "Ada Lovelace"; /* between */ tags = (math, 'poetry', "",); empty = {}; bytes = <4164 61>;
               path = /usr/lib:x.y-z_$; "quoted key" = "tab\\there"; }
@@ -18,7 +20,7 @@ import Testing
         #expect(value["name"] == .string("Ada Lovelace"))
         #expect(value["tags"] == .array([.string("math"), .string("poetry"), .string("")]))
         #expect(value["empty"] == .object(JSONObject()))
-        #expect(value["bytes"] == .string("QWRh"))   // data on the tape is base64 (the JSON view)
+        #expect(value["bytes"] == .string("QWRh")) // data on the tape is base64 (the JSON view)
         #expect(value["path"] == .string("/usr/lib:x.y-z_$"))
         #expect(value["quoted key"] == .string("tab\there"))
     }
@@ -47,7 +49,7 @@ import Testing
         ("{ a = b }", "without `;`"), ("{ a b; }", "without `=`"), ("(a b)", "without `,`"), ("(a,,)", "where a value belongs"),
         ("'abc", "inside a string"), ("/* open", "inside a comment"), ("(<0f0>)", "odd number"), ("(<zz>)", "not a hex digit"),
         ("{ a = b; } junk", "junk after"), ("(a", "inside an array"), ("{ a = b;", "inside a dictionary"), ("'\\U", "inside a string"),
-        ("(#)", "where a value belongs"),
+        ("(#)", "where a value belongs")
     ])
     func brokenInputIsATypedErrorAtItsPlace(_ input: String, _ expected: String) {
         do {
@@ -71,8 +73,10 @@ import Testing
 
     /// Every prefix and many byte flips of a real file: a value or a typed error, never a crash.
     @Test func truncationsAndByteFlips() throws {
-        let file = try Array(Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/OpenStep/WasmLd.xcspec")))
+        let file = try Array(
+            Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("Fixtures/OpenStep/WasmLd.xcspec")))
         for end in stride(from: 0, to: file.count, by: 7) {
             _ = try? PropertyListMapper().document(from: Array(file[..<end]))
         }

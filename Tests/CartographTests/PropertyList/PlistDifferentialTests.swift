@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Seeded random plists of every type, written by Foundation and read by
@@ -34,8 +35,10 @@ import Testing
         switch pick {
         case 0: return .string(texts.randomElement(using: &generator)! + String(Int.random(in: 0..<1000, using: &generator)))
         case 1:
-            let choices: [Int64] = [0, 1, -1, 255, 256, 65_535, 65_536, Int64(UInt32.max), Int64(UInt32.max) + 1, .max, .min,
-                Int64.random(in: .min ... .max, using: &generator)]
+            let choices: [Int64] = [
+                0, 1, -1, 255, 256, 65_535, 65_536, Int64(UInt32.max), Int64(UInt32.max) + 1, .max, .min,
+                Int64.random(in: .min ... .max, using: &generator)
+            ]
             return .int(choices.randomElement(using: &generator)!)
         case 2: return .uint(UInt64.random(in: UInt64(Int64.max) + 1 ... .max, using: &generator))
         case 3:

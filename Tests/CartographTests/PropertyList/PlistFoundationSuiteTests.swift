@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Cases taken from swift-foundation's `PropertyListEncoderTests.swift`
@@ -74,28 +75,30 @@ import Testing
 
     static func roundTripBoth<T: Codable & Equatable>(_ value: T) -> [String] { roundTrip(value, .xml) + roundTrip(value, .binary) }
 
-    static let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n"
+    static let header =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n"
 
     /// Foundation's `Generic_XML_Properties.plist`, written out.
-    static let generic = header + """
-        <dict>
-            <key>array1</key>
-            <array>
-                <string>arr0</string>
-                <integer>42</integer>
-                <false/>
-                <date>1976-04-01T12:00:00Z</date>
-                <data>
-                qrvM3QARIjM=
-                </data>
-            </array>
-            <key>item1</key>
-            <string>value1</string>
-            <key>item2</key>
-            <string>value2</string>
-        </dict>
-        </plist>
-        """
+    static let generic =
+        header + """
+            <dict>
+                <key>array1</key>
+                <array>
+                    <string>arr0</string>
+                    <integer>42</integer>
+                    <false/>
+                    <date>1976-04-01T12:00:00Z</date>
+                    <data>
+                    qrvM3QARIjM=
+                    </data>
+                </array>
+                <key>item1</key>
+                <string>value1</string>
+                <key>item2</key>
+                <string>value2</string>
+            </dict>
+            </plist>
+            """
 
     struct Generic: Codable, Equatable {
         var array1: [Item]
@@ -105,11 +108,17 @@ import Testing
             case string(String), integer(Int), bool(Bool), date(Date), data(Data)
             init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
-                if let value = try? container.decode(Int.self) { self = .integer(value)
-                } else if let value = try? container.decode(Bool.self) { self = .bool(value)
-                } else if let value = try? container.decode(Date.self) { self = .date(value)
-                } else if let value = try? container.decode(Data.self) { self = .data(value)
-                } else { self = .string(try container.decode(String.self)) }
+                if let value = try? container.decode(Int.self) {
+                    self = .integer(value)
+                } else if let value = try? container.decode(Bool.self) {
+                    self = .bool(value)
+                } else if let value = try? container.decode(Date.self) {
+                    self = .date(value)
+                } else if let value = try? container.decode(Data.self) {
+                    self = .data(value)
+                } else {
+                    self = .string(try container.decode(String.self))
+                }
             }
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.singleValueContainer()
@@ -129,10 +138,15 @@ import Testing
         case int(Int), string(String), array([PlistAny]), dict([String: PlistAny])
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Int.self) { self = .int(value)
-            } else if let value = try? container.decode(String.self) { self = .string(value)
-            } else if let value = try? container.decode([PlistAny].self) { self = .array(value)
-            } else { self = .dict(try container.decode([String: PlistAny].self)) }
+            if let value = try? container.decode(Int.self) {
+                self = .int(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode([PlistAny].self) {
+                self = .array(value)
+            } else {
+                self = .dict(try container.decode([String: PlistAny].self))
+            }
         }
     }
 
@@ -141,10 +155,15 @@ import Testing
         case string(String), data(Data), array([OpenStep]), dict([String: OpenStep])
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(String.self) { self = .string(value)
-            } else if let value = try? container.decode(Data.self) { self = .data(value)
-            } else if let value = try? container.decode([OpenStep].self) { self = .array(value)
-            } else { self = .dict(try container.decode([String: OpenStep].self)) }
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode(Data.self) {
+                self = .data(value)
+            } else if let value = try? container.decode([OpenStep].self) {
+                self = .array(value)
+            } else {
+                self = .dict(try container.decode([String: OpenStep].self))
+            }
         }
     }
 
@@ -159,9 +178,11 @@ import Testing
     /// tests start from (bytes from swift-foundation's
     /// `PropertyListEncoderTests.swift`); `corrupt` changes it.
     static func smallBplist(_ corrupt: (inout [UInt8]) -> Void = { _ in }) -> Data {
-        var bytes: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
+        var bytes: [UInt8] = [
+            0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
             0x08, 0x0c, 0x0e, 0x11,
-            0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13]
+            0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13
+        ]
         corrupt(&bytes)
         return Data(bytes)
     }
@@ -175,8 +196,10 @@ import Testing
             let int8s = ["127", "-128", "0x7f", "-0x80", "128", "-129", "0x80", "-0x81"]
             let int16s = ["32767", "-32768", "0x7fff", "-0x8000", "32768", "-32769", "0x8000", "-0x8001"]
             let int32s = ["2147483647", "-2147483648", "0x7fffffff", "-0x80000000", "2147483648", "-2147483649"]
-            let int64s = ["9223372036854775807", "-9223372036854775808", "0x7fffffffffffffff", "-0x8000000000000000", "9223372036854775808",
-                "-9223372036854775809", "0x8000000000000000", "-0x8000000000000001"]
+            let int64s = [
+                "9223372036854775807", "-9223372036854775808", "0x7fffffffffffffff", "-0x8000000000000000", "9223372036854775808",
+                "-9223372036854775809", "0x8000000000000000", "-0x8000000000000001"
+            ]
             for text in int8s { problems += integer(text, Int8.self) }
             for text in int16s { problems += integer(text, Int16.self) }
             for text in int32s { problems += integer(text, Int32.self) }
@@ -194,7 +217,8 @@ import Testing
             decodeBoth([Int].self, "<array><integer> +\t42</integer><integer>\t-   99</integer><integer> -\t0xFACE</integer></array>")
         },
         Case(name: "xmlReals / bad_XMLReals") {
-            let reals = "<plist><array><real>1.5</real><real>2</real><real>  -3.14</real><real>1.000000000000000000000001</real>"
+            let reals =
+                "<plist><array><real>1.5</real><real>2</real><real>  -3.14</real><real>1.000000000000000000000001</real>"
                 + "<real>31415.9e-4</real><real>-iNf</real><real>infInItY</real></array></plist>"
             return decodeBoth([Float].self, reals) + decodeBoth([Double].self, reals)
                 + decodeBoth([Float].self, "<array><real>nAn</real><real>NAN</real><real>nan</real></array>")
@@ -211,12 +235,15 @@ import Testing
             return problems
         },
         Case(name: "binaryReals / realEncodeRemoveZeroSuffix") {
-            let floats: [Float] = [1.5, 2, -3.14, 1.000000000000000000000001, 31415.9e-4, -.infinity, .infinity, 0.1, 16_777_216, .leastNonzeroMagnitude]
+            let floats: [Float] = [
+                1.5, 2, -3.14, 1.000000000000000000000001, 31415.9e-4, -.infinity, .infinity, 0.1, 16_777_216, .leastNonzeroMagnitude
+            ]
             let doubles: [Double] = [1.5, 2, -5, -3.14, 31415.9e-4, -.infinity, .infinity, 0.1, 0.5, -0.0, .leastNonzeroMagnitude]
             return roundTripBoth(floats) + roundTripBoth(doubles)
         },
         Case(name: "xmlErrors", differences: [.damagedPlistsAreDataCorrupted]) {
-            var broken = [String(generic.dropFirst()), generic.replacingOccurrences(of: "<dict>", with: "<-- unending comment\n<dict>"),
+            var broken = [
+                String(generic.dropFirst()), generic.replacingOccurrences(of: "<dict>", with: "<-- unending comment\n<dict>"),
                 generic.replacingOccurrences(of: "DOCTYPE", with: "foobar"), String(generic[..<generic.range(of: "//EN")!.lowerBound]),
                 generic.replacingOccurrences(of: "<!DOCTYPE", with: "<?DOCTYPE"),
                 generic.replacingOccurrences(of: "</array>", with: "</somethingelse>"),
@@ -225,11 +252,14 @@ import Testing
                 generic.replacingOccurrences(of: "<key>array1</key>", with: "<string>hello</string>\n<key>array1</key>"),
                 generic.replacingOccurrences(of: "<string>value1</string>", with: ""), "<plist></plist>",
                 generic.replacingOccurrences(of: "<date>1976-04-01T12:00:00Z</date>", with: "<date></date>"),
-                generic.replacingOccurrences(of: "PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\"",
-                    with: "[<!ELEMENT foo (#PCDATA)>]")]
-            for replacement in ["<real>abc123</real>", "<integer></integer>", "<integer>42q</integer>", "<integer>42A</integer>",
-                "<integer>99999999999999999999999999999999999999999</integer>", "<real></real>"]
-            {
+                generic.replacingOccurrences(
+                    of: "PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\"",
+                    with: "[<!ELEMENT foo (#PCDATA)>]")
+            ]
+            for replacement in [
+                "<real>abc123</real>", "<integer></integer>", "<integer>42q</integer>", "<integer>42A</integer>",
+                "<integer>99999999999999999999999999999999999999999</integer>", "<real></real>"
+            ] {
                 broken.append(generic.replacingOccurrences(of: "<integer>42</integer>", with: replacement))
             }
             var problems = decodeBoth(Generic.self, generic) + decodeBoth(Generic.self, Data())
@@ -271,9 +301,11 @@ import Testing
         Case(name: "interceptDate / reallyOldDates / badDates / farFutureDates", differences: [.plistDatesOutOfRange]) {
             // Foundation's dates: the 1970s, fractions, year 1 (`Date.distantPast`,
             // Julian 0001-01-01), year 0 (its "all-zero" date), the last second of 9999.
-            let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSinceReferenceDate: 0.5), Date.distantPast, Date.distantFuture,
+            let dates = [
+                Date(timeIntervalSince1970: 1_000), Date(timeIntervalSinceReferenceDate: 0.5), Date.distantPast, Date.distantFuture,
                 Date(timeIntervalSinceReferenceDate: -62_135_596_800 + 86_400), Date(timeIntervalSince1970: 253_402_300_799),
-                Date(timeIntervalSinceReferenceDate: -13_197_600_000)]
+                Date(timeIntervalSinceReferenceDate: -13_197_600_000)
+            ]
             var problems = dates.flatMap { roundTripBoth([$0]) }
             // The listed difference: dates outside the years 0 to 9999
             // (Foundation's far-future test date, year 33658; its "all-zero"
@@ -286,10 +318,11 @@ import Testing
                 }
             }
             // Foundation's reading of `<date>` text: any number of year digits, the Julian calendar before 1582-10-15.
-            for text in ["0000-12-30T00:00:00Z", "0099-01-01T00:00:00Z", "99-01-01T00:00:00Z", "1500-02-29T00:00:00Z", "1582-10-04T23:59:59Z",
+            for text in [
+                "0000-12-30T00:00:00Z", "0099-01-01T00:00:00Z", "99-01-01T00:00:00Z", "1500-02-29T00:00:00Z", "1582-10-04T23:59:59Z",
                 "1582-10-15T00:00:00Z", "1582-10-10T00:00:00Z", "2024-1-01T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z",
-                "2024-01-01T00:00:00.5Z", "2024-02-29T23:59:59Z"]
-            {
+                "2024-01-01T00:00:00.5Z", "2024-02-29T23:59:59Z"
+            ] {
                 problems += decodeBoth(Date.self, "<plist><date>\(text)</date></plist>")
             }
             return problems
@@ -300,9 +333,10 @@ import Testing
             // An older Foundation wrote the first of a month as the previous
             // month's 32nd; Foundation reads such text, rolling fields over, and so does Cartograph.
             var problems: [String] = []
-            for text in ["2024-01-32T20:43:14Z", "2024-13-01T00:00:00Z", "2024-02-30T25:61:61Z", "2024-00-00T00:00:00Z", "2023-02-29T00:00:00Z",
-                "1900-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "1500-02-30T00:00:00Z", "2024-12-99T99:99:99Z"]
-            {
+            for text in [
+                "2024-01-32T20:43:14Z", "2024-13-01T00:00:00Z", "2024-02-30T25:61:61Z", "2024-00-00T00:00:00Z", "2023-02-29T00:00:00Z",
+                "1900-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "1500-02-30T00:00:00Z", "2024-12-99T99:99:99Z"
+            ] {
                 problems += decodeBoth(Date.self, "<plist><date>\(text)</date></plist>")
             }
             let read = try CartographPropertyListDecoder().decode(Date.self, from: Data("<plist><date>2024-01-32T20:43:14Z</date></plist>".utf8))
@@ -321,7 +355,9 @@ import Testing
             let cartograph = CartographPropertyListEncoder()
             cartograph.outputFormat = .xml
             let theirs = try foundation.encode(value)
-            if try PropertyListDecoder().decode([String: String].self, from: theirs) != value { problems.append("Foundation no longer reads its NUL") }
+            if try PropertyListDecoder().decode([String: String].self, from: theirs) != value {
+                problems.append("Foundation no longer reads its NUL")
+            }
             if (try? cartograph.encode(value)) != nil { problems.append("Cartograph wrote a NUL into XML") }
             do {
                 _ = try CartographPropertyListDecoder().decode([String: String].self, from: theirs)
@@ -336,8 +372,11 @@ import Testing
         Case(name: "multibyteCharacters_escaped_noencoding / escapedCharacters / plistWithEscapedCharacters / decodingEmoji") {
             decodeBoth(String.self, "<plist><string>These are copyright signs &#169; &#xA9; blah blah blah.</string></plist>")
                 + decodeBoth(String.self, "<plist><string>&amp;&apos;&lt;&gt;&quot;</string></plist>")
-                + decodeBoth([String: String].self, header
-                    + "<dict><key>com.apple.security.temporary-exception.sbpl</key><string>(allow mach-lookup (global-name-regex #&quot;^[0-9]+$&quot;))</string></dict></plist>")
+                + decodeBoth(
+                    [String: String].self,
+                    header
+                        + "<dict><key>com.apple.security.temporary-exception.sbpl</key><string>(allow mach-lookup (global-name-regex #&quot;^[0-9]+$&quot;))</string></dict></plist>"
+                )
                 + decodeBoth([String: String].self, header + "<dict><key>emoji</key><string>&#128664;</string></dict></plist>")
         },
         Case(name: "decodingTooManyCharactersError") {
@@ -374,14 +413,15 @@ import Testing
         Case(name: "nonStringDictionaryKey") {
             roundTripBoth([1: "one", 2: "two"]) + roundTripBoth([Switch.on.rawValue: 1])
         },
-        Case(name: "badReferenceIndex / badTopObjectIndex / outOfBoundsObjectOffset / nonTopObjectOffsetBelowHeader / "
-            + "outOfBoundsOffsetTableStart / tooLargeObjectCount", differences: [.damagedPlistsAreDataCorrupted])
-        {
+        Case(
+            name: "badReferenceIndex / badTopObjectIndex / outOfBoundsObjectOffset / nonTopObjectOffsetBelowHeader / "
+                + "outOfBoundsOffsetTableStart / tooLargeObjectCount", differences: [.damagedPlistsAreDataCorrupted]
+        ) {
             var problems = decodeBoth([Int].self, smallBplist())
             if (try? CartographPropertyListDecoder().decode([Int].self, from: smallBplist())) != [42, 314, 255] { problems.append("the intact file") }
             let corruptions: [(inout [UInt8]) -> Void] = [
                 { $0[11] = 0xBD }, { $0[39...46] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }, { $0[22] = 0xEE }, { $0[20] = 0x03 },
-                { $0[47...54] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }, { $0[31...38] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] },
+                { $0[47...54] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }, { $0[31...38] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] }
             ]
             for corrupt in corruptions {
                 let file = smallBplist(corrupt)
@@ -396,11 +436,16 @@ import Testing
         },
         Case(name: "uid") {
             decodeBoth([String: Int32].self, "<plist><dict><key>CF$UID</key><integer>1</integer></dict></plist>")
-                + decodeBoth([Int32].self, Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa1, 0x01, 0x80, 0x01, 0x08, 0x0a,
-                    0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0c]))
+                + decodeBoth(
+                    [Int32].self,
+                    Data([
+                        0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa1, 0x01, 0x80, 0x01, 0x08, 0x0a,
+                        0, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0c
+                    ]))
         },
         Case(name: "encodingTopLevel… / supers / multipleDecodeOptions / encode_122065123 / fauxStability") {
-            let company = FoundationCoderSuiteTests.Company(address: .init(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
+            let company = FoundationCoderSuiteTests.Company(
+                address: .init(street: "1 Infinite Loop", city: "Cupertino", zip: nil, country: "US"),
                 employees: [.init(name: "Johnny", email: "j@apple.com")], founded: Date(timeIntervalSinceReferenceDate: 728_512_994), tags: ["b"])
             var problems = roundTripBoth(company) + roundTripBoth([Date(timeIntervalSinceReferenceDate: 728_512_994)])
             problems += roundTripBoth(FoundationCoderSuiteTests.Level1(level2: .init(name: "l")))
@@ -412,7 +457,8 @@ import Testing
                 theirs.outputFormat = format
                 let ours = CartographPropertyListEncoder()
                 ours.outputFormat = format
-                for file in [try theirs.encode(FoundationCoderSuiteTests.SuperEncoders()), try ours.encode(FoundationCoderSuiteTests.SuperEncoders())] {
+                for file in [try theirs.encode(FoundationCoderSuiteTests.SuperEncoders()), try ours.encode(FoundationCoderSuiteTests.SuperEncoders())]
+                {
                     let read = try PropertyListDecoder().decode([String: PlistAny].self, from: file)
                     let ourRead = try CartographPropertyListDecoder().decode([String: PlistAny].self, from: file)
                     if read != ourRead { problems.append("\(format) super encoders: \(ourRead) vs \(read)") }
@@ -437,7 +483,8 @@ import Testing
                     let shapes = [Result { try theirs.encode(value) }, Result { try ours.encode(value) }].map { result -> String in
                         guard case .failure(let error) = result else { return "wrote" }
                         guard case .invalidValue(_, let context) = error as? EncodingError else { return "\(type(of: error))" }
-                        return "invalidValue at [\(context.codingPath.map(\.stringValue).joined(separator: ","))] over \(type(of: context.underlyingError.map { $0 as Any } ?? "nothing"))"
+                        return
+                            "invalidValue at [\(context.codingPath.map(\.stringValue).joined(separator: ","))] over \(type(of: context.underlyingError.map { $0 as Any } ?? "nothing"))"
                     }
                     if shapes[0] != shapes[1] { problems.append("\(format): Cartograph \(shapes[1]), Foundation \(shapes[0])") }
                 }
@@ -473,21 +520,26 @@ import Testing
                 let testKey: String, testData: Data, nestedArray: [String]
                 enum CodingKeys: String, CodingKey { case testKey = "test key", testData, nestedArray = "nested array" }
             }
-            var problems = decodeBoth(String.self, "goodbye cruel world".data(using: .utf16)!)
+            var problems =
+                decodeBoth(String.self, "goodbye cruel world".data(using: .utf16)!)
                 + decodeBoth(Thing.self, "{ hello = there; }\r\nextra stuff at end".data(using: .ascii)!)
                 + decodeBoth(Thing.self, "{ hello = there; }")
-                + decodeBoth(Values.self, "{ \"test key\" = value;\n  testData = <feed face>;\n  \"nested array\" = (a, b, c); }".data(using: .utf16)!)
+                + decodeBoth(
+                    Values.self, "{ \"test key\" = value;\n  testData = <feed face>;\n  \"nested array\" = (a, b, c); }".data(using: .utf16)!)
             let strings = "string1 = \"Good morning\";\nstring2 = \"Good afternoon\";\nstring3 = \"Good evening\";"
-            let comments = "// Initial comment */\nstring1 = /*Test*/ \"Good morning\";  // Test\nstring2 = \"Good afternoon\" /*Test// */;\n"
+            let comments =
+                "// Initial comment */\nstring1 = /*Test*/ \"Good morning\";  // Test\nstring2 = \"Good afternoon\" /*Test// */;\n"
                 + "string3 = \"Good evening\"; // Test"
             for text in [strings, comments] {
                 problems += decodeBoth([String: String].self, text.data(using: .utf16)!) + decodeBoth([String: String].self, text)
             }
             problems += decodeBoth([String: Data].self, "data1 = <7465\n73 74\n696E67                31\n\n323334>;".data(using: .utf16)!)
-            for text in ["(a, b, c,)", "()", "{}", "( { a = (1, '2'); b = {}; }, <>, <00ff>, \"\" )", "(a$/:.-_9, 'x')", "(a+b)", "(a b)", "{a = b}",
-                "{a b;}", "(<0f0>)", "(<xy>)", "((((((((((a))))))))))", "{ a = b; a = c; }", "/* only a comment */", "", "  ", "a", "'a", "(a,,)", "(,)",
-                "(\"\\U00e9\\U00E9\\u00e9\")", "'\\UD83D\\UDE00'", "'\\UD83D'", "'\\UDE00\\UD83D'", "'\\U'"]
-            {
+            for text in [
+                "(a, b, c,)", "()", "{}", "( { a = (1, '2'); b = {}; }, <>, <00ff>, \"\" )", "(a$/:.-_9, 'x')", "(a+b)", "(a b)", "{a = b}",
+                "{a b;}", "(<0f0>)", "(<xy>)", "((((((((((a))))))))))", "{ a = b; a = c; }", "/* only a comment */", "", "  ", "a", "'a", "(a,,)",
+                "(,)",
+                "(\"\\U00e9\\U00E9\\u00e9\")", "'\\UD83D\\UDE00'", "'\\UD83D'", "'\\UDE00\\UD83D'", "'\\U'"
+            ] {
                 problems += decodeBoth(OpenStep.self, text)
             }
             var theirs = Format.xml
@@ -550,13 +602,20 @@ import Testing
             if files.count < 3 { problems.append("only \(files.count) files") }
             return problems
         },
-        Case(name: "tooLargeOffset / tooLargeIndex / invalidNSDataKey_82142612 / nonStringDictionaryKey", differences: [.damagedPlistsAreDataCorrupted]) {
-            let tooLargeOffset: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
+        Case(
+            name: "tooLargeOffset / tooLargeIndex / invalidNSDataKey_82142612 / nonStringDictionaryKey", differences: [.damagedPlistsAreDataCorrupted]
+        ) {
+            let tooLargeOffset: [UInt8] = [
+                0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0x01, 0x02, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff,
                 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0, 0, 0, 0, 0, 0, 0x0c, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x11,
-                0, 0, 0, 0, 0, 0, 0x08, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13]
-            let tooLargeIndex: [UInt8] = [0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0, 0, 0, 0, 0, 0, 0, 0x01,
-                0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff, 0x08, 0x21, 0x23, 0x26,
-                0, 0, 0, 0, 0, 0, 0x01, 0x08, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x28]
+                0, 0, 0, 0, 0, 0, 0x08, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13
+            ]
+            let tooLargeIndex: [UInt8] = [
+                0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xa3, 0, 0, 0, 0, 0, 0, 0, 0x01,
+                0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x10, 0x2a, 0x11, 0x01, 0x3a, 0x10, 0xff, 0x08, 0x21, 0x23,
+                0x26,
+                0, 0, 0, 0, 0, 0, 0x01, 0x08, 0, 0, 0, 0, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x28
+            ]
             var problems = decodeBoth([Int].self, Data(tooLargeOffset), damaged: true) + decodeBoth([Int].self, Data(tooLargeIndex), damaged: true)
             problems += decodeBoth([String: String].self, "<plist><dict><data>abcd</data><string>xyz</string></dict></plist>", damaged: true)
             problems += decodeBoth([String: String].self, "<plist><dict><string>abcd</string><string>xyz</string></dict></plist>", damaged: true)
@@ -594,7 +653,7 @@ import Testing
                 if theirs != ours { problems.append("\(format): Cartograph says \(ours), Foundation \(theirs)") }
             }
             return problems
-        },
+        }
     ]
 
     /// Foundation's `UsesSupers`: nil, super encoders under keys and in an

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// nil in property lists, as Foundation's coders spell it (`$null`): arrays
@@ -74,7 +75,8 @@ import Testing
         var relative: URL
     }
 
-    static let link = Link(href: URL(string: "https://swift.org/a?b=c")!,
+    static let link = Link(
+        href: URL(string: "https://swift.org/a?b=c")!,
         relative: URL(string: "docs/index.html", relativeTo: URL(string: "https://example.com/base/"))!)
 
     @Test(arguments: [PropertyListFormat.xml, .binary])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Corrupted, truncated, looping and deeply nested plists: a typed error (or
@@ -33,7 +34,9 @@ import Testing
             // Up to 7 bytes (`bplist0`) the text is an OpenStep plist's
             // unquoted string, as Foundation reads it too.
             if (1..<8).contains(length) {
-                #expect(try PropertyListMapper().document(from: Array(bytes.prefix(length))).root.string() == String(decoding: bytes.prefix(length), as: UTF8.self))
+                #expect(
+                    try PropertyListMapper().document(from: Array(bytes.prefix(length))).root.string()
+                        == String(decoding: bytes.prefix(length), as: UTF8.self))
                 continue
             }
             #expect(result != "ok" && !result.contains("untyped"), "truncated at \(length): \(result)")
@@ -124,7 +127,9 @@ import Testing
         #expect(try document.root.array().count == 4)
         #expect(try document.root.array()[3]?.array().count == 1000)
         // A larger factor lets the bomb through the budget check (and maxValues stops it instead).
-        let lenient = PropertyListOptions { $0.maxExpansionFactor = 1 << 20; $0.maxValues = 10_000 }
+        let lenient = PropertyListOptions {
+            $0.maxExpansionFactor = 1 << 20; $0.maxValues = 10_000
+        }
         let valuesError = try #require(throws: CartographError.self) { try PropertyListMapper(options: lenient).document(from: bomb) }
         #expect(valuesError.message.contains("maxValues"))
     }
@@ -155,9 +160,10 @@ import Testing
 
     @Test func libplistIsNotGivenMalformedScalarsToGuessAt() throws {
         let libplist = PropertyListMapper(options: PropertyListOptions { $0.reader = .libplist })
-        for body in ["<integer>99999999999999999999999</integer>", "<integer>12abc</integer>", "<date>not a date</date>",
-            "<date>2024-02-3xT00:00:00Z</date>", "<data>!!!not base64!!!</data>", "<real>one</real>"]
-        {
+        for body in [
+            "<integer>99999999999999999999999</integer>", "<integer>12abc</integer>", "<date>not a date</date>",
+            "<date>2024-02-3xT00:00:00Z</date>", "<data>!!!not base64!!!</data>", "<real>one</real>"
+        ] {
             let bytes = Self.xml("<array>\(body)</array>")
             #expect(throws: CartographError.self, "\(body)") { try libplist.document(from: bytes) }
             #expect(throws: CartographError.self, "\(body)") { try PropertyListMapper().document(from: bytes) }
@@ -196,7 +202,8 @@ import Testing
         for _ in 0..<600 { value = [value] }
         let binary = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
         #expect(outcome(Array(binary)) == "depthLimitExceeded")
-        let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100_000)
+        let xml =
+            "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100_000)
             + String(repeating: "</array>", count: 100_000) + "</plist>"
         #expect(outcome(Array(xml.utf8)) == "depthLimitExceeded")
         let atLimit = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 512) + String(repeating: "</array>", count: 512) + "</plist>"
@@ -228,7 +235,9 @@ import Testing
         let zeros = try #require(throws: CartographError.self) { try plist.document(from: xml("&#x" + String(repeating: "0", count: 40) + ";")) }
         #expect(zeros.message.contains("NUL"))
         // Leading zeros before a non-zero digit are not NUL (libplist decides the rest).
-        if case .failure(let error as CartographError) = Result(catching: { try plist.document(from: xml("&#x" + String(repeating: "0", count: 30) + "41;")) }) {
+        if case .failure(let error as CartographError) = Result(catching: {
+            try plist.document(from: xml("&#x" + String(repeating: "0", count: 30) + "41;"))
+        }) {
             #expect(!error.message.contains("NUL"))
         }
         #expect(try plist.document(from: xml("&#x41;")).root.object().keys == ["kA"])

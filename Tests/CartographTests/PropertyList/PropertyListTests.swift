@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Property lists through libplist: the same models as JSON, Foundation
@@ -15,7 +16,8 @@ import Testing
     @Test(arguments: ["xml", "bin"])
     func twitterPlistDecodesToTheSameModelsAsJSONAndFoundation(_ kind: String) throws {
         let bytes = try Fixtures.bytes("twitter.\(kind).plist")
-        let expected = kind == "bin"
+        let expected =
+            kind == "bin"
             ? try JSONMapper().decode(TwitterResponse.self, from: try Fixtures.bytes("twitter.json"))
             : try PropertyListDecoder().decode(TwitterResponse.self, from: Data(bytes))
         #expect(try plist.decode(TwitterResponse.self, from: bytes) == expected)
@@ -61,7 +63,8 @@ import Testing
         var note: String?
     }
 
-    static let settings = Settings(name: "édition ✓", count: 42, negative: -9_223_372_036_854_775_808, ratio: 0.1, enabled: true,
+    static let settings = Settings(
+        name: "édition ✓", count: 42, negative: -9_223_372_036_854_775_808, ratio: 0.1, enabled: true,
         updated: Date(timeIntervalSinceReferenceDate: 800_000_000), blob: Data([0, 1, 2, 254, 255]), tags: ["a", "b"],
         nested: ["x": [1, 2], "y": []], note: nil)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Cartograph's own XML plist reader: the same Documents as libplist's
@@ -11,8 +12,9 @@ import Testing
 
     /// `body` inside the usual declaration, DOCTYPE and `<plist>`.
     func plist(_ body: String) -> [UInt8] {
-        Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
-            + "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n\(body)\n</plist>\n").utf8)
+        Array(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+                + "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n\(body)\n</plist>\n").utf8)
     }
 
     func value(_ body: String) throws -> JSONValue {
@@ -28,15 +30,18 @@ import Testing
         encoder.outputFormat = .xml
         var settings = PropertyListTests.settings
         settings.name = "tabs\tand\r\nreturns <&> \"quotes\" 😀"
-        let files = [try Fixtures.bytes("twitter.xml.plist"), try Fixtures.bytes("canada.xml.plist"), Array(try encoder.encode(settings)),
-            try native.encode(settings, format: .xml)]
+        let files = [
+            try Fixtures.bytes("twitter.xml.plist"), try Fixtures.bytes("canada.xml.plist"), Array(try encoder.encode(settings)),
+            try native.encode(settings, format: .xml)
+        ]
         for (index, bytes) in files.enumerated() {
             #expect(try native.document(from: bytes).root.jsonValue() == libplist.document(from: bytes).root.jsonValue(), "file \(index)")
         }
         #expect(try native.decode(PropertyListTests.Settings.self, from: files[2]) == settings)
         // A keyed archive as Foundation writes it in XML (UIDs as CF$UID dicts) reads as its binary form does.
         let archive = try NSKeyedArchiver.archivedData(withRootObject: ["k": "v", "n": 3] as NSDictionary, requiringSecureCoding: false)
-        let xmlArchive = try PropertyListSerialization.data(fromPropertyList: try PropertyListSerialization.propertyList(from: archive, format: nil),
+        let xmlArchive = try PropertyListSerialization.data(
+            fromPropertyList: try PropertyListSerialization.propertyList(from: archive, format: nil),
             format: .xml, options: 0)
         #expect(String(decoding: xmlArchive, as: UTF8.self).contains("CF$UID"))
         #expect(try native.document(from: xmlArchive).root.jsonValue() == native.document(from: archive).root.jsonValue())
@@ -57,7 +62,7 @@ import Testing
         #expect(try value("<integer>18446744073709551615</integer>") == .number(JSONNumber(UInt64.max)))
         #expect(try value("<integer>0x1F</integer>") == 31)
         #expect(try value("<integer>-0</integer>") == 0)
-        #expect(try value("<integer>- \t1</integer>") == -1)  // whitespace after the sign, as Foundation reads it
+        #expect(try value("<integer>- \t1</integer>") == -1) // whitespace after the sign, as Foundation reads it
         #expect(try error(plist("<integer>18446744073709551616</integer>")).kind == .numberOutOfRange)
         #expect(try error(plist("<integer>-9223372036854775809</integer>")).kind == .numberOutOfRange)
         for bad in ["", "1.5", "12a", "-", "0x", "- 0x"] {
@@ -66,9 +71,10 @@ import Testing
     }
 
     @Test func realsInEverySpelling() throws {
-        for (text, expected) in [("0.1", 0.1), ("+1.5", 1.5), (".5", 0.5), ("1.", 1), ("1E5", 100_000), ("-2.5e-3", -0.0025), (" 3", 3),
-            ("inf", .infinity), ("-infinity", -.infinity), ("+Infinity", .infinity), ("-iNf", -.infinity)]
-        {
+        for (text, expected) in [
+            ("0.1", 0.1), ("+1.5", 1.5), (".5", 0.5), ("1.", 1), ("1E5", 100_000), ("-2.5e-3", -0.0025), (" 3", 3),
+            ("inf", .infinity), ("-infinity", -.infinity), ("+Infinity", .infinity), ("-iNf", -.infinity)
+        ] {
             #expect(try native.document(from: plist("<real>\(text)</real>")).root.double() == expected, "\(text)")
         }
         #expect(try native.document(from: plist("<real>nan</real>")).root.double().isNaN)
@@ -123,7 +129,7 @@ import Testing
             ("<string>&bogus;</string>", "not one of XML's five"),
             ("<string>&#0;</string>", "NUL"),
             ("<true>yes</true>", "holds text"),
-            ("<string>a</string><string>b</string>", "more than one value"),
+            ("<string>a</string><string>b</string>", "more than one value")
         ]
         for (body, message) in cases {
             let failure = try error(plist(body))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Keys that differ in bytes but are equal as Swift strings (canonically
@@ -64,7 +65,8 @@ import Testing
     }
 
     @Test func plistReadersApplyThePolicyToo() throws {
-        let xml = Array("""
+        let xml = Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>API_KEY</key><string>A</string>\
             <key>API_\u{212A}EY</key><string>B</string></dict></plist>
             """.utf8)

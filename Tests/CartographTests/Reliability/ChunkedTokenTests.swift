@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Long tokens fed in small chunks: linear work, limits enforced while the
@@ -59,7 +60,9 @@ import Testing
 
     @Test func aLongCommentCostsLinearWorkAndIsBoundedInStreams() throws {
         let input = Array("[1, /*".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: 100_000) + Array("*/ 2]".utf8)
-        let options = ParseOptions { $0.allowComments = true; $0.maxStringBytes = 1_000 }
+        let options = ParseOptions {
+            $0.allowComments = true; $0.maxStringBytes = 1_000
+        }
         let (parser, _, error) = feed(input, size: 64, options: options)
         #expect(error == nil)
         #expect(try parser.finish().root.array().count == 2)
@@ -104,7 +107,7 @@ import Testing
         let parser = JSONParser(options: ParseOptions { $0.allowMultipleValues = true })
         try parser.feed(Array("[1,".utf8))
         let spaces = [UInt8](repeating: 0x20, count: 1 << 16)
-        for _ in 0..<160 { try parser.feed(spaces) }  // 10 MiB
+        for _ in 0..<160 { try parser.feed(spaces) } // 10 MiB
         #expect(parser.retainedBytes < 1 << 17, "\(parser.retainedBytes)")
         try parser.feed(Array("2] \n\t {\"a\":".utf8))
         for _ in 0..<16 { try parser.feed(spaces) }
@@ -131,7 +134,7 @@ import Testing
             "[\"" + String(repeating: "x\\\"y\\\\", count: 3_000) + "\", 1]",
             "{\"" + String(repeating: "key", count: 2_000) + "\": -" + String(repeating: "1", count: 3_000) + ".5e-7}",
             "[" + String(repeating: " ", count: 5_000) + "true" + String(repeating: "\n", count: 5_000) + "]",
-            "[\"\(String(repeating: "😀é", count: 2_000))\"]",
+            "[\"\(String(repeating: "😀é", count: 2_000))\"]"
         ]
         for input in inputs {
             let bytes = Array(input.utf8)

@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// One configured mapper and registry shared by many tasks: results equal

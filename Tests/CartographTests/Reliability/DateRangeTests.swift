@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Every date either encodes and reads back equal, or is refused with a typed
@@ -11,14 +12,20 @@ import Testing
 
     /// Each way a date can be written, and how it is read back.
     private static let writers: [(name: String, write: @Sendable (Event) throws -> [UInt8], read: @Sendable ([UInt8]) throws -> Event)] = [
-        ("json iso8601", { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) }).encode($0) },
-            { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) }).decode(Event.self, from: $0) }),
-        ("json iso8601 fractional", { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).encode($0) },
-            { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(Event.self, from: $0) }),
+        (
+            "json iso8601", { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) }).encode($0) },
+            { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) }).decode(Event.self, from: $0) }
+        ),
+        (
+            "json iso8601 fractional", { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).encode($0) },
+            { try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(Event.self, from: $0) }
+        ),
         ("xml plist", { try PropertyListMapper().encode($0, format: .xml) }, { try PropertyListMapper().decode(Event.self, from: $0) }),
         ("binary plist", { try PropertyListMapper().encode($0, format: .binary) }, { try PropertyListMapper().decode(Event.self, from: $0) }),
-        ("libplist writer", { try PropertyListMapper(options: PropertyListOptions { $0.writer = .libplist }).encode($0, format: .binary) },
-            { try PropertyListMapper().decode(Event.self, from: $0) }),
+        (
+            "libplist writer", { try PropertyListMapper(options: PropertyListOptions { $0.writer = .libplist }).encode($0, format: .binary) },
+            { try PropertyListMapper().decode(Event.self, from: $0) }
+        )
     ]
 
     private static let hostileDates: [Date] = [
@@ -26,7 +33,7 @@ import Testing
         Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude), Date(timeIntervalSinceReferenceDate: -.greatestFiniteMagnitude),
         Date(timeIntervalSinceReferenceDate: .infinity), Date(timeIntervalSinceReferenceDate: -.infinity),
         Date(timeIntervalSinceReferenceDate: .nan), Date.distantPast, Date.distantFuture,
-        Date(timeIntervalSince1970: -62_135_596_800.5), Date(timeIntervalSince1970: 253_402_300_799.9996),
+        Date(timeIntervalSince1970: -62_135_596_800.5), Date(timeIntervalSince1970: 253_402_300_799.9996)
     ]
 
     @Test func aHugeDateFromTheWireIsRefusedWhenWrittenNotATrap() throws {
@@ -69,8 +76,8 @@ import Testing
     }
 
     @Test func theEdgesOfTheWritableRangeRoundTripInEveryFormat() throws {
-        let first = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01T00:00:00Z
-        let last = Date(timeIntervalSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
+        let first = Date(timeIntervalSince1970: -62_135_596_800) // 0001-01-01T00:00:00Z
+        let last = Date(timeIntervalSince1970: 253_402_300_799) // 9999-12-31T23:59:59Z
         for date in [first, last] {
             // libplist 2.2 holds only 1932–2069 (its writer refuses the rest).
             for writer in Self.writers where writer.name != "libplist writer" {
@@ -131,9 +138,10 @@ import Testing
     }
 
     @Test func iso8601ReadersRefuseDatesThatDoNotExist() throws {
-        for text in ["2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-01-01T00:00:00+99:99",
-            "2024-01-01T00:00:00+24:00", "2024-01-01T00:00:00-05:60", "2024-13-01T00:00:00Z", "2024-00-10T00:00:00Z"]
-        {
+        for text in [
+            "2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-01-01T00:00:00+99:99",
+            "2024-01-01T00:00:00+24:00", "2024-01-01T00:00:00-05:60", "2024-13-01T00:00:00Z", "2024-00-10T00:00:00Z"
+        ] {
             #expect(DateFormats.parseISO8601(text) == nil, "\(text)")
             let json = Array(#"{"when":"\#(text)"}"#.utf8)
             #expect(throws: DecodingError.self, "\(text)") {
@@ -145,7 +153,8 @@ import Testing
         #expect(DateFormats.parseISO8601("1900-02-29T00:00:00Z") == nil)
         // XML plist dates are read as Foundation reads them: their fields
         // roll over (an older Foundation wrote `2024-01-32` for February 1st).
-        let plist = Array("""
+        let plist = Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>when</key><date>2024-02-30T00:00:00Z</date></dict></plist>
             """.utf8)
         #expect(try PropertyListMapper().decode(Event.self, from: plist).when == Date(timeIntervalSince1970: 1_709_251_200))

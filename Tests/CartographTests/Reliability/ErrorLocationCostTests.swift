@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Errors are located only when they leave Cartograph, many at once in one

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `Float` (and `Float16`) read from text are rounded once, from the text,
@@ -68,8 +69,10 @@ import Darwin
     }
 
     /// The review's two cases, on every decoding path.
-    @Test(arguments: [("7.038531e-26", UInt32(0x15AE_43FD)), ("3.4028235677973366e38", Float.greatestFiniteMagnitude.bitPattern),
-        ("-7.038531e-26", UInt32(0x95AE_43FD))])
+    @Test(arguments: [
+        ("7.038531e-26", UInt32(0x15AE_43FD)), ("3.4028235677973366e38", Float.greatestFiniteMagnitude.bitPattern),
+        ("-7.038531e-26", UInt32(0x95AE_43FD))
+    ])
     func reviewedValuesRoundOnceOnEveryPath(text: String, bits: UInt32) throws {
         #expect(Self.strtofValue(text).bitPattern == bits)
         for (path, value) in try Self.everyPath(text) {
@@ -97,7 +100,8 @@ import Darwin
     /// The value of `text` read as a `Float` by every decoder.
     static func everyPath(_ text: String) throws -> [(String, Float)] {
         let json = Array(#"{"value": \#(text)}"#.utf8)
-        let plist = Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>value</key><real>\#(text)</real></dict></plist>"#.utf8)
+        let plist = Array(
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>value</key><real>\#(text)</real></dict></plist>"#.utf8)
         var registry = ModelRegistry()
         registry.register(Measured.self)
         return [
@@ -107,7 +111,7 @@ import Darwin
             ("mapping", try JSONMapper(registry: registry).decode(Measured.self, from: json).value),
             ("Node", try Document(parsing: json).root.object()["value"]!.float()),
             ("plist real", try PropertyListMapper().decode(Holder.self, from: plist).value),
-            ("drop-in plist decoder", try CartographPropertyListDecoder().decode(Holder.self, from: Data(plist)).value),
+            ("drop-in plist decoder", try CartographPropertyListDecoder().decode(Holder.self, from: Data(plist)).value)
         ]
     }
 
@@ -115,35 +119,37 @@ import Darwin
     /// the double rounding broke).
     @Test func floatsRoundTripThroughCartographsOwnText() throws {
         var generator = SeededGenerator(seed: 0xF1)
-        let floats = (0..<50_000).map { _ in Float(bitPattern: UInt32.random(in: 0..<0x7F80_0000, using: &generator)) * (Bool.random(using: &generator) ? 1 : -1) }
+        let floats = (0..<50_000).map { _ in
+            Float(bitPattern: UInt32.random(in: 0..<0x7F80_0000, using: &generator)) * (Bool.random(using: &generator) ? 1 : -1)
+        }
         let back = try JSONMapper().decode([Float].self, from: JSONMapper().encode(floats))
         #expect(zip(floats, back).allSatisfy { $0.bitPattern == $1.bitPattern })
     }
 
     #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-    /// `Float16` at its midpoints: text just below, exactly at and just above
-    /// each (digits built from the midpoint's exact expansion, so the
-    /// expected value is known by construction), read through `Codable`.
-    @Test func float16RoundsOnceFromTheText() throws {
-        var checked = 0
-        for bits in stride(from: UInt16(1), to: 0x7BFF, by: 37) {
-            let low = Float16(bitPattern: bits)
-            let high = low.nextUp
-            let midpoint = (Double(low) + Double(high)) / 2
-            let exact = Self.scientific(midpoint, digitsAfterPoint: 60)
-            let (mantissa, exponent) = Self.split(exact)
-            let above = mantissa + "0000000000000000000001" + exponent
-            let below = Self.decremented(mantissa) + "9999999999999999999999" + exponent
-            let even = low.bitPattern & 1 == 0 ? low : high
-            let values = try JSONMapper().decode([Float16].self, from: Array("[\(below), \(mantissa + exponent), \(above)]".utf8))
-            #expect(values.map(\.bitPattern) == [low.bitPattern, even.bitPattern, high.bitPattern], "around \(exact)")
-            checked += 1
+        /// `Float16` at its midpoints: text just below, exactly at and just above
+        /// each (digits built from the midpoint's exact expansion, so the
+        /// expected value is known by construction), read through `Codable`.
+        @Test func float16RoundsOnceFromTheText() throws {
+            var checked = 0
+            for bits in stride(from: UInt16(1), to: 0x7BFF, by: 37) {
+                let low = Float16(bitPattern: bits)
+                let high = low.nextUp
+                let midpoint = (Double(low) + Double(high)) / 2
+                let exact = Self.scientific(midpoint, digitsAfterPoint: 60)
+                let (mantissa, exponent) = Self.split(exact)
+                let above = mantissa + "0000000000000000000001" + exponent
+                let below = Self.decremented(mantissa) + "9999999999999999999999" + exponent
+                let even = low.bitPattern & 1 == 0 ? low : high
+                let values = try JSONMapper().decode([Float16].self, from: Array("[\(below), \(mantissa + exponent), \(above)]".utf8))
+                #expect(values.map(\.bitPattern) == [low.bitPattern, even.bitPattern, high.bitPattern], "around \(exact)")
+                checked += 1
+            }
+            #expect(checked > 800)
+            // 65520 is halfway between 65504 and 65536 (past the greatest): below it is finite.
+            #expect(try JSONMapper().decode([Float16].self, from: Array("[65519.999999999]".utf8)) == [Float16.greatestFiniteMagnitude])
+            #expect(throws: DecodingError.self) { try JSONMapper().decode([Float16].self, from: Array("[65520]".utf8)) }
         }
-        #expect(checked > 800)
-        // 65520 is halfway between 65504 and 65536 (past the greatest): below it is finite.
-        #expect(try JSONMapper().decode([Float16].self, from: Array("[65519.999999999]".utf8)) == [Float16.greatestFiniteMagnitude])
-        #expect(throws: DecodingError.self) { try JSONMapper().decode([Float16].self, from: Array("[65520]".utf8)) }
-    }
     #endif
 
     /// `1.2345000e-5` as ("1.2345000", "e-5"), trailing zeros of the mantissa dropped.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The catalogue of hostile inputs: each gives a typed error or a correct value, never a crash.
@@ -69,7 +70,8 @@ import Testing
         for index in 0..<100_000 {
             let a = index / 26 % 26
             let b = index % 26
-            let middle = String(UnicodeScalar(UInt8(97 + a))) + String(UnicodeScalar(UInt8(122 - a))) + String(UnicodeScalar(UInt8(97 + b)))
+            let middle =
+                String(UnicodeScalar(UInt8(97 + a))) + String(UnicodeScalar(UInt8(122 - a))) + String(UnicodeScalar(UInt8(97 + b)))
                 + String(UnicodeScalar(UInt8(122 - b))) + String(index / 676)
             colliding += "\"x\(middle)y\": 1,"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// No character from the input that could forge a log line, drive a
@@ -12,8 +13,10 @@ import Testing
 
     /// JSON string text for `hostile`, with its controls as escapes.
     static var hostileJSON: String {
-        hostile.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
-            ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
+        hostile.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+                ? String(format: "\\u%04x", $0.value) : String($0)
+        }.joined()
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
@@ -63,31 +66,44 @@ import Testing
         registry.register(Mapped.self)
         let mapped = JSONMapper(registry: registry)
         let rejecting = JSONMapper(parseOptions: ParseOptions { $0.duplicateKeys = .reject })
-        let plist = #"<?xml version="1.0"?><plist version="1.0"><dict><key>tags</key><dict><key>\#(hostile)</key><string>no</string></dict></dict></plist>"#
+        let plist =
+            #"<?xml version="1.0"?><plist version="1.0"><dict><key>tags</key><dict><key>\#(hostile)</key><string>no</string></dict></dict></plist>"#
         return [
             ("a mistyped member's path", { _ = try JSONMapper().decode(Tagged.self, from: Array(#"{"tags": {"\#(key)": "no"}}"#.utf8)) }),
-            ("a duplicate key's message", {
-                _ = try Document(parsing: Array(#"{"\#(key)": 1, "\#(key)": 2}"#.utf8), options: ParseOptions { $0.duplicateKeys = .reject })
-            }),
+            (
+                "a duplicate key's message",
+                {
+                    _ = try Document(parsing: Array(#"{"\#(key)": 1, "\#(key)": 2}"#.utf8), options: ParseOptions { $0.duplicateKeys = .reject })
+                }
+            ),
             ("a syntax error's excerpt", { _ = try Document(parsing: Array("[\"\(hostile.filter { $0 != "\r" && $0 != "\n" })\", tru]".utf8)) }),
-            ("a bad date's message", {
-                _ = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) })
-                    .decode([Date].self, from: Array(#"["\#(key)"]"#.utf8))
-            }),
+            (
+                "a bad date's message",
+                {
+                    _ = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: false) })
+                        .decode([Date].self, from: Array(#"["\#(key)"]"#.utf8))
+                }
+            ),
             ("a mapping's path", { _ = try mapped.decode([String: Mapped].self, from: Array(#"{"\#(key)": {"count": "no"}}"#.utf8)) }),
             ("the drop-in decoder", { _ = try CartographJSONDecoder().decode(Tagged.self, from: Data(#"{"tags": {"\#(key)": "no"}}"#.utf8)) }),
             ("a plist key's path", { _ = try PropertyListMapper().decode(Tagged.self, from: Array(plist.utf8)) }),
             ("a plist <real>", { _ = try PropertyListMapper().document(from: Array("<plist><real>1\(hostile)</real></plist>".utf8)) }),
-            ("a stream's duplicate key", {
-                let stream = ModelStream(Int.self, mapper: rejecting, path: "$.*")
-                try stream.feed(Array(#"{"\#(key)": 1, "\#(key)": 2}"#.utf8)) { _ in }
-                try stream.finish { _ in }
-            }),
-            ("a stream element's path", {
-                let stream = ModelStream(Tagged.self, mapper: JSONMapper(), path: "$.list")
-                try stream.feed(Array(#"{"list": [{"tags": {"\#(key)": "no"}}]}"#.utf8)) { _ in }
-                try stream.finish { _ in }
-            }),
+            (
+                "a stream's duplicate key",
+                {
+                    let stream = ModelStream(Int.self, mapper: rejecting, path: "$.*")
+                    try stream.feed(Array(#"{"\#(key)": 1, "\#(key)": 2}"#.utf8)) { _ in }
+                    try stream.finish { _ in }
+                }
+            ),
+            (
+                "a stream element's path",
+                {
+                    let stream = ModelStream(Tagged.self, mapper: JSONMapper(), path: "$.list")
+                    try stream.feed(Array(#"{"list": [{"tags": {"\#(key)": "no"}}]}"#.utf8)) { _ in }
+                    try stream.finish { _ in }
+                }
+            )
         ]
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Recursion within the default limits is safe on a 512 KiB thread stack
@@ -35,10 +36,11 @@ import Testing
     @Test func theGuardSeesTheThreadsOwnStack() {
         final class Seen: @unchecked Sendable { var top = 0; var deeper = 0 }
         let seen = Seen()
-        #expect(onSmallStack {
-            seen.top = StackGuard.remaining
-            seen.deeper = Self.remainingBelow(frames: 8)
-        } == "ok")
+        #expect(
+            onSmallStack {
+                seen.top = StackGuard.remaining
+                seen.deeper = Self.remainingBelow(frames: 8)
+            } == "ok")
         let size = 512 << 10, allowance = StackGuard.sanitizerAllowance
         #expect(seen.top <= size - allowance, "\(seen.top)")
         #expect(seen.top >= size - allowance - (64 << 10), "\(seen.top)")
@@ -202,7 +204,9 @@ import Testing
     /// With the parse's depth limit raised far past what the stack holds,
     /// every way to an owned `JSONValue` throws a typed error: the tree is
     /// built recursively, and released recursively later.
-    private static let raisedDepth = { var options = ParseOptions(); options.maxDepth = 1_000_000; return options }()
+    private static let raisedDepth = {
+        var options = ParseOptions(); options.maxDepth = 1_000_000; return options
+    }()
 
     @Test func deepJSONValuesPastTheStackAreRefused() {
         let options = Self.raisedDepth
@@ -234,7 +238,8 @@ import Testing
         let options = Self.raisedDepth
         for objects in [false, true] {
             @Sendable func input(_ depth: Int) -> [UInt8] {
-                objects ? Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+                objects
+                    ? Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
                     : Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
             }
             @Sendable func buildCheckAndDrop(_ depth: Int) throws {

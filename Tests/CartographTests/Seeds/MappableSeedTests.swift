@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 // The seeds' documented examples (../shared/seeds), written again on
@@ -179,7 +180,8 @@ class JAGAddress {
 
     /// "shouldIgnoreNullValues": a null keeps the value; without it, a null clears an optional.
     @Test func jagNullsClearOrAreIgnoredCreatingAndUpdating() throws {
-        let user = try JSONMapper(registry: jagRegistry()).decode(JAGModelUser.self, from: #"{"userID": 1, "name": "N", "homepage": "https://a.example"}"#)
+        let user = try JSONMapper(registry: jagRegistry()).decode(
+            JAGModelUser.self, from: #"{"userID": 1, "name": "N", "homepage": "https://a.example"}"#)
         try JSONMapper(registry: jagRegistry { $0.ignoreNulls = true }).update(user, from: #"{"name": null, "homepage": null, "userID": 2}"#)
         #expect(user.name == "N" && user.homepage != nil && user.userID == 2)
         try JSONMapper(registry: jagRegistry()).update(user, from: #"{"name": null, "homepage": null}"#)
@@ -205,7 +207,10 @@ class JAGAddress {
         // A weak reference back up the graph is a cycle the options decide about.
         delegate.delegate = delegate
         #expect(throws: CartographError.self) { try converting.encode(user) }
-        let skipping = JSONMapper(registry: jagRegistry { $0.convertsWeakProperties = true; $0.cycles = .skip })
+        let skipping = JSONMapper(
+            registry: jagRegistry {
+                $0.convertsWeakProperties = true; $0.cycles = .skip
+            })
         #expect((try object(skipping.encode(user))["delegate"] as? [String: Any])?["delegate"] == nil)
         withExtendedLifetime(delegate) {}
     }
@@ -243,7 +248,8 @@ class JAGAddress {
         registry.register(JSACModelSubFoo.self)
         registry.register(JSACModelOther.self)
         let mapper = JSONMapper(registry: registry)
-        let sub = try mapper.decode(JSACModelSubFoo.self, from: #"{"name": "bill", "first_name": "Bill", "EXTRA_COUNT": 3, "OTHERFOO": {"FOOSTRING": "x"}}"#)
+        let sub = try mapper.decode(
+            JSACModelSubFoo.self, from: #"{"name": "bill", "first_name": "Bill", "EXTRA_COUNT": 3, "OTHERFOO": {"FOOSTRING": "x"}}"#)
         #expect(sub.nameString == "bill" && sub.firstName == "Bill" && sub.extraCount == 3)
         #expect(sub.otherFoo?.fooString == "x" && sub.otherFoo?.parent === sub)
     }
@@ -253,11 +259,12 @@ class JAGAddress {
     /// whose key-less rules are named from the table.
     @Test func jsaMapperSettersAndKeyMappingOnATableModel() throws {
         var registry = ModelRegistry()
-        registry.register(Mapping<JSACModelFoo>({ JSACModelFoo() }) {
-            Map(\.nameString, "name")
-            Map(\.firstName)
-            Setter(property: "custom") { foo, node, _ in foo.firstName = "set:" + (try node.string()) }
-        })
+        registry.register(
+            Mapping<JSACModelFoo>({ JSACModelFoo() }) {
+                Map(\.nameString, "name")
+                Map(\.firstName)
+                Setter(property: "custom") { foo, node, _ in foo.firstName = "set:" + (try node.string()) }
+            })
         let foo = try JSONMapper(registry: registry).decode(JSACModelFoo.self, from: #"{"name": "n", "custom": "c"}"#)
         #expect(foo.nameString == "n" && foo.firstName == "set:c")
         // serializeObjects: every model object found anywhere in a container,
@@ -265,7 +272,8 @@ class JAGAddress {
         // mapping with the one key that identifies it).
         var collecting = ModelRegistry()
         collecting.register(Mapping<JSACModelOther>.automatic(keys: ["fooString"]))
-        let found = try JSONMapper(registry: collecting).collect(JSACModelOther.self, from: Array(#"{"a": [{"fooString": "1"}], "b": {"c": {"fooString": "2"}}}"#.utf8))
+        let found = try JSONMapper(registry: collecting).collect(
+            JSACModelOther.self, from: Array(#"{"a": [{"fooString": "1"}], "b": {"c": {"fooString": "2"}}}"#.utf8))
         #expect(found.map(\.fooString) == ["1", "2"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// The examples the four seed libraries document (../shared/seeds), ported
@@ -46,7 +47,7 @@ import Testing
         let written = try JSONSerialization.jsonObject(with: Data(mapper.encode(user))) as? [String: Any]
         let info = written?["personInfo"] as? [String: Any]
         #expect(info?["firstName"] as? String == "Bruce" && info?["middleName"] is NSNull)
-        #expect(written?["userEmail"] == nil)  // ignored when writing the dictionary
+        #expect(written?["userEmail"] == nil) // ignored when writing the dictionary
         #expect((written?["aliases"] as? [String])?.first == "KillTheJoker")
         // refreshObject: update an existing object.
         try mapper.update(user, from: #"{"phoneNumber": "555"}"#)
@@ -143,12 +144,13 @@ import Testing
         let json = Array(#"[{"NAME": "bill", "First_Name": "Bill", "otherFooArray": [{"Title": "a"}, {"title": "b"}]}]"#.utf8)
         let foos = try mapper.decode([JSACFoo].self, from: json)
         #expect(foos.count == 1)
-        #expect(foos[0].nameString == "bill")  // the first word of the name
-        #expect(foos[0].firstName == "Bill")  // underscored words, any case
+        #expect(foos[0].nameString == "bill") // the first word of the name
+        #expect(foos[0].firstName == "Bill") // underscored words, any case
         #expect(foos[0].otherFooArray.map(\.title) == ["a", "b"])
         #expect(foos[0].otherFooArray.allSatisfy { $0.parent === foos[0] })
         // collect: every Foo anywhere in the container.
-        let found = try mapper.collect(JSACFoo.self, from: Array(#"{"wrapper": {"items": [{"nameString": "x", "firstName": "y", "otherFooArray": []}]}}"#.utf8))
+        let found = try mapper.collect(
+            JSACFoo.self, from: Array(#"{"wrapper": {"items": [{"nameString": "x", "firstName": "y", "otherFooArray": []}]}}"#.utf8))
         #expect(found.map(\.nameString) == ["x"])
     }
 
@@ -178,7 +180,8 @@ import Testing
         var registry = ModelRegistry()
         registry.register(MABObject.mapping)
         let mapper = JSONMapper(registry: registry)
-        let objects = try mapper.decode([MABObject].self, from: Array(#"[{"meta": {"id": 1}, "info": {"title": "T", "tags": [{"label": "x"}]}}]"#.utf8))
+        let objects = try mapper.decode(
+            [MABObject].self, from: Array(#"[{"meta": {"id": 1}, "info": {"title": "T", "tags": [{"label": "x"}]}}]"#.utf8))
         #expect(objects.first?.identifier == 1 && objects.first?.tags.first?.label == "x")
         let missing = try #require(throws: CartographError.self) {
             try mapper.decode([MABObject].self, from: Array(#"[{"info": {"title": "T"}}]"#.utf8))

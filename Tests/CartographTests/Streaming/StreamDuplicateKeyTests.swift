@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// A stream never delivers an element the whole decode would not produce,
@@ -23,7 +24,7 @@ import Testing
         (#"{"a":[1],"b":1,"b":2}"#, ["$.a", "$.a[*]", "$.*"]),
         (#"{"a":[{"k":1,"k":2}],"a":[{"k":3}]}"#, ["$.a", "$.a[*].k"]),
         (#"[{"a":[1],"a":[2]},{"a":[3]}]"#, ["$[*].a", "$[*].a[*]", "$[0].a", "$[1].a"]),
-        (#"{"a":1,"a":2}"#, ["$.a", "$.*"]),
+        (#"{"a":1,"a":2}"#, ["$.a", "$.*"])
     ]
 
     @Test func handWrittenBodiesAgreeWithTheWholeDecode() throws {
@@ -90,7 +91,9 @@ import Testing
             counter += 1
             return "\(counter)"
         case 2:
-            let elements = (0..<Int.random(in: 0...3, using: &generator)).map { _ in randomValue(depth: depth + 1, counter: &counter, using: &generator) }
+            let elements = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                randomValue(depth: depth + 1, counter: &counter, using: &generator)
+            }
             return "[" + elements.joined(separator: ",") + "]"
         default:
             return randomObject(depth: depth, counter: &counter, using: &generator)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// What a stream holds at once is bounded: one element, the envelope,
@@ -17,7 +18,7 @@ import Testing
     @Test func anElementPastMaxElementBytesIsRefusedWhileArriving() throws {
         let stream = ModelStream(JSONValue.self, mapper: mapper { $0.maxElementBytes = 1 << 20 })
         #expect(try stream.feed(Array(#"[{"id":1},["#.utf8)).count == 1)
-        let chunk = Array(String(repeating: "1,", count: 32 << 10).utf8)  // 64 KiB, 32,768 values
+        let chunk = Array(String(repeating: "1,", count: 32 << 10).utf8) // 64 KiB, 32,768 values
         var fed = 0
         let error = try #require(throws: CartographError.self) {
             for _ in 0..<1_000 {
@@ -86,7 +87,7 @@ import Testing
         let stream = ModelStream(Item.self, path: .values)
         var models = try stream.feed(Array(#"{"id":1}"#.utf8))
         let blank = [UInt8](repeating: 0x0A, count: 1 << 16)
-        for _ in 0..<160 { models += try stream.feed(blank) }  // 10 MiB of newlines
+        for _ in 0..<160 { models += try stream.feed(blank) } // 10 MiB of newlines
         models += try stream.feed(Array(#"{"id":2}"#.utf8))
         models += try stream.finish()
         #expect(models == [Item(id: 1), Item(id: 2)])

@@ -1,6 +1,7 @@
 import CorpusModels
 import Foundation
 import Testing
+
 @testable import Cartograph
 
 /// Streaming: every input fed whole, one byte at a time and in random
@@ -12,9 +13,10 @@ import Testing
     }
 
     /// Feeds `bytes` in the given chunk sizes (the last size repeats) and collects the models.
-    static func collect<Model>(_ type: Model.Type, _ bytes: [UInt8], sizes: [Int], mapper: JSONMapper = JSONMapper(),
-        path: StreamPath = .topLevelArray, lossy: Bool = false) throws -> (models: [Model], stream: ModelStream<Model>)
-    {
+    static func collect<Model>(
+        _ type: Model.Type, _ bytes: [UInt8], sizes: [Int], mapper: JSONMapper = JSONMapper(),
+        path: StreamPath = .topLevelArray, lossy: Bool = false
+    ) throws -> (models: [Model], stream: ModelStream<Model>) {
         let stream = ModelStream(type, mapper: mapper, path: path, lossy: lossy)
         var models: [Model] = []
         var offset = 0
@@ -30,7 +32,9 @@ import Testing
         return (models, stream)
     }
 
-    static let chunkings: [(String, [Int])] = [("whole", [Int.max]), ("one byte", [1]), ("random", randomChunkSizes(seed: 11)), ("random 2", randomChunkSizes(seed: 12))]
+    static let chunkings: [(String, [Int])] = [
+        ("whole", [Int.max]), ("one byte", [1]), ("random", randomChunkSizes(seed: 11)), ("random 2", randomChunkSizes(seed: 12))
+    ]
 
     @Test func topLevelArrayInAnyChunking() throws {
         let bytes = Array(#" [ {"id": 1, "name": "a"}, {"id": 2, "name": "é\u00e9"} ,{"id":3,"name":""} ] "#.utf8)
@@ -41,7 +45,8 @@ import Testing
     }
 
     @Test func arrayAtANestedPathWithTheEnvelopeKept() throws {
-        let bytes = Array(#"{"meta": {"page": 1}, "data": {"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "total": 2}, "items": [9]}"#.utf8)
+        let bytes = Array(
+            #"{"meta": {"page": 1}, "data": {"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "total": 2}, "items": [9]}"#.utf8)
         for (label, sizes) in Self.chunkings {
             let (models, stream) = try Self.collect(Item.self, bytes, sizes: sizes, path: "$.data.items")
             #expect(models.map(\.id) == [1, 2], "\(label)")
@@ -70,7 +75,9 @@ import Testing
             #expect(models == whole, "\(label)")
             #expect(stream.envelope?["search_metadata"]?["count"] == 100)
         }
-        let mapped = try Self.collect(CorpusModels.Status.self, bytes, sizes: [997], mapper: JSONMapper(registry: .corpusMappings()), path: "statuses").models
+        let mapped = try Self.collect(
+            CorpusModels.Status.self, bytes, sizes: [997], mapper: JSONMapper(registry: .corpusMappings()), path: "statuses"
+        ).models
         #expect(mapped == whole)
     }
 
@@ -90,7 +97,9 @@ import Testing
     }
 
     @Test func anErrorMidStreamNamesTheElementAndComesAfterEarlierModels() throws {
-        let bytes = Array("[{\"id\": 1, \"name\": \"a\"},\n {\"id\": 2, \"name\": \"b\"},\n {\"id\": \"three\", \"name\": \"c\"}, {\"id\": 4, \"name\": \"d\"}]".utf8)
+        let bytes = Array(
+            "[{\"id\": 1, \"name\": \"a\"},\n {\"id\": 2, \"name\": \"b\"},\n {\"id\": \"three\", \"name\": \"c\"}, {\"id\": 4, \"name\": \"d\"}]"
+                .utf8)
         for (label, sizes) in Self.chunkings {
             let stream = ModelStream(Item.self)
             var models: [Item] = []

@@ -159,7 +159,8 @@ struct ProbeCase: Sendable {
             if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
             return try decoder.decode(ProbeRoot.self, from: Data(json.utf8))
         }
-        return ours.agrees(with: theirs) ? nil
+        return ours.agrees(with: theirs)
+            ? nil
             : "\(json)\(snakeCase ? " (snake case)" : "")\nplan: \(rootIsKeyed ? "keyed" : "unkeyed") \(root)\ndate plan: \(datePlan)\nCartograph: \(ours.lines)\nFoundation: \(theirs.lines)"
     }
 }

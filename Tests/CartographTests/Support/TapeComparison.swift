@@ -1,5 +1,6 @@
 import CCartographTape
 import Testing
+
 @testable import Cartograph
 
 /// Whether two Documents have the same tape: kinds, flags, counts, ends,
@@ -130,8 +131,10 @@ func expectSameOutcomesWhenBroken(_ valid: [UInt8], breakers: [[UInt8]], rounds:
 /// Expects a copy for yajl to be `expected` (the reference copy) and each
 /// byte written to map back, through the first `recorded` shifts, to the
 /// input offset `places` gives for it.
-func expectCopy(_ target: [UInt8], written: Int, shifts: [cartograph_lexed_shift], recorded: Int, origin: Int,
-    expected: [UInt8], places: [Int], _ label: String) {
+func expectCopy(
+    _ target: [UInt8], written: Int, shifts: [cartograph_lexed_shift], recorded: Int, origin: Int,
+    expected: [UInt8], places: [Int], _ label: String
+) {
     #expect(Array(target[..<written]) == expected, "\(label): text")
     guard written == places.count else { return }
     for position in 0..<written {

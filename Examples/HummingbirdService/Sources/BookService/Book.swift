@@ -13,7 +13,7 @@ struct Book: Codable, ResponseEncodable, Sendable {
     @Mapped(required: true) var title = ""
     @Mapped("author.name", required: true) var authorName = ""
     @Mapped("published_at", transform: .iso8601) var published = Date(timeIntervalSince1970: 0)
-    @Mapped(coerceArray: true) var tags: [String] = []   // "tags": "classic" is accepted as ["classic"]
+    @Mapped(coerceArray: true) var tags: [String] = [] // "tags": "classic" is accepted as ["classic"]
 }
 
 /// A list of books, as a response.

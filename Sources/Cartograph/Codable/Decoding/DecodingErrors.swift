@@ -27,7 +27,8 @@ public enum DecodingErrors {
         }
         let located = inner.locating(in: input)
         func redo(_ context: DecodingError.Context) -> DecodingError.Context {
-            DecodingError.Context(codingPath: context.codingPath,
+            DecodingError.Context(
+                codingPath: context.codingPath,
                 debugDescription: context.debugDescription == inner.description ? located.description : context.debugDescription,
                 underlyingError: located)
         }

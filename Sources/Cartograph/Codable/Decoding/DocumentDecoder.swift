@@ -25,7 +25,8 @@ final class DocumentDecoder: Decoder {
     /// The context registered models are made in: one per decode, made
     /// when the first is met (a session per model cost two allocations
     /// each, measured on records.json's 120,000 registered records).
-    private(set) lazy var mappingContext = MappingContext(registry: registry, trail: nil, parent: nil, issues: issues,
+    private(set) lazy var mappingContext = MappingContext(
+        registry: registry, trail: nil, parent: nil, issues: issues,
         readsNullMarker: readsNullMarker)
     /// The last type asked about in the registry, and its entry (nil: not
     /// registered): an array's elements ask for the same type each time
@@ -62,9 +63,10 @@ final class DocumentDecoder: Decoder {
     /// checks.
     @exclusivity(unchecked) private var recycled: RecycledContainers<KeyedContainerState>
 
-    init(document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
-        recyclesContainers: Bool = false)
-    {
+    init(
+        document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
+        recyclesContainers: Bool = false
+    ) {
         self.document = document
         entries = document.tape.entries
         bytes = document.tape.bytes
@@ -107,7 +109,9 @@ final class DocumentDecoder: Decoder {
     }
 
     /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
-    func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<Key> {
+    func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<
+        Key
+    > {
         let type = ObjectIdentifier(Key.self)
         if let (holder, state) = recycled.reuse(type, depth: depth) {
             state._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
@@ -145,7 +149,8 @@ final class DocumentDecoder: Decoder {
     /// this decoder's), reading as this one reads: the plist `$null`
     /// marker, and the depth the stack guard counts from.
     func superDecoder(at index: Int, of document: Document? = nil, trail: CodingTrail?) -> DocumentDecoder {
-        let child = DocumentDecoder(document: document ?? self.document, index: index, options: options, registry: registry, input: input,
+        let child = DocumentDecoder(
+            document: document ?? self.document, index: index, options: options, registry: registry, input: input,
             issues: issues)
         child.readsNullMarker = readsNullMarker
         child.depth = depth
@@ -404,10 +409,12 @@ final class DocumentDecoder: Decoder {
     /// (``DecodingErrors/locating(_:in:)``): many errors are caught and
     /// dropped on the way (`try?`, `decodeIfPresent` fallbacks, lossy
     /// arrays), and locating each would walk the input every time.
-    func located(_ kind: CartographError.Kind, _ message: String, at index: Int?, path keys: [any CodingKey],
-        expected: String? = nil, found: String? = nil) -> CartographError
-    {
-        CartographError(kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
+    func located(
+        _ kind: CartographError.Kind, _ message: String, at index: Int?, path keys: [any CodingKey],
+        expected: String? = nil, found: String? = nil
+    ) -> CartographError {
+        CartographError(
+            kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
             expected: expected, found: found)
     }
 
@@ -442,7 +449,8 @@ final class DocumentDecoder: Decoder {
 
     func keyNotFound(_ key: any CodingKey, in object: Int, trail: CodingTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: nil)
-        let error = located(.keyNotFound, "key \"\(key.stringValue)\" is missing", at: object, path: keys + [key],
+        let error = located(
+            .keyNotFound, "key \"\(key.stringValue)\" is missing", at: object, path: keys + [key],
             expected: "a value", found: "nothing")
         return .keyNotFound(key, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
@@ -509,7 +517,9 @@ final class DocumentDecoder: Decoder {
     }
 
     @inline(__always)
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(
+        _ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+    ) throws -> T {
         let entry = entries[index]
         guard entry.kind == .number else {
             if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key(), trail: trail()) }
@@ -542,7 +552,9 @@ final class DocumentDecoder: Decoder {
     }
 
     @inline(__always)
-    func decodeDouble(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self) throws -> Double {
+    func decodeDouble(
+        at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self
+    ) throws -> Double {
         let entry = entries[index]
         switch entry.kind {
         case .number:
@@ -577,11 +589,15 @@ final class DocumentDecoder: Decoder {
 
     /// A `Float` (or `Float16`) rounded once from the number's text
     /// (``NarrowFloat``): through `Double` it would be rounded twice.
-    func decodeNarrow<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> F {
+    func decodeNarrow<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+    ) throws -> F {
         let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: F.self)
         let entry = entries[index]
-        let narrowed = entry.kind == .number
-            ? NarrowFloat.value(F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
+        let narrowed =
+            entry.kind == .number
+            ? NarrowFloat.value(
+                F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
             : F(value)
         // Too large for `F`, or too small: a nonzero value that narrows to zero underflowed.
         if value.isFinite, !narrowed.isFinite || (narrowed == 0 && value != 0) { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
@@ -621,8 +637,11 @@ final class DocumentDecoder: Decoder {
                 return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
             } catch let error as CartographError {
                 let keys = pathFor(trail: parent, key: key)
-                let located = error.line == nil ? self.located(error.kind, error.message, at: index, path: keys, expected: error.expected, found: error.found) : error
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+                let located =
+                    error.line == nil
+                    ? self.located(error.kind, error.message, at: index, path: keys, expected: error.expected, found: error.found) : error
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
             }
         }
         // Any other array of Decodable elements (``TapeDecodedArray``).
@@ -675,7 +694,8 @@ final class DocumentDecoder: Decoder {
             while initialized < count, position < end {
                 // Decoded into its place (through a local, the element was
                 // copied and destroyed: a third of a twitter.json status's cost).
-                (buffer.baseAddress! + initialized).initialize(to: try decodeValue(E.self, at: position, key: IndexKey(initialized), parent: arrayTrail))
+                (buffer.baseAddress! + initialized).initialize(
+                    to: try decodeValue(E.self, at: position, key: IndexKey(initialized), parent: arrayTrail))
                 initialized += 1
                 let entry = entries[position]
                 position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
@@ -841,7 +861,7 @@ final class DocumentDecoder: Decoder {
         if type == URL.self, !(readsNullMarker && entries[index].kind == .object) { return .url }
         if type == JSONValue.self { return .jsonValue }
         #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-        if type == Float16.self { return .float16 }
+            if type == Float16.self { return .float16 }
         #endif
         return nil
     }
@@ -858,9 +878,9 @@ final class DocumentDecoder: Decoder {
             return url as! T
         case .float16:
             #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-            return try decodeNarrow(Float16.self, at: index, key: key, trail: trail) as! T
+                return try decodeNarrow(Float16.self, at: index, key: key, trail: trail) as! T
             #else
-            preconditionFailure("Float16 is not a special kind on this platform")
+                preconditionFailure("Float16 is not a special kind on this platform")
             #endif
         case .jsonValue:
             var keys = KeyStringCache()
@@ -886,7 +906,8 @@ final class DocumentDecoder: Decoder {
         // keep, as in 1e127 written out): rounded as Foundation's
         // JSONDecoder reads them, so a Decimal it wrote reads back equal.
         // The mapping layer's Decimal stays exact-or-throw.
-        if let value = Decimal(string: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self),
+        if let value = Decimal(
+            string: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self),
             locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
         {
             return value

@@ -27,36 +27,86 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.decodeFloat(at: required(key), key: key, trail: trail) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.decodeInteger(Int.self, at: required(key), key: key, trail: trail) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.decodeInteger(Int8.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.decodeInteger(Int16.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.decodeInteger(Int32.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.decodeInteger(Int64.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try decoder.decodeInteger(Int16.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try decoder.decodeInteger(Int32.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try decoder.decodeInteger(Int64.self, at: required(key), key: key, trail: trail)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.decodeInteger(UInt.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.decodeInteger(UInt8.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decoder.decodeInteger(Int128.self, at: required(key), key: key, trail: trail) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decoder.decodeInteger(UInt128.self, at: required(key), key: key, trail: trail) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try decoder.decodeInteger(UInt8.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try decoder.decodeInteger(Int128.self, at: required(key), key: key, trail: trail)
+    }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try decoder.decodeInteger(UInt128.self, at: required(key), key: key, trail: trail)
+    }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decodeValue(type, at: required(key), key: key, parent: trail)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decoder.decodeBool(at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decoder.decodeString(at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try decoder.decodeDouble(at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try decoder.decodeFloat(at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try decoder.decodeInteger(Int.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map { try decoder.decodeInteger(Int8.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map { try decoder.decodeInteger(Int16.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try decoder.decodeInteger(Int32.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try decoder.decodeInteger(Int64.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map { try decoder.decodeInteger(UInt.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map { try decoder.decodeInteger(UInt8.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try present(key).map { try decoder.decodeInteger(Int128.self, at: $0, key: key, trail: trail) } }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try present(key).map { try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) } }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try present(key).map { try decoder.decodeBool(at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try present(key).map { try decoder.decodeString(at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try present(key).map { try decoder.decodeDouble(at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try present(key).map { try decoder.decodeFloat(at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try present(key).map { try decoder.decodeInteger(Int.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try present(key).map { try decoder.decodeInteger(Int8.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try present(key).map { try decoder.decodeInteger(Int16.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try present(key).map { try decoder.decodeInteger(Int32.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try present(key).map { try decoder.decodeInteger(Int64.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try present(key).map { try decoder.decodeInteger(UInt.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try present(key).map { try decoder.decodeInteger(UInt8.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try present(key).map { try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
+        try present(key).map { try decoder.decodeInteger(Int128.self, at: $0, key: key, trail: trail) }
+    }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
+        try present(key).map { try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) }
+    }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try present(key).map { try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
     }
@@ -119,9 +169,11 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     private func peek<T>(_ type: T.Type) throws -> (index: Int, key: IndexKey) {
         guard position < end else {
             let keys = CodingTrail.keys(trail) + [IndexKey(currentIndex)]
-            let error = decoder.located(.indexOutOfRange, "the array has only \(currentIndex) elements", at: array, path: keys,
+            let error = decoder.located(
+                .indexOutOfRange, "the array has only \(currentIndex) elements", at: array, path: keys,
                 expected: "\(T.self)", found: "end of array")
-            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+            throw DecodingError.valueNotFound(
+                T.self, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
         }
         return (position, IndexKey(currentIndex))
     }

@@ -566,7 +566,8 @@ final class TreeEncoder: Encoder {
     }
 
     private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
-        let child = key.map { TreeEncoder(run: run, parent: self, key: $0, depth: depth + 1) } ?? TreeEncoder(run: run, trail: trail, depth: depth + 1)
+        let child =
+            key.map { TreeEncoder(run: run, parent: self, key: $0, depth: depth + 1) } ?? TreeEncoder(run: run, trail: trail, depth: depth + 1)
         try body(child)
         return child.result ?? .value(.object(JSONObject()))
     }
@@ -765,5 +766,3 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     /// (its key is not repeated).
     mutating func encode<T: Encodable>(_ value: T) throws { encoder.store(try encoder.encodeNested(value)) }
 }
-
-

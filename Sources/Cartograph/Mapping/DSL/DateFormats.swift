@@ -78,7 +78,8 @@ enum DateFormats {
 
     /// The error for a date no Cartograph date text can hold.
     static func outOfRange(_ date: Date) -> CartographError {
-        CartographError(.numberOutOfRange,
+        CartographError(
+            .numberOutOfRange,
             "the date \(date.timeIntervalSince1970) seconds from 1970 is outside the years 1 to 9999 that date text can hold",
             expected: "a date in the years 1 to 9999", found: "date")
     }

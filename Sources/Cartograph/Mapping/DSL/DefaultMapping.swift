@@ -29,7 +29,8 @@ extension Mapping where Model: MappableModel {
         }
         var mapping = Mapping(construct: { _, _ in Model() }, naming: naming, keys: keys, rules: rules)
         if !foreign.isEmpty, mapping.configurationError == nil {
-            mapping.configurationError = CartographError(.typeMismatch,
+            mapping.configurationError = CartographError(
+                .typeMismatch,
                 "the property table of \(Model.self) lists \(foreign.joined(separator: ", ")), whose key paths do not start at \(Model.self)",
                 expected: "key paths rooted at \(Model.self)", found: foreign.joined(separator: ", "))
         }

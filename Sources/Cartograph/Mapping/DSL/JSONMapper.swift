@@ -184,9 +184,10 @@ public struct JSONMapper: Sendable {
             }
             return .object(members)
         case .array:
-            return .array(try node.array().enumerated().map { index, element in
-                try decodeAny(element, key: key, trail: PathTrail(parent: trail, component: .index(index)))
-            })
+            return .array(
+                try node.array().enumerated().map { index, element in
+                    try decodeAny(element, key: key, trail: PathTrail(parent: trail, component: .index(index)))
+                })
         default:
             return .value(try node.jsonValue())
         }
@@ -268,7 +269,8 @@ public struct JSONMapper: Sendable {
         do {
             return try ValueCodec<Model>.resolve().encode(model, EncodingContext(registry: registry, profile: profile))
         } catch let cycle as CycleDetected {
-            throw CartographError(.cycle, "a class instance contains itself (set MappingOptions.cycles to .skip to leave such references out)",
+            throw CartographError(
+                .cycle, "a class instance contains itself (set MappingOptions.cycles to .skip to leave such references out)",
                 path: cycle.path)
         }
     }

@@ -98,13 +98,15 @@ public struct Mapping<Model>: @unchecked Sendable {
     ) {
         precondition(Model.self is Base.Type, "\(Model.self) does not inherit from \(Base.self)")
         let inherited = base.given.map { $0.lifted(to: Model.self) }
-        self.init(construct: { _, _ in make() }, naming: naming ?? base.naming, keys: keys ?? base.identifyingKeys,
+        self.init(
+            construct: { _, _ in make() }, naming: naming ?? base.naming, keys: keys ?? base.identifyingKeys,
             rules: inherited + rules())
     }
 
-    init(construct: @escaping (ObjectView, MappingContext) throws -> Model, naming: NamingStrategy?, keys: [String]?,
-        rules: [MappingRule<Model>], allowed: Allowed = Allowed())
-    {
+    init(
+        construct: @escaping (ObjectView, MappingContext) throws -> Model, naming: NamingStrategy?, keys: [String]?,
+        rules: [MappingRule<Model>], allowed: Allowed = Allowed()
+    ) {
         self.construct = construct
         self.naming = naming
         self.identifyingKeys = keys
@@ -113,9 +115,15 @@ public struct Mapping<Model>: @unchecked Sendable {
         self.given = given
         let mapped = Set(given.filter { $0.role == .property }.compactMap(\.property))
         let unknown = (allowed.decode ?? []).union(allowed.encode ?? []).subtracting(mapped)
-        configurationError = Self.unnamedRules(given) ?? (unknown.isEmpty ? nil : CartographError(.keyNotFound,
-            "the allow list of the mapping of \(Model.self) names \(unknown.sorted().joined(separator: ", ")), which no rule maps",
-            expected: "properties the mapping maps: \(mapped.sorted().joined(separator: ", "))", found: unknown.sorted().joined(separator: ", ")))
+        configurationError =
+            Self.unnamedRules(given)
+            ?? (unknown.isEmpty
+                ? nil
+                : CartographError(
+                    .keyNotFound,
+                    "the allow list of the mapping of \(Model.self) names \(unknown.sorted().joined(separator: ", ")), which no rule maps",
+                    expected: "properties the mapping maps: \(mapped.sorted().joined(separator: ", "))",
+                    found: unknown.sorted().joined(separator: ", ")))
         // Ignores by name, and by key path (which needs no name: an
         // `Ignore(\.x)` of a model without a table still matches `Map(\.x, "x")`).
         var ignoredDecode = Set<String>()
@@ -174,10 +182,12 @@ public struct Mapping<Model>: @unchecked Sendable {
             "rule \(position + 1) (a property of type \(rule.keyPath.map { "\(type(of: $0).valueType)" } ?? "unknown"))"
         }
         let hasTable = Model.self is any MappableProperties.Type
-        let remedy = hasTable
+        let remedy =
+            hasTable
             ? "the key path is not a stored property in \(Model.self)'s property table (a computed property, or a path into another model): give the key, Map(\\.property, \"key\")"
             : "\(Model.self) has no property table: mark it @Mappable, or give the key, Map(\\.property, \"key\")"
-        return CartographError(.keyNotFound,
+        return CartographError(
+            .keyNotFound,
             "the mapping of \(Model.self) cannot name \(described.joined(separator: ", ")): \(remedy)",
             expected: "a key or a property name for every property rule", found: "a rule with neither")
     }

@@ -139,7 +139,8 @@ public struct MappingContext {
     /// The context of the member under `key` of the current object (a
     /// dictionary's member): the key linked straight into the trail.
     func child(key: String) -> MappingContext {
-        MappingContext(session: session, trail: session.links.push(.key(key), under: materialized().trail), pending: nil,
+        MappingContext(
+            session: session, trail: session.links.push(.key(key), under: materialized().trail), pending: nil,
             parent: parentReference)
     }
 
@@ -211,9 +212,10 @@ public struct EncodingContext {
     /// inside that model: its own properties use the registry).
     let subMapper: SubMapper?
 
-    init(registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0,
-        subMapper: SubMapper? = nil)
-    {
+    init(
+        registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0,
+        subMapper: SubMapper? = nil
+    ) {
         self.registry = registry
         self.profile = profile
         self.trail = trail
@@ -234,7 +236,8 @@ public struct EncodingContext {
     public var path: String { PathTrail.render(trail) }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
-        EncodingContext(registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting,
+        EncodingContext(
+            registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting,
             depth: depth + 1, subMapper: subMapper)
     }
 

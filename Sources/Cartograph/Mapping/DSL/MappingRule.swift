@@ -121,7 +121,8 @@ func propertyRule<Model, Value>(
     var rule = MappingRule<Model>(
         role: .property, property: nil, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
         read: { model, node, context, spec, mode in
-            let found = try FoundValue.classify(node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: codec.holdsNull,
+            let found = try FoundValue.classify(
+                node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: codec.holdsNull,
                 optional: codec.none != nil, hasZero: codec.zero != nil, valueType: Value.self, context: context, spec: { spec },
                 name: spec?.description ?? decodeKey?.description ?? "?")
             switch found {
@@ -176,7 +177,8 @@ private func mapRule<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, codec: ValueCodec<Value>,
     options: ValueOptions, required: Bool, ignoreNull: Bool?, nilEncoding: NilEncoding?, inPlace: Bool
 ) -> MappingRule<Model> {
-    var rule = propertyRule(keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec, options: options, required: required,
+    var rule = propertyRule(
+        keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec, options: options, required: required,
         ignoreNull: ignoreNull)
     rule.nilEncoding = nilEncoding
     if inPlace { rule.readInPlace(keyPath, codec: codec, options: options) }
@@ -202,7 +204,8 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, required: Bool = false, lenient: Bool = false,
     coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: key, encode: key, codec: ValueCodec<Value>.resolve(),
+    mapRule(
+        keyPath, decode: key, encode: key, codec: ValueCodec<Value>.resolve(),
         options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull,
         nilEncoding: nilEncoding, inPlace: true)
 }
@@ -214,7 +217,8 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, required: Bool = false,
     lenient: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
         options: ValueOptions(lenient: lenient, coerceArrays: coerceArray), required: required, ignoreNull: ignoreNull,
         nilEncoding: nilEncoding, inPlace: true)
 }
@@ -232,7 +236,8 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
     required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.codec(), options: .standard, required: required,
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: transform.codec(), options: .standard, required: required,
         ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
@@ -250,7 +255,8 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value?>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
     required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.optionalCodec(), options: .standard, required: required,
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: transform.optionalCodec(), options: .standard, required: required,
         ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
@@ -268,7 +274,8 @@ public func Map<Model, Value>(
     _ keyPath: WritableKeyPath<Model, [Value]>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, transform: Transform<Value>,
     required: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: transform.arrayCodec(), options: .standard, required: required,
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: transform.arrayCodec(), options: .standard, required: required,
         ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
 
@@ -279,7 +286,8 @@ public func Map<Model, Value, Factory: ModelFactory>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using factory: Factory, required: Bool = false,
     coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    Map(keyPath, decode: key, encode: key, using: factory, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
+    Map(
+        keyPath, decode: key, encode: key, using: factory, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
         nilEncoding: nilEncoding)
 }
 
@@ -288,7 +296,8 @@ public func Map<Model, Value, Factory: ModelFactory>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, using factory: Factory,
     required: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
         options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(entry: TypedModelEntry(factory: factory))),
         required: required, ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
 }
@@ -298,7 +307,8 @@ public func Map<Model, Value, Element>(
     _ keyPath: WritableKeyPath<Model, Value>, _ key: KeySpec? = nil, using mapping: Mapping<Element>, required: Bool = false,
     coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    Map(keyPath, decode: key, encode: key, using: mapping, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
+    Map(
+        keyPath, decode: key, encode: key, using: mapping, required: required, coerceArray: coerceArray, ignoreNull: ignoreNull,
         nilEncoding: nilEncoding)
 }
 
@@ -307,7 +317,8 @@ public func Map<Model, Value, Element>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, using mapping: Mapping<Element>,
     required: Bool = false, coerceArray: Bool = false, ignoreNull: Bool? = nil, nilEncoding: NilEncoding? = nil
 ) -> MappingRule<Model> {
-    mapRule(keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
+    mapRule(
+        keyPath, decode: decodeKey, encode: encodeKey, codec: ValueCodec<Value>.resolve(),
         options: ValueOptions(coerceArrays: coerceArray, subMapper: SubMapper(mapping)), required: required, ignoreNull: ignoreNull,
         nilEncoding: nilEncoding, inPlace: false)
 }
@@ -339,7 +350,8 @@ private func encodeOnlyRule<Model, Value>(
     encodeKey: KeySpec?, nilEncoding: NilEncoding?, _ body: @escaping (Model) throws -> Value
 ) -> MappingRule<Model> {
     let codec = ValueCodec<Value>.resolve()
-    var rule = MappingRule<Model>(role: .property, property: nil, decodeKey: nil, encodeKey: encodeKey,
+    var rule = MappingRule<Model>(
+        role: .property, property: nil, decodeKey: nil, encodeKey: encodeKey,
         read: { _, _, _, _, _ in },
         write: { model, context in
             let value = try body(model)
@@ -352,7 +364,8 @@ private func encodeOnlyRule<Model, Value>(
 
 /// Leaves a property out of reading, writing, or both.
 public func Ignore<Model, Value>(_ keyPath: KeyPath<Model, Value>, on direction: MappingDirection = .both) -> MappingRule<Model> {
-    var rule = MappingRule<Model>(role: .ignore(direction), property: nil, decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(
+        role: .ignore(direction), property: nil, decodeKey: nil, encodeKey: nil,
         read: { _, _, _, _, _ in }, write: nil)
     rule.keyPath = keyPath
     return rule
@@ -379,7 +392,8 @@ public func Setter<Model>(
 private func setterRule<Model>(
     property: String?, key: KeySpec?, _ body: @escaping @Sendable (inout Model, Node, MappingContext) throws -> Void
 ) -> MappingRule<Model> {
-    MappingRule(role: .setter, property: property, decodeKey: key, encodeKey: nil,
+    MappingRule(
+        role: .setter, property: property, decodeKey: key, encodeKey: nil,
         read: { model, node, context, spec, _ in
             if let node { try body(&model, node, spec.map { context.child(spec: $0) } ?? context) }
         }, write: nil)
@@ -389,7 +403,8 @@ private func setterRule<Model>(
 /// (make the property `weak` to avoid a retain cycle); works for single
 /// children and for array elements. Never encoded.
 public func ParentReference<Model: AnyObject, Parent: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Model, Parent?>) -> MappingRule<Model> {
-    var rule = MappingRule<Model>(role: .parent, property: nil, decodeKey: nil, encodeKey: nil,
+    var rule = MappingRule<Model>(
+        role: .parent, property: nil, decodeKey: nil, encodeKey: nil,
         read: { model, _, context, _, _ in
             if let parent = context.parent as? Parent { model[keyPath: keyPath] = parent }
         }, write: nil)

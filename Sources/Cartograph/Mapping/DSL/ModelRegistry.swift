@@ -197,7 +197,8 @@ public struct ModelRegistry: Sendable {
         for rule in identifyRules {
             if let type = rule(object, key) {
                 guard let entry = entries[ObjectIdentifier(type)]?.entry else {
-                    throw CartographError(.typeMismatch, "an identify rule chose \(type), which is not registered",
+                    throw CartographError(
+                        .typeMismatch, "an identify rule chose \(type), which is not registered",
                         offset: object.node.sourceOffset, expected: "a registered model", found: "\(type)")
                 }
                 return [entry]
@@ -207,7 +208,8 @@ public struct ModelRegistry: Sendable {
             guard let value = object[discriminator.key], value.kind == .string else { continue }
             let name = try value.string()
             guard let type = discriminator.types[name], let entry = entries[ObjectIdentifier(type)]?.entry else {
-                throw CartographError(.typeMismatch, "\"\(discriminator.key)\": \"\(name)\" names no registered model",
+                throw CartographError(
+                    .typeMismatch, "\"\(discriminator.key)\": \"\(name)\" names no registered model",
                     offset: value.sourceOffset, expected: discriminator.types.keys.sorted().joined(separator: ", "), found: name)
             }
             return [entry]

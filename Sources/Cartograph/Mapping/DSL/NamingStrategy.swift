@@ -82,7 +82,7 @@ public struct NamingStrategy: Sendable {
         let prefix = fuzzyPrefix.utf8
         let bytes = property.utf8
         guard bytes.count > prefix.count,
-              zip(bytes.prefix(prefix.count), prefix).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
+            zip(bytes.prefix(prefix.count), prefix).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
         else { return property }
         return String(property.dropFirst(prefix.count))
     }

@@ -25,7 +25,8 @@ public struct SkipElement: Error, Sendable {
 
     /// The error for a skip where nothing can be left out.
     func error(at node: Node, path: String) -> CartographError {
-        CartographError(.typeMismatch, "\(reason), and an object can be left out only from an array, a dictionary or an optional property",
+        CartographError(
+            .typeMismatch, "\(reason), and an object can be left out only from an array, a dictionary or an optional property",
             offset: node.sourceOffset, path: path, expected: "a model", found: "an object left out")
     }
 }

@@ -52,7 +52,8 @@ public struct Transform<Value>: @unchecked Sendable {
         readsNull = true
     }
 
-    init(uncheckedDecode decode: @escaping (Node, MappingContext) throws -> Value, encode: @escaping (Value, EncodingContext) throws -> EncodedValue) {
+    init(uncheckedDecode decode: @escaping (Node, MappingContext) throws -> Value, encode: @escaping (Value, EncodingContext) throws -> EncodedValue)
+    {
         self.decode = decode
         self.encode = encode
     }
@@ -94,7 +95,8 @@ public struct Transform<Value>: @unchecked Sendable {
 struct OmitProperty: Error {}
 
 private func invalid(_ node: Node, _ expected: String) -> CartographError {
-    CartographError(.typeMismatch, "expected \(expected), found \(node.kind)\((try? node.string()).map { " \"\($0)\"" } ?? "")",
+    CartographError(
+        .typeMismatch, "expected \(expected), found \(node.kind)\((try? node.string()).map { " \"\($0)\"" } ?? "")",
         offset: node.sourceOffset, expected: expected, found: node.kind.description)
 }
 
@@ -165,7 +167,8 @@ final class LockedFormatter: Sendable {
 extension Transform where Value == URL {
     /// A URL from a string.
     public static var url: Transform<URL> {
-        Transform(uncheckedDecode: { node, _ in try URL.scalar(from: node, lenient: false) },
+        Transform(
+            uncheckedDecode: { node, _ in try URL.scalar(from: node, lenient: false) },
             encode: { url, _ in .string(url.absoluteString) })
     }
 }
@@ -173,7 +176,8 @@ extension Transform where Value == URL {
 extension Transform where Value == UUID {
     /// A UUID from its string form.
     public static var uuid: Transform<UUID> {
-        Transform(uncheckedDecode: { node, _ in try UUID.scalar(from: node, lenient: false) },
+        Transform(
+            uncheckedDecode: { node, _ in try UUID.scalar(from: node, lenient: false) },
             encode: { uuid, _ in .string(uuid.uuidString) })
     }
 }
@@ -181,7 +185,8 @@ extension Transform where Value == UUID {
 extension Transform where Value == Data {
     /// Bytes from base64 text (plist data stays data in the property-list profile).
     public static var base64: Transform<Data> {
-        Transform(uncheckedDecode: { node, _ in try Data.scalar(from: node, lenient: false) },
+        Transform(
+            uncheckedDecode: { node, _ in try Data.scalar(from: node, lenient: false) },
             encode: { data, context in context.profile == .json ? .string(data.base64EncodedString()) : .data(data) })
     }
 }
@@ -189,7 +194,8 @@ extension Transform where Value == Data {
 extension Transform where Value == Decimal {
     /// An exact decimal from a number or a numeric string; written as a number.
     public static var decimal: Transform<Decimal> {
-        Transform(uncheckedDecode: { node, _ in try Decimal.scalar(from: node, lenient: true) },
+        Transform(
+            uncheckedDecode: { node, _ in try Decimal.scalar(from: node, lenient: true) },
             encode: { value, _ in .number(JSONNumber(value)) })
     }
 }

@@ -18,7 +18,8 @@ import Foundation
 /// `Codable`.
 enum AnyCodec {
     static func codec() -> ValueCodec<Any> {
-        ValueCodec<Any>(decode: { node, context, _ in try decode(node, context) }, encode: { value, context in try encode(value, context) },
+        ValueCodec<Any>(
+            decode: { node, context, _ in try decode(node, context) }, encode: { value, context in try encode(value, context) },
             holdsNull: true)
     }
 
@@ -73,16 +74,18 @@ enum AnyCodec {
         if let scalar = value as? any ScalarValue { return scalar.encodedScalar(profile: context.profile) }
         if let dictionary = value as? [String: Any] {
             try context.descend()
-            return .object(try dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { key, member in
-                (key, try encode(member, context.child(.key(key))))
-            })
+            return .object(
+                try dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { key, member in
+                    (key, try encode(member, context.child(.key(key))))
+                })
         }
         if let array = value as? [Any] {
             try context.descend()
             return .array(try array.enumerated().map { index, element in try encode(element, context.child(.index(index))) })
         }
         if let encodable = value as? any Encodable { return try CodableFallback.encode(encodable, context: context) }
-        throw CartographError(.encodingFailed, "\(type(of: value)) has no JSON form: register it or make it Encodable", path: context.path,
+        throw CartographError(
+            .encodingFailed, "\(type(of: value)) has no JSON form: register it or make it Encodable", path: context.path,
             expected: "a model, a plain value or a collection of them", found: "\(type(of: value))")
     }
 }

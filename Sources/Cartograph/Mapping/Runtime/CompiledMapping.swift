@@ -94,23 +94,27 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         ruleBuffer = .allocate(capacity: rules.count)
         _ = ruleBuffer.initialize(from: rules)
         directBuffer = .allocate(capacity: rules.count)
-        _ = directBuffer.initialize(from: rules.map { compiled in
-            guard compiled.decodes, compiled.role == .property, let stored = compiled.stored, let spec = compiled.decodeSpec,
-                let key = spec.storage.singleKey
-            else { return nil }
-            return DirectScalarRead(key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
-                spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
-        })
+        _ = directBuffer.initialize(
+            from: rules.map { compiled in
+                guard compiled.decodes, compiled.role == .property, let stored = compiled.stored, let spec = compiled.decodeSpec,
+                    let key = spec.storage.singleKey
+                else { return nil }
+                return DirectScalarRead(
+                    key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
+                    spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
+            })
         slotBuffer = .allocate(capacity: rules.count)
-        _ = slotBuffer.initialize(from: rules.map { compiled in
-            // Not under a scanning strategy, which finds keys itself; with a
-            // fallback key, an absent key goes on to the rule's own path.
-            guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
-                let key = spec.storage.singleKey, !naming.scans
-            else { return nil }
-            return DirectSlotRead(key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
-                spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil)
-        })
+        _ = slotBuffer.initialize(
+            from: rules.map { compiled in
+                // Not under a scanning strategy, which finds keys itself; with a
+                // fallback key, an absent key goes on to the rule's own path.
+                guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
+                    let key = spec.storage.singleKey, !naming.scans
+                else { return nil }
+                return DirectSlotRead(
+                    key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
+                    spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil)
+            })
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
         cannotRun = unnamed != nil
@@ -143,9 +147,10 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     }
 
     /// The rule loop of ``apply(_:_:_:_:)``.
-    private func applyRules(to model: UnsafeMutablePointer<Model>, _ object: ObjectView, _ context: MappingContext,
-        _ childContext: MappingContext, _ mode: ReadMode) throws
-    {
+    private func applyRules(
+        to model: UnsafeMutablePointer<Model>, _ object: ObjectView, _ context: MappingContext,
+        _ childContext: MappingContext, _ mode: ReadMode
+    ) throws {
         // Nil unless the naming strategy scans (no empty dictionary made per object).
         let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
@@ -166,16 +171,19 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             }
             if let read = slots[position] {
                 let index = cursor.valueIndex(forKeyBytes: read.key)
-                if let index, try read.slot._withUnsafeGuaranteedRef({ slot in
-                    try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
-                }) {
+                if let index,
+                    try read.slot._withUnsafeGuaranteedRef({ slot in
+                        try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                    })
+                {
                     continue
                 }
                 // Declined (absent, null, another kind, an update…): the rule's
                 // own path, with what was found; absent with a fallback key,
                 // the general path below looks for it.
                 if index != nil || !read.looksFurther {
-                    try rules[position].apply(model, index.map { Node(document: document, index: $0) }, childContext,
+                    try rules[position].apply(
+                        model, index.map { Node(document: document, index: $0) }, childContext,
                         KeySpec(storage: read.spec.takeUnretainedValue()), mode)
                     continue
                 }
@@ -240,7 +248,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                     if rank > current.rank {
                         best[position] = (rank, key, value)
                     } else if rank == current.rank, options.strictNaming {
-                        throw CartographError(.ambiguousKey, "keys \"\(current.key)\" and \"\(key)\" both match property \(property)",
+                        throw CartographError(
+                            .ambiguousKey, "keys \"\(current.key)\" and \"\(key)\" both match property \(property)",
                             offset: value.sourceOffset, path: context.path)
                     }
                 } else {
@@ -254,7 +263,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             let candidate = best[position]!
             if let holder = claimed[candidate.key] {
                 if options.strictNaming {
-                    throw CartographError(.ambiguousKey,
+                    throw CartographError(
+                        .ambiguousKey,
                         "key \"\(candidate.key)\" matches properties \(rules[holder.position].rule.property ?? "?") and \(rules[position].rule.property ?? "?")",
                         offset: candidate.node.sourceOffset, path: context.path)
                 }

@@ -51,7 +51,8 @@ public indirect enum EncodedValue: @unchecked Sendable {
             }
         case .data(let data): return .string(data.base64EncodedString())
         case .native(let value):
-            throw CartographError(.typeMismatch, "\(type(of: value)) has no JSON form; give the property a transform", path: path,
+            throw CartographError(
+                .typeMismatch, "\(type(of: value)) has no JSON form; give the property a transform", path: path,
                 expected: "a JSON value", found: "\(type(of: value))")
         case .array(let elements):
             return .array(try elements.enumerated().map { try $1.jsonValue(path: PathText.appending($0, to: path)) })

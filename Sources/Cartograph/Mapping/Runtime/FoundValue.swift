@@ -22,20 +22,23 @@ enum FoundValue {
     ) throws -> FoundValue {
         guard let node else {
             if required, mode == .create {
-                throw CartographError(.keyNotFound, "required key \"\(name())\" is missing", path: path(context, spec()),
+                throw CartographError(
+                    .keyNotFound, "required key \"\(name())\" is missing", path: path(context, spec()),
                     expected: "a value", found: "nothing")
             }
             return .leave
         }
         guard node.isNull, !holdsNull || required else { return .read(node) }
         if required {
-            throw CartographError(.typeMismatch, "required value is null", offset: node.sourceOffset, path: path(context, spec()),
+            throw CartographError(
+                .typeMismatch, "required value is null", offset: node.sourceOffset, path: path(context, spec()),
                 expected: "a value", found: "null")
         }
         if ignoreNull ?? context.session.ignoreNulls { return .leave }
         if optional { return .clear }
         if context.session.nullForNonOptional == .resetToDefault, hasZero { return .reset }
-        throw CartographError(.typeMismatch, "expected \(valueType), found null (the property is not optional)",
+        throw CartographError(
+            .typeMismatch, "expected \(valueType), found null (the property is not optional)",
             offset: node.sourceOffset, path: path(context, spec()), expected: "\(valueType)", found: "null")
     }
 

@@ -17,9 +17,10 @@ class InPlaceSlot: @unchecked Sendable {
     /// model's address); false when the general path must run. `context`
     /// is the object's, `spec` the property's key (unretained: owned by the
     /// compiled mapping's rules).
-    func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
-    {
+    func read(
+        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
+        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+    ) throws -> Bool {
         false
     }
 }

@@ -37,7 +37,8 @@ extension ModelEntryProtocol {
     /// Makes a model from a node that must be an object, as `T`.
     func decode<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
         guard node.kind == .object else {
-            throw CartographError(.typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
+            throw CartographError(
+                .typeMismatch, "expected an object for \(name), found \(node.kind)", offset: node.sourceOffset,
                 path: context.path, expected: "object", found: node.kind.description)
         }
         return try context.makingObject(at: node.sourceOffset) { context in
@@ -57,7 +58,8 @@ extension ModelEntryProtocol {
     private func decodeAsOtherType<T>(_ node: Node, _ context: MappingContext, as _: T.Type) throws -> T {
         let made = try makeAny(try node.object(), context)
         guard let model = made as? T else {
-            throw CartographError(.typeMismatch, "the object was identified as \(name), which is not a \(T.self)",
+            throw CartographError(
+                .typeMismatch, "the object was identified as \(name), which is not a \(T.self)",
                 offset: node.sourceOffset, path: context.path, expected: "\(T.self)", found: name)
         }
         return model
@@ -112,7 +114,8 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
     }
 
     convenience init<F: ModelFactory>(factory: F) where F.Model == Model {
-        self.init(keys: factory.keys, make: { try factory.make(from: $0, context: $1) },
+        self.init(
+            keys: factory.keys, make: { try factory.make(from: $0, context: $1) },
             encode: { try factory.encode($0, context: $1) }, update: nil)
     }
 

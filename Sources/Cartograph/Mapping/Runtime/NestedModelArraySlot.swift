@@ -23,9 +23,10 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
         super.init(offset: offset)
     }
 
-    override func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
-    {
+    override func read(
+        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
+        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+    ) throws -> Bool {
         let array = document.entry(index)
         guard mode == .create, array.kind == .array, context.issues == nil else { return false }
         let slot = (base + offset).assumingMemoryBound(to: Value.self)

@@ -40,9 +40,10 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         super.init(offset: offset)
     }
 
-    override func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
-    {
+    override func read(
+        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
+        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+    ) throws -> Bool {
         guard mode == .create, document.entry(index).kind == .object, let mapping = mapping(of: Nested.self, in: context.registry)
         else { return false }
         // Entered as the general path's entry decode enters it (path, stack, errors).

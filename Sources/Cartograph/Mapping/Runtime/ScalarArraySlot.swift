@@ -19,18 +19,20 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
     /// The rule's own `lenient`.
     private let lenient: Bool
 
-    init(offset: Int, lenient: Bool, elements: @escaping (Document, Int, Bool, Bool) throws -> [Collected.Element],
-        wrap: @escaping (consuming Collected) -> Value)
-    {
+    init(
+        offset: Int, lenient: Bool, elements: @escaping (Document, Int, Bool, Bool) throws -> [Collected.Element],
+        wrap: @escaping (consuming Collected) -> Value
+    ) {
         self.elements = elements
         self.wrap = wrap
         self.lenient = lenient
         super.init(offset: offset)
     }
 
-    override func read(index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode) throws -> Bool
-    {
+    override func read(
+        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
+        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+    ) throws -> Bool {
         guard document.entry(index).kind == .array, context.issues == nil else { return false }
         let session = context.session
         let array: [Collected.Element]

@@ -160,7 +160,8 @@ extension IntegerScalar {
                 return value
             }
         } catch let error as CartographError where error.kind == .numberOutOfRange {}
-        throw CartographError(.numberOutOfRange, "number \((try? source.numberText()) ?? "?") does not fit in \(Self.self)",
+        throw CartographError(
+            .numberOutOfRange, "number \((try? source.numberText()) ?? "?") does not fit in \(Self.self)",
             offset: node.sourceOffset, expected: "\(Self.self)", found: "number")
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue {
@@ -254,7 +255,8 @@ extension Date: ScalarValue {
             if lenient, Array(text.utf8).withUnsafeBufferPointer(NumberGrammar.isValid), let seconds = Double(text), seconds.isFinite {
                 return Date(timeIntervalSince1970: seconds)
             }
-            throw CartographError(.typeMismatch, "\"\(try node.string())\" is not an ISO 8601 date", offset: node.sourceOffset,
+            throw CartographError(
+                .typeMismatch, "\"\(try node.string())\" is not an ISO 8601 date", offset: node.sourceOffset,
                 expected: "ISO 8601 date", found: "string")
         default: throw node.mismatch(expected: expectedKind)
         }
@@ -284,7 +286,8 @@ extension UUID: ScalarValue {
     static func scalar(from node: Node, lenient: Bool) throws -> UUID {
         guard node.kind == .string else { throw node.mismatch(expected: "UUID string") }
         guard let uuid = UUID(uuidString: try node.string()) else {
-            throw CartographError(.typeMismatch, "\"\(try node.string())\" is not a UUID", offset: node.sourceOffset, expected: "UUID", found: "string")
+            throw CartographError(
+                .typeMismatch, "\"\(try node.string())\" is not a UUID", offset: node.sourceOffset, expected: "UUID", found: "string")
         }
         return uuid
     }

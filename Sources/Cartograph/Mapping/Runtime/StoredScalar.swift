@@ -55,7 +55,8 @@ final class StoredScalar: @unchecked Sendable {
             optional = true
         }
         guard let scalar else { return nil }
-        return StoredScalar(offset: offset, type: scalar, optional: optional, lenient: options.lenient, required: rule.required,
+        return StoredScalar(
+            offset: offset, type: scalar, optional: optional, lenient: options.lenient, required: rule.required,
             ignoreNull: rule.ignoreNull, holdsNull: !optional && scalar.holdsNull, hasZero: optional || scalar.hasZero,
             name: rule.decodeKey?.description ?? rule.property ?? "?")
     }
@@ -84,7 +85,8 @@ final class StoredScalar: @unchecked Sendable {
                 if ignoreNull ?? context.session.ignoreNulls { return }
                 if optional { return type.storeEmpty(optional: true, at: base + offset) }
             }
-            return try read(index.map { Node(document: document, index: $0) }, at: base, context: context,
+            return try read(
+                index.map { Node(document: document, index: $0) }, at: base, context: context,
                 spec: KeySpec(storage: spec.takeUnretainedValue()), mode: mode)
         }
         do {
@@ -102,7 +104,8 @@ final class StoredScalar: @unchecked Sendable {
     /// (the generic version called `withUnsafeMutableBytes` unspecialised,
     /// with a closure, for every property).
     func read(_ node: Node?, at base: UnsafeMutableRawPointer, context: MappingContext, spec: KeySpec?, mode: ReadMode) throws {
-        let found = try FoundValue.classify(node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: holdsNull,
+        let found = try FoundValue.classify(
+            node, required: required, mode: mode, ignoreNull: ignoreNull, holdsNull: holdsNull,
             optional: optional, hasZero: hasZero, valueType: type, context: context, spec: { spec }, name: spec?.description ?? name)
         switch found {
         case .leave: return

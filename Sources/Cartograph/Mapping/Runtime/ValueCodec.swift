@@ -213,7 +213,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// latter asked the runtime for tuple and sequence metadata per element
     /// (about a sixth of a canada.json mapping encode). A scalar needs no
     /// context of its own: its element's path is made only for an error.
-    private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue {
+    private static func encodeElements<Element>(_ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext) throws -> EncodedValue
+    {
         try context.descend()
         var elements: [EncodedValue] = []
         elements.reserveCapacity(values.count)
@@ -314,7 +315,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
             decode: { node, context, options in
                 let rawValue = try raw.decode(node, context, options)
                 guard let value = R(rawValue: rawValue) else {
-                    throw CartographError(.typeMismatch, "\(rawValue) is not a \(R.self)", offset: node.sourceOffset, path: context.path,
+                    throw CartographError(
+                        .typeMismatch, "\(rawValue) is not a \(R.self)", offset: node.sourceOffset, path: context.path,
                         expected: "\(R.self)", found: "\(rawValue)")
                 }
                 return value
@@ -365,7 +367,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 if let decodable = Value.self as? any Decodable.Type {
                     return try CodableFallback.decode(decodable, from: node, context: context) as! Value
                 }
-                throw CartographError(.typeMismatch,
+                throw CartographError(
+                    .typeMismatch,
                     "no factory or mapping is registered for \(Value.self), and no identify rule picked a model for this object",
                     offset: node.sourceOffset, path: context.path, expected: "\(Value.self)", found: node.kind.description)
             },
@@ -390,7 +393,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
 /// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
-        let decoder = DocumentDecoder(document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
+        let decoder = DocumentDecoder(
+            document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
             input: nil, issues: context.issues, recyclesContainers: true)
         decoder.readsNullMarker = context.session.readsNullMarker
         do {
@@ -398,7 +402,8 @@ enum CodableFallback {
         } catch let error as DecodingError {
             let underlying = DecodingErrors.cartographError(error)
             let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""
-            throw CartographError(underlying?.kind ?? .typeMismatch, underlying?.message ?? "\(T.self) could not be decoded: \(error)",
+            throw CartographError(
+                underlying?.kind ?? .typeMismatch, underlying?.message ?? "\(T.self) could not be decoded: \(error)",
                 offset: underlying?.offset ?? node.sourceOffset, path: context.path + suffix,
                 expected: underlying?.expected ?? "\(T.self)", found: underlying?.found ?? node.kind.description)
         }
@@ -406,7 +411,9 @@ enum CodableFallback {
 
     static func encode<T: Encodable>(_ value: T, context: EncodingContext) throws -> EncodedValue {
         // For plists, dates and data stay dates and data, as in a plain `Codable` encode.
-        guard context.profile == .propertyList else { return EncodedValue(try TreeEncoder(options: CodableOptions(), registry: context.registry).encodeRoot(value)) }
+        guard context.profile == .propertyList else {
+            return EncodedValue(try TreeEncoder(options: CodableOptions(), registry: context.registry).encodeRoot(value))
+        }
         return try TreeEncoder(options: CodableOptions(), registry: context.registry, propertyList: true).encodeRootSlot(value).encoded
     }
 }

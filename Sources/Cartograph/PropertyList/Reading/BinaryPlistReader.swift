@@ -182,7 +182,8 @@ struct BinaryPlistReader {
         // a dict's keys count with it). Value totals never pass their limit,
         // which is kept below 2^32, so 4 bytes hold them.
         let limit = min(options.maxValues, Int(UInt32.max))
-        let budget = min(Tape.maxDocumentBytes,
+        let budget = min(
+            Tape.maxDocumentBytes,
             max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue))
         var expanded = [UInt32](repeating: 1, count: objectCount)
         var expandedBytes = [Int](repeating: 0, count: objectCount)
@@ -217,7 +218,8 @@ struct BinaryPlistReader {
                     let childOffset = try offset(of: child)
                     if let shape = try container(at: childOffset) {
                         if stack.count >= options.maxDepth {
-                            throw CartographError(.depthLimitExceeded, "the plist nests deeper than maxDepth (\(options.maxDepth))", offset: childOffset)
+                            throw CartographError(
+                                .depthLimitExceeded, "the plist nests deeper than maxDepth (\(options.maxDepth))", offset: childOffset)
                         }
                         stack.append(try open(child, childOffset, shape))
                     } else {
@@ -258,23 +260,25 @@ struct BinaryPlistReader {
     private func scalarBytes(of object: Int, offset at: Int) throws -> Int {
         let marker = bytes[at]
         switch marker >> 4 {
-        case 0x1, 0x2, 0x8: return Self.entryBytes + 48  // integer or real text and its NUL
-        case 0x3: return Self.entryBytes + 27  // 0001-01-01T00:00:00.000000Z
-        case 0x4: return Self.entryBytes + (try sized(at: at, unit: 1).length + 2) / 3 * 4  // base64
+        case 0x1, 0x2, 0x8: return Self.entryBytes + 48 // integer or real text and its NUL
+        case 0x3: return Self.entryBytes + 27 // 0001-01-01T00:00:00.000000Z
+        case 0x4: return Self.entryBytes + (try sized(at: at, unit: 1).length + 2) / 3 * 4 // base64
         case 0x5: return Self.entryBytes + (try sized(at: at, unit: 1).length)
-        case 0x6: return Self.entryBytes + (try sized(at: at, unit: 2).length) * 3  // UTF-16 unit to at most 3 UTF-8 bytes
+        case 0x6: return Self.entryBytes + (try sized(at: at, unit: 2).length) * 3 // UTF-16 unit to at most 3 UTF-8 bytes
         default: return Self.entryBytes
         }
     }
 
     private func tooManyBytes(_ budget: Int, at offset: Int) -> CartographError {
-        CartographError(.inputTooLarge,
+        CartographError(
+            .inputTooLarge,
             "the plist expands through shared references to more than \(budget) bytes (maxExpansionFactor \(options.maxExpansionFactor) times its size)",
             offset: offset)
     }
 
     private func tooManyValues(at offset: Int) -> CartographError {
-        CartographError(.inputTooLarge, "the plist expands to more than maxValues (\(options.maxValues)) values through shared references",
+        CartographError(
+            .inputTooLarge, "the plist expands to more than maxValues (\(options.maxValues)) values through shared references",
             offset: offset)
     }
 

@@ -46,7 +46,8 @@ struct OpenStepPlistReader {
     }
 
     static func document(_ bytes: UnsafeRawBufferPointer, parse: ParseOptions) throws -> Document {
-        var reader = OpenStepPlistReader(base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count,
+        var reader = OpenStepPlistReader(
+            base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count,
             builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
         do {
             try reader.run()

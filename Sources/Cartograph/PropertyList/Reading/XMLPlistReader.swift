@@ -69,9 +69,12 @@ struct XMLPlistReader {
     /// Reads the whole plist.
     /// `converted`: the bytes are a UTF-16/32 plist's UTF-8 conversion, so
     /// the encoding its declaration names is not UTF-8 and is not checked.
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws -> Document {
+    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws
+        -> Document
+    {
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var reader = XMLPlistReader(base: base, count: bytes.count, options: options,
+        var reader = XMLPlistReader(
+            base: base, count: bytes.count, options: options,
             builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
         reader.converted = converted
         do {
@@ -164,7 +167,8 @@ struct XMLPlistReader {
         if container.isDict, container.uidState == 2 {
             // {CF$UID: n} is how XML plists write a UID.
             guard options.uids == .integer else {
-                throw CartographError(.typeMismatch, "the plist holds a UID, which these options reject", offset: tag.offset,
+                throw CartographError(
+                    .typeMismatch, "the plist holds a UID, which these options reject", offset: tag.offset,
                     expected: "a property-list value", found: "UID")
             }
             builder.collapseLastObjectToItsValue()
@@ -559,7 +563,8 @@ struct XMLPlistReader {
         }
         switch length {
         case 3: return equals("key") ? .key : nil
-        case 4: return equals("dict") ? .dict : equals("real") ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil
+        case 4:
+            return equals("dict") ? .dict : equals("real") ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil
         case 5: return equals("array") ? .array : equals("plist") ? .plist : equals("false") ? .false : nil
         case 6: return equals("string") ? .string : nil
         case 7: return equals("integer") ? .integer : nil

@@ -47,7 +47,8 @@ struct BinaryPlistSink: PlistSink {
     private mutating func finishScalar(from start: Int) -> Int {
         let length = output.count - start
         let object = output.withUnsafeBufferPointer { buffer in
-            scratch.table.object(for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
+            scratch.table.object(
+                for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
                 offsets: scratch.offsets, next: scratch.offsets.count)
         }
         if object < scratch.offsets.count {
@@ -246,7 +247,8 @@ struct BinaryPlistSink: PlistSink {
                     put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
                     index += 3
                 default:
-                    let scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                    let scalar =
+                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
                         | UInt32(utf8[index + 3] & 0x3F)
                     put(0xD800 | (scalar - 0x10000) >> 10)
                     put(0xDC00 | (scalar - 0x10000) & 0x3FF)
@@ -355,7 +357,9 @@ struct BinaryPlistSink: PlistSink {
             values.withUnsafeBufferPointer { values in
                 switch width {
                 case 1:
-                    for (index, value) in values.enumerated() { target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self) }
+                    for (index, value) in values.enumerated() {
+                        target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
+                    }
                 case 2:
                     for (index, value) in values.enumerated() {
                         target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: 2 * index, as: UInt16.self)

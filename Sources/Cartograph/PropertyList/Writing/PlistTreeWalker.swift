@@ -22,8 +22,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
     mutating func write(root slot: EncodingSlot) throws {
         guard !slot.isNull else { throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$") }
         if !options.allowsTopLevelScalars, let kind = slot.scalarKind {
-            throw CartographError(.encodingFailed, "the top level is a \(kind), which these options refuse as a property-list fragment "
-                + "(PropertyListOptions.allowsTopLevelScalars; Foundation's PropertyListEncoder refuses it too)", path: "$")
+            throw CartographError(
+                .encodingFailed,
+                "the top level is a \(kind), which these options refuse as a property-list fragment "
+                    + "(PropertyListOptions.allowsTopLevelScalars; Foundation's PropertyListEncoder refuses it too)", path: "$")
         }
         try write(slot, depth: 0, path: "$")
     }
@@ -202,9 +204,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
     }
 
     /// An array's elements through a borrowed buffer (no retain per element for the null check).
-    private mutating func array<Element>(_ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (borrowing Element) -> Bool,
-        _ element: (inout Self, borrowing Element, Int) throws -> Void) throws
-    {
+    private mutating func array<Element>(
+        _ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (borrowing Element) -> Bool,
+        _ element: (inout Self, borrowing Element, Int) throws -> Void
+    ) throws {
         try checkDepth(depth, path())
         try sink.beginArray()
         try elements.withUnsafeBufferPointer { elements in
@@ -224,9 +227,10 @@ struct PlistTreeWalker<Sink: PlistSink> {
     }
 
     /// A dict's members through a borrowed buffer; `member` gets the value and its key.
-    private mutating func dict<Value>(_ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
-        isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void) throws
-    {
+    private mutating func dict<Value>(
+        _ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
+        isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void
+    ) throws {
         try checkDepth(depth, path())
         try sink.beginDict()
         try members.withUnsafeBufferPointer { members in

@@ -12,12 +12,13 @@ struct XMLPlistSink: PlistSink {
     init(capacity: Int = 4096) {
         output = []
         output.reserveCapacity(capacity)
-        output.append(contentsOf: """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
+        output.append(
+            contentsOf: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0">
 
-            """.utf8)
+                """.utf8)
     }
 
     mutating func finish() -> [UInt8] {
@@ -158,7 +159,8 @@ struct XMLPlistSink: PlistSink {
                 let byte = bytes[index]
                 guard byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0 else { continue }
                 if byte == 0 {
-                    throw CartographError(.encodingFailed, "a string holding NUL cannot be written in an XML property list (the binary format holds it)",
+                    throw CartographError(
+                        .encodingFailed, "a string holding NUL cannot be written in an XML property list (the binary format holds it)",
                         expected: "text without NUL", found: "NUL")
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
