@@ -1,0 +1,62 @@
+import Foundation
+
+/// Open addressing from a seeded hash of an ASCII key's bytes to its
+/// member's position in an ``ObjectSlot`` (a hit is confirmed against the
+/// member's key).
+struct ASCIIKeyIndex {
+    private var slots: [(hash: UInt64, position: Int)] = []
+    private var mask = 0
+    private var count = 0
+
+    var isEmpty: Bool { slots.isEmpty }
+
+    /// The hash of an ASCII key's bytes; nil for a key with any other byte.
+    static func hash(of key: String) -> UInt64? {
+        key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            return KeyHash.hash(UnsafeRawPointer(bytes.baseAddress), count: bytes.count, seed: KeyHash.seed)
+        } ?? nil
+    }
+
+    /// Indexes the members (distinct keys); false, and empty, when one is not ASCII.
+    mutating func fill(with members: [ObjectSlot.Member]) -> Bool {
+        slots = Array(repeating: (0, -1), count: 128)
+        mask = 127
+        count = 0
+        for (position, member) in members.enumerated() {
+            guard let hash = Self.hash(of: member.key) else {
+                slots = []
+                return false
+            }
+            insert(hash, position: position)
+        }
+        return true
+    }
+
+    func position(of key: String, hash: UInt64, in members: [ObjectSlot.Member]) -> Int? {
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index].position >= 0 {
+            if slots[index].hash == hash, members[slots[index].position].key == key { return slots[index].position }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func insert(_ hash: UInt64, position: Int) {
+        if (count + 1) * 2 > slots.count {
+            let old = slots
+            slots = Array(repeating: (0, -1), count: old.count * 2)
+            mask = slots.count - 1
+            for slot in old where slot.position >= 0 { place(slot) }
+        }
+        place((hash, position))
+        count += 1
+    }
+
+    /// Puts an entry in the first free slot from its hash on.
+    private mutating func place(_ entry: (hash: UInt64, position: Int)) {
+        var index = Int(truncatingIfNeeded: entry.hash) & mask
+        while slots[index].position >= 0 { index = (index + 1) & mask }
+        slots[index] = entry
+    }
+}

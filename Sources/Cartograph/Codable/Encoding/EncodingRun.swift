@@ -1,0 +1,31 @@
+import Foundation
+
+/// What every encoder of one encode shares, behind one reference: a nested
+/// value's encoder then costs one retain for it instead of a copy of the
+/// options (strategies, closures, `userInfo`) and the registry each.
+final class EncodingRun {
+    let options: CodableOptions
+    let registry: ModelRegistry
+    let registryIsEmpty: Bool
+    /// Writing a property list: dates and data stay dates and data.
+    let propertyList: Bool
+    /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
+    @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
+    /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
+    let writeAhead: BinaryWriteAhead?
+    /// Keyed containers kept for the next object of their key type at their
+    /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootSlot(_:requiringValue:)``).
+    @exclusivity(unchecked) var recycled: RecycledContainers<TreeKeyedState>
+
+    init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil, recyclesContainers: Bool = true) {
+        self.options = options
+        self.registry = registry
+        registryIsEmpty = !registry.hasEntries
+        self.propertyList = propertyList
+        self.writeAhead = writeAhead
+        // Past 16 containers: below that the table cost more than it saved
+        // (callgrind, one twitter.json status: 224K instructions an encode
+        // before recycling, 247K keeping after 2).
+        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
+    }
+}
