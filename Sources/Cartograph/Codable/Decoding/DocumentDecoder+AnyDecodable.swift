@@ -1,0 +1,380 @@
+import Foundation
+
+// DocumentDecoder: any decodable.
+extension DocumentDecoder {
+    /// The registered entry of `T`, if any (the last answer kept).
+    @inline(__always)
+    private func registeredEntry<T>(for _: T.Type) -> ModelEntry? {
+        if registryIsEmpty { return nil }
+        let id = ObjectIdentifier(T.self)
+        if id == lastAsked { return lastAnswer }
+        let entry = registry.registeredEntry(for: T.self)
+        lastAsked = id
+        lastAnswer = entry
+        return entry
+    }
+
+    /// Decodes the value at `index` as `T` under `key` (nil for array
+    /// elements and single values, which pass their own key).
+    ///
+    /// `key` and `parent` are consumed: the trail made for a nested value
+    /// takes them over instead of copying them (the key's existential and
+    /// the parent's retain were ~2 reference-count operations per value).
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: consuming any CodingKey, parent: consuming CodingTrail?) throws -> T {
+        // Kinds are asked for first, as plain enums: a function returning
+        // `T?` makes the caller look `Optional<T>`'s metadata up on every
+        // call (measured: ~1% of a twitter.json decode).
+        if entries[index].kind == .array, let kind = ScalarArrayKind(T.self) {
+            return try decodeScalarArray(kind, type, at: index, key: key, parent: parent)
+        }
+        if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: key, trail: parent) }
+        if let entry = registeredEntry(for: T.self) {
+            do {
+                return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+            } catch let error as CartographError {
+                let keys = pathFor(trail: parent, key: key)
+                let located =
+                    error.line == nil
+                    ? self.located(error.kind, error.message, at: index, path: keys, expected: error.expected, found: error.found) : error
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+            }
+        }
+        // Any other array of Decodable elements (``TapeDecodedArray``).
+        if entries[index].kind == .array, let array = arrayReader(for: T.self) {
+            return try array.decode(self, at: index, key: key, parent: parent, as: T.self)
+        }
+        // The first levels cannot exhaust the stack's reserve: no check there.
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
+        let savedIndex = self.index
+        // Swapped in and out: no reference counting on the saved trail.
+        // The last uses of `parent` and `key`: moved into the trail.
+        var other: CodingTrail? = CodingTrail(parent: parent, key: key)
+        swap(&trail, &other)
+        self.index = index
+        depth += 1
+        defer {
+            self.index = savedIndex
+            swap(&trail, &other)
+            depth -= 1
+        }
+        keepDictionaryKeys(T.self)
+        return try type.init(from: self)
+    }
+
+    /// `type` as a ``TapeDecodedArray`` (an `Array` of `Decodable`
+    /// elements), or nil; the last few answers are kept (the runtime's
+    /// conformance lookup was ~300 instructions an array, callgrind).
+    private func arrayReader(for type: Any.Type) -> (any TapeDecodedArray.Type)? {
+        let id = ObjectIdentifier(type)
+        for slot in 0..<arrayReaders.count where arrayReaders[slot].type == id { return arrayReaders[slot].reader }
+        let reader = type as? any TapeDecodedArray.Type
+        arrayReaders[nextArrayReader] = (id, reader)
+        nextArrayReader = (nextArrayReader + 1) % arrayReaders.count
+        return reader
+    }
+
+    /// The elements of the array at `index` as `[E]`, as `Array.init(from:)`
+    /// reads them (``TapeDecodedArray``): each decoded under its index, in
+    /// order, the first failure thrown; an empty array needs no coding path.
+    func decodeElements<E: Decodable>(_: E.Type, at index: Int, key: (any CodingKey)?, parent: CodingTrail?) throws -> [E] {
+        let count = Int(entries[index].length)
+        guard count > 0 else { return [] }
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
+        let arrayTrail = key.map { CodingTrail(parent: parent, key: $0) } ?? parent
+        let end = entries[index].payload
+        depth += 1
+        defer { depth -= 1 }
+        return try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var position = index + 1
+            while initialized < count, position < end {
+                // Decoded into its place (through a local, the element was
+                // copied and destroyed: a third of a twitter.json status's cost).
+                (buffer.baseAddress! + initialized).initialize(
+                    to: try decodeValue(E.self, at: position, key: IndexKey(initialized), parent: arrayTrail))
+                initialized += 1
+                let entry = entries[position]
+                position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
+            }
+        }
+    }
+
+    /// Decodes the current value as the root.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: nil, trail: trail) }
+        if let entry = registeredEntry(for: T.self) {
+            return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+        }
+        if entries[index].kind == .array, let array = arrayReader(for: T.self) {
+            return try array.decode(self, at: index, key: nil, parent: trail, as: T.self)
+        }
+        keepDictionaryKeys(T.self)
+        return try type.init(from: self)
+    }
+
+    /// Arrays of the common scalars, and arrays of those arrays (two and
+    /// three levels), read straight off the tape: no nested decoder state,
+    /// container or coding path per array (canada.json has 55,000 `[Double]`
+    /// pairs in `[[[Double]]]` rings). The outer levels were read by the
+    /// standard library's `Array.init(from:)`, which is not specialised and
+    /// looked `Array<Element>`'s metadata up per array (a tenth of a
+    /// canada.json decode, perf).
+    private func decodeScalarArray<T>(_ kind: ScalarArrayKind, _ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
+        // Inlined into each case below, so that it is specialised for the
+        // element type: called generically, every array looked its storage
+        // class's metadata up and every append went through the unspecialised
+        // `Array.append` (a quarter of a canada.json decode, perf).
+        @inline(__always)
+        func elements<E>(nested: Bool, _ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
+            let end = entries[index].payload
+            var result: [E] = []
+            result.reserveCapacity(Int(entries[index].length))
+            var position = index + 1
+            var ordinal = 0
+            var elementTrail: CodingTrail?
+            while position < end {
+                let entry = entries[position]
+                let isContainer = entry.kind == .array || entry.kind == .object
+                if isContainer, !nested {
+                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    throw mismatch(expected: "\(E.self)", type: E.self, at: position, key: IndexKey(ordinal), trail: elementTrail)
+                }
+                do {
+                    // Read first with no trail: an error is caught below and the
+                    // element read again with the array's trail, which names it.
+                    // Handing the parent in here retained and released it per
+                    // element (7% of a canada.json decode, perf).
+                    result.append(try read(position, IndexKey(ordinal), nil))
+                } catch is DecodingError {
+                    // Re-read with the array's path so the error names the element.
+                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    result.append(try read(position, IndexKey(ordinal), elementTrail))
+                }
+                position = isContainer ? entry.payload : position + 1
+                ordinal += 1
+            }
+            return result
+        }
+        // Each row through decodeValue: an array row comes back here a level
+        // down; anything else (null, a number, an object) takes the general
+        // path and fails as `Array.init(from:)` would.
+        @inline(__always)
+        func rows<R: Decodable>(_ row: R.Type) throws -> [R] {
+            try elements(nested: true) { try decodeValue(R.self, at: $0, key: $1, parent: $2) }
+        }
+        // `kind` names T's own array type (``ScalarArrayKind/init(_:)``): the casts cannot fail.
+        // One case per element type and depth, each with its own closure
+        // literal: a generic local function taking the element reader and
+        // switching on the depth (tried) made the compiler box a closure
+        // context per array, a malloc per canada.json pair (+4% instructions).
+        switch (kind.element, kind.depth) {
+        case (.double, 1): return try elements(nested: false) { try decodeDouble(at: $0, key: $1, trail: $2) } as! T
+        case (.int, 1): return try elements(nested: false) { try decodeInteger(Int.self, at: $0, key: $1, trail: $2) } as! T
+        case (.string, 1): return try elements(nested: false) { try decodeString(at: $0, key: $1, trail: $2) } as! T
+        case (.float, 1): return try elements(nested: false) { try decodeFloat(at: $0, key: $1, trail: $2) } as! T
+        case (.int64, 1): return try elements(nested: false) { try decodeInteger(Int64.self, at: $0, key: $1, trail: $2) } as! T
+        case (.bool, 1): return try elements(nested: false) { try decodeBool(at: $0, key: $1, trail: $2) } as! T
+        case (.double, 2): return try rows([Double].self) as! T
+        case (.int, 2): return try rows([Int].self) as! T
+        case (.string, 2): return try rows([String].self) as! T
+        case (.float, 2): return try rows([Float].self) as! T
+        case (.int64, 2): return try rows([Int64].self) as! T
+        case (.bool, 2): return try rows([Bool].self) as! T
+        case (.double, _): return try rows([[Double]].self) as! T
+        case (.int, _): return try rows([[Int]].self) as! T
+        case (.string, _): return try rows([[String]].self) as! T
+        case (.float, _): return try rows([[Float]].self) as! T
+        case (.int64, _): return try rows([[Int64]].self) as! T
+        case (.bool, _): return try rows([[Bool]].self) as! T
+        }
+    }
+
+    /// The arrays of scalars read straight off the tape: the element type,
+    /// and how many array levels hold it (1 to 3).
+    private struct ScalarArrayKind {
+        enum Element: CaseIterable {
+            case double, int, string, float, int64, bool
+        }
+
+        let element: Element
+        let depth: Int
+
+        var arrayType: Any.Type {
+            func nested<E>(_: E.Type) -> Any.Type {
+                switch depth {
+                case 1: [E].self
+                case 2: [[E]].self
+                default: [[[E]]].self
+                }
+            }
+            switch element {
+            case .double: return nested(Double.self)
+            case .int: return nested(Int.self)
+            case .string: return nested(String.self)
+            case .float: return nested(Float.self)
+            case .int64: return nested(Int64.self)
+            case .bool: return nested(Bool.self)
+            }
+        }
+
+        /// Each kind's array type, found once: writing `T.self == [Double].self`
+        /// looks the array type's metadata up on every call (measured: six
+        /// such lookups per array were ~1% of a twitter.json Codable decode).
+        private static let identified = (1...3).flatMap { depth in
+            Element.allCases.map { element in
+                let kind = ScalarArrayKind(element: element, depth: depth)
+                return (ObjectIdentifier(kind.arrayType), kind)
+            }
+        }
+
+        init(element: Element, depth: Int) {
+            self.element = element
+            self.depth = depth
+        }
+
+        /// The kind whose array type is `type`, if any.
+        init?(_ type: Any.Type) {
+            let identifier = ObjectIdentifier(type)
+            guard let found = Self.identified.first(where: { $0.0 == identifier }) else { return nil }
+            self = found.1
+        }
+    }
+
+    /// Types Foundation's coders treat specially, and JSONValue.
+    private enum SpecialKind {
+        case date, data, decimal, url, jsonValue
+        /// `Float16` rounded once from the text: its own `init(from:)` reads
+        /// a `Float` and rounds that again.
+        case float16
+    }
+
+    /// Whether the value at `index` is read as a ``SpecialKind`` when asked for as `type`.
+    private func specialKind(_ type: Any.Type, at index: Int) -> SpecialKind? {
+        if type == Date.self { return .date }
+        if type == Data.self { return .data }
+        if type == Decimal.self { return .decimal }
+        // A plist's `{relative, base}` dictionary goes through URL's own init(from:).
+        if type == URL.self, !(readsNullMarker && entries[index].kind == .object) { return .url }
+        if type == JSONValue.self { return .jsonValue }
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+            if type == Float16.self { return .float16 }
+        #endif
+        return nil
+    }
+
+    /// Reads a special kind; `kind` names T itself (``specialKind(_:at:)``), so the casts cannot fail.
+    private func decodeSpecial<T>(_ kind: SpecialKind, _ type: T.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> T {
+        switch kind {
+        case .date: return try decodeDate(at: index, key: key, trail: trail) as! T
+        case .data: return try decodeData(at: index, key: key, trail: trail) as! T
+        case .decimal: return try decodeDecimal(at: index, key: key, trail: trail) as! T
+        case .url:
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let url = URL(string: text) else { throw dataCorrupted("\"\(text)\" is not a valid URL", at: index, key: key, trail: trail) }
+            return url as! T
+        case .float16:
+            #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+                return try decodeNarrow(Float16.self, at: index, key: key, trail: trail) as! T
+            #else
+                preconditionFailure("Float16 is not a special kind on this platform")
+            #endif
+        case .jsonValue:
+            var keys = KeyStringCache()
+            do {
+                return try document.jsonValue(at: index, depth: 0, levels: TreeStackBudget.unmeasured, keys: &keys) as! T
+            } catch {
+                // The build's only error: the stack's budget.
+                throw stackExhausted(at: index, key: key, trail: trail)
+            }
+        }
+    }
+
+    private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Decimal {
+        let entry = entries[index]
+        guard entry.kind == .number else {
+            if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
+            throw mismatch(expected: "number", type: Decimal.self, at: index, key: key, trail: trail)
+        }
+        let text = UnsafePointer(bytes + entry.payload)
+        let count = Int(entry.length)
+        if let value = NumberText.decimal(text, count: count) { return value }
+        // More significant digits than Decimal's 38 (or zeros it need not
+        // keep, as in 1e127 written out): rounded as Foundation's
+        // JSONDecoder reads them, so a Decimal it wrote reads back equal.
+        // The mapping layer's Decimal stays exact-or-throw.
+        if let value = Decimal(
+            string: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self),
+            locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+        {
+            return value
+        }
+        throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
+    }
+
+    private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
+        if entries[index].kind == .string, entries[index].flags & TapeFlags.date != 0,
+            let date = PlistDate.date(tapeText(at: index))
+        {
+            return date
+        }
+        switch options.dates {
+        case .deferredToDate:
+            // A property list's dates are <date>s (as in Foundation's decoder).
+            if readsNullMarker { throw mismatch(expected: "date", type: Date.self, at: index, key: key, trail: trail) }
+            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, key: key, trail: trail))
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, key: key, trail: trail))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, key: key, trail: trail) / 1000)
+        case .iso8601:
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let date = DateFormats.parseISO8601(text) else {
+                throw dataCorrupted("\"\(text)\" is not an ISO 8601 date", at: index, key: key, trail: trail)
+            }
+            return date
+        case .formatted(let format, let timeZone):
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let date = LockedFormatter.shared(format: format, timeZone: timeZone).date(from: text) else {
+                throw dataCorrupted("\"\(text)\" does not match the date format \"\(format)\"", at: index, key: key, trail: trail)
+            }
+            return date
+        case .custom(let decode, _):
+            return try nested(at: index, key: key, trail: trail) { try decode(self) }
+        }
+    }
+
+    private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
+        if entries[index].kind == .string, entries[index].flags & TapeFlags.data != 0,
+            let data = Data(base64Encoded: tapeText(at: index))
+        {
+            return data
+        }
+        switch options.data {
+        case .base64:
+            // A property list's data is <data>, not a string that happens to be base64.
+            if readsNullMarker { throw mismatch(expected: "data", type: Data.self, at: index, key: key, trail: trail) }
+            let text = try decodeString(at: index, key: key, trail: trail)
+            guard let data = Data(base64Encoded: text) else {
+                throw dataCorrupted("the string is not valid base64", at: index, key: key, trail: trail)
+            }
+            return data
+        case .deferredToData:
+            return try nested(at: index, key: key, trail: trail) { try Data(from: self) }
+        case .custom(let decode, _):
+            return try nested(at: index, key: key, trail: trail) { try decode(self) }
+        }
+    }
+
+    /// Runs `body` with the decoder positioned on `index`.
+    private func nested<R>(at index: Int, key: (any CodingKey)?, trail parent: CodingTrail?, _ body: () throws -> R) throws -> R {
+        let savedIndex = self.index
+        let savedTrail = trail
+        self.index = index
+        if let key { trail = CodingTrail(parent: parent, key: key) }
+        defer {
+            self.index = savedIndex
+            trail = savedTrail
+        }
+        return try body()
+    }
+}

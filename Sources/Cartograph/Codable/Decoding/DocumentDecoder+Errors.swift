@@ -1,0 +1,93 @@
+import Foundation
+
+// DocumentDecoder: errors.
+extension DocumentDecoder {
+    func kindName(_ index: Int) -> String {
+        switch entries[index].kind {
+        case .null: return "null"
+        case .true, .false: return "bool"
+        case .number: return "number"
+        case .string, .key: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    func path(_ key: (any CodingKey)?) -> [any CodingKey] {
+        var keys = codingPath(trail)
+        if let key { keys.append(key) }
+        return keys
+    }
+
+    func codingPath(_ trail: CodingTrail?) -> [any CodingKey] { CodingTrail.keys(trail) }
+
+    /// A Cartograph error for the value at `index`, with its byte offset.
+    ///
+    /// Its line and column are added only if the error leaves the decode
+    /// (``DecodingErrors/locating(_:in:)``): many errors are caught and
+    /// dropped on the way (`try?`, `decodeIfPresent` fallbacks, lossy
+    /// arrays), and locating each would walk the input every time.
+    func located(
+        _ kind: CartographError.Kind, _ message: String, at index: Int?, path keys: [any CodingKey],
+        expected: String? = nil, found: String? = nil
+    ) -> CartographError {
+        CartographError(
+            kind, message, offset: index.map { entries[$0].source }, path: CodingTrail.render(keys),
+            expected: expected, found: found)
+    }
+
+    func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let found = kindName(index)
+        let error = located(.typeMismatch, "expected \(expected), found \(found)", at: index, path: keys, expected: expected, found: found)
+        return .typeMismatch(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    /// The error for a container asked of a value of another kind: null is
+    /// a missing value (`valueNotFound`), as Foundation reports it.
+    func containerMismatch(object: Bool, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let type: Any.Type = object ? [String: Any].self : [Any].self
+        if entries[index].kind == .null { return valueNotFound(type, at: index, key: key, trail: trail) }
+        return mismatch(expected: object ? "object" : "array", type: type, at: index, key: key, trail: trail)
+    }
+
+    /// The error for a value nested deeper than the thread's stack allows (``StackGuard``).
+    func stackExhausted(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = StackGuard.exhausted(path: CodingTrail.render(keys), offset: entries[index].source)
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)), as: UTF8.self)
+        let error = located(.numberOutOfRange, "number \(text) does not fit in \(type)", at: index, path: keys, expected: "\(type)", found: "number")
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func keyNotFound(_ key: any CodingKey, in object: Int, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: nil)
+        let error = located(
+            .keyNotFound, "key \"\(key.stringValue)\" is missing", at: object, path: keys + [key],
+            expected: "a value", found: "nothing")
+        return .keyNotFound(key, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func valueNotFound(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = located(.typeMismatch, "expected \(type), found null", at: index, path: keys, expected: "\(type)", found: "null")
+        return .valueNotFound(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func dataCorrupted(_ message: String, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+        let keys = pathFor(trail: trail, key: key)
+        let error = located(.typeMismatch, message, at: index, path: keys)
+        return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func pathFor(trail: CodingTrail?, key: (any CodingKey)?) -> [any CodingKey] {
+        var keys = CodingTrail.keys(trail ?? self.trail)
+        if let key { keys.append(key) }
+        return keys
+    }
+}

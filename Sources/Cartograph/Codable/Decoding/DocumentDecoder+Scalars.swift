@@ -1,0 +1,133 @@
+import Foundation
+
+// DocumentDecoder: scalars.
+extension DocumentDecoder {
+    // The key and the trail are autoclosures, read only for an error
+    // (measured: boxing a container's generic key per call was ~2% of a
+    // twitter.json Codable decode; a recycled container's trail, a `var`,
+    // was retained and released around every call).
+
+    @inline(__always)
+    func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Bool {
+        switch entries[index].kind {
+        case .true: return true
+        case .false: return false
+        // Foundation's JSONDecoder reports null for a Bool as a type
+        // mismatch (unlike every other type, where it is valueNotFound).
+        default: throw mismatch(expected: "bool", type: Bool.self, at: index, key: key(), trail: trail())
+        }
+    }
+
+    @inline(__always)
+    func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> String {
+        let entry = entries[index]
+        guard entry.kind == .string else {
+            if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail()) }
+            throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
+        }
+        if readsNullMarker {
+            // A property list's <date> and <data> are kept as text, but they
+            // are not strings, and `$null` is nil: as Foundation's decoder says.
+            if entry.flags & (TapeFlags.date | TapeFlags.data) != 0 {
+                throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
+            }
+            if PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length)) {
+                throw valueNotFound(String.self, at: index, key: key(), trail: trail())
+            }
+        }
+        return TapeString.make(UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)))
+    }
+
+    /// The text a string entry keeps (a plist's date or data included).
+    func tapeText(at index: Int) -> String {
+        TapeString.make(UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)))
+    }
+
+    @inline(__always)
+    func decodeInteger<T: FixedWidthInteger>(
+        _ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+    ) throws -> T {
+        let entry = entries[index]
+        guard entry.kind == .number else {
+            if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key(), trail: trail()) }
+            throw mismatch(expected: "integer", type: T.self, at: index, key: key(), trail: trail())
+        }
+        let text = UnsafePointer(bytes + entry.payload)
+        let count = Int(entry.length)
+        if T.isSigned {
+            if let value = NumberText.int64(text, count: count), let exact = T(exactly: value) { return exact }
+        } else if let value = NumberText.uint64(text, count: count), let exact = T(exactly: value) {
+            return exact
+        }
+        if T.bitWidth > 64 {
+            // Int128 / UInt128: the exact digits, or out of range. A fraction
+            // of zeros (`18446744073709551616.0`) is read exactly too, where
+            // Foundation's slow path gives up beyond 64 bits.
+            var digits = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            if let dot = digits.firstIndex(of: "."), digits[digits.index(after: dot)...].allSatisfy({ $0 == "0" }) {
+                digits = String(digits[..<dot])
+            }
+            if let value = T(digits, radix: 10) { return value }
+        }
+        if !NumberText.isIntegerText(text, count: count) {
+            // A whole number written with a fraction or exponent (`3.0`, `1e2`) is accepted when exact.
+            let node = Node(document: document, index: index)
+            if T.isSigned, let value = try? node.int64(), let exact = T(exactly: value) { return exact }
+            if !T.isSigned, let value = try? node.uint64(), let exact = T(exactly: value) { return exact }
+        }
+        throw outOfRange(T.self, at: index, key: key(), trail: trail())
+    }
+
+    @inline(__always)
+    func decodeDouble(
+        at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self
+    ) throws -> Double {
+        let entry = entries[index]
+        switch entry.kind {
+        case .number:
+            let value = NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
+            // NaN and infinities from JSON5 or a plist (strtod reads their
+            // text) are the only non-finite values allowed; others overflowed.
+            guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key(), trail: trail()) }
+            // A nonzero number read as zero underflowed: refused, as
+            // `JSONDecoder` refuses it (`2.01e-1234`).
+            if value == 0, !NumberText.isZeroText(UnsafePointer(bytes + entry.payload), count: Int(entry.length)) {
+                throw outOfRange(type, at: index, key: key(), trail: trail())
+            }
+            return value
+        case .string:
+            if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats {
+                let text = try decodeString(at: index, key: key(), trail: trail())
+                if text == positive { return .infinity }
+                if text == negative { return -.infinity }
+                if text == nan { return .nan }
+            }
+            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail())
+        case .null:
+            throw valueNotFound(type, at: index, key: key(), trail: trail())
+        default:
+            throw mismatch(expected: "number", type: type, at: index, key: key(), trail: trail())
+        }
+    }
+
+    func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Float {
+        try decodeNarrow(Float.self, at: index, key: key(), trail: trail())
+    }
+
+    /// A `Float` (or `Float16`) rounded once from the number's text
+    /// (``NarrowFloat``): through `Double` it would be rounded twice.
+    func decodeNarrow<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+    ) throws -> F {
+        let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: F.self)
+        let entry = entries[index]
+        let narrowed =
+            entry.kind == .number
+            ? NarrowFloat.value(
+                F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
+            : F(value)
+        // Too large for `F`, or too small: a nonzero value that narrows to zero underflowed.
+        if value.isFinite, !narrowed.isFinite || (narrowed == 0 && value != 0) { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
+        return narrowed
+    }
+}
