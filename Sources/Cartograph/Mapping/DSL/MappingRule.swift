@@ -40,6 +40,10 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var encodes = true
     let required: Bool
     let ignoreNull: Bool?
+    /// What the value looks like and how nulls meet it, for schemas
+    /// (``ModelRegistry/jsonSchema(for:direction:)``); nil for a setter,
+    /// whose value is free-form.
+    var facts: ValueFacts?
     /// Applies the node found for the rule (nil when absent). The context is
     /// the object's; the key spec says where under it the node sits (the
     /// property's own context is only made when a nested value or an error
@@ -83,6 +87,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
         lifted.nilEncoding = nilEncoding
         lifted.weakDefault = weakDefault
         lifted.writesLeaf = writesLeaf
+        lifted.facts = facts
         return lifted
     }
 
@@ -99,7 +104,7 @@ enum RuleRole: Sendable, Equatable {
 /// A property rule through a codec.
 func propertyRule<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decodeKey: KeySpec?, encodeKey: KeySpec?, codec: ValueCodec<Value>,
-    options: ValueOptions, required: Bool, ignoreNull: Bool?
+    options: ValueOptions, required: Bool, ignoreNull: Bool?, shape: ValueShape
 ) -> MappingRule<Model> {
     // A stored property of a struct is written at its offset, not through
     // the key-path runtime (measured: swift_setAtWritableKeyPath and its
@@ -157,6 +162,7 @@ func propertyRule<Model, Value>(
         })
     rule.keyPath = keyPath
     rule.writesLeaf = codec.isLeaf && options.subMapper == nil
+    rule.facts = ValueFacts(codec: codec, shape: shape, options: options)
     return rule
 }
 
@@ -175,11 +181,12 @@ extension MappingRule {
 /// through the property type's own codec may read the property in place.
 private func mapRule<Model, Value>(
     _ keyPath: WritableKeyPath<Model, Value>, decode decodeKey: KeySpec?, encode encodeKey: KeySpec?, codec: ValueCodec<Value>,
-    options: ValueOptions, required: Bool, ignoreNull: Bool?, nilEncoding: NilEncoding?, inPlace: Bool
+    options: ValueOptions, required: Bool, ignoreNull: Bool?, nilEncoding: NilEncoding?, inPlace: Bool,
+    shape: ValueShape? = nil
 ) -> MappingRule<Model> {
     var rule = propertyRule(
         keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec, options: options, required: required,
-        ignoreNull: ignoreNull)
+        ignoreNull: ignoreNull, shape: shape ?? ValueShape.of(Value.self, subMapper: options.subMapper))
     rule.nilEncoding = nilEncoding
     if inPlace { rule.readInPlace(keyPath, codec: codec, options: options) }
     return rule
@@ -238,7 +245,7 @@ public func Map<Model, Value>(
 ) -> MappingRule<Model> {
     mapRule(
         keyPath, decode: decodeKey, encode: encodeKey, codec: transform.codec(), options: .standard, required: required,
-        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false, shape: transform.shape)
 }
 
 /// Maps an optional property through a value transform; `null` clears it
@@ -257,7 +264,7 @@ public func Map<Model, Value>(
 ) -> MappingRule<Model> {
     mapRule(
         keyPath, decode: decodeKey, encode: encodeKey, codec: transform.optionalCodec(), options: .standard, required: required,
-        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false, shape: .optional(transform.shape))
 }
 
 /// Maps an array property through a value transform applied to each element
@@ -276,7 +283,7 @@ public func Map<Model, Value>(
 ) -> MappingRule<Model> {
     mapRule(
         keyPath, decode: decodeKey, encode: encodeKey, codec: transform.arrayCodec(), options: .standard, required: required,
-        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false)
+        ignoreNull: ignoreNull, nilEncoding: nilEncoding, inPlace: false, shape: .array(transform.shape, unique: false))
 }
 
 /// Maps a property whose objects are made by a specific factory (a
@@ -359,6 +366,7 @@ private func encodeOnlyRule<Model, Value>(
         })
     rule.decodes = false
     rule.nilEncoding = nilEncoding
+    rule.facts = ValueFacts(codec: codec, shape: ValueShape.of(Value.self), options: .standard)
     return rule
 }
 

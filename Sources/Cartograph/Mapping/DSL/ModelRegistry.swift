@@ -165,6 +165,17 @@ public struct ModelRegistry: Sendable {
     /// Whether anything is registered.
     var hasEntries: Bool { !storage.entries.isEmpty || !storage.identifyRules.isEmpty || !storage.discriminators.isEmpty }
 
+    /// The registered types, in registration order (for schemas).
+    var registeredTypes: [Any.Type] { order.compactMap { entries[$0]?.type } }
+    /// The discriminators, in the order added (for schemas).
+    var discriminatorTable: [(key: String, types: [String: Any.Type])] { discriminators }
+    /// Whether identify rules decide class inference (for schemas).
+    var hasIdentifyRules: Bool { !identifyRules.isEmpty }
+    /// Whether `candidate` is `type` or a subclass of it.
+    static func isSame(_ candidate: Any.Type, orSubclassOf type: Any.Type) -> Bool {
+        candidate == type || isSubclass(candidate, of: type)
+    }
+
     /// The registered entry of a type (no `Mappable` fallback).
     func registeredEntry(for type: Any.Type) -> ModelEntry? { storage.entries[ObjectIdentifier(type)]?.entry }
 

@@ -19,6 +19,32 @@ public struct Transform<Value>: @unchecked Sendable {
     let encode: (Value, EncodingContext) throws -> EncodedValue
     /// Whether `null` reaches ``decode`` (instead of clearing or being refused).
     var readsNull = false
+    /// What the transform reads and writes, for schemas; a transform made
+    /// from closures is free-form (`{}`) unless it says (``describing(_:)``).
+    var shape: ValueShape = .any
+
+    /// The same transform, described by a JSON Schema in the schemas the
+    /// registry generates (``ModelRegistry/jsonSchema(for:direction:)``):
+    /// a closure's logic cannot be read, so without this its values are
+    /// described as anything.
+    ///
+    /// ```swift
+    /// let cents = Transform<Decimal>(decode: { try Decimal($0.int()) / 100 },
+    ///                                encode: { .number(JSONNumber($0 * 100)) })
+    ///     .describing(["type": "integer", "description": "an amount in cents"])
+    /// ```
+    public func describing(_ schema: JSONValue) -> Transform<Value> {
+        var described = self
+        described.shape = .leaf(schema)
+        return described
+    }
+
+    /// The same transform with schemas per direction.
+    func described(decode: JSONValue, encode: JSONValue) -> Transform<Value> {
+        var described = self
+        described.shape = .directional(decode: decode, encode: encode)
+        return described
+    }
 
     /// A transform from a pair of closures over nodes and JSON values.
     public init(decode: @escaping @Sendable (Node) throws -> Value, encode: @escaping @Sendable (Value) throws -> JSONValue) {
@@ -107,14 +133,15 @@ extension Transform where Value == Date {
     public static var iso8601WithFractionalSeconds: Transform<Date> { iso8601(fractionalSeconds: true) }
 
     private static func iso8601(fractionalSeconds: Bool) -> Transform<Date> {
-        Transform(
+        Transform<Date>(
             uncheckedDecode: { node, _ in
                 guard node.kind == .string, let date = DateFormats.parseISO8601(try node.string()) else { throw invalid(node, "ISO 8601 date") }
                 return date
             },
             encode: { date, context in
                 context.profile == .json ? .string(try DateFormats.iso8601String(date, fractional: fractionalSeconds)) : .date(date)
-            })
+            }
+        ).describing(["type": "string", "format": "date-time"])
     }
 
     /// Seconds since 1970 as a number.
@@ -123,7 +150,7 @@ extension Transform where Value == Date {
     public static var millisecondsSince1970: Transform<Date> { epoch(scale: 1000) }
 
     private static func epoch(scale: Double) -> Transform<Date> {
-        Transform(
+        Transform<Date>(
             uncheckedDecode: { node, _ in
                 guard node.kind == .number else { throw invalid(node, "number of \(scale == 1 ? "seconds" : "milliseconds") since 1970") }
                 return Date(timeIntervalSince1970: try node.double() / scale)
@@ -133,18 +160,20 @@ extension Transform where Value == Date {
                 let value = date.timeIntervalSince1970 * scale
                 if let whole = Int64(exactly: value) { return .number(JSONNumber(whole)) }
                 return .number(JSONNumber(value))
-            })
+            }
+        ).describing(["type": "number", "description": .string(scale == 1 ? "seconds since 1970" : "milliseconds since 1970")])
     }
 
     /// A `DateFormatter` format string (`"yyyy-MM-dd HH:mm"`) in a time zone, with the POSIX locale.
     public static func format(_ format: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Transform<Date> {
         let formatter = LockedFormatter(format: format, timeZone: timeZone)
-        return Transform(
+        return Transform<Date>(
             uncheckedDecode: { node, _ in
                 guard node.kind == .string, let date = formatter.date(from: try node.string()) else { throw invalid(node, "date as \"\(format)\"") }
                 return date
             },
-            encode: { date, context in context.profile == .json ? .string(formatter.string(from: date)) : .date(date) })
+            encode: { date, context in context.profile == .json ? .string(formatter.string(from: date)) : .date(date) }
+        ).describing(["type": "string", "description": .string("a date as \"\(format)\" (\(timeZone.identifier))")])
     }
 }
 
@@ -169,7 +198,8 @@ extension Transform where Value == URL {
     public static var url: Transform<URL> {
         Transform(
             uncheckedDecode: { node, _ in try URL.scalar(from: node, lenient: false) },
-            encode: { url, _ in .string(url.absoluteString) })
+            encode: { url, _ in .string(url.absoluteString) }
+        ).describing(["type": "string", "format": "uri-reference"])
     }
 }
 
@@ -178,7 +208,8 @@ extension Transform where Value == UUID {
     public static var uuid: Transform<UUID> {
         Transform(
             uncheckedDecode: { node, _ in try UUID.scalar(from: node, lenient: false) },
-            encode: { uuid, _ in .string(uuid.uuidString) })
+            encode: { uuid, _ in .string(uuid.uuidString) }
+        ).describing(["type": "string", "format": "uuid"])
     }
 }
 
@@ -187,7 +218,8 @@ extension Transform where Value == Data {
     public static var base64: Transform<Data> {
         Transform(
             uncheckedDecode: { node, _ in try Data.scalar(from: node, lenient: false) },
-            encode: { data, context in context.profile == .json ? .string(data.base64EncodedString()) : .data(data) })
+            encode: { data, context in context.profile == .json ? .string(data.base64EncodedString()) : .data(data) }
+        ).describing(["type": "string", "contentEncoding": "base64"])
     }
 }
 
@@ -196,7 +228,8 @@ extension Transform where Value == Decimal {
     public static var decimal: Transform<Decimal> {
         Transform(
             uncheckedDecode: { node, _ in try Decimal.scalar(from: node, lenient: true) },
-            encode: { value, _ in .number(JSONNumber(value)) })
+            encode: { value, _ in .number(JSONNumber(value)) }
+        ).described(decode: ["type": ["number", "string"], "description": "an exact decimal number, or a numeric string"], encode: ["type": "number"])
     }
 }
 
@@ -204,13 +237,15 @@ extension Transform where Value: RawRepresentable, Value.RawValue: Sendable {
     /// An enum by its raw value.
     public static var rawValue: Transform<Value> {
         let raw = ValueCodec<Value.RawValue>.resolve()
-        return Transform(
+        var transform = Transform(
             uncheckedDecode: { node, context in
                 let rawValue = try raw.decode(node, context, .standard)
                 guard let value = Value(rawValue: rawValue) else { throw invalid(node, "a \(Value.self) raw value") }
                 return value
             },
             encode: { value, context in try raw.encode(value.rawValue, context) })
+        transform.shape = ValueShape.rawShape(Value.self) ?? ValueShape.of(Value.RawValue.self)
+        return transform
     }
 }
 
@@ -224,6 +259,7 @@ extension Transform where Value: CaseIterable {
                 guard let value = Value.allCases.first(where: { "\($0)" == name }) else { throw invalid(node, "a \(Value.self) case name") }
                 return value
             },
-            encode: { value, _ in .string("\(value)") })
+            encode: { value, _ in .string("\(value)") }
+        ).describing(["type": "string", "enum": .array(Value.allCases.map { .string("\($0)") })])
     }
 }

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// `ModelRegistry.jsonSchema(for:direction:)`: what the schema says comes
+/// from the mapping the decoder runs, and an outside validator agrees with
+/// the decoder on what is accepted and with the encoder on what is written.
+@Suite struct JSONSchemaTests {
+    struct Owner: Mappable, Equatable {
+        var name = ""
+        static let mapping = Mapping<Owner>({ Owner() }) { Map(\.name, "name", required: true) }
+    }
+
+    struct Place: Mappable {
+        enum Kind: String, CaseIterable { case park, museum }
+        var name = ""
+        var lat = 0.0
+        var lng = 0.0
+        var opened: Date?
+        var tags: Set<String> = []
+        var ratings: [String: Int] = [:]
+        var kind = Kind.park
+        var secret = ""
+        var first = ""
+        var photo = Data()
+        var owner: Owner?
+        var id: UInt8 = 0
+        var visits: [Date] = []
+
+        static let mapping = Mapping<Place>({ Place() }) {
+            Map(\.name, "title", required: true)
+            Map(\.lat, "geometry.lat")
+            Map(\.lng, "geometry.lng")
+            Map(\.opened, "opened_at", transform: .iso8601)
+            Map(\.tags, "tags")
+            Map(\.ratings, "ratings")
+            Map(\.kind, "kind", transform: .rawValue)
+            Map(\.secret, "secret")
+            Ignore(\.secret, on: .encode)
+            Map(\.first, "names.0")
+            Map(\.photo, "photo", transform: .base64)
+            Map(\.owner, "owner")
+            Map(\.id, decode: "id", encode: "identifier")
+            Map(\.visits, "visits", transform: .secondsSince1970)
+        }
+    }
+
+    static func json(_ text: String) throws -> JSONValue { try JSONMapper().decode(JSONValue.self, from: text) }
+
+    static var registry: ModelRegistry {
+        var registry = ModelRegistry()
+        registry.register(Place.self)
+        registry.register(Owner.self)
+        return registry
+    }
+
+    @Test func keysTypesAndFormatsComeFromTheMapping() throws {
+        let schema = try Self.registry.jsonSchema(for: Place.self)
+        #expect(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema")
+        #expect(schema["$ref"] == "#/$defs/Place")
+        let place = try #require(schema["$defs"]?["Place"])
+        let properties = try #require(place["properties"])
+        guard case .object(let members) = properties else { throw OutsideValidator.Failure(description: "no properties") }
+        #expect(members.keys == ["title", "geometry", "opened_at", "tags", "ratings", "kind", "secret", "names", "photo", "owner", "id", "visits"])
+        #expect(place["required"] == ["title"])
+        #expect(place["additionalProperties"] == nil, "unknown keys are ignored when reading")
+        #expect(
+            properties["geometry"]
+                == (try Self.json(
+                    #"{"type":"object","properties":{"lat":{"type":"number","format":"double"},"lng":{"type":"number","format":"double"}}}"#)))
+        #expect(properties["opened_at"] == (try Self.json(#"{"type":["string","null"],"format":"date-time"}"#)))
+        #expect(properties["tags"] == (try Self.json(#"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#)))
+        #expect(properties["ratings"] == (try Self.json(#"{"type":"object","additionalProperties":{"type":"integer","format":"int64"}}"#)))
+        #expect(properties["kind"] == (try Self.json(#"{"type":"string","enum":["park","museum"]}"#)))
+        #expect(properties["names"] == (try Self.json(#"{"type":"array","prefixItems":[{"type":"string"}]}"#)))
+        #expect(properties["photo"] == (try Self.json(#"{"type":"string","contentEncoding":"base64"}"#)))
+        #expect(properties["owner"] == (try Self.json(##"{"anyOf":[{"$ref":"#/$defs/Owner"},{"type":"null"}]}"##)))
+        #expect(properties["id"] == (try Self.json(#"{"type":"integer","minimum":0,"maximum":255}"#)))
+        #expect(properties["visits"]?["items"]?["type"] == "number")
+        #expect(schema["$defs"]?["Owner"]?["required"] == ["name"])
+    }
+
+    @Test func theEncodeSchemaIsWhatTheEncoderWrites() throws {
+        let schema = try Self.registry.jsonSchema(for: Place.self, direction: .encode)
+        let place = try #require(schema["$defs"]?["Place"])
+        guard case .object(let members)? = place["properties"] else { throw OutsideValidator.Failure(description: "no properties") }
+        #expect(members.keys == ["title", "geometry", "opened_at", "tags", "ratings", "kind", "names", "photo", "owner", "identifier", "visits"])
+        #expect(place["required"] == ["title", "geometry", "tags", "ratings", "kind", "names", "photo", "identifier", "visits"])
+        #expect(place["additionalProperties"] == nil, "open, so that a client survives the next field")
+        #expect(place["properties"]?["opened_at"] == (try Self.json(#"{"type":"string","format":"date-time"}"#)), "nil is left out, never null")
+    }
+
+    @Test func anOutsideValidatorAgreesWithTheDecoderOnWhatIsAccepted() throws {
+        let registry = Self.registry
+        let mapper = JSONMapper(registry: registry)
+        let inputs = [
+            #"{"title":"Zoo"}"#,
+            #"{"title":"Zoo","geometry":{"lat":1.5,"lng":2},"opened_at":"2026-11-02T09:14:03Z","kind":"museum","id":7}"#,
+            #"{"title":"Zoo","opened_at":null,"owner":null,"tags":["a","b"],"ratings":{"x":3},"names":["first"]}"#,
+            #"{"title":"Zoo","owner":{"name":"Ann"},"photo":"AAEC","visits":[1700000000,1.5]}"#,
+            #"{"title":"Zoo","unknown":[1,2,3]}"#,
+            #"{}"#,
+            #"{"title":null}"#,
+            #"{"title":7}"#,
+            #"{"title":"Zoo","kind":"zoo"}"#,
+            #"{"title":"Zoo","id":300}"#,
+            #"{"title":"Zoo","id":-1}"#,
+            #"{"title":"Zoo","geometry":{"lat":"north"}}"#,
+            #"{"title":"Zoo","tags":"a"}"#,
+            #"{"title":"Zoo","owner":{}}"#,
+            #"{"title":"Zoo","secret":null}"#,
+            #"{"title":"Zoo","opened_at":"yesterday"}"#,
+            #"{"title":"Zoo","visits":["2026-01-01"]}"#,
+            #"{"title":"Zoo","ratings":{"x":"three"}}"#
+        ]
+        let schema = try registry.jsonSchema(for: Place.self)
+        let verdicts = try OutsideValidator.errors(in: try inputs.map(Self.json), against: schema)
+        for (input, errors) in zip(inputs, verdicts) {
+            let decoded = Result { try mapper.decode(Place.self, from: input) }
+            let accepted = (try? decoded.get()) != nil
+            #expect(accepted == errors.isEmpty, "\(input): decoder \(accepted ? "accepts" : "refuses"), validator says \(errors)")
+        }
+    }
+
+    @Test func whatTheEncoderWritesValidatesAgainstTheEncodeSchema() throws {
+        let registry = Self.registry
+        let mapper = JSONMapper(registry: registry)
+        var full = Place()
+        full.name = "Zoo"
+        full.opened = Date(timeIntervalSince1970: 1_700_000_000)
+        full.tags = ["a"]
+        full.ratings = ["x": 1]
+        full.kind = .museum
+        full.owner = Owner(name: "Ann")
+        full.photo = Data([1, 2, 3])
+        full.visits = [Date(timeIntervalSince1970: 12.5)]
+        let written = try [Place(), full].map { try JSONMapper().decode(JSONValue.self, from: try mapper.encode($0) as [UInt8]) }
+        let schema = try registry.jsonSchema(for: Place.self, direction: .encode)
+        let verdicts = try OutsideValidator.errors(in: written, against: schema)
+        #expect(verdicts.allSatisfy { $0.isEmpty }, "\(verdicts)")
+        // And the schema is not vacuous: a written value with a key removed or retyped fails it.
+        guard case .object(var broken) = written[1], case .object(var retyped) = written[1] else { return }
+        broken["identifier"] = nil
+        retyped["tags"] = "a"
+        let refused = try OutsideValidator.errors(in: [.object(broken), .object(retyped)], against: schema)
+        #expect(refused.allSatisfy { !$0.isEmpty }, "\(refused)")
+    }
+
+    @Test func arraysOfModelsAndOtherShapesAtTheRoot() throws {
+        let schema = try Self.registry.jsonSchema(for: [Place].self)
+        #expect(schema["type"] == "array")
+        #expect(schema["items"] == ["$ref": "#/$defs/Place"])
+        #expect(schema["$defs"]?["Owner"] != nil)
+    }
+
+    @Test func aTypeThatIsNoModelAndBothDirectionsAreErrors() {
+        struct Plain: Codable { var x = 0 }
+        #expect(throws: CartographError.self) { try Self.registry.jsonSchema(for: Plain.self) }
+        #expect(throws: CartographError.self) { try Self.registry.jsonSchema(for: Place.self, direction: .both) }
+    }
+
+    @Test func theNullPolicyDecidesWhereNullIsAccepted() throws {
+        struct Named: Mappable {
+            var name = ""
+            var count = 0
+            var owner: Owner?
+            static let mapping = Mapping<Named>({ Named() }) {
+                Map(\.name, "name")
+                Map(\.count, "count", ignoreNull: true)
+                Map(\.owner, "owner", required: true)
+            }
+        }
+        var strict = ModelRegistry()
+        strict.register(Named.self)
+        let reset = ModelRegistry(options: MappingOptions { $0.nullForNonOptional = .resetToDefault })
+        let properties = try #require(try strict.jsonSchema(for: Named.self)["$defs"]?["Named"]?["properties"])
+        #expect(properties["name"] == ["type": "string"])
+        #expect(properties["count"] == ["type": ["integer", "null"], "format": "int64"])
+        #expect(properties["owner"] == ["$ref": "#/$defs/Owner"], "required: null refused")
+        let relaxed = try #require(try reset.jsonSchema(for: Named.self)["$defs"]?["Named"]?["properties"])
+        #expect(relaxed["name"] == ["type": ["string", "null"]])
+        let nulls = MappingOptions { $0.nilEncoding = .null }
+        let written = try ModelRegistry(options: nulls).jsonSchema(for: Named.self, direction: .encode)
+        #expect(written["$defs"]?["Named"]?["required"] == ["name", "count", "owner"])
+        #expect(written["$defs"]?["Named"]?["properties"]?["owner"] == (try Self.json(##"{"anyOf":[{"$ref":"#/$defs/Owner"},{"type":"null"}]}"##)))
+    }
+
+    @Test func transformsDescribeThemselvesOrAreAnything() throws {
+        struct Priced: Mappable {
+            var cents = 0
+            var note = ""
+            var when = Date()
+            static let mapping = Mapping<Priced>({ Priced() }) {
+                Map(\.cents, "price", transform: Transform<Int>(decode: { try $0.int() }, encode: { .number(JSONNumber($0)) }))
+                Map(
+                    \.note, "note",
+                    transform: Transform<String>(decode: { try $0.string() }, encode: { .string($0) }).describing(["type": "string", "maxLength": 9]))
+                Map(\.when, "when", transform: .format("yyyy-MM-dd"))
+            }
+        }
+        let properties = try #require(try ModelRegistry().jsonSchema(for: Priced.self)["$defs"]?["Priced"]?["properties"])
+        #expect(properties["price"] == [:])
+        #expect(properties["note"] == ["type": "string", "maxLength": 9])
+        #expect(properties["when"]?["type"] == "string")
+    }
+}
