@@ -7,13 +7,13 @@ import Foundation
 struct CartographCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cartograph",
-        abstract: "Validate, format, convert and split JSON and property lists, and infer Swift models from samples.",
+        abstract: "Validate, format, convert and split JSON and property lists, and infer Swift models and JSON Schemas from samples.",
         discussion: """
             Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error \
             or an unreadable file.
             """,
         version: CartographVersion.current,
-        subcommands: [Validate.self, Format.self, Convert.self, Get.self, Ndjson.self, Count.self, Infer.self]
+        subcommands: [Validate.self, Format.self, Convert.self, Get.self, Ndjson.self, Count.self, Infer.self, Schema.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (not ArgumentParser's 64).

@@ -42,10 +42,24 @@ struct Infer: ParsableCommand {
     }
 
     func run() throws {
+        let (shape, samples, arrays, _) = try Samples.read(files, format: format)
+        let reserved = SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name)
+        let plan = ModelPlan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
+        try Output.standard.write(
+            Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
+    }
+}
+
+/// The samples `infer` and `schema` read: every object merged into one shape.
+enum Samples {
+    /// Reads every file (standard input when none); `arrays`: some file
+    /// held a top-level array of samples; `allArrays`: every file did.
+    static func read(_ files: [String], format: InputFormatOption) throws -> (shape: ValueShape, samples: Int, arrays: Bool, allArrays: Bool) {
         let shape = ValueShape()
         var samples = 0
-        var arrays = false
-        for file in files.isEmpty ? ["-"] : files {
+        var arrays = 0
+        let files = files.isEmpty ? ["-"] : files
+        for file in files {
             let label = file == "-" ? "<stdin>" : file
             let root: Node
             do {
@@ -61,7 +75,7 @@ struct Infer: ParsableCommand {
             switch root.kind {
             case .object: objects = [root]
             case .array:
-                arrays = true
+                arrays += 1
                 objects = Array(try root.array())
             default: objects = []
             }
@@ -72,10 +86,7 @@ struct Infer: ParsableCommand {
             for object in objects { try shape.add(object) }
             samples += objects.count
         }
-        let reserved = SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name)
-        let plan = ModelPlan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
-        try Output.standard.write(
-            Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
+        return (shape, samples, arrays > 0, arrays == files.count)
     }
 }
 

@@ -228,7 +228,7 @@ import Testing
 
     @Test func missingFilesAndDirectoriesGiveOneMessageAndExitTwo() throws {
         let directory = FileManager.default.temporaryDirectory.path
-        for command in [["validate"], ["format"], ["convert", "--to", "json"], ["ndjson"], ["count"], ["infer"]] {
+        for command in [["validate"], ["format"], ["convert", "--to", "json"], ["ndjson"], ["count"], ["infer"], ["schema"]] {
             let missing = try CLITests.run(command + ["/nonexistent/cartograph-input.json"])
             #expect(missing.status == 2, "\(command)")
             #expect(missing.errors.contains("/nonexistent/cartograph-input.json: no such file"), "\(command): \(missing.errors)")
