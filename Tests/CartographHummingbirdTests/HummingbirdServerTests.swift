@@ -152,6 +152,57 @@
             }
         }
 
+        /// A model read and written through a mapping, with keys per direction.
+        struct Ticket: Mappable, ResponseCodable, Sendable {
+            var id = 0
+            var subject = ""
+            var opened = Date(timeIntervalSince1970: 0)
+            static let mapping = Mapping<Ticket>({ Ticket() }) {
+                Map(\.id, decode: "ticket_id", encode: "id", required: true)
+                Map(\.subject, "subject", required: true)
+                Map(\.opened, "opened_at", transform: .iso8601)
+            }
+        }
+
+        /// As the example service does: `GET /openapi.json` serves a document
+        /// whose schemas come from the registry the routes run, and an outside
+        /// validator accepts it.
+        @Test func servesAnOpenAPIDocumentBuiltFromItsRegistry() async throws {
+            var registry = ModelRegistry()
+            registry.register(Ticket.self)
+            let components = try registry.openAPIComponents(for: [Ticket.self])
+            let document: JSONValue = [
+                "openapi": "3.1.0", "info": ["title": "Tickets", "version": "1"],
+                "paths": [
+                    "/tickets": [
+                        "post": [
+                            "requestBody": ["content": ["application/json": ["schema": ["$ref": "#/components/schemas/Ticket-Input"]]]],
+                            "responses": [
+                                "200": [
+                                    "description": "the ticket",
+                                    "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Ticket-Output"]]]
+                                ]
+                            ]
+                        ]
+                    ]
+                ],
+                "components": components
+            ]
+            let bytes = try document.encoded(options: .pretty)
+            let router = Router(context: ServiceContext.self)
+            router.get("/openapi.json") { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            }
+            try await run(router) { base in
+                let reply = try await LiveHTTP.get(base.appendingPathComponent("openapi.json"))
+                #expect(reply.status == 200 && reply.contentType == "application/json")
+                let served = try JSONMapper().decode(JSONValue.self, from: reply.body)
+                #expect(served["components"]?["schemas"]?["Ticket-Input"]?["required"] == ["ticket_id", "subject"])
+                #expect(served["components"]?["schemas"]?["Ticket-Output"]?["properties"]?["opened_at"]?["format"] == "date-time")
+                #expect(try LiveHTTP.openAPIProblem(reply.body) == nil)
+            }
+        }
+
         @Test func unsupportedContentTypesAreA415AndAcceptQualitiesAreHonoured() async throws {
             try await withServer { base in
                 let url = base.appendingPathComponent("orders")
