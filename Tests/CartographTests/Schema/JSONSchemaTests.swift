@@ -186,6 +186,36 @@ import Testing
         #expect(written["$defs"]?["Named"]?["properties"]?["owner"] == (try Self.json(##"{"anyOf":[{"$ref":"#/$defs/Owner"},{"type":"null"}]}"##)))
     }
 
+    @Mappable
+    struct Book: Codable {
+        @Mapped("book_id", required: true) var id = 0
+        @Mapped("author.name") var authorName = ""
+        @Mapped("published_at", transform: .iso8601) var published: Date?
+        var tags: Set<String> = []
+    }
+
+    /// The Schemas article's example, as it says.
+    @Test func theArticlesBookIsDescribedAsTheArticleSays() throws {
+        var registry = ModelRegistry()
+        registry.register(Book.self)
+        let book = try #require(try registry.jsonSchema(for: Book.self)["$defs"]?["Book"])
+        let expected = """
+            {
+              "type": "object",
+              "properties": {
+                "book_id": {"type": "integer", "format": "int64"},
+                "author": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "published_at": {"type": ["string", "null"], "format": "date-time"},
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+              },
+              "required": ["book_id"],
+              "title": "Book"
+            }
+            """
+        #expect(book == (try Self.json(expected)))
+        #expect(try book.encoded() == (try Self.json(expected)).encoded(), "the same order of keys")
+    }
+
     @Test func transformsDescribeThemselvesOrAreAnything() throws {
         struct Priced: Mappable {
             var cents = 0
