@@ -216,6 +216,39 @@ import Testing
         #expect(try book.encoded() == (try Self.json(expected)).encoded(), "the same order of keys")
     }
 
+    @Mappable
+    final class Account {
+        var displayName = ""
+        var balanceCents = 0
+        var internalNote = ""
+        var fullName = ""
+        static let readable = Mapping<Account>.automatic().only(["displayName", "balanceCents"], on: .decode)
+        static let withSetter = Mapping<Account>({ Account() }) {
+            Map(\.displayName)
+            Setter(property: "fullName") { account, node, _ in account.fullName = try node.string().uppercased() }
+        }
+    }
+
+    @Test func allowListsAndTheNamingStrategyDecideTheKeysPerDirection() throws {
+        var registry = ModelRegistry(options: MappingOptions { $0.naming = .snakeCase })
+        registry.register(Account.readable)
+        let read = try #require(try registry.jsonSchema(for: Account.self)["$defs"]?["Account"]?["properties"])
+        let written = try #require(try registry.jsonSchema(for: Account.self, direction: .encode)["$defs"]?["Account"]?["properties"])
+        guard case .object(let readKeys) = read, case .object(let writtenKeys) = written else { return }
+        #expect(readKeys.keys == ["display_name", "balance_cents"])
+        #expect(writtenKeys.keys == ["display_name", "balance_cents", "internal_note", "full_name"])
+    }
+
+    @Test func aSetterIsReadAsAnyValueAndNeverWritten() throws {
+        var registry = ModelRegistry()
+        registry.register(Account.withSetter)
+        let read = try #require(try registry.jsonSchema(for: Account.self)["$defs"]?["Account"])
+        #expect(read["properties"] == ["displayName": ["type": "string"], "fullName": [:]])
+        #expect(read["required"] == nil)
+        let written = try registry.jsonSchema(for: Account.self, direction: .encode)["$defs"]?["Account"]?["properties"]
+        #expect(written == ["displayName": ["type": "string"]])
+    }
+
     @Test func transformsDescribeThemselvesOrAreAnything() throws {
         struct Priced: Mappable {
             var cents = 0
