@@ -11,10 +11,8 @@ internal import CCartographTape
 /// input again on a ``YajlParser``, which finds, words and places every
 /// error: an error is reported by one path whatever way the input came.
 ///
-/// Measured (callgrind, the 67-byte object of `Benchmarks/Data/small`):
-/// parsing it to a Document took 8,650 instructions on a `YajlParser` and
-/// takes 8,037 here (making and releasing the object, its fields and its
-/// handle, and the calls into C for them, are what went).
+/// It exists because, for a small body, making and releasing a parser
+/// object, its fields and its handle was a noticeable share of the parse.
 enum WholeInputParse {
     /// What the three ways back into Swift reach: on the caller's stack,
     /// for the one call.

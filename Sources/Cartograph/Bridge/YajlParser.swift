@@ -25,21 +25,16 @@ import Foundation
 /// Both do the same checks in the same order, and the whole test suite runs
 /// through both (every streaming test feeds the Swift path).
 ///
-/// Measured (`cartograph-bench --only yajl-noop,cartograph-document` on the
-/// nine files of `Benchmarks/Data`, Benchmarks/HISTORY.md): the C
-/// callbacks (with the signatures, `realloc` growth and vector UTF-8
-/// validation of `CCartographTape`) took the Document parse from 0.55–0.69x
-/// of raw yajl (0.82–0.85x on number arrays) to 0.72–0.84x (0.85–0.92x).
+/// The C callbacks exist because crossing into Swift for every token was
+/// the largest cost of a parse over raw yajl (figures in Benchmarks/HISTORY.md).
 final class YajlParser {
     // A parser is driven by one caller at a time (a parse is synchronous),
-    // so its stored state below goes without runtime exclusivity checks:
-    // they were about 13 checks, some 1,100 instructions, of a 70-byte
-    // document's parse.
+    // so its stored state below goes without runtime exclusivity checks,
+    // which were a visible share of a small document's parse.
 
     /// The error that stopped parsing, boxed: a `CartographError?` stored
-    /// in place (about 150 bytes) was written and destroyed by copies in
-    /// every parser's `init` and `deinit` (about 100 instructions of a
-    /// 67-byte document's parse); a box is one pointer, nil until a failure.
+    /// in place is large, and was written and destroyed by copies in every
+    /// parser's `init` and `deinit`; a box is one pointer, nil until a failure.
     @exclusivity(unchecked) private var failureBox: FailureBox?
     private var failure: CartographError? {
         get { failureBox?.error }
@@ -65,8 +60,7 @@ final class YajlParser {
     /// parser; a parse through the C tape builder, which writes the tape
     /// itself, makes one only when it needs it (an object whose keys may
     /// repeat, a failure to record, a caller that asks): a whole document
-    /// that needs none makes an object and an allocation fewer (about 600
-    /// instructions of a 67-byte document's parse). A builder made late
+    /// that needs none makes an object and an allocation fewer. A builder made late
     /// takes what the C side has written so far.
     var builder: DocumentBuilder {
         if let eventBuilder { return eventBuilder }

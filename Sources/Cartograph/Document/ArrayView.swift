@@ -6,8 +6,7 @@
 ///
 /// Iteration, ``count``, ``Node/array()`` and ``Node/double()`` are
 /// inlinable: a factory in another module that loops over views inlines
-/// them instead of calling across the module per element (measured: the
-/// canada.json factories 11.96-12.09 -> 11.07-11.21 ms). The tape's layout
+/// them instead of calling across the module per element. The tape's layout
 /// they read is therefore visible to clients compiled against this version.
 public struct ArrayView: Sendable, Sequence {
     /// The document this view reads.

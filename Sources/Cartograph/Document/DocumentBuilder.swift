@@ -343,8 +343,7 @@ final class DocumentBuilder {
         let entries = tapeStorage.pointee.entries
         let end = tapeStorage.pointee.count
         // Read once: each read of the lazily made stack through its getter
-        // retains and releases it (13 pairs an object on a streamed
-        // records file, callgrind).
+        // retains and releases it.
         let keyIndices = self.keyIndices
         keyIndices.truncate(to: 0)
         var position = objectIndex + 1

@@ -9,8 +9,7 @@
 /// element buffer is allocated at the first push (a parse through the C
 /// tape builder never pushes). An earlier version kept the state in a
 /// separately allocated generic tuple: two more allocations per stack, and
-/// a `deinit` that asked the runtime for the tuple's metadata on every
-/// parse (about 1,100 instructions of a 70-byte document's 25,000).
+/// a `deinit` that asked the runtime for the tuple's metadata on every parse.
 final class PointerStack<Element> {
     @exclusivity(unchecked) private var base: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var storedCount = 0

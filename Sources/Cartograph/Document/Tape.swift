@@ -6,8 +6,7 @@ import Foundation
 /// The parser appends one entry per token. The counters live in a struct
 /// read through a pointer (``TapeStorage``, the buffer's header), not in
 /// class properties, because the runtime checks exclusive access to every
-/// class property on every access (a quarter of the parse time when
-/// measured), while pointer accesses are unchecked. Only
+/// class property on every access, while pointer accesses are unchecked. Only
 /// ``DocumentBuilder`` writes, and only before the owning ``Document`` is
 /// handed out; after that the tape is read-only.
 ///
@@ -22,9 +21,8 @@ final class Tape: ManagedBuffer<TapeStorage, UInt64> {
     /// a byte, the most a JSON text's strings and numbers take, so that a
     /// whole input's text never grows. Pages never written are never
     /// resident: the room costs nothing, while growing by `realloc` can
-    /// copy and hold both buffers at once (measured, `scripts/memory`:
-    /// strings.json's Document peaked 4.9 MiB with text sized at half the
-    /// input, 3.5 MiB sized whole). At least 16 entries and 64 bytes: a
+    /// copy and hold both buffers at once (`scripts/memory` shows the peak).
+    /// At least 16 entries and 64 bytes: a
     /// small document's tape then fits in one allocation that malloc
     /// serves from its per-thread cache (up to about 1 KB).
     static func make(expectedInputBytes: Int) -> Tape {
@@ -33,8 +31,7 @@ final class Tape: ManagedBuffer<TapeStorage, UInt64> {
 
     /// A tape with exact capacities. Buffers up to
     /// ``TapeStorage/sharedBlockLimit`` bytes in all sit in the tape's own
-    /// allocation (measured: the storage and buffers allocated apart were
-    /// about 200 instructions of a 67-byte document's parse); larger ones
+    /// allocation, one allocation fewer for a small document; larger ones
     /// are allocated apart, so that growing them moves pages by `realloc`
     /// rather than copying.
     static func make(entryCapacity: Int, byteCapacity: Int) -> Tape {
@@ -134,9 +131,8 @@ struct TapeStorage {
     }
 
     /// The buffers come from `malloc` and grow with `realloc`: a large
-    /// buffer is then moved by remapping its pages rather than copied
-    /// (growing the entries by copying was 8% of parsing a dense file,
-    /// perf). The elements are trivial, so moving their bytes moves them.
+    /// buffer is then moved by remapping its pages rather than copied. The
+    /// elements are trivial, so moving their bytes moves them.
     private static func resized<Element>(_ buffer: UnsafeMutablePointer<Element>?, to count: Int) -> UnsafeMutablePointer<Element> {
         guard let raw = realloc(buffer, count * MemoryLayout<Element>.stride) else {
             fatalError("Cartograph: out of memory for a tape of \(count) \(Element.self) values")
@@ -204,8 +200,7 @@ struct TapeStorage {
         if length > 0, let source {
             // The C tape builder's copy (`static inline`, inlined here): most
             // keys and numbers are short, and two overlapping word copies
-            // beat both a call to memmove and a byte loop (the byte loop was
-            // a quarter of `DocumentBuilder.key` on twitter.json, perf).
+            // beat both a call to memmove and a byte loop.
             CText.copy(bytes + offset, from: source.assumingMemoryBound(to: UInt8.self), count: length)
         }
         if terminate { bytes[offset + length] = 0 }

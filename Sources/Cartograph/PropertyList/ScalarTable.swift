@@ -6,8 +6,7 @@ import Foundation
 /// A slot is one word: the object number (32 bits), 16 bits of the hash
 /// and the stamp of the write that filled it (16 bits). Eight bytes instead
 /// of the 24 of (hash, object, length) keep the table of a large plist
-/// mostly in cache: at 24 bytes, activity.json's 3 MB table missed the
-/// cache on nearly every lookup, a tenth of its binary encode (perf). The
+/// mostly in cache, where at 24 bytes nearly every lookup missed it. The
 /// length needs no slot: an encoded scalar is self-delimiting (its marker
 /// and count fix its size), so bytes equal to the new scalar's whole
 /// encoding are an object of that same encoding.

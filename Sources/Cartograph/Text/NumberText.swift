@@ -104,9 +104,8 @@ enum NumberText {
     /// Up to 19 significant digits (nearly every number in practice):
     /// Clinger's exact fast path when the significand and the power of ten
     /// are both exact doubles, else ``EiselLemire``. More digits, or an
-    /// exponent beyond ±400: glibc's `strtod` in the C locale. Measured on
-    /// canada.json's 111,000 17-digit coordinates, where `strtod` was a
-    /// fifth of a mapping decode (Benchmarks/HISTORY.md).
+    /// exponent beyond ±400: glibc's `strtod` in the C locale, which is
+    /// too slow for coordinate-heavy documents to take every number.
     static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
         if let fast = fastPath(bytes, count: count) { return fast }
         let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)

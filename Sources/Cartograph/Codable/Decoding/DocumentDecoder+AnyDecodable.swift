@@ -22,8 +22,7 @@ extension DocumentDecoder {
     /// the parent's retain were ~2 reference-count operations per value).
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: consuming any CodingKey, parent: consuming CodingTrail?) throws -> T {
         // Kinds are asked for first, as plain enums: a function returning
-        // `T?` makes the caller look `Optional<T>`'s metadata up on every
-        // call (measured: ~1% of a twitter.json decode).
+        // `T?` makes the caller look `Optional<T>`'s metadata up on every call.
         if entries[index].kind == .array, let kind = ScalarArrayKind(T.self) {
             return try decodeScalarArray(kind, type, at: index, key: key, parent: parent)
         }
@@ -63,8 +62,8 @@ extension DocumentDecoder {
     }
 
     /// `type` as a ``TapeDecodedArray`` (an `Array` of `Decodable`
-    /// elements), or nil; the last few answers are kept (the runtime's
-    /// conformance lookup was ~300 instructions an array, callgrind).
+    /// elements), or nil; the last few answers are kept, because the
+    /// runtime's conformance lookup is dear to pay per array.
     private func arrayReader(for type: Any.Type) -> (any TapeDecodedArray.Type)? {
         let id = ObjectIdentifier(type)
         for slot in 0..<arrayReaders.count where arrayReaders[slot].type == id { return arrayReaders[slot].reader }
@@ -117,13 +116,12 @@ extension DocumentDecoder {
     /// container or coding path per array (canada.json has 55,000 `[Double]`
     /// pairs in `[[[Double]]]` rings). The outer levels were read by the
     /// standard library's `Array.init(from:)`, which is not specialised and
-    /// looked `Array<Element>`'s metadata up per array (a tenth of a
-    /// canada.json decode, perf).
+    /// looked `Array<Element>`'s metadata up per array.
     private func decodeScalarArray<T>(_ kind: ScalarArrayKind, _ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
         // Inlined into each case below, so that it is specialised for the
         // element type: called generically, every array looked its storage
         // class's metadata up and every append went through the unspecialised
-        // `Array.append` (a quarter of a canada.json decode, perf).
+        // `Array.append`.
         @inline(__always)
         func elements<E>(nested: Bool, _ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
             let end = entries[index].payload
@@ -143,7 +141,7 @@ extension DocumentDecoder {
                     // Read first with no trail: an error is caught below and the
                     // element read again with the array's trail, which names it.
                     // Handing the parent in here retained and released it per
-                    // element (7% of a canada.json decode, perf).
+                    // element.
                     result.append(try read(position, IndexKey(ordinal), nil))
                 } catch is DecodingError {
                     // Re-read with the array's path so the error names the element.
@@ -166,7 +164,7 @@ extension DocumentDecoder {
         // One case per element type and depth, each with its own closure
         // literal: a generic local function taking the element reader and
         // switching on the depth (tried) made the compiler box a closure
-        // context per array, a malloc per canada.json pair (+4% instructions).
+        // context per array: a malloc per coordinate pair.
         switch (kind.element, kind.depth) {
         case (.double, 1): return try elements(nested: false) { try decodeDouble(at: $0, key: $1, trail: $2) } as! T
         case (.int, 1): return try elements(nested: false) { try decodeInteger(Int.self, at: $0, key: $1, trail: $2) } as! T
@@ -218,8 +216,7 @@ extension DocumentDecoder {
         }
 
         /// Each kind's array type, found once: writing `T.self == [Double].self`
-        /// looks the array type's metadata up on every call (measured: six
-        /// such lookups per array were ~1% of a twitter.json Codable decode).
+        /// looks the array type's metadata up on every call.
         private static let identified = (1...3).flatMap { depth in
             Element.allCases.map { element in
                 let kind = ScalarArrayKind(element: element, depth: depth)

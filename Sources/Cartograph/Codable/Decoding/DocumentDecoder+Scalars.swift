@@ -2,10 +2,9 @@ import Foundation
 
 // DocumentDecoder: scalars.
 extension DocumentDecoder {
-    // The key and the trail are autoclosures, read only for an error
-    // (measured: boxing a container's generic key per call was ~2% of a
-    // twitter.json Codable decode; a recycled container's trail, a `var`,
-    // was retained and released around every call).
+    // The key and the trail are autoclosures, read only for an error:
+    // otherwise a container's generic key is boxed on every call, and a
+    // recycled container's trail (a `var`) retained and released around it.
 
     @inline(__always)
     func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Bool {

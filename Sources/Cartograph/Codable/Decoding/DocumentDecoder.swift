@@ -37,8 +37,7 @@ final class DocumentDecoder: Decoder {
     let input: UnsafeRawBufferPointer?
     let issues: IssueCollector?
     /// The context registered models are made in: one per decode, made
-    /// when the first is met (a session per model cost two allocations
-    /// each, measured on records.json's 120,000 registered records).
+    /// when the first is met (a session per model cost two allocations each).
     private(set) lazy var mappingContext = MappingContext(
         registry: registry, trail: nil, parent: nil, issues: issues,
         readsNullMarker: readsNullMarker)

@@ -1,16 +1,14 @@
 /// Keyed containers a decode (or an encode) made, kept to be handed out
 /// again for the next object of the same type at the same depth.
 ///
-/// Making a keyed container was ~1,700 instructions (callgrind, twitter.json
-/// `Codable`: 1,264 containers a decode, an eighth of the decode after the
-/// parse): the runtime looked up the metadata of `DocumentKeyedContainer<Key>`,
+/// Making a keyed container is dear, a large share of a `Codable` decode
+/// after the parse: the runtime looks up the metadata of `DocumentKeyedContainer<Key>`,
 /// of the standard library's box around it and the conformance's witness
-/// table, and allocated both objects. Handing a kept one out costs one
+/// table, and allocates both objects. Handing a kept one out costs one
 /// reset: the kept `KeyedDecodingContainer<Key>` is copied out of its
 /// ``KeptContainer``, whose own metadata names the container's type, so no
 /// lookup is made (a bit cast in the decoder's generic code looked
-/// `KeyedDecodingContainer<Key>`'s metadata up each time, ~470
-/// instructions, a third of a reuse).
+/// `KeyedDecodingContainer<Key>`'s metadata up each time).
 ///
 /// A kept container is handed out only when the table's copy holds the only
 /// reference to its box (`isKnownUniquelyReferenced`): a container the
@@ -26,8 +24,7 @@
 /// The encoder keeps its `KeyedEncodingContainer`s the same way (`State`
 /// is then ``TreeKeyedState``; the owner of an encode empties the table
 /// when the root value is encoded): making one looked up the metadata of
-/// `TreeKeyedContainer<Key>` and of the box, ~1,000 instructions, 6% of
-/// activity.json's binary plist encode.
+/// `TreeKeyedContainer<Key>` and of the box.
 ///
 /// This relies on `KeyedDecodingContainer` and `KeyedEncodingContainer`
 /// being one reference to their box, as they have been since Swift 4;

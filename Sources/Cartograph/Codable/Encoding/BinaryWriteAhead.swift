@@ -5,10 +5,9 @@ import Foundation
 /// object numbers (``EncodingSlot/written(_:)``) and its containers, and
 /// the walk that follows files those numbers under the containers.
 ///
-/// Measured on activity.json's binary encode (an API feed of short records:
-/// strings, URLs, dates): building the tree of values, walking it and
-/// releasing it took most of the time, a third of it reference counting of
-/// the strings the tree held. A scalar written ahead is never held, walked
+/// Building the tree of values, walking it and releasing it (reference
+/// counting of the strings it holds included) was most of a binary encode
+/// of short records. A scalar written ahead is never held, walked
 /// or released. Containers still wait for the walk: a nested container may
 /// be added to until the root's `encode(to:)` returns, and a key encoded
 /// twice keeps the last value in the first key's place (the first value's

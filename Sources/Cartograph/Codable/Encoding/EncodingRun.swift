@@ -23,9 +23,7 @@ final class EncodingRun {
         registryIsEmpty = !registry.hasEntries
         self.propertyList = propertyList
         self.writeAhead = writeAhead
-        // Past 16 containers: below that the table cost more than it saved
-        // (callgrind, one twitter.json status: 224K instructions an encode
-        // before recycling, 247K keeping after 2).
+        // Past 16 containers: below that the table costs more than it saves.
         recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
     }
 }

@@ -41,8 +41,8 @@ enum EncodingSlot {
 /// Duplicates are found by a linear scan that compares UTF-8 lengths (O(1)
 /// for native strings) before text, and only when a key of the same
 /// signature (length and first byte, hashed to one of 64 bits) was seen:
-/// measured cheaper than hashing every key for the object sizes `Codable`
-/// types have (synthesized code never repeats a key). Past
+/// cheaper than hashing every key for the object sizes `Codable` types
+/// have (synthesized code never repeats a key). Past
 /// ``indexThreshold`` members (a large `[String: Value]`, where nearly every
 /// signature bit is set and the scan would make encoding quadratic: a
 /// 15,000-key dictionary took 0.5 s) a hash index of the keys takes over;
@@ -55,8 +55,7 @@ enum EncodingSlot {
 final class ObjectSlot {
     /// One member: a struct, not a `(key:value:)` tuple, so that an array of
     /// them is destroyed through the struct's own value witness rather than
-    /// the runtime's generic tuple destroy (measured: 1.3% of a records.json
-    /// encode).
+    /// the runtime's generic tuple destroy.
     struct Member {
         let key: String
         var value: EncodingSlot
@@ -70,10 +69,9 @@ final class ObjectSlot {
     /// members and holds a key that is not ASCII.
     @exclusivity(unchecked) private var index: [String: Int]?
     /// Past ``indexThreshold`` while every key is ASCII (nearly always):
-    /// positions by a seeded hash of the key's bytes. `String`'s own
-    /// hashing (SipHash over normalised text) was a twentieth of
-    /// twitter.json's binary plist encode (callgrind), whose user objects
-    /// have about 40 keys. For ASCII keys equal bytes are equal strings;
+    /// positions by a seeded hash of the key's bytes: `String`'s own hashing
+    /// normalises the text first, which objects of many keys feel. For
+    /// ASCII keys equal bytes are equal strings;
     /// with a non-ASCII key, canonical equivalence (the Kelvin sign is
     /// `K`) needs `String` equality, so the object moves to ``index``.
     @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()

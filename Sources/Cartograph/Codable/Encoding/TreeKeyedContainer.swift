@@ -5,9 +5,7 @@ import Foundation
 ///
 /// It owns both (``owners``) and reads them through unmanaged references
 /// on the hot paths (``withTargets(_:)``): a strong reference read from a
-/// `var` is retained and released around each use, which made the class
-/// container's reference counting a third higher than the struct's it
-/// replaced (callgrind, activity.json's encode).
+/// `var` is retained and released around each use.
 class TreeKeyedState {
     @exclusivity(unchecked) private final var owners: (TreeEncoder, ObjectSlot)
     @exclusivity(unchecked) private final var encoderRef: Unmanaged<TreeEncoder>

@@ -2,7 +2,7 @@
 /// registry runs for every object. A class: the registry entry's closures
 /// hold one reference, and calling it from unspecialised generic code takes
 /// the type from the instance instead of looking up a generic struct's
-/// metadata for every object (measured: a few percent of a twitter.json decode).
+/// metadata for every object.
 final class CompiledMapping<Model>: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init.
     /// A class, so walking the rules for every object retains one reference
@@ -50,8 +50,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     let rules: [Rule]
     /// ``rules`` and each rule's direct read (when it has one), in buffers
     /// the rule loop indexes without asking for the generic array's or
-    /// rule's metadata per object (measured: two runtime metadata lookups
-    /// per object, ~10% of a twitter.json mapping decode's own work).
+    /// rule's metadata per object.
     let ruleBuffer: UnsafeMutableBufferPointer<Rule>
     private let directBuffer: UnsafeMutableBufferPointer<DirectScalarRead?>
     /// Each rule's in-place slot (a nested model, an array of models or of scalars), when it has one.

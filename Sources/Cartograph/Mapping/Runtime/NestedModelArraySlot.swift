@@ -9,8 +9,8 @@
 /// records issues) declines before anything is made, and the rule's own
 /// path runs as before.
 ///
-/// Measured on twitter.json (about a thousand such arrays a decode, most of
-/// them empty): the general path went through the rule's closure, the null
+/// API payloads hold many such arrays, most of them empty: the general path
+/// went through the rule's closure, the null
 /// matrix, the array codec's closure, the element loop and, per element,
 /// the element codec's closure, the registry entry's generic decode and two
 /// more closures.

@@ -7,7 +7,7 @@
 /// else (`null`, absence, another kind, an update, a factory, a base class)
 /// declines, and the rule's own path runs as before.
 ///
-/// Measured on twitter.json: the general path went through the rule's
+/// The general path went through the rule's
 /// closure, the null matrix, the codec's closure, the registry entry's
 /// generic decode and two more closures before the nested mapping, and
 /// moved the model back through each of them.

@@ -3,14 +3,13 @@
 /// nested model and cut back as it leaves, so entering a model allocates
 /// nothing; spelled out (`$.a[3].b`) only when an error or a caller asks.
 ///
-/// Measured on twitter.json: the chain of one ``PathTrail`` object per
-/// nested model it replaced (an allocation, a release chain and an array of
-/// pending components each) was about 4% of a mapping decode. A link is a
+/// It replaced a chain of one ``PathTrail`` object per nested model (an
+/// allocation, a release chain and an array of pending components each). A link is a
 /// plain value (a property's key spec, retained while linked, or an array
 /// position, or a key kept beside the stack): pushing copies no string and
 /// cutting back destroys nothing through a value witness. Links that held
 /// their path components had cost a String retain per component and a
-/// witness call per link cut (about 1% of a twitter.json mapping decode).
+/// witness call per link cut.
 ///
 /// A context holds the index of its innermost link. Links above a
 /// context's own are only ever cut back when the call that pushed them

@@ -3,8 +3,7 @@ import Synchronization
 /// What a model-typed property's codec found in the registries it read
 /// with: the declared type's own entry, when class inference cannot pick
 /// anything else for it. Asking the registry per object costs two hash
-/// lookups, a protocol conformance check and a lock (measured on
-/// twitter.json: a few percent of a mapping decode); this asks once per
+/// lookups, a protocol conformance check and a lock; this asks once per
 /// registry (``ModelRegistry/identity`` changes with every change to it).
 ///
 /// The answer for the registry in use is read without a lock: answers are
@@ -12,9 +11,8 @@ import Synchronization
 /// until this object goes, so a reader never sees one freed. Up to
 /// ``publishedLimit`` answers are published (a service that makes a new
 /// registry per request would otherwise keep one per request); after that,
-/// the last answer is kept under a lock, as before. The lock had cost about
-/// 75 instructions per nested object (a lock pair, a retain and a release),
-/// about 0.3% of a twitter.json mapping decode.
+/// the last answer is kept under a lock, as before (a lock pair, a retain
+/// and a release per nested object).
 final class ResolvedModelEntry: Sendable {
     // Not generic: a generic class (or a payload nested in one) would cost
     // a runtime metadata lookup per use, which is what this saves.

@@ -6,11 +6,10 @@
 /// the rule's own path (the null matrix, coercion, the mismatch error), as
 /// does a lossy decode, which reads element by element to skip what fails.
 ///
-/// Measured on twitter.json (about 330 `indices` arrays a decode): the
-/// general path went through the rule's closure, the null matrix, a
+/// The general path went through the rule's closure, the null matrix, a
 /// property context, the array codec's closure and an unspecialised
-/// `withUnsafeMutableBytes` and `swap` to store: ~580 instructions an array
-/// before the reader's own work.
+/// `withUnsafeMutableBytes` and `swap` to store, per array, before the
+/// reader's own work.
 final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchecked Sendable {
     /// Reads the array at a tape index: document, index, lenient, leave nulls out.
     private let elements: (Document, Int, Bool, Bool) throws -> [Collected.Element]

@@ -3,10 +3,9 @@
 /// ``ScalarValue`` requirements' witnesses), no ``Node`` per element and no
 /// codec closure or generic container code between the levels.
 ///
-/// Measured on canada.json (a GeoJSON polygon collection, `[[[Double]]]`
-/// per geometry): the generic path paid one codec call, one generic array
-/// build and a node per element for each 2-element point, and Mapping
-/// decoded at 0.90x the hand-written factory's speed (Benchmarks/HISTORY.md).
+/// For GeoJSON's `[[[Double]]]` the generic path paid one codec call, one
+/// generic array build and a node per element for each 2-element point,
+/// which left a mapping behind a hand-written factory.
 
 /// A failure while reading an element of a scalar array: the element's
 /// position, outermost array first (the caller adds the array's own path).

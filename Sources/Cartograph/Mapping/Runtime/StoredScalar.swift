@@ -6,9 +6,8 @@
 /// key path would do, minus the closures, the generic value copies and the
 /// key-path runtime.
 ///
-/// Measured on twitter.json (Benchmarks/HISTORY.md): per scalar property,
-/// the codec path cost two closure calls, a generic value copy and a
-/// key-path write; this path is one witness call.
+/// Per scalar property, the codec path costs two closure calls, a generic
+/// value copy and a key-path write; this path is one witness call.
 final class StoredScalar: @unchecked Sendable {
     // @unchecked: immutable; a metatype and plain values. A class: the
     // rule loop reaches it with one reference instead of copying its fields.
@@ -68,9 +67,8 @@ final class StoredScalar: @unchecked Sendable {
     /// The rule loop's path for a plain key: the value at tape `index`
     /// (nil when the key is absent) read straight from the tape when it is
     /// not `null`, with no ``Node`` and no key spec made unless an error or
-    /// the null/absence matrix needs them (measured: the node's and the key
-    /// spec's reference counts were about a third of the retains of a
-    /// twitter.json mapping decode).
+    /// the null/absence matrix needs them: their reference counts were a
+    /// large share of a mapping decode's retains.
     @inline(__always)
     func read(
         index: Int?, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext, spec: Unmanaged<KeySpec.Storage>,

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Why Cartograph has its own XML reader rather than only libplist's (still
 /// available as ``PropertyListOptions/Reader/libplist``): libplist 2.2's
-/// parse alone (4.8 ms on twitter's XML plist) took longer than the whole
-/// budget for reading at twice Foundation's speed, it recurses without a
+/// parse alone took longer than the whole budget for reading at twice
+/// Foundation's speed, it recurses without a
 /// depth limit, and it hands dates out as 32-bit seconds. This reader
 /// passes string contents without escapes straight from the input to the
 /// tape.

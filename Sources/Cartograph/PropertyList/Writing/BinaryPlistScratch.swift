@@ -4,15 +4,14 @@ import Foundation
 /// offsets, references, the scalar and key tables — kept after the write
 /// for the next one.
 ///
-/// Measured on activity.json's binary encode (1.1 MB out, 72,000 objects):
-/// these arrays grew by doubling to about 16 MB of fresh memory per write,
-/// which glibc returned to the system after each write and took back page
-/// by page in the next: a sixth of the time went to page faults in the
-/// kernel. Kept, they are reused at their grown size; the result is copied
+/// Grown afresh for every write, these arrays were returned to the system
+/// by glibc after each write and taken back page by page in the next, a
+/// large share of a write's time spent in page faults. Kept, they are
+/// reused at their grown size; the result is copied
 /// out of the output buffer at its exact length.
 ///
-/// At most ``maxSpares`` sets are kept (as many writes at once as the
-/// machine this was measured on has cores), and none that holds more than
+/// At most ``maxSpares`` sets are kept (as many writes at once as a small
+/// server has cores), and none that holds more than
 /// ``maxFootprint`` bytes, so one huge write does not pin its memory: a
 /// process keeps at most 32 MB this way. The benchmark files' sets hold
 /// 0.6 MB (twitter.json) to 11.5 MB (records.json).

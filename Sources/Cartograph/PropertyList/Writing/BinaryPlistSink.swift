@@ -347,8 +347,7 @@ struct BinaryPlistSink: PlistSink {
     }
 
     /// Integers of one width, big-endian, written in place: a store of the
-    /// width each (a loop over each value's bytes was a twentieth of
-    /// twitter.json's binary encode, callgrind).
+    /// width each, not a loop over each value's bytes.
     private static func appendBigEndian(_ values: ArraySlice<Int>, width: Int, to output: inout [UInt8]) {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: values.count * width))

@@ -2,9 +2,8 @@
 /// format and ``PropertyListOptions/writer`` choose.
 ///
 /// Cartograph writes both formats itself by default. libplist 2.2's writers
-/// were measured below Foundation's (binary 0.22x on canada.json, where its
-/// object-deduplication table degrades on 110,000 reals; XML 0.7–0.9x), and
-/// building its tree costs an allocation per value; they remain available
+/// are slower than Foundation's (its object-deduplication table degrades on
+/// many reals), and building its tree costs an allocation per value; they remain available
 /// (``PropertyListOptions/Writer/libplist``). Tests check that libplist and
 /// Foundation read Cartograph's output back to equal values.
 enum PlistOutput {
