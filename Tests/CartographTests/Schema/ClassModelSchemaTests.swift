@@ -130,6 +130,54 @@ import Testing
         #expect(verdicts == [[]])
     }
 
+    /// A property declared as a protocol: every discriminated model is a
+    /// candidate, and the decoder and the validator agree.
+    @Test func aProtocolTypedPropertyListsTheDiscriminatedModels() throws {
+        var registry = ModelRegistry()
+        registry.register(Circle.self)
+        registry.register(Square.self)
+        registry.register(Drawing.self)
+        registry.discriminator(key: "type", ["circle": Circle.self, "square": Square.self])
+        let schema = try registry.jsonSchema(for: Drawing.self)
+        let items = try #require(schema["$defs"]?["Drawing"]?["properties"]?["shapes"]?["items"])
+        #expect(items["discriminator"]?["mapping"] == ["circle": "#/$defs/Circle", "square": "#/$defs/Square"])
+        let mapper = JSONMapper(registry: registry)
+        let inputs = [
+            #"{"title":"d","shapes":[{"type":"circle","radius":1},{"type":"square","side":2}]}"#,
+            #"{"shapes":[{"type":"hexagon"}]}"#,
+            #"{"shapes":[{"type":"circle","radius":"big"}]}"#,
+            #"{"shapes":[]}"#
+        ]
+        let verdicts = try OutsideValidator.errors(in: try inputs.map(Self.json), against: schema)
+        for (input, errors) in zip(inputs, verdicts) {
+            let accepted = (try? mapper.decode(Drawing.self, from: input)) != nil
+            #expect(accepted == errors.isEmpty, "\(input): decoder \(accepted ? "accepts" : "refuses"), validator says \(errors)")
+        }
+    }
+
+    /// A sub-mapper's own keys are described in place, not the registry's.
+    @Test func aSubMappersKeysAreDescribedInPlace() throws {
+        struct Person: Mappable {
+            var name = ""
+            static let mapping = Mapping<Person>({ Person() }) { Map(\.name, "name") }
+            static let legacy = Mapping<Person>({ Person() }) { Map(\.name, "full_name", required: true) }
+        }
+        struct Team: Mappable {
+            var lead = Person()
+            var members: [Person] = []
+            static let mapping = Mapping<Team>({ Team() }) {
+                Map(\.lead, "lead", using: Person.legacy)
+                Map(\.members, "members")
+            }
+        }
+        var registry = ModelRegistry()
+        registry.register(Person.self)
+        let schema = try registry.jsonSchema(for: Team.self)
+        let team = try #require(schema["$defs"]?["Team"]?["properties"])
+        #expect(team["lead"] == (try Self.json(#"{"type":"object","properties":{"full_name":{"type":"string"}},"required":["full_name"]}"#)))
+        #expect(team["members"]?["items"] == ["$ref": "#/$defs/Person"])
+    }
+
     @Test func openAPIComponentsSplitOnlyWhereRequestAndResponseDiffer() throws {
         struct Tag: Mappable {
             var label = ""
