@@ -53,7 +53,7 @@ indirect enum ValueShape: @unchecked Sendable {
     /// A raw-value enum read through its raw value (as the codec does for
     /// the raw types it reads), listing the raw values of a `CaseIterable` one.
     static func rawShape<R: RawRepresentable>(_: R.Type) -> ValueShape? {
-        guard R.RawValue.self == String.self || R.RawValue.self is any FixedWidthInteger.Type || R.RawValue.self == Double.self,
+        guard R.RawValue.self == String.self || R.RawValue.self is any IntegerScalar.Type || R.RawValue.self == Double.self,
             case .leaf(var schema)? = scalarShape(R.RawValue.self)
         else { return nil }
         if let cases = R.self as? any CaseIterable.Type {
@@ -76,9 +76,7 @@ indirect enum ValueShape: @unchecked Sendable {
         }
     }
 
-    private static func integerJSON<I: FixedWidthInteger>(_ number: I) -> JSONValue {
-        number < 0 ? .number(JSONNumber(Int64(truncatingIfNeeded: number))) : .number(JSONNumber(UInt64(truncatingIfNeeded: number)))
-    }
+    private static func integerJSON<I: FixedWidthInteger>(_ number: I) -> JSONValue { .number(JSONNumber(wide: number)) }
 
     /// The built-in leaf types (``ScalarValue``), as the mapping layer reads and writes them.
     static func scalarShape(_ type: Any.Type) -> ValueShape? {
@@ -98,7 +96,9 @@ indirect enum ValueShape: @unchecked Sendable {
             return .directional(
                 decode: ["anyOf": [["type": "string", "format": "date-time"], ["type": "number"]]],
                 encode: ["type": "string", "format": "date-time"])
-        case let integer as any FixedWidthInteger.Type: return .leaf(integerSchema(integer))
+        // The integer types the mapping layer reads itself (``IntegerScalar``);
+        // `Int128` and the like go through their own `Codable` conformance.
+        case let integer as any IntegerScalar.Type: return .leaf(integerSchema(integer))
         default: return nil
         }
     }
@@ -107,8 +107,8 @@ indirect enum ValueShape: @unchecked Sendable {
         var schema: JSONValue = ["type": "integer"]
         if I.bitWidth == 64 && I.isSigned { return schema.adding("format", "int64") }
         if I.bitWidth == 32 && I.isSigned { return schema.adding("format", "int32") }
-        schema = schema.adding("minimum", .number(I.isSigned ? JSONNumber(Int64(I.min)) : JSONNumber(0)))
-        return schema.adding("maximum", .number(JSONNumber(UInt64(I.max))))
+        schema = schema.adding("minimum", .number(JSONNumber(wide: I.min)))
+        return schema.adding("maximum", .number(JSONNumber(wide: I.max)))
     }
 }
 

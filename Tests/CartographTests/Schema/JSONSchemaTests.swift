@@ -249,6 +249,40 @@ import Testing
         #expect(written == ["displayName": ["type": "string"]])
     }
 
+    /// Every width of integer, 128-bit ones (read through their `Codable`
+    /// conformance) and raw-value enums of every raw type, without a trap.
+    @Test func integersOfEveryWidthAndRawValueEnums() throws {
+        enum Level: Int8, CaseIterable { case low = -3, high = 7 }
+        enum Ratio: Double, CaseIterable { case half = 0.5 }
+        struct Widths: Mappable {
+            var a: Int8 = 0
+            var b: UInt64 = 0
+            var c: UInt = 0
+            var d: Int32 = 0
+            var e: Int128 = 0
+            var f: UInt128 = 0
+            var level = Level.low
+            var ratio = Ratio.half
+            static let mapping = Mapping<Widths>({ Widths() }) {
+                Map(\.a, "a")
+                Map(\.b, "b")
+                Map(\.c, "c")
+                Map(\.d, "d")
+                Map(\.e, "e")
+                Map(\.f, "f")
+                Map(\.level, "level", transform: .rawValue)
+                Map(\.ratio, "ratio", transform: .rawValue)
+            }
+        }
+        let properties = try #require(try ModelRegistry().jsonSchema(for: Widths.self)["$defs"]?["Widths"]?["properties"])
+        #expect(properties["a"] == (try Self.json(#"{"type":"integer","minimum":-128,"maximum":127}"#)))
+        #expect(properties["b"] == (try Self.json(#"{"type":"integer","minimum":0,"maximum":18446744073709551615}"#)))
+        #expect(properties["d"] == ["type": "integer", "format": "int32"])
+        #expect(properties["e"]?["type"] == nil, "Int128 is read by its Codable conformance: described as anything")
+        #expect(properties["level"] == (try Self.json(#"{"type":"integer","minimum":-128,"maximum":127,"enum":[-3,7]}"#)))
+        #expect(properties["ratio"] == (try Self.json(#"{"type":"number","format":"double","enum":[0.5]}"#)))
+    }
+
     @Test func transformsDescribeThemselvesOrAreAnything() throws {
         struct Priced: Mappable {
             var cents = 0
