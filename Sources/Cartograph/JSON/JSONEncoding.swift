@@ -1,9 +1,30 @@
+// Which writer writes JSON, decided here and nowhere else:
+//
+// - `JSONValue`s and `Document`s go through jansson (``JanssonWriter``), the
+//   DOM encoder of the design, in every formatting but
+//   ``WriteOptions/Formatting/prettyLikeFoundation``, whose spacing only the
+//   native writer produces;
+// - `Codable` and mapping encodes, NDJSON lines (`compactLine()`) and
+//   `.prettyLikeFoundation` go through ``NativeJSONWriter``, which writes
+//   straight from Swift values: building a jansson DOM per encode cost more
+//   than Foundation's whole `JSONEncoder` (Benchmarks/HISTORY.md).
+//
+// Tests check that the two writers agree byte for byte where both apply.
+
+/// Whether jansson writes with these options (otherwise the native writer does).
+func janssonWrites(_ options: WriteOptions) -> Bool {
+    if case .prettyLikeFoundation = options.formatting { return false }
+    return true
+}
+
 extension JSONValue {
-    /// The value as JSON bytes, written by jansson.
+    /// The value as JSON bytes: written by jansson, or for
+    /// ``WriteOptions/Formatting/prettyLikeFoundation`` by Cartograph's
+    /// native writer.
     /// - Throws: ``CartographError`` for NaN or infinity (unless the options
     ///   say what to write) and for nesting beyond ``WriteOptions/maxDepth``.
     public func encoded(options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        if case .prettyLikeFoundation = options.formatting {
+        guard janssonWrites(options) else {
             var writer = NativeJSONWriter(options: options)
             try writer.write(self)
             return writer.output
@@ -20,7 +41,7 @@ extension JSONValue {
 extension Node {
     /// This value as JSON bytes. Numbers are written with their exact input text.
     public func encoded(options: WriteOptions = WriteOptions()) throws -> [UInt8] {
-        if case .prettyLikeFoundation = options.formatting { return try jsonValue().encoded(options: options) }
+        guard janssonWrites(options) else { return try jsonValue().encoded(options: options) }
         return try JanssonWriter(options: options).write(document, at: index)
     }
 }
@@ -36,7 +57,7 @@ extension Document {
     /// The root value as one compact line of JSON, written straight from the
     /// tape in Swift (numbers keep their text): the fast path for NDJSON
     /// output. NaN and infinities (from JSON5 or a plist) are written as
-    /// `null`. ``encoded(options:)`` writes through jansson with every option.
+    /// `null`. ``encoded(options:)`` writes with every option.
     public func compactLine() -> [UInt8] {
         var writer = NativeJSONWriter(options: WriteOptions(), capacity: max(64, tape.byteCount + tape.count * 4))
         writer.writeCompact(self, at: root.index)
