@@ -27,12 +27,12 @@ enum ContainerLayout {
         // A run that keeps no containers: one that may keep them asks this.
         let run = EncodingRun(options: CodableOptions(), registry: ModelRegistry(), propertyList: false, recyclesContainers: false)
         let encoder = TreeEncoder(run: run, trail: nil, depth: 0)
-        let object = ObjectSlot()
+        let object = EncodingObject()
         let probe = KeyedEncodingContainer(TreeKeyedContainer<StringKey>(encoder: encoder, object: object))
         let box = unsafeBitCast(probe, to: AnyObject.self)
         guard String(describing: type(of: box)).contains("KeyedEncodingContainerBox") else { return false }
         var back = unsafeBitCast(box, to: KeyedEncodingContainer<StringKey>.self)
-        guard (try? back.encode(true, forKey: StringKey(mark))) != nil, case .value(.bool(true))? = object.slot(mark) else { return false }
+        guard (try? back.encode(true, forKey: StringKey(mark))) != nil, case .value(.bool(true))? = object.node(mark) else { return false }
         return true
     }()
 

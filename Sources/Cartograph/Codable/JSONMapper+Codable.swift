@@ -91,7 +91,7 @@ extension JSONMapper {
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = TreeEncoder(options: codableOptions, registry: registry)
         do {
-            let slot = try encoder.encodeRootSlot(value, requiringValue: true)
+            let slot = try encoder.encodeRootNode(value, requiringValue: true)
             var writer = NativeJSONWriter(options: writeOptions)
             try writer.write(slot)
             return writer.output

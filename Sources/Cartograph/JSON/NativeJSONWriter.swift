@@ -28,7 +28,7 @@ struct NativeJSONWriter {
     }
 
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).
-    mutating func write(_ slot: EncodingSlot) throws {
+    mutating func write(_ slot: EncodingNode) throws {
         try write(slot, depth: 0, path: "$")
         if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
     }
@@ -105,7 +105,7 @@ struct NativeJSONWriter {
         CartographError(.depthLimitExceeded, "value nests deeper than the writer's maxDepth (\(options.maxDepth))", path: path)
     }
 
-    private mutating func write(_ slot: EncodingSlot, depth: Int, path: @autoclosure () -> String) throws {
+    private mutating func write(_ slot: EncodingNode, depth: Int, path: @autoclosure () -> String) throws {
         switch slot {
         case .value(let value):
             try write(value, depth: depth, path: path())

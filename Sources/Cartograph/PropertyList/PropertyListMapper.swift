@@ -85,8 +85,8 @@ public struct PropertyListMapper: Sendable {
         let writeAhead = format == .binary && options.writer == .native ? BinaryWriteAhead() : nil
         let encoder = TreeEncoder(options: mapper.codableOptions, registry: mapper.registry, propertyList: true, writeAhead: writeAhead)
         do {
-            let root = try encoder.encodeRootSlot(value, requiringValue: true)
-            return try PlistOutput.bytes(.slot(root), format: format, options: options, writeAhead: writeAhead)
+            let root = try encoder.encodeRootNode(value, requiringValue: true)
+            return try PlistOutput.bytes(.node(root), format: format, options: options, writeAhead: writeAhead)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
@@ -101,11 +101,11 @@ public struct PropertyListMapper: Sendable {
 
     /// A JSON value as a plist (nulls omitted, or an error by option).
     public func encode(_ value: JSONValue, format: PropertyListFormat) throws -> [UInt8] {
-        try PlistOutput.bytes(.slot(.value(value)), format: format, options: options)
+        try PlistOutput.bytes(.node(.value(value)), format: format, options: options)
     }
 
     private func write(_ format: PropertyListFormat, _ value: EncodedValue) throws -> [UInt8] {
-        try PlistOutput.bytes(.slot(.native(value)), format: format, options: options)
+        try PlistOutput.bytes(.node(.native(value)), format: format, options: options)
     }
 
     /// A Document (JSON or plist) as a plist; plist dates and data stay dates and data.

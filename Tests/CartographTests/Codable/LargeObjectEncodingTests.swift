@@ -3,7 +3,7 @@ import Testing
 
 @testable import Cartograph
 
-/// Objects with many keys: past ``ObjectSlot/indexThreshold`` members the
+/// Objects with many keys: past ``EncodingObject/indexThreshold`` members the
 /// encoder finds repeated keys through a hash index instead of a scan (a
 /// 15,000-key dictionary took 0.5 s before, quadratic; the benchmark's
 /// maps.json measures it). These check the index keeps the scan's rules.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Open addressing from a seeded hash of an ASCII key's bytes to its
-/// member's position in an ``ObjectSlot`` (a hit is confirmed against the
+/// member's position in an ``EncodingObject`` (a hit is confirmed against the
 /// member's key).
 struct ASCIIKeyIndex {
     private var slots: [(hash: UInt64, position: Int)] = []
@@ -19,7 +19,7 @@ struct ASCIIKeyIndex {
     }
 
     /// Indexes the members (distinct keys); false, and empty, when one is not ASCII.
-    mutating func fill(with members: [ObjectSlot.Member]) -> Bool {
+    mutating func fill(with members: [EncodingObject.Member]) -> Bool {
         slots = Array(repeating: (0, -1), count: 128)
         mask = 127
         count = 0
@@ -33,7 +33,7 @@ struct ASCIIKeyIndex {
         return true
     }
 
-    func position(of key: String, hash: UInt64, in members: [ObjectSlot.Member]) -> Int? {
+    func position(of key: String, hash: UInt64, in members: [EncodingObject.Member]) -> Int? {
         var index = Int(truncatingIfNeeded: hash) & mask
         while slots[index].position >= 0 {
             if slots[index].hash == hash, members[slots[index].position].key == key { return slots[index].position }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The binary plist sink of a `Codable` encode, which scalars are written
 /// into as they are encoded: the encoder's tree then keeps only their
-/// object numbers (``EncodingSlot/written(_:)``) and its containers, and
+/// object numbers (``EncodingNode/written(_:)``) and its containers, and
 /// the walk that follows files those numbers under the containers.
 ///
 /// Building the tree of values, walking it and releasing it (reference
@@ -19,11 +19,11 @@ final class BinaryWriteAhead {
     /// Nil once ``take()`` has handed it to the walk.
     @exclusivity(unchecked) private var sink: BinaryPlistSink? = BinaryPlistSink()
 
-    /// The slot of a scalar written now; nil for a value that waits for the
+    /// The node of a scalar written now; nil for a value that waits for the
     /// walk (null, which the walker leaves out or refuses by option; integers
     /// beyond 64 bits, which it refuses with the value's path; containers).
     @inline(__always)
-    func slot(_ value: JSONValue) -> EncodingSlot? {
+    func node(_ value: JSONValue) -> EncodingNode? {
         guard sink != nil else { return nil }
         switch value {
         case .string(let text): return .written(sink!.stringObject(text))
@@ -39,9 +39,9 @@ final class BinaryWriteAhead {
         }
     }
 
-    /// The slot of a date or data written now; nil for a date the format
+    /// The node of a date or data written now; nil for a date the format
     /// cannot hold (the walk refuses it with its path).
-    func slot(_ value: EncodedValue) -> EncodingSlot? {
+    func node(_ value: EncodedValue) -> EncodingNode? {
         guard sink != nil else { return nil }
         switch value {
         case .date(let date): return (try? sink!.dateObject(date)).map { .written($0) }

@@ -2,12 +2,12 @@ import Foundation
 
 /// What an encoder's containers fill in: values, or objects and arrays that
 /// nested containers may still be adding to (hence references).
-enum EncodingSlot {
+enum EncodingNode {
     case value(JSONValue)
     /// A date or data kept for property-list output.
     case native(EncodedValue)
-    case object(ObjectSlot)
-    case array(ArraySlot)
+    case object(EncodingObject)
+    case array(EncodingArray)
     /// A scalar already written into the run's binary plist sink, by its
     /// object number (``BinaryWriteAhead``); only that sink's walk meets one.
     case written(Int)
@@ -52,13 +52,13 @@ enum EncodingSlot {
 /// `@exclusivity(unchecked)`: appending to an array stored in a class
 /// property otherwise pays a runtime exclusivity check each time; a slot is
 /// only ever filled by the one encoder that owns it.
-final class ObjectSlot {
+final class EncodingObject {
     /// One member: a struct, not a `(key:value:)` tuple, so that an array of
     /// them is destroyed through the struct's own value witness rather than
     /// the runtime's generic tuple destroy.
     struct Member {
         let key: String
-        var value: EncodingSlot
+        var value: EncodingNode
     }
 
     @exclusivity(unchecked) private(set) var members: [Member] = []
@@ -77,7 +77,7 @@ final class ObjectSlot {
     @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()
     static let indexThreshold = 32
 
-    func set(_ key: String, _ slot: EncodingSlot) {
+    func set(_ key: String, _ slot: EncodingNode) {
         if members.count >= Self.indexThreshold { return setIndexed(key, slot) }
         let length = key.utf8.count
         let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
@@ -91,7 +91,7 @@ final class ObjectSlot {
         members.append(Member(key: key, value: slot))
     }
 
-    private func setIndexed(_ key: String, _ slot: EncodingSlot) {
+    private func setIndexed(_ key: String, _ slot: EncodingNode) {
         if index == nil, let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
             if let position = asciiIndex.position(of: key, hash: hash, in: members) {
                 members[position].value = slot
@@ -113,7 +113,7 @@ final class ObjectSlot {
         }
     }
 
-    func slot(_ key: String) -> EncodingSlot? {
+    func node(_ key: String) -> EncodingNode? {
         if let index { return index[key].map { members[$0].value } }
         if !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
             return asciiIndex.position(of: key, hash: hash, in: members).map { members[$0].value }
@@ -134,11 +134,11 @@ final class ObjectSlot {
     }
 }
 
-/// An array being encoded (unchecked exclusivity, as in ``ObjectSlot``).
-final class ArraySlot {
-    @exclusivity(unchecked) private(set) var elements: [EncodingSlot] = []
+/// An array being encoded (unchecked exclusivity, as in ``EncodingObject``).
+final class EncodingArray {
+    @exclusivity(unchecked) private(set) var elements: [EncodingNode] = []
 
     var count: Int { elements.count }
-    func append(_ slot: EncodingSlot) { elements.append(slot) }
-    func replace(_ position: Int, with slot: EncodingSlot) { elements[position] = slot }
+    func append(_ slot: EncodingNode) { elements.append(slot) }
+    func replace(_ position: Int, with slot: EncodingNode) { elements[position] = slot }
 }

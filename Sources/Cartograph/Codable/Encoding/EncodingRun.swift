@@ -14,7 +14,7 @@ final class EncodingRun {
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
     let writeAhead: BinaryWriteAhead?
     /// Keyed containers kept for the next object of their key type at their
-    /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootSlot(_:requiringValue:)``).
+    /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootNode(_:requiringValue:)``).
     @exclusivity(unchecked) var recycled: RecycledContainers<TreeKeyedState>
 
     init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil, recyclesContainers: Bool = true) {

@@ -5,14 +5,14 @@ import Foundation
 //     struct User: Encodable { let id: Int; let tags: [String] }
 //     try mapper.encode(User(id: 7, tags: ["a"]))
 //
-// 1. `encode(to:)` runs against a `TreeEncoder`; its containers fill slots
-//    (EncodingSlot.swift): `.object(ObjectSlot)` with members `id` →
-//    `.value(7)` and `tags` → `.array(ArraySlot)` holding `.value("a")`
+// 1. `encode(to:)` runs against a `TreeEncoder`; its containers fill nodes
+//    (EncodingNode.swift): `.object(EncodingObject)` with members `id` →
+//    `.value(7)` and `tags` → `.array(EncodingArray)` holding `.value("a")`
 //    (`.native` keeps a date or data for a property list). Objects and
 //    arrays are references because a nested container may still add to them
 //    after its siblings were written (Foundation's `Encoder` allows it).
 // 2. The key strategy, dates, data, URLs, non-finite numbers and registered
-//    models are resolved while the slots fill, so the tree holds only
+//    models are resolved while the nodes fill, so the tree holds only
 //    values a writer can write as they are.
 // 3. A writer walks the tree once: `NativeJSONWriter` for JSON, the plist
 //    sinks for property lists (binary plists take scalars as they come:
@@ -24,16 +24,16 @@ import Foundation
 // TreeUnkeyedContainer.swift and TreeSingleValueContainer.swift.
 
 /// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
-/// tree of slots that a writer then turns into bytes.
+/// tree of nodes that a writer then turns into bytes.
 final class TreeEncoder: Encoder {
     let run: EncodingRun
-    private(set) var result: EncodingSlot? {
+    private(set) var result: EncodingNode? {
         didSet { if let commit, let result { commit(result) } }
     }
-    /// For a super encoder: hands each result to the parent's slot as soon
+    /// For a super encoder: hands each result to the parent's node as soon
     /// as it is set, so nothing depends on when the encoder is released (a
     /// single value encoded after the encoder itself was dropped used to be lost).
-    var commit: ((EncodingSlot) -> Void)?
+    var commit: ((EncodingNode) -> Void)?
     /// Nesting depth of this encoder's value.
     let depth: Int
     /// The encoder whose member this one encodes, under `key`; or nil, with `baseTrail`.
@@ -90,11 +90,11 @@ final class TreeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let object: ObjectSlot
+        let object: EncodingObject
         if case .object(let existing)? = result {
             object = existing
         } else {
-            object = ObjectSlot()
+            object = EncodingObject()
             result = .object(object)
         }
         if let (holder, state) = run.recycled.reuse(ObjectIdentifier(Key.self), depth: depth) {
@@ -109,7 +109,7 @@ final class TreeEncoder: Encoder {
     /// inlined, as on the decoder: its local container would make the
     /// caller look `KeyedEncodingContainer<Key>`'s metadata up on the reuse path too).
     @inline(never)
-    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: ObjectSlot) -> KeyedEncodingContainer<Key> {
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: EncodingObject) -> KeyedEncodingContainer<Key> {
         let state = TreeKeyedContainer<Key>(encoder: self, object: object)
         let container = KeyedEncodingContainer(state)
         if run.recycled.admits() { run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
@@ -117,11 +117,11 @@ final class TreeEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let array: ArraySlot
+        let array: EncodingArray
         if case .array(let existing)? = result {
             array = existing
         } else {
-            array = ArraySlot()
+            array = EncodingArray()
             result = .array(array)
         }
         return TreeUnkeyedContainer(encoder: self, array: array)
@@ -131,27 +131,27 @@ final class TreeEncoder: Encoder {
         TreeSingleValueContainer(encoder: self)
     }
 
-    func store(_ slot: EncodingSlot) { result = slot }
+    func store(_ slot: EncodingNode) { result = slot }
 
     /// Stores a scalar as this encoder's value (written ahead below the root).
-    func storeScalar(_ value: JSONValue) { result = isBelowRoot(key: nil) ? slot(value) : .value(value) }
+    func storeScalar(_ value: JSONValue) { result = isBelowRoot(key: nil) ? node(value) : .value(value) }
 
     /// Whether a value this encoder encodes (under `key`, or as its own)
     /// is below the root: only those are written ahead, since the root's
     /// kind decides whether the format takes it at the top.
     private func isBelowRoot(key: (any CodingKey)?) -> Bool { key != nil || depth > 0 }
 
-    /// A scalar's slot: written ahead into a binary plist's sink, or kept.
+    /// A scalar's node: written ahead into a binary plist's sink, or kept.
     @inline(__always)
-    func slot(_ value: JSONValue) -> EncodingSlot {
-        if let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
+    func node(_ value: JSONValue) -> EncodingNode {
+        if let writeAhead = run.writeAhead, let written = writeAhead.node(value) { return written }
         return .value(value)
     }
 
     /// The encoder a nested container writes through: its coding path is
     /// the nested container's, so the values inside it, their errors and a
     /// coding-path key strategy see the nested key (its result is unused:
-    /// the container writes into its own slot).
+    /// the container writes into its own node).
     func scoped(_ trail: CodingTrail) -> TreeEncoder {
         TreeEncoder(run: run, trail: trail, depth: depth + 1)
     }
@@ -214,8 +214,8 @@ final class TreeEncoder: Encoder {
         return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
     }
 
-    /// Encodes any value under `key` into a slot.
-    func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingSlot {
+    /// Encodes any value under `key` into a node.
+    func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode {
         if let special = try encodeSpecial(value, key: key) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             do {
@@ -235,9 +235,9 @@ final class TreeEncoder: Encoder {
     /// Encodes a value a single-value container at the root (no key) holds:
     /// one level deeper, so that a value that encodes itself (a cycle)
     /// meets the depth limit.
-    func encodeNested<T: Encodable>(_ value: T) throws -> EncodingSlot {
+    func encodeNested<T: Encodable>(_ value: T) throws -> EncodingNode {
         if let special = try encodeSpecial(value, key: nil) { return special }
-        if !run.registryIsEmpty, registry.registeredEntry(for: T.self) != nil { return try encodeRootSlot(value) }
+        if !run.registryIsEmpty, registry.registeredEntry(for: T.self) != nil { return try encodeRootNode(value) }
         try checkDepth(value, key: nil)
         let child = TreeEncoder(run: run, trail: trail, depth: depth + 1)
         child.keepDictionaryKeys(T.self)
@@ -260,14 +260,14 @@ final class TreeEncoder: Encoder {
 
     /// Encodes the root value.
     func encodeRoot<T: Encodable>(_ value: T) throws -> JSONValue {
-        try encodeRootSlot(value).value()
+        try encodeRootNode(value).value()
     }
 
-    /// Encodes the root value into a slot (written without a JSONValue in
+    /// Encodes the root value into a node (written without a JSONValue in
     /// between). With `requiringValue`, a value that encodes nothing throws,
     /// as Foundation's encoders do at the top level ("Top-level T did not
     /// encode any values."); nested, it is an empty object.
-    func encodeRootSlot<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingSlot {
+    func encodeRootNode<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingNode {
         // The kept containers hold encoders, which hold the run: released
         // when the root value is done, however it ends.
         defer { if depth == 0 { run.recycled.empty() } }
@@ -284,7 +284,7 @@ final class TreeEncoder: Encoder {
     /// Types with their own JSON form, and arrays of the common scalars (no
     /// child encoder per array). Metatype comparisons first: a dynamic cast
     /// per candidate type would cost more than the encoding itself.
-    private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingSlot? {
+    private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingNode? {
         let type = T.self
         if type == [Double].self {
             return .value(.array(try (value as! [Double]).enumerated().map { try double($1, key: IndexKey($0)) }))
@@ -313,15 +313,15 @@ final class TreeEncoder: Encoder {
     /// a child encoder per URL were a tenth of a binary plist encode of
     /// activity.json. Under the default keys only (a key strategy would
     /// see URL's own coding keys: those go through `URL.encode(to:)`).
-    private func codableForm(of url: URL) -> ObjectSlot {
-        let object = ObjectSlot()
-        object.set("relative", slot(.string(url.relativeString)))
+    private func codableForm(of url: URL) -> EncodingObject {
+        let object = EncodingObject()
+        object.set("relative", node(.string(url.relativeString)))
         if let base = url.baseURL { object.set("base", .object(codableForm(of: base))) }
         return object
     }
 
-    private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingSlot {
-        if propertyList { return nativeSlot(.date(date), key: key) }
+    private func encodeDate(_ date: Date, key: (any CodingKey)?) throws -> EncodingNode {
+        if propertyList { return nativeNode(.date(date), key: key) }
         switch options.dates {
         case .deferredToDate: return .value(try double(date.timeIntervalSinceReferenceDate, key: key))
         case .secondsSince1970: return .value(try double(date.timeIntervalSince1970, key: key))
@@ -337,8 +337,8 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    private func encodeData(_ data: Data, key: (any CodingKey)?) throws -> EncodingSlot {
-        if propertyList { return nativeSlot(.data(data), key: key) }
+    private func encodeData(_ data: Data, key: (any CodingKey)?) throws -> EncodingNode {
+        if propertyList { return nativeNode(.data(data), key: key) }
         switch options.data {
         case .base64: return .value(.string(data.base64EncodedString()))
         case .deferredToData: return try nested(key: key) { encoder in try Array(data).encode(to: encoder) }
@@ -346,13 +346,13 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    /// A plist date's or data's slot: written ahead below the root, or kept.
-    private func nativeSlot(_ value: EncodedValue, key: (any CodingKey)?) -> EncodingSlot {
-        if isBelowRoot(key: key), let writeAhead = run.writeAhead, let written = writeAhead.slot(value) { return written }
+    /// A plist date's or data's node: written ahead below the root, or kept.
+    private func nativeNode(_ value: EncodedValue, key: (any CodingKey)?) -> EncodingNode {
+        if isBelowRoot(key: key), let writeAhead = run.writeAhead, let written = writeAhead.node(value) { return written }
         return .native(value)
     }
 
-    private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingSlot {
+    private func nested(key: (any CodingKey)?, _ body: (TreeEncoder) throws -> Void) throws -> EncodingNode {
         let child =
             key.map { TreeEncoder(run: run, parent: self, key: $0, depth: depth + 1) } ?? TreeEncoder(run: run, trail: trail, depth: depth + 1)
         try body(child)

@@ -7,28 +7,28 @@ import Foundation
 /// on the hot paths (``withTargets(_:)``): a strong reference read from a
 /// `var` is retained and released around each use.
 class TreeKeyedState {
-    @exclusivity(unchecked) private final var owners: (TreeEncoder, ObjectSlot)
+    @exclusivity(unchecked) private final var owners: (TreeEncoder, EncodingObject)
     @exclusivity(unchecked) private final var encoderRef: Unmanaged<TreeEncoder>
-    @exclusivity(unchecked) private final var objectRef: Unmanaged<ObjectSlot>
+    @exclusivity(unchecked) private final var objectRef: Unmanaged<EncodingObject>
 
-    init(encoder: TreeEncoder, object: ObjectSlot) {
+    init(encoder: TreeEncoder, object: EncodingObject) {
         owners = (encoder, object)
         encoderRef = .passUnretained(encoder)
         objectRef = .passUnretained(object)
     }
 
-    final func reset(encoder: TreeEncoder, object: ObjectSlot) {
+    final func reset(encoder: TreeEncoder, object: EncodingObject) {
         owners = (encoder, object)
         encoderRef = .passUnretained(encoder)
         objectRef = .passUnretained(object)
     }
 
     final var encoder: TreeEncoder { owners.0 }
-    final var object: ObjectSlot { owners.1 }
+    final var object: EncodingObject { owners.1 }
 
     /// The encoder and the object, unretained (``owners`` keeps them).
     @inline(__always)
-    final func withTargets<Result>(_ body: (TreeEncoder, ObjectSlot) throws -> Result) rethrows -> Result {
+    final func withTargets<Result>(_ body: (TreeEncoder, EncodingObject) throws -> Result) rethrows -> Result {
         try encoderRef._withUnsafeGuaranteedRef { encoder in try objectRef._withUnsafeGuaranteedRef { object in try body(encoder, object) } }
     }
 }
@@ -40,7 +40,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
 
-    private func put(_ value: JSONValue, _ key: Key) { withTargets { encoder, object in object.set(encoder.jsonKey(key), encoder.slot(value)) } }
+    private func put(_ value: JSONValue, _ key: Key) { withTargets { encoder, object in object.set(encoder.jsonKey(key), encoder.node(value)) } }
 
     func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
     func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
@@ -70,11 +70,11 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let name = encoder.jsonKey(key)
-        let nested: ObjectSlot
-        if case .object(let existing)? = object.slot(name) {
+        let nested: EncodingObject
+        if case .object(let existing)? = object.node(name) {
             nested = existing
         } else {
-            nested = ObjectSlot()
+            nested = EncodingObject()
             object.set(name, .object(nested))
         }
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
@@ -82,11 +82,11 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let name = encoder.jsonKey(key)
-        let nested: ArraySlot
-        if case .array(let existing)? = object.slot(name) {
+        let nested: EncodingArray
+        if case .array(let existing)? = object.node(name) {
             nested = existing
         } else {
-            nested = ArraySlot()
+            nested = EncodingArray()
             object.set(name, .array(nested))
         }
         return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)

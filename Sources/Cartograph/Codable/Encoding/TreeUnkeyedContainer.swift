@@ -2,7 +2,7 @@ import Foundation
 
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoder
-    let array: ArraySlot
+    let array: EncodingArray
     /// The container's coding path (its encoder's: a nested container has
     /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
     var trail: CodingTrail? { encoder.trail }
@@ -10,7 +10,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
     var count: Int { array.count }
 
-    private func append(_ value: JSONValue) { array.append(encoder.slot(value)) }
+    private func append(_ value: JSONValue) { array.append(encoder.node(value)) }
 
     mutating func encodeNil() throws { append(encoder.nilValue) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
@@ -34,14 +34,14 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectSlot()
+        let nested = EncodingObject()
         let key = IndexKey(count)
         array.append(.object(nested))
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = ArraySlot()
+        let nested = EncodingArray()
         let key = IndexKey(count)
         array.append(.array(nested))
         return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)

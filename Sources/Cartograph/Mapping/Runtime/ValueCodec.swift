@@ -414,6 +414,6 @@ enum CodableFallback {
         guard context.profile == .propertyList else {
             return EncodedValue(try TreeEncoder(options: CodableOptions(), registry: context.registry).encodeRoot(value))
         }
-        return try TreeEncoder(options: CodableOptions(), registry: context.registry, propertyList: true).encodeRootSlot(value).encoded
+        return try TreeEncoder(options: CodableOptions(), registry: context.registry, propertyList: true).encodeRootNode(value).encoded
     }
 }

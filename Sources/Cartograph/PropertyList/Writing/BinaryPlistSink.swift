@@ -129,7 +129,7 @@ struct BinaryPlistSink: PlistSink {
     mutating func data(_ value: Data) throws { place(dataObject(value)) }
     mutating func string(_ value: String) throws { place(stringObject(value)) }
 
-    /// A scalar written before, by its object number (``EncodingSlot/written(_:)``).
+    /// A scalar written before, by its object number (``EncodingNode/written(_:)``).
     mutating func written(_ object: Int) throws { place(object) }
 
     // Each scalar's object (shared with an equal one written before),

@@ -7,11 +7,11 @@
 /// (``PropertyListOptions/Writer/libplist``). Tests check that libplist and
 /// Foundation read Cartograph's output back to equal values.
 enum PlistOutput {
-    /// What to write: an encoder's tree (``EncodingSlot/native(_:)`` wraps an
-    /// ``EncodedValue``, ``EncodingSlot/value(_:)`` a ``JSONValue``), or a
+    /// What to write: an encoder's tree (``EncodingNode/native(_:)`` wraps an
+    /// ``EncodedValue``, ``EncodingNode/value(_:)`` a ``JSONValue``), or a
     /// Document's value, read from its tape.
     enum Root {
-        case slot(EncodingSlot)
+        case node(EncodingNode)
         case document(Document, index: Int)
     }
 
@@ -48,7 +48,7 @@ extension PlistOutput {
 extension PlistTreeWalker {
     fileprivate mutating func write(_ root: PlistOutput.Root) throws {
         switch root {
-        case .slot(let slot): try write(root: slot)
+        case .node(let node): try write(root: node)
         case .document(let document, let index): try write(root: document, at: index)
         }
     }

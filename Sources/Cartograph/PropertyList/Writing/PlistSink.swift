@@ -21,7 +21,7 @@ protocol PlistSink {
     mutating func date(_ value: Date) throws
     mutating func data(_ value: Data) throws
     /// A scalar the `Codable` encoder already wrote into this sink, by its
-    /// object number (``EncodingSlot/written(_:)``: only the binary sink
+    /// object number (``EncodingNode/written(_:)``: only the binary sink
     /// takes writes ahead of the walk).
     mutating func written(_ object: Int) throws
 }

@@ -19,7 +19,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
     }
 
     /// Writes the root value, which must not be null.
-    mutating func write(root slot: EncodingSlot) throws {
+    mutating func write(root slot: EncodingNode) throws {
         guard !slot.isNull else { throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$") }
         if !options.allowsTopLevelScalars, let kind = slot.scalarKind {
             throw CartographError(
@@ -42,7 +42,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         CartographError(.encodingFailed, message, path: path)
     }
 
-    private mutating func write(_ slot: EncodingSlot, depth: Int, path: @autoclosure () -> String) throws {
+    private mutating func write(_ slot: EncodingNode, depth: Int, path: @autoclosure () -> String) throws {
         switch slot {
         // Scalars first, matched in place: most of an encoder's tree.
         case .written(let object): try sink.written(object)
@@ -247,7 +247,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
     }
 }
 
-extension EncodingSlot {
+extension EncodingNode {
     /// What a scalar slot holds that Foundation refuses at a plist's top
     /// level (a bool, number, string or date; data is allowed); nil otherwise.
     var scalarKind: String? {
