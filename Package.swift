@@ -150,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CartographTests",
-            dependencies: ["Cartograph", "CorpusModels"],
+            dependencies: ["Cartograph", "CorpusModels", "HTTPTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // The macro's expansions and diagnostics, asserted as source.

@@ -199,7 +199,7 @@
                 let served = try JSONMapper().decode(JSONValue.self, from: reply.body)
                 #expect(served["components"]?["schemas"]?["Ticket-Input"]?["required"] == ["ticket_id", "subject"])
                 #expect(served["components"]?["schemas"]?["Ticket-Output"]?["properties"]?["opened_at"]?["format"] == "date-time")
-                #expect(try LiveHTTP.openAPIProblem(reply.body) == nil)
+                #expect(try OutsideValidators.openAPIProblem(reply.body) == nil)
             }
         }
 

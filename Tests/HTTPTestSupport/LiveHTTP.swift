@@ -17,13 +17,6 @@ public enum LiveHTTP {
 
     struct NotHTTP: Error {}
 
-    /// The validator could not run (scripts/setup installs it).
-    public struct ValidatorFailed: Error, CustomStringConvertible {
-        let python: String
-        let status: Int32
-        public var description: String { "\(python) exited \(status): run scripts/setup" }
-    }
-
     /// POSTs `body` with a content type (and an `Accept` header when given).
     public static func post(_ url: URL, _ body: [UInt8], contentType: String = "application/json", accept: String? = nil) async throws -> Reply {
         var request = URLRequest(url: url)
@@ -42,32 +35,6 @@ public enum LiveHTTP {
         return Reply(status: http.statusCode, body: data, contentType: http.value(forHTTPHeaderField: "Content-Type"))
     }
 
-    /// What PyPI's `openapi-spec-validator` (installed by `scripts/setup`)
-    /// says of an OpenAPI document: nil when it is valid.
-    public static func openAPIProblem(_ document: Data) throws -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let python =
-            environment["CARTOGRAPH_PYTHON"]
-            ?? (environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/cartograph-python/bin/python"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).json")
-        try document.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-c",
-            "import json, sys\nfrom openapi_spec_validator import validate\ntry:\n    validate(json.load(open(sys.argv[1])))\nexcept Exception as error:\n    print(str(error)[:2000])",
-            file.path
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let said = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidatorFailed(python: python, status: process.terminationStatus) }
-        let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
-    }
 }
 
 /// Request bodies both servers' tests send.

@@ -27,12 +27,10 @@ struct ValueFacts: @unchecked Sendable {
 
 /// One rule of a compiled mapping as a schema sees it.
 struct DescribedRule {
-    let property: String?
     /// Where the rule reads (nil: it does not).
     let decodeSpec: KeySpec?
     /// Where the rule writes (nil: it does not).
     let encodeSpec: KeySpec?
-    let isSetter: Bool
     let required: Bool
     let ignoreNull: Bool?
     let nilEncoding: NilEncoding?
@@ -58,8 +56,8 @@ extension CompiledMapping: DescribedMapping {
             // strategy writes stands for every spelling it reads.
             let readKey = compiled.decodeSpec ?? rule.property.map { KeySpec.key(naming.outputKey(for: $0)) }
             return DescribedRule(
-                property: rule.property, decodeSpec: rule.decodes ? readKey : nil,
-                encodeSpec: rule.encodes && rule.write != nil ? compiled.encodeSpec : nil, isSetter: rule.role == .setter,
+                decodeSpec: rule.decodes ? readKey : nil,
+                encodeSpec: rule.encodes && rule.write != nil ? compiled.encodeSpec : nil,
                 required: rule.required, ignoreNull: rule.ignoreNull, nilEncoding: rule.nilEncoding, facts: rule.facts)
         }
     }
