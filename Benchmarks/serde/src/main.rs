@@ -1,24 +1,27 @@
 //! serde_json decoding twitter.json and canada.json into typed structs that
-//! mirror Sources/CorpusModels (every field), the anchor issue 15 compares
-//! Cartograph's typed decodes with. Median of interleaved runs, like
+//! mirror Sources/CorpusModels (every field), and encoding those structs
+//! back to compact JSON: the anchor Cartograph's typed decodes and encodes
+//! are compared with. serde writes `null` for a `None` where Swift's
+//! synthesized `encode(to:)` leaves the key out, so its output is a little
+//! longer than Cartograph's. Median of interleaved runs, like
 //! cartograph-bench. Run from the package root:
 //!   cargo run --release --manifest-path Benchmarks/serde/Cargo.toml
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Instant;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct TwitterResponse { statuses: Vec<Status>, search_metadata: SearchMetadata }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct SearchMetadata {
     completed_in: f64, max_id: i64, max_id_str: String, next_results: String, query: String,
     refresh_url: String, count: i64, since_id: i64, since_id_str: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct Status {
     metadata: StatusMetadata, created_at: String, id: i64, id_str: String, text: String, source: String, truncated: bool,
@@ -29,7 +32,7 @@ struct Status {
     possibly_sensitive: Option<bool>, lang: String, retweeted_status: Option<RetweetedStatus>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct RetweetedStatus {
     metadata: StatusMetadata, created_at: String, id: i64, id_str: String, text: String, source: String, truncated: bool,
@@ -40,11 +43,11 @@ struct RetweetedStatus {
     possibly_sensitive: Option<bool>, lang: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct StatusMetadata { result_type: String, iso_language_code: String }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct TwitterUser {
     id: i64, id_str: String, name: String, screen_name: String, location: String, description: String,
@@ -59,33 +62,33 @@ struct TwitterUser {
     default_profile_image: bool, following: bool, follow_request_sent: bool, notifications: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct UserEntities { description: URLList, url: Option<URLList> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct URLList { urls: Vec<TweetURL> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct StatusEntities {
     hashtags: Vec<Hashtag>, symbols: Vec<Value>, urls: Vec<TweetURL>, user_mentions: Vec<UserMention>, media: Option<Vec<Media>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct Hashtag { text: String, indices: Vec<i64> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct TweetURL { url: String, expanded_url: String, display_url: String, indices: Vec<i64> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct UserMention { screen_name: String, name: String, id: i64, id_str: String, indices: Vec<i64> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct Media {
     id: i64, id_str: String, indices: Vec<i64>, media_url: String, media_url_https: String, url: String,
@@ -93,23 +96,23 @@ struct Media {
     source_status_id: Option<i64>, source_status_id_str: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct MediaSizes { medium: MediaSize, small: MediaSize, thumb: MediaSize, large: MediaSize }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct MediaSize { w: i64, h: i64, resize: String }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct FeatureCollection { r#type: String, features: Vec<Feature> }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct Feature { r#type: String, properties: std::collections::HashMap<String, String>, geometry: Geometry }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[allow(dead_code)]
 struct Geometry { r#type: String, coordinates: Vec<Vec<Vec<f64>>> }
 
@@ -136,11 +139,21 @@ fn main() {
     let canada = std::fs::read("Benchmarks/Data/canada.json").expect("run from the package root");
     let twitter_decode = |b: &[u8]| serde_json::from_slice::<TwitterResponse>(b).unwrap().statuses.len();
     let canada_decode = |b: &[u8]| serde_json::from_slice::<FeatureCollection>(b).unwrap().features.len();
+    let twitter_model = serde_json::from_slice::<TwitterResponse>(&twitter).unwrap();
+    let canada_model = serde_json::from_slice::<FeatureCollection>(&canada).unwrap();
+    let twitter_encode = |_: &[u8]| serde_json::to_vec(&twitter_model).unwrap().len();
+    let canada_encode = |_: &[u8]| serde_json::to_vec(&canada_model).unwrap().len();
     println!("| file | contender | median ms | MB/s |");
     println!("| --- | --- | ---: | ---: |");
-    for (name, bytes, decode) in [("twitter.json", &twitter, &twitter_decode as &dyn Fn(&[u8]) -> usize),
-                                  ("canada.json", &canada, &canada_decode as &dyn Fn(&[u8]) -> usize)] {
-        let ms = measure(bytes, 7, decode);
-        println!("| {} | serde_json-typed | {:.3} | {:.1} |", name, ms, bytes.len() as f64 / 1e6 / (ms / 1000.0));
+    let rows: [(&str, &str, &Vec<u8>, &dyn Fn(&[u8]) -> usize); 4] = [
+        ("twitter.json", "serde_json-typed", &twitter, &twitter_decode),
+        ("twitter.json", "serde_json-typed-encode", &twitter, &twitter_encode),
+        ("canada.json", "serde_json-typed", &canada, &canada_decode),
+        ("canada.json", "serde_json-typed-encode", &canada, &canada_encode),
+    ];
+    for (name, contender, bytes, run) in rows {
+        let ms = measure(bytes, 7, run);
+        // MB/s of the input file, as cartograph-bench reports encodes.
+        println!("| {} | {} | {:.3} | {:.1} |", name, contender, ms, bytes.len() as f64 / 1e6 / (ms / 1000.0));
     }
 }
