@@ -40,7 +40,7 @@ public struct Identified<Value>: Codable {
 
     /// Writes the value through the registry.
     public func encode(to encoder: any Encoder) throws {
-        let registry = (encoder as? TreeEncoder)?.registry ?? ModelRegistry()
+        let registry = (encoder as? TreeEncoder)?.registry ?? (encoder as? StreamEncoder)?.registry ?? ModelRegistry()
         let encoded = try ValueCodec<Value>.resolve().encode(wrappedValue, EncodingContext(registry: registry, profile: .json))
         var container = encoder.singleValueContainer()
         try container.encode(try encoded.jsonValue())

@@ -89,16 +89,31 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let encoder = TreeEncoder(options: codableOptions, registry: registry)
         do {
-            let slot = try encoder.encodeRootNode(value, requiringValue: true)
-            var writer = NativeJSONWriter(options: writeOptions)
-            try writer.write(slot)
-            return writer.output
+            // Streamed where the options allow and the value writes in
+            // order (nearly always); otherwise, or if the stream is
+            // abandoned, through the tree (StreamEncoder.swift says when).
+            if StreamRun.streams(codableOptions, writeOptions),
+                let bytes = try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry)
+            {
+                return bytes
+            }
+            return try encodeThroughTree(value)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
+    }
+
+    /// Encodes with the tree encoder and then writes the tree: what every
+    /// value the stream cannot write goes through, and what the stream's
+    /// output is tested against.
+    func encodeThroughTree<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = TreeEncoder(options: codableOptions, registry: registry)
+        let slot = try encoder.encodeRootNode(value, requiringValue: true)
+        var writer = NativeJSONWriter(options: writeOptions)
+        try writer.write(slot)
+        return writer.output
     }
 
     /// Encodes an `Encodable` value as `Data`.

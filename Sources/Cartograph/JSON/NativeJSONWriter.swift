@@ -10,11 +10,11 @@ struct NativeJSONWriter {
     let options: WriteOptions
     /// The bytes written so far (a copy of the writer's buffer).
     var output: [UInt8] { sink.bytes }
-    private let sink: OutputBuffer
-    private let indent: Int
+    let sink: OutputBuffer
+    let indent: Int
     /// ``WriteOptions/Formatting/prettyLikeFoundation``: `" : "`, empty
     /// containers over two lines, no final newline.
-    private let foundationLayout: Bool
+    let foundationLayout: Bool
 
     init(options: WriteOptions, capacity: Int = 4096) {
         self.options = options
@@ -90,12 +90,12 @@ struct NativeJSONWriter {
     }
 
     /// Foundation writes an empty container's brackets on lines of their own.
-    private mutating func emptyContainerLines(_ depth: Int) {
+    mutating func emptyContainerLines(_ depth: Int) {
         sink.append(UInt8(ascii: "\n"))
         newline(depth)
     }
 
-    private mutating func newline(_ depth: Int) {
+    mutating func newline(_ depth: Int) {
         guard indent > 0 else { return }
         sink.append(UInt8(ascii: "\n"))
         sink.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
@@ -130,7 +130,7 @@ struct NativeJSONWriter {
         }
     }
 
-    private mutating func write(_ value: EncodedValue, depth: Int, path: @autoclosure () -> String) throws {
+    mutating func write(_ value: EncodedValue, depth: Int, path: @autoclosure () -> String) throws {
         switch value {
         case .null: sink.append(contentsOf: .null)
         case .bool(true): sink.append(contentsOf: .true)
@@ -164,7 +164,7 @@ struct NativeJSONWriter {
         return false
     }
 
-    private mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
+    mutating func write(_ value: JSONValue, depth: Int, path: @autoclosure () -> String) throws {
         switch value {
         case .null: sink.append(contentsOf: .null)
         case .bool(true): sink.append(contentsOf: .true)
@@ -232,7 +232,7 @@ struct NativeJSONWriter {
         sink.append(UInt8(ascii: "}"))
     }
 
-    private mutating func writeNumber(_ number: JSONNumber, path: @autoclosure () -> String) throws {
+    mutating func writeNumber(_ number: JSONNumber, path: @autoclosure () -> String) throws {
         switch number.storage {
         case .int(let value): writeInteger(value)
         case .double(let value) where !value.isFinite:
@@ -244,11 +244,12 @@ struct NativeJSONWriter {
             case .null: sink.append(contentsOf: .null)
             case .strings(let positive, let negative, let nan): writeString(value.isNaN ? nan : (value > 0 ? positive : negative))
             }
+        case .double(let value): writeDouble(value)
         default: sink.append(contentsOf: number.text.utf8)
         }
     }
 
-    private mutating func writeInteger(_ value: Int64) {
+    mutating func writeInteger(_ value: Int64) {
         if value >= 0, value < 10 {
             sink.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -275,54 +276,61 @@ struct NativeJSONWriter {
     /// Lowercase, as Foundation's `JSONEncoder` writes `\u001f`: output stays byte-identical to it.
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private mutating func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         sink.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            var index = 0
-            let count = bytes.count
-            let base = UnsafeRawPointer(bytes.baseAddress)
-            while index < count {
-                // Eight bytes at a time while none needs escaping.
-                if let base, index + 8 <= count, !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                let byte = bytes[index]
-                let escape: Bool
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20: escape = true
-                case UInt8(ascii: "/"): escape = options.escapeSlashes
-                case 0x80...: escape = options.asciiOnly
-                default: escape = false
-                }
-                guard escape else {
-                    index += 1
-                    continue
-                }
-                if runStart < index { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                if byte >= 0x80 {
-                    index = writeEscapedScalar(bytes, at: index)
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "\""): sink.escape(0x22)
-                    case UInt8(ascii: "\\"): sink.escape(0x5C)
-                    case UInt8(ascii: "/"): sink.escape(0x2F)
-                    case 0x08: sink.escape(0x62)
-                    case 0x0C: sink.escape(0x66)
-                    case 0x0A: sink.escape(0x6E)
-                    case 0x0D: sink.escape(0x72)
-                    case 0x09: sink.escape(0x74)
-                    default: writeUnicodeEscape(UInt16(byte))
-                    }
-                    index += 1
-                }
-                runStart = index
-            }
-            if runStart < count { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        // Native strings are read in place (no copy of the string to make
+        // it contiguous, and no retain for one); others are copied once.
+        if text.utf8.withContiguousStorageIfAvailable({ writeStringBody($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { writeStringBody($0) }
         }
         sink.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's bytes, escaped as the options say (the quotes around them are the caller's).
+    private mutating func writeStringBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        let count = bytes.count
+        let base = UnsafeRawPointer(bytes.baseAddress)
+        while index < count {
+            // Eight bytes at a time while none needs escaping.
+            if let base, index + 8 <= count, !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            let escape: Bool
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20: escape = true
+            case UInt8(ascii: "/"): escape = options.escapeSlashes
+            case 0x80...: escape = options.asciiOnly
+            default: escape = false
+            }
+            guard escape else {
+                index += 1
+                continue
+            }
+            if runStart < index { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            if byte >= 0x80 {
+                index = writeEscapedScalar(bytes, at: index)
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): sink.escape(0x22)
+                case UInt8(ascii: "\\"): sink.escape(0x5C)
+                case UInt8(ascii: "/"): sink.escape(0x2F)
+                case 0x08: sink.escape(0x62)
+                case 0x0C: sink.escape(0x66)
+                case 0x0A: sink.escape(0x6E)
+                case 0x0D: sink.escape(0x72)
+                case 0x09: sink.escape(0x74)
+                default: writeUnicodeEscape(UInt16(byte))
+                }
+                index += 1
+            }
+            runStart = index
+        }
+        if runStart < count { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
 
     /// Whether a word holds a quote, a backslash, a control byte, or (when
@@ -360,5 +368,36 @@ struct NativeJSONWriter {
         for shift in stride(from: 12, through: 0, by: -4) {
             sink.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
         }
+    }
+}
+
+extension NativeJSONWriter {
+    /// A finite double as ``JSONNumber``'s text writes it
+    /// (``DoubleFormatting/json(_:)``: shortest digits, whole values
+    /// without `.0`), straight into the output.
+    mutating func writeDouble(_ value: Double) {
+        var digits = DoubleDigits(sink: sink)
+        value.write(to: &digits)
+    }
+}
+
+/// Takes a double's text from the standard library's formatter into the
+/// output: `Double.write(to:)` hands the digits over as an ASCII buffer
+/// through `_writeASCII` (the text `description` makes a `String` of, which
+/// allocates past 15 bytes, as most of canada.json's coordinates are).
+/// Were that requirement ever gone, `write(_:)` gets the same text.
+private struct DoubleDigits: TextOutputStream {
+    let sink: OutputBuffer
+
+    mutating func write(_ string: String) {
+        var text = string
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        sink.append(contentsOf: text.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var count = buffer.count
+        if count > 2, buffer[count - 2] == UInt8(ascii: "."), buffer[count - 1] == UInt8(ascii: "0") { count -= 2 }
+        sink.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
     }
 }

@@ -36,6 +36,13 @@ final class OutputBuffer {
         capacity = grown
     }
 
+    /// Drops the bytes written after the first `count` (a streamed member
+    /// whose value threw).
+    func truncate(to count: Int) {
+        precondition(count >= 0 && count <= self.count, "truncating past the bytes written")
+        self.count = count
+    }
+
     @inline(__always)
     func append(_ byte: UInt8) {
         reserve(1)

@@ -20,11 +20,17 @@ struct ASCIIKeyIndex {
 
     /// Indexes the members (distinct keys); false, and empty, when one is not ASCII.
     mutating func fill(with members: [EncodingObject.Member]) -> Bool {
+        fill(members.count) { members[$0].key }
+    }
+
+    /// Indexes `count` distinct keys, the key at each position given by
+    /// `key`; false, and empty, when one is not ASCII.
+    mutating func fill(_ count: Int, _ key: (Int) -> String) -> Bool {
         slots = Array(repeating: (0, -1), count: 128)
         mask = 127
-        count = 0
-        for (position, member) in members.enumerated() {
-            guard let hash = Self.hash(of: member.key) else {
+        self.count = 0
+        for position in 0..<count {
+            guard let hash = Self.hash(of: key(position)) else {
                 slots = []
                 return false
             }
@@ -34,9 +40,14 @@ struct ASCIIKeyIndex {
     }
 
     func position(of key: String, hash: UInt64, in members: [EncodingObject.Member]) -> Int? {
+        position(of: key, hash: hash) { members[$0].key }
+    }
+
+    /// The position of `key` (its hash `hash`), the key at each position given by `keyAt`.
+    func position(of key: String, hash: UInt64, _ keyAt: (Int) -> String) -> Int? {
         var index = Int(truncatingIfNeeded: hash) & mask
         while slots[index].position >= 0 {
-            if slots[index].hash == hash, members[slots[index].position].key == key { return slots[index].position }
+            if slots[index].hash == hash, keyAt(slots[index].position) == key { return slots[index].position }
             index = (index + 1) & mask
         }
         return nil

@@ -25,7 +25,7 @@ import Foundation
 
 /// The `Encoder` behind ``JSONMapper``'s `Codable` support: it builds a
 /// tree of nodes that a writer then turns into bytes.
-final class TreeEncoder: Encoder {
+final class TreeEncoder: Encoder, EncoderChecks {
     let run: EncodingRun
     private(set) var result: EncodingNode? {
         didSet { if let commit, let result { commit(result) } }
@@ -166,16 +166,7 @@ final class TreeEncoder: Encoder {
         case .codingPath(let convert):
             return convert(codingPath + [key]).stringValue
         case .snakeCase, .snakeCaseRoundTrip, .custom:
-            let name = key.stringValue
-            if let cached = run.convertedKeys[name] { return cached }
-            let converted: String
-            switch options.keys {
-            case .custom(let transform): converted = transform(name)
-            case .snakeCaseRoundTrip: converted = NamingStrategy.snakeCase.outputKey(for: name)
-            default: converted = SnakeCaseKeys.toSnakeCase(name)
-            }
-            run.convertedKeys[name] = converted
-            return converted
+            return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
         }
     }
 
@@ -187,32 +178,6 @@ final class TreeEncoder: Encoder {
     }
 
     // MARK: Values
-
-    func invalid(_ value: Any, _ message: String, key: (any CodingKey)?, kind: CartographError.Kind = .encodingFailed) -> EncodingError {
-        var keys = codingPath
-        if let key { keys.append(key) }
-        let error = CartographError(kind, message, path: CodingTrail.render(keys))
-        return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
-    }
-
-    func double(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
-        // Property lists hold NaN and the infinities, as Foundation writes them.
-        guard value.isFinite || propertyList else {
-            guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats else {
-                throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", key: key)
-            }
-            return .string(value.isNaN ? nan : (value > 0 ? positive : negative))
-        }
-        return .number(JSONNumber(value))
-    }
-
-    func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
-        // In a property list a Float is the Double of the same value (exact,
-        // as Foundation's XML writer writes it: 0.1 as 0.10000000149011612).
-        guard value.isFinite, !propertyList else { return try double(Double(value), key: key) }
-        // Float's own shortest digits (0.1 stays 0.1), whole values without `.0`.
-        return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
-    }
 
     /// Encodes any value under `key` into a node.
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode {
@@ -243,19 +208,6 @@ final class TreeEncoder: Encoder {
         child.keepDictionaryKeys(T.self)
         try value.encode(to: child)
         return child.result ?? .value(.object(JSONObject()))
-    }
-
-    /// Refuses one level more than ``CodableOptions/maxDepth`` or than the stack holds.
-    /// Generic, not `Any`: a value passed as `Any` is boxed (a struct larger
-    /// than three words copied into a heap box, each reference in it
-    /// retained) on every call, though only an error uses it.
-    private func checkDepth<T>(_ value: T, key: (any CodingKey)?) throws {
-        guard depth < options.maxDepth else {
-            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
-        }
-        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else {
-            throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)
-        }
     }
 
     /// Encodes the root value.

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What both `Codable` encoders (the streaming ``StreamEncoder`` and the
+/// tree-building ``TreeEncoder``) decide the same way: how a key is
+/// converted, how a double is written, and what is refused with which error.
+/// One implementation, so that a value that falls back from one encoder to
+/// the other meets the same errors and keys.
+protocol EncoderChecks: AnyObject {
+    var options: CodableOptions { get }
+    var codingPath: [any CodingKey] { get }
+    /// Writing a property list, where NaN and the infinities are values.
+    var propertyList: Bool { get }
+    /// Nesting depth of this encoder's value.
+    var depth: Int { get }
+}
+
+extension EncoderChecks {
+    func invalid(_ value: Any, _ message: String, key: (any CodingKey)?, kind: CartographError.Kind = .encodingFailed) -> EncodingError {
+        var keys = codingPath
+        if let key { keys.append(key) }
+        let error = CartographError(kind, message, path: CodingTrail.render(keys))
+        return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
+    }
+
+    func double(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
+        // Property lists hold NaN and the infinities, as Foundation writes them.
+        guard value.isFinite || propertyList else { return try nonFinite(value, key: key) }
+        return .number(JSONNumber(value))
+    }
+
+    /// What a NaN or an infinity becomes in JSON: the strings the options
+    /// name, or an error.
+    func nonFinite(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
+        guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats else {
+            throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", key: key)
+        }
+        return .string(value.isNaN ? nan : (value > 0 ? positive : negative))
+    }
+
+    func float(_ value: Float, key: (any CodingKey)?) throws -> JSONValue {
+        // In a property list a Float is the Double of the same value (exact,
+        // as Foundation's XML writer writes it: 0.1 as 0.10000000149011612).
+        guard value.isFinite, !propertyList else { return try double(Double(value), key: key) }
+        // Float's own shortest digits (0.1 stays 0.1), whole values without `.0`.
+        return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
+    }
+
+    /// Refuses one level more than ``CodableOptions/maxDepth`` or than the stack holds.
+    /// Generic, not `Any`: a value passed as `Any` is boxed (a struct larger
+    /// than three words copied into a heap box, each reference in it
+    /// retained) on every call, though only an error uses it.
+    func checkDepth<T>(_ value: T, key: (any CodingKey)?) throws {
+        guard depth < options.maxDepth else {
+            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
+        }
+        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else {
+            throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)
+        }
+    }
+}
+
+/// Keys after a key strategy that works on the key's name alone (snake
+/// case, a custom closure), converted once per encode and kept by name.
+enum KeyConversion {
+    static func converted(_ name: String, _ keys: CodableOptions.KeyStrategy, cache: inout [String: String]) -> String {
+        if let cached = cache[name] { return cached }
+        let converted: String
+        switch keys {
+        case .custom(let transform): converted = transform(name)
+        case .snakeCaseRoundTrip: converted = NamingStrategy.snakeCase.outputKey(for: name)
+        default: converted = SnakeCaseKeys.toSnakeCase(name)
+        }
+        cache[name] = converted
+        return converted
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+
+// The streaming `Codable` encoder: bytes are written as `encode(to:)` runs,
+// with no tree in between.
+//
+//     struct User: Encodable { let id: Int; let tags: [String] }
+//     try mapper.encode(User(id: 7, tags: ["a"]))
+//
+// The root encoder is given the root's place (frame 0 of the run's stack,
+// StreamRun.swift). `User.encode(to:)` asks it for a keyed container: `{`
+// is written and frame 1 opened. `encode(7, forKey: .id)` writes `"id":7`
+// into frame 1; `encode(["a"], forKey: .tags)` writes `,"tags":` and
+// hands the value the member's place, where it writes `["a"]`. When the
+// root's `encode(to:)` returns, frame 1 is closed with `}`.
+//
+// A container stays open until something is written into a container
+// below it: then everything above that one is closed, as a nested
+// container ends when its parent writes again. Each container remembers
+// the generation of its frame, so a write into one already closed is seen.
+//
+// Foundation's `Encoder` allows what a stream cannot write in order: a
+// write into a container after its siblings were written, a key written
+// twice (the tree keeps the last value in the first place), a value
+// replaced by another, a super encoder used after its parent wrote on.
+// Any of these abandons the stream (``StreamRun/abandon()``): the encode
+// starts again with ``TreeEncoder``, which defines what every such case
+// writes, so the output is the tree's byte for byte. So does an error
+// thrown once a member's bytes are begun: the tree then throws it, with
+// nothing half-written. The value's `encode(to:)` runs a second time in
+// those cases. Sorted keys and coding-path key strategies go to the tree
+// from the start (``StreamRun/streams(_:_:)``).
+//
+// The containers are StreamKeyedContainer.swift, StreamUnkeyedContainer.swift
+// and StreamSingleValueContainer.swift.
+
+/// The `Encoder` behind ``JSONMapper/encode(_:)-(T)`` for JSON output: it
+/// writes the bytes as the value encodes itself.
+final class StreamEncoder: Encoder, EncoderChecks {
+    let run: StreamRun
+    /// Nesting depth of this encoder's value (for ``CodableOptions/maxDepth``).
+    let depth: Int
+    /// The frame whose member this encoder's value is: its container is frame `frame + 1`.
+    let frame: Int
+    /// The ticket that lets this encoder write into its place (0: a
+    /// nested container's encoder, whose place is already its container).
+    let ticket: Int
+    /// The generation of this encoder's container, 0 before it has one.
+    @exclusivity(unchecked) private var containerGeneration = 0
+    @exclusivity(unchecked) private var containerIsObject = false
+    @exclusivity(unchecked) private var wroteValue = false
+    /// Keys are written without the key strategy (a string-keyed dictionary's).
+    @exclusivity(unchecked) private(set) var writesKeysAsGiven = false
+
+    private let parent: StreamEncoder?
+    private let key: (any CodingKey)?
+    private let baseTrail: CodingTrail?
+    @exclusivity(unchecked) private var madeTrail: CodingTrail??
+
+    var options: CodableOptions { run.options }
+    var registry: ModelRegistry { run.registry }
+    var propertyList: Bool { false }
+
+    /// An encoder for the value in `ticket`'s place in `frame`, with its
+    /// coding path given whole.
+    init(run: StreamRun, trail: CodingTrail?, depth: Int, frame: Int, ticket: Int) {
+        self.run = run
+        baseTrail = trail
+        parent = nil
+        key = nil
+        self.depth = depth
+        self.frame = frame
+        self.ticket = ticket
+    }
+
+    /// The encoder of a member of `parent`'s value, under `key`.
+    init(run: StreamRun, parent: StreamEncoder, key: any CodingKey, frame: Int, ticket: Int) {
+        self.run = run
+        self.parent = parent
+        self.key = key
+        baseTrail = nil
+        depth = parent.depth + 1
+        self.frame = frame
+        self.ticket = ticket
+    }
+
+    /// The encoder of a nested container already opened as frame `frame + 1`.
+    init(run: StreamRun, trail: CodingTrail, depth: Int, frame: Int, container generation: Int, isObject: Bool) {
+        self.run = run
+        baseTrail = trail
+        parent = nil
+        key = nil
+        self.depth = depth
+        self.frame = frame
+        ticket = 0
+        containerGeneration = generation
+        containerIsObject = isObject
+    }
+
+    /// The coding path as a chain, made on first use.
+    var trail: CodingTrail? {
+        if let madeTrail { return madeTrail }
+        let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        madeTrail = .some(made)
+        return made
+    }
+
+    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        guard let generation = openContainer(object: true) else { return newKeyedContainer(Key.self, generation: -1) }
+        if let (holder, state) = run.recycled.reuse(ObjectIdentifier(Key.self), depth: frame) {
+            state._withUnsafeGuaranteedRef { $0.reset(encoder: self, frame: frame + 1, generation: generation) }
+            // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
+            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+        }
+        return newKeyedContainer(Key.self, generation: generation)
+    }
+
+    /// A new keyed container, kept if the run's table admits it (not
+    /// inlined: see ``TreeEncoder``'s).
+    @inline(never)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, generation: Int) -> KeyedEncodingContainer<Key> {
+        let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation)
+        let container = KeyedEncodingContainer(state)
+        if generation > 0, run.recycled.admits() {
+            run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
+        }
+        return container
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        StreamUnkeyedContainer(encoder: self, frame: frame + 1, generation: openContainer(object: false) ?? -1)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamSingleValueContainer(encoder: self)
+    }
+
+    /// The generation of this encoder's container of that kind: the one it
+    /// has (made innermost again), or a new one in its place. Nil, having
+    /// abandoned, where the stream cannot give one (a container of the
+    /// other kind, a closed one, a place already written).
+    private func openContainer(object: Bool) -> Int? {
+        if containerGeneration != 0 {
+            guard containerIsObject == object, run.isOpen(frame + 1, containerGeneration) else {
+                _ = run.abandon()
+                return nil
+            }
+            run.closeAbove(frame + 1)
+            return containerGeneration
+        }
+        guard !wroteValue, run.takePlace(frame, ticket: ticket), let generation = try? run.push(object: object, at: frame + 1) else {
+            _ = run.abandon()
+            return nil
+        }
+        containerGeneration = generation
+        containerIsObject = object
+        return generation
+    }
+
+    /// Takes this encoder's place for a single value; a second value, or one
+    /// after a container, abandons. False, writing nothing, once the encode has ended.
+    func beginSingleValue() throws -> Bool {
+        if run.ended { return false }
+        guard !wroteValue, containerGeneration == 0, run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
+        wroteValue = true
+        return true
+    }
+
+    // MARK: Keys
+
+    func jsonKey(_ key: some CodingKey) -> String {
+        if writesKeysAsGiven { return key.stringValue }
+        switch options.keys {
+        case .useDefaultKeys: return key.stringValue
+        case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
+        case .snakeCase, .snakeCaseRoundTrip: return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+        // Never streamed (StreamRun.streams): the tree encoder calls these.
+        case .custom, .codingPath: return key.stringValue
+        }
+    }
+
+    /// A `[String: Value]` dictionary's keys are data, written as they are
+    /// under a key strategy (as Foundation's encoder does).
+    private func keepDictionaryKeys<T>(_: T.Type) {
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+    }
+
+    // MARK: Values
+
+    /// Writes `value` into the member just begun in `frame` (its separator
+    /// and key written, its place empty), as the member `key` of this
+    /// encoder's value. On an error the caller undoes the member
+    /// (``StreamRun/undoMember(_:from:key:)``).
+    func encodeValue<T: Encodable>(_ value: T, key: any CodingKey, frame: Int) throws {
+        if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true) { return }
+        try checkDepth(value, key: key)
+        let ticket = run.newTicket()
+        run.setPending(frame, ticket: ticket)
+        let child = StreamEncoder(run: run, parent: self, key: key, frame: frame, ticket: ticket)
+        child.keepDictionaryKeys(T.self)
+        try value.encode(to: child)
+        run.finishPlace(frame, ticket: ticket)
+    }
+
+    /// Writes a value a single-value container holds into this encoder's
+    /// place: one level deeper, the same coding path. On an error the place
+    /// is empty again, as the tree encoder leaves it.
+    func encodeNested<T: Encodable>(_ value: T) throws {
+        let start = run.writer.sink.count
+        guard try beginSingleValue() else { return }
+        do {
+            if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
+            try checkDepth(value, key: nil)
+            let ticket = run.newTicket()
+            run.setPending(frame, ticket: ticket)
+            let child = StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
+            child.keepDictionaryKeys(T.self)
+            try value.encode(to: child)
+            run.finishPlace(frame, ticket: ticket)
+        } catch {
+            if run.undoPlace(frame, ticket: ticket, from: start) { wroteValue = false }
+            throw error
+        }
+    }
+
+    /// Encodes the root value (this is the root's encoder). With
+    /// `requiringValue`, a value that encodes nothing throws, as Foundation's
+    /// encoders do at the top level.
+    func encodeRoot<T: Encodable>(_ value: T, requiringValue: Bool) throws {
+        defer { run.recycled.empty() }
+        guard run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
+        if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
+        run.setPending(frame, ticket: ticket)
+        keepDictionaryKeys(T.self)
+        try value.encode(to: self)
+        if requiringValue, !run.abandoned, run.frames[frame].pendingTicket == ticket {
+            throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil)
+        }
+        run.finishPlace(frame, ticket: ticket)
+    }
+
+    /// Writes the values with a JSON form of their own (dates, data, URLs,
+    /// decimals, `JSONValue`s, registered models) and arrays of the common
+    /// scalars; false for any other value. Metatype comparisons first, as
+    /// in the tree encoder. A registered model's error is wrapped with the
+    /// member's key where the tree wraps it (a member), and thrown as it is
+    /// where the tree throws it so (the root, a single value).
+    private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool) throws -> Bool {
+        let type = T.self
+        if type == [Double].self {
+            let generation = try run.push(object: false, at: frame + 1)
+            for (index, element) in (value as! [Double]).enumerated() {
+                if element.isFinite {
+                    _ = try run.beginMember(frame + 1, generation)
+                    run.writer.writeDouble(element)
+                } else {
+                    let replacement = try nonFinite(element, key: IndexKey(index))
+                    _ = try run.beginMember(frame + 1, generation)
+                    try run.writer.write(replacement, depth: frame + 1, path: "")
+                }
+            }
+            run.closeAbove(frame)
+            return true
+        }
+        if type == [Int].self { return try writeArray(value as! [Int], frame: frame) { $0.writeInteger(Int64($1)) } }
+        if type == [String].self { return try writeArray(value as! [String], frame: frame) { $0.writeString($1) } }
+        if type == [Int64].self { return try writeArray(value as! [Int64], frame: frame) { $0.writeInteger($1) } }
+        if type == [Bool].self { return try writeArray(value as! [Bool], frame: frame) { $0.sink.append(contentsOf: $1 ? .true : .false) } }
+        if type == Date.self {
+            try writeDate(value as! Date, key: key, frame: frame)
+            return true
+        }
+        if type == Data.self {
+            try writeData(value as! Data, key: key, frame: frame)
+            return true
+        }
+        if type == Decimal.self {
+            try run.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
+            return true
+        }
+        if type == URL.self {
+            run.writer.writeString((value as! URL).absoluteString)
+            return true
+        }
+        if type == JSONValue.self {
+            try writeWhole(value as! JSONValue, frame: frame)
+            return true
+        }
+        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            let encoded: EncodedValue
+            do {
+                encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json))
+            } catch let error as CartographError where wrapsModelErrors {
+                throw invalid(value, error.message, key: key)
+            }
+            do {
+                try run.writer.write(encoded, depth: frame, path: "")
+            } catch {
+                // The tree's writer reports it, with its path.
+                throw run.abandon()
+            }
+            return true
+        }
+        return false
+    }
+
+    private func writeArray<Element>(_ elements: [Element], frame: Int, _ write: (inout NativeJSONWriter, Element) -> Void) throws -> Bool {
+        let generation = try run.push(object: false, at: frame + 1)
+        for element in elements {
+            _ = try run.beginMember(frame + 1, generation)
+            write(&run.writer, element)
+        }
+        run.closeAbove(frame)
+        return true
+    }
+
+    /// A whole `JSONValue`, written by the writer; what it refuses (a NaN
+    /// inside, too deep) the tree's writer reports, with its path.
+    private func writeWhole(_ value: JSONValue, frame: Int) throws {
+        do {
+            try run.writer.write(value, depth: frame, path: "")
+        } catch {
+            throw run.abandon()
+        }
+    }
+
+    private func writeDate(_ date: Date, key: (any CodingKey)?, frame: Int) throws {
+        switch options.dates {
+        case .deferredToDate: try writeDouble(date.timeIntervalSinceReferenceDate, key: key, frame: frame)
+        case .secondsSince1970: try writeDouble(date.timeIntervalSince1970, key: key, frame: frame)
+        case .millisecondsSince1970:
+            let millis = date.timeIntervalSince1970 * 1000
+            if let whole = Int64(exactly: millis) { return run.writer.writeInteger(whole) }
+            try writeDouble(millis, key: key, frame: frame)
+        case .iso8601(let fractional): run.writer.writeString(try DateFormats.iso8601String(date, fractional: fractional))
+        case .formatted(let format, let timeZone):
+            run.writer.writeString(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date))
+        case .custom(_, let encode):
+            try nested(key: key, frame: frame) { try encode(date, $0) }
+        }
+    }
+
+    private func writeData(_ data: Data, key: (any CodingKey)?, frame: Int) throws {
+        switch options.data {
+        case .base64: run.writer.writeString(data.base64EncodedString())
+        case .deferredToData: try nested(key: key, frame: frame) { encoder in try Array(data).encode(to: encoder) }
+        case .custom(_, let encode): try nested(key: key, frame: frame) { try encode(data, $0) }
+        }
+    }
+
+    private func writeDouble(_ value: Double, key: (any CodingKey)?, frame: Int) throws {
+        if value.isFinite { return run.writer.writeDouble(value) }
+        try writeWhole(try nonFinite(value, key: key), frame: frame)
+    }
+
+    /// A value a closure encodes (a custom date or data strategy) in the
+    /// member's place, through an encoder of its own.
+    private func nested(key: (any CodingKey)?, frame: Int, _ body: (StreamEncoder) throws -> Void) throws {
+        let ticket = run.newTicket()
+        run.setPending(frame, ticket: ticket)
+        let child =
+            key.map { StreamEncoder(run: run, parent: self, key: $0, frame: frame, ticket: ticket) }
+            ?? StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
+        try body(child)
+        run.finishPlace(frame, ticket: ticket)
+    }
+}
+
+extension StreamEncoder {
+    /// Encodes `value` as JSON bytes, streaming; nil if the value cannot be
+    /// streamed (the caller then encodes it with the tree encoder).
+    static func encode<T: Encodable>(
+        _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true
+    ) throws -> [UInt8]? {
+        let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry)
+        let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.newTicket())
+        run.setPending(0, ticket: root.ticket)
+        // Containers kept past the encode write nothing from here on, also
+        // while the tree encodes the value again.
+        defer { run.ended = true }
+        do {
+            try root.encodeRoot(value, requiringValue: requiringValue)
+        } catch {
+            if run.abandoned { return nil }
+            throw error
+        }
+        return run.abandoned ? nil : run.finish()
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// What a streaming keyed container writes through and into: a class, so
+/// that a kept container (``RecycledContainers``) can be pointed at the
+/// next object. It owns its encoder and reads it unretained on the hot
+/// paths, as ``TreeKeyedState`` does.
+class StreamKeyedState {
+    @exclusivity(unchecked) private final var owner: StreamEncoder
+    @exclusivity(unchecked) private final var encoderRef: Unmanaged<StreamEncoder>
+    /// The frame of the object this container writes, and its generation
+    /// (-1: a container handed out after the stream was abandoned).
+    @exclusivity(unchecked) final var frame: Int
+    @exclusivity(unchecked) final var generation: Int
+
+    init(encoder: StreamEncoder, frame: Int, generation: Int) {
+        owner = encoder
+        encoderRef = .passUnretained(encoder)
+        self.frame = frame
+        self.generation = generation
+    }
+
+    final func reset(encoder: StreamEncoder, frame: Int, generation: Int) {
+        owner = encoder
+        encoderRef = .passUnretained(encoder)
+        self.frame = frame
+        self.generation = generation
+    }
+
+    final var encoder: StreamEncoder { owner }
+
+    /// The encoder and its run, unretained (``owner`` keeps them).
+    @inline(__always)
+    final func withTargets<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
+        try encoderRef._withUnsafeGuaranteedRef { encoder in try body(encoder, encoder.run) }
+    }
+}
+
+final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// Begins the member `key`: separator, indentation, key. Returns
+    /// where its bytes start, or -1 once the encode has ended (nothing is written).
+    @inline(__always)
+    private func begin(_ name: String, _ run: StreamRun) throws -> Int {
+        let start = try run.beginMember(frame, generation)
+        if start >= 0 { try run.writeKey(name, frame: frame) }
+        return start
+    }
+
+    private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {
+        try withTargets { encoder, run in
+            guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
+            write(&run.writer)
+        }
+    }
+
+    func encodeNil(forKey key: Key) throws { try put(key) { $0.sink.append(contentsOf: .null) } }
+    func encode(_ value: Bool, forKey key: Key) throws { try put(key) { $0.sink.append(contentsOf: value ? .true : .false) } }
+    func encode(_ value: String, forKey key: Key) throws { try put(key) { $0.writeString(value) } }
+    func encode(_ value: Double, forKey key: Key) throws {
+        guard value.isFinite else { return try encodeWhole(try encoder.nonFinite(value, key: key), forKey: key) }
+        try put(key) { $0.writeDouble(value) }
+    }
+    func encode(_ value: Float, forKey key: Key) throws { try encodeWhole(try encoder.float(value, key: key), forKey: key) }
+    func encode(_ value: Int, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: Int8, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: Int16, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: Int32, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: Int64, forKey key: Key) throws { try put(key) { $0.writeInteger(value) } }
+    func encode(_ value: UInt, forKey key: Key) throws { try encodeWhole(.number(JSONNumber(UInt64(value))), forKey: key) }
+    func encode(_ value: UInt8, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: UInt16, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: UInt32, forKey key: Key) throws { try put(key) { $0.writeInteger(Int64(value)) } }
+    func encode(_ value: UInt64, forKey key: Key) throws { try encodeWhole(.number(JSONNumber(value)), forKey: key) }
+    func encode(_ value: Int128, forKey key: Key) throws { try encodeWhole(.number(JSONNumber(wide: value)), forKey: key) }
+    func encode(_ value: UInt128, forKey key: Key) throws { try encodeWhole(.number(JSONNumber(wide: value)), forKey: key) }
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try withTargets { encoder, run in
+            let name = encoder.jsonKey(key)
+            let start = try begin(name, run)
+            guard start >= 0 else { return }
+            do {
+                try encoder.encodeValue(value, key: key, frame: frame)
+            } catch {
+                run.undoMember(frame, from: start, key: name)
+                throw error
+            }
+        }
+    }
+
+    /// A scalar the writer writes whole (finite: it cannot throw).
+    private func encodeWhole(_ value: JSONValue, forKey key: Key) throws {
+        try withTargets { encoder, run in
+            guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
+            try run.writer.write(value, depth: frame, path: "")
+        }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nested = openNested(key, object: true)
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: nested.encoder, frame: frame + 1, generation: nested.generation))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = openNested(key, object: false)
+        return StreamUnkeyedContainer(encoder: nested.encoder, frame: frame + 1, generation: nested.generation)
+    }
+
+    /// Begins the member `key` and opens a container in it, with the
+    /// encoder its values are encoded through (a generation of -1 where
+    /// the stream was abandoned).
+    private func openNested(_ key: Key, object: Bool) -> (encoder: StreamEncoder, generation: Int) {
+        let encoder = self.encoder
+        let run = encoder.run
+        let trail = CodingTrail(parent: encoder.trail, key: key)
+        var nestedGeneration = -1
+        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) { nestedGeneration = opened }
+        let nested = StreamEncoder(
+            run: run, trail: trail, depth: encoder.depth + 1, frame: frame, container: nestedGeneration, isObject: object)
+        return (nested, nestedGeneration)
+    }
+
+    /// An encoder for the value under `"super"` (Foundation's spelling).
+    func superEncoder() -> any Encoder { superEncoder(for: StringKey("super")) }
+
+    func superEncoder(forKey key: Key) -> any Encoder { superEncoder(for: key) }
+
+    /// The member is begun now and written by the super encoder; if
+    /// anything else is written here first, it is `{}` (as in Foundation).
+    private func superEncoder(for key: some CodingKey) -> any Encoder {
+        let encoder = self.encoder
+        let run = encoder.run
+        let trail = CodingTrail(parent: encoder.trail, key: key)
+        var ticket = -1
+        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0 {
+            ticket = run.newTicket()
+            run.setPending(frame, ticket: ticket)
+        }
+        return StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+
+/// Thrown through `encode(to:)` when a value cannot be written in order
+/// (``StreamRun/abandon()``): the encode starts again with the tree encoder.
+struct StreamAbandoned: Error {}
+
+/// One container the streaming encoder has opened and not yet closed.
+struct StreamFrame {
+    /// Which container this is: a container keeps the generation of the
+    /// frame it writes into, and a frame reused at the same level gets a new one.
+    var generation = 0
+    var isObject = false
+    /// Members written.
+    var count = 0
+    /// The ticket of the encoder whose value is the member written last and
+    /// not yet begun (0: none): that encoder may begin it, and anything
+    /// else written here first settles it as `{}`.
+    var pendingTicket = 0
+    /// The keys written, for objects (a repeated key abandons the stream).
+    var keys = StreamKeyLog()
+}
+
+/// The keys of one object, to find a key written twice (which the tree
+/// encoder writes once, in its first place, with the last value).
+///
+/// The same tests as ``EncodingObject``'s, so that the stream finds every
+/// repeat the tree finds: below ``EncodingObject/indexThreshold`` keys a
+/// signature bit, then UTF-8 length and `String` equality; past it a hash
+/// of the bytes while every key is ASCII (``ASCIIKeyIndex``), a `Set` of
+/// the keys once one is not. Arrays are kept from object to object at the
+/// same level.
+struct StreamKeyLog {
+    private var signatures: UInt64 = 0
+    private var keys: [String] = []
+    private var asciiIndex = ASCIIKeyIndex()
+    private var index: Set<String>?
+
+    mutating func reset() {
+        signatures = 0
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
+        index = nil
+    }
+
+    /// Forgets `key`, the last one recorded (its member's value threw).
+    /// Its signature bit stays set: the bits only say where to look.
+    mutating func removeLast(_ key: String) {
+        if index != nil {
+            index!.remove(key)
+        } else if keys.last == key {
+            keys.removeLast()
+            // The hash index has no removal: built again from the keys if needed.
+            if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
+        }
+    }
+
+    /// Records `key`; false if it was already written in this object.
+    mutating func insert(_ key: String) -> Bool {
+        if index != nil { return index!.insert(key).inserted }
+        if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key) }
+        let length = key.utf8.count
+        let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
+        if signatures & bit != 0 {
+            for known in keys where known.utf8.count == length && known == key { return false }
+        }
+        signatures |= bit
+        keys.append(key)
+        return true
+    }
+
+    private mutating func insertIndexed(_ key: String) -> Bool {
+        let keys = self.keys
+        if let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(keys.count, { keys[$0] }) {
+            if asciiIndex.position(of: key, hash: hash, { keys[$0] }) != nil { return false }
+            asciiIndex.insert(hash, position: keys.count)
+            self.keys.append(key)
+            return true
+        }
+        var all = Set(keys)
+        let inserted = all.insert(key).inserted
+        index = all
+        asciiIndex = ASCIIKeyIndex()
+        return inserted
+    }
+}
+
+/// What one streaming encode shares: the writer, the stack of open
+/// containers, and what every encoder of the value reads (options,
+/// registry, converted keys, recycled containers).
+///
+/// Frame 0 is the root's place, never closed; frame `f` above it is a
+/// container at output level `f - 1`, whose members sit at level `f`.
+final class StreamRun {
+    let options: CodableOptions
+    let registry: ModelRegistry
+    let registryIsEmpty: Bool
+    @exclusivity(unchecked) var writer: NativeJSONWriter
+    @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
+    @exclusivity(unchecked) private(set) var frames: [StreamFrame] = [StreamFrame()]
+    /// Frames open, the root's included.
+    @exclusivity(unchecked) private(set) var open = 1
+    @exclusivity(unchecked) private var lastTicket = 0
+    /// Set when a value could not be written in order: nothing after it is
+    /// written, and the caller encodes again with the tree encoder.
+    @exclusivity(unchecked) private(set) var abandoned = false
+    /// Set when the encode has returned: a container kept past it writes
+    /// nothing (as Foundation's `JSONEncoder` drops such writes) and throws nothing.
+    @exclusivity(unchecked) var ended = false
+    @exclusivity(unchecked) var recycled: RecycledContainers<StreamKeyedState>
+
+    /// Whether values with these options can be streamed. Sorted keys need
+    /// every key of an object first; a custom key strategy must be called
+    /// in the order Foundation calls it (a value's keys before its own), so
+    /// both go to the tree encoder.
+    static func streams(_ options: CodableOptions, _ writeOptions: WriteOptions) -> Bool {
+        if writeOptions.sortedKeys { return false }
+        switch options.keys {
+        case .useDefaultKeys, .snakeCase, .snakeCaseRoundTrip, .fuzzy: return true
+        case .custom, .codingPath: return false
+        }
+    }
+
+    init(options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, capacity: Int = 4096) {
+        self.options = options
+        self.registry = registry
+        registryIsEmpty = !registry.hasEntries
+        writer = NativeJSONWriter(options: writeOptions, capacity: capacity)
+        recycled = RecycledContainers(keeps: ContainerLayout.keyedEncoding, after: 16)
+    }
+
+    /// A ticket for an encoder's place: unique within the encode.
+    @inline(__always)
+    func newTicket() -> Int {
+        lastTicket &+= 1
+        return lastTicket
+    }
+
+    /// Gives up streaming: the encode is done again by the tree encoder.
+    func abandon() -> StreamAbandoned {
+        abandoned = true
+        return StreamAbandoned()
+    }
+
+    // MARK: Frames
+
+    /// Whether `frame` is still open as the container of that generation.
+    @inline(__always)
+    func isOpen(_ frame: Int, _ generation: Int) -> Bool {
+        frame < open && frames[frame].generation == generation && !abandoned
+    }
+
+    /// Makes `frame` the innermost open container: the containers above it
+    /// are closed (a nested container ends when its parent writes again).
+    @inline(__always)
+    func closeAbove(_ frame: Int) {
+        while open > frame + 1 { closeTop() }
+    }
+
+    private func closeTop() {
+        let top = open - 1
+        settlePending(top)
+        let frame = frames[top]
+        if frame.count == 0 {
+            if writer.foundationLayout { writer.emptyContainerLines(top - 1) }
+        } else {
+            writer.newline(top - 1)
+        }
+        writer.sink.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        open -= 1
+    }
+
+    /// Writes `{}` for a member whose encoder wrote nothing (as the tree
+    /// encoder does), so that nothing else is written in its place.
+    func settlePending(_ frame: Int) {
+        guard frames[frame].pendingTicket != 0 else { return }
+        frames[frame].pendingTicket = 0
+        writeEmptyObject(level: frame)
+    }
+
+    /// `{}` at an output level.
+    func writeEmptyObject(level: Int) {
+        writer.sink.append(UInt8(ascii: "{"))
+        if writer.foundationLayout { writer.emptyContainerLines(level) }
+        writer.sink.append(UInt8(ascii: "}"))
+    }
+
+    /// Starts the next member of `frame`: closes what is above it, settles
+    /// the member before, writes the separator and the indentation.
+    /// Returns where the member's bytes start (to undo it,
+    /// ``undoMember(_:from:key:)``), or -1, writing nothing, once the
+    /// encode has ended. Throws (abandoning) if the frame was closed.
+    @inline(__always)
+    func beginMember(_ frame: Int, _ generation: Int) throws -> Int {
+        guard isOpen(frame, generation) else {
+            if ended { return -1 }
+            throw abandon()
+        }
+        if open > frame + 1 { closeAbove(frame) }
+        if frames[frame].pendingTicket != 0 { settlePending(frame) }
+        let start = writer.sink.count
+        if frames[frame].count > 0 { writer.sink.append(UInt8(ascii: ",")) }
+        frames[frame].count += 1
+        writer.newline(frame)
+        return start
+    }
+
+    /// Undoes the member last begun in `frame` (from its start, with its key):
+    /// the containers its value opened are dropped unwritten. The value's
+    /// error then leaves the stream as the tree encoder leaves its tree, with
+    /// no member for it, so a caller that catches the error writes on.
+    func undoMember(_ frame: Int, from mark: Int, key: String?) {
+        guard !abandoned, !ended, frame < open else { return }
+        open = frame + 1
+        frames[frame].count -= 1
+        frames[frame].pendingTicket = 0
+        if let key { frames[frame].keys.removeLast(key) }
+        writer.sink.truncate(to: mark)
+    }
+
+    /// Writes a member's key; a key already written in this object abandons.
+    @inline(__always)
+    func writeKey(_ key: String, frame: Int) throws {
+        guard frames[frame].keys.insert(key) else { throw abandon() }
+        writer.writeString(key)
+        if writer.foundationLayout { writer.sink.append(UInt8(ascii: " ")) }
+        writer.sink.append(UInt8(ascii: ":"))
+        if writer.indent > 0 { writer.sink.append(UInt8(ascii: " ")) }
+    }
+
+    /// Marks the member just begun in `frame` as the place of the encoder
+    /// holding `ticket`.
+    @inline(__always)
+    func setPending(_ frame: Int, ticket: Int) { frames[frame].pendingTicket = ticket }
+
+    /// Undoes a single value begun in `frame` (from `mark`): the place is
+    /// the encoder's holding `ticket` again. False if nothing was undone.
+    func undoPlace(_ frame: Int, ticket: Int, from mark: Int) -> Bool {
+        guard !abandoned, !ended, frame < open else { return false }
+        open = frame + 1
+        frames[frame].pendingTicket = ticket
+        writer.sink.truncate(to: mark)
+        return true
+    }
+
+    /// Whether the encoder holding `ticket` may write its value in `frame`
+    /// now: the member it was given is the last one there and still empty.
+    /// On true, the place is taken.
+    @inline(__always)
+    func takePlace(_ frame: Int, ticket: Int) -> Bool {
+        guard !abandoned, !ended, frame < open, frames[frame].pendingTicket == ticket else { return false }
+        if open > frame + 1 { closeAbove(frame) }
+        frames[frame].pendingTicket = 0
+        return true
+    }
+
+    /// After an encoder's value is done: closes what it opened and writes
+    /// `{}` if it wrote nothing.
+    @inline(__always)
+    func finishPlace(_ frame: Int, ticket: Int) {
+        guard !abandoned, frame < open else { return }
+        if open > frame + 1 { closeAbove(frame) }
+        if frames[frame].pendingTicket == ticket { settlePending(frame) }
+    }
+
+    /// Opens a container at output level `frame` (its members then sit in
+    /// frame `frame + 1`); returns its generation. Past the writer's depth
+    /// limit or the stack's room the stream is abandoned: the tree encoder
+    /// reports it as it always has.
+    func push(object: Bool, at frame: Int) throws -> Int {
+        guard frame == open, frame - 1 < writer.options.maxDepth, StackGuard.hasRoom else { throw abandon() }
+        writer.sink.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        let generation = newTicket()
+        if open == frames.count {
+            frames.append(StreamFrame(generation: generation, isObject: object))
+        } else {
+            frames[open].generation = generation
+            frames[open].isObject = object
+            frames[open].count = 0
+            frames[open].pendingTicket = 0
+            if object { frames[open].keys.reset() }
+        }
+        open += 1
+        return generation
+    }
+
+    /// Closes every container and finishes the output (a final newline
+    /// when pretty, as the tree's writer writes it).
+    func finish() -> [UInt8] {
+        ended = true
+        closeAbove(0)
+        if writer.indent > 0, !writer.foundationLayout { writer.sink.append(UInt8(ascii: "\n")) }
+        return writer.output
+    }
+}
