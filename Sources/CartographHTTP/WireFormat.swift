@@ -115,6 +115,18 @@ extension WireFormat {
         }
     }
 
+    /// `value` as a body in this format, handed to `body` in place (valid
+    /// only inside it): JSON is not copied into an array first, so a server
+    /// copies it once, into its own buffer.
+    public func withEncoded<Result>(
+        _ value: some Encodable, mapper: JSONMapper, propertyLists: PropertyListMapper, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
+        switch self {
+        case .json: return try mapper.withEncodedBytes(value, body)
+        case .xmlPropertyList, .binaryPropertyList: return try encode(value, mapper: mapper, propertyLists: propertyLists).withUnsafeBytes(body)
+        }
+    }
+
     /// A whole body in this format as `T` (a plist body may be either plist
     /// format: the bytes decide).
     public func decode<T: Decodable>(

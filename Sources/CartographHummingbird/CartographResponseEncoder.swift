@@ -23,11 +23,16 @@
         /// Encodes `value` as the response body, in the format the request accepts.
         public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
             let format = WireFormat(accept: request.headers[.accept])
-            let bytes = try format.encode(value, mapper: mapper, propertyLists: propertyLists)
+            // One copy, from the encoder's output into the response's buffer.
+            let buffer = try format.withEncoded(value, mapper: mapper, propertyLists: propertyLists) { bytes in
+                var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
+                buffer.writeBytes(bytes)
+                return buffer
+            }
             return Response(
                 status: .ok,
-                headers: [.contentType: format.mediaType, .contentLength: String(bytes.count)],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+                headers: [.contentType: format.mediaType, .contentLength: String(buffer.readableBytes)],
+                body: ResponseBody(byteBuffer: buffer)
             )
         }
     }

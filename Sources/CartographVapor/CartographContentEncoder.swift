@@ -24,9 +24,9 @@
 
         /// Writes `encodable` to the body and sets the content type.
         public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
-            let bytes = try format.encode(encodable, mapper: mapper, propertyLists: propertyLists)
+            // One copy, from the encoder's output into Vapor's buffer.
+            try format.withEncoded(encodable, mapper: mapper, propertyLists: propertyLists) { _ = body.writeBytes($0) }
             headers.replaceOrAdd(name: .contentType, value: format.mediaType)
-            body.writeBytes(bytes)
         }
     }
 #endif

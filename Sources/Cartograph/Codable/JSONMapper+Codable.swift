@@ -89,16 +89,25 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try withEncodedBytes(value) { Array($0) }
+    }
+
+    /// Encodes `value` as JSON and hands the bytes to `body` in place, valid
+    /// only inside it: a server copies them once, straight into its own
+    /// buffer (a NIO `ByteBuffer`), with no array made in between.
+    /// - Throws: `EncodingError` naming the path, with the ``CartographError``
+    ///   attached; or what `body` throws.
+    public func withEncodedBytes<T: Encodable, Result>(_ value: T, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         do {
             // Streamed where the options allow and the value writes in
             // order (nearly always); otherwise, or if the stream is
             // abandoned, through the tree (StreamEncoder.swift says when).
             if StreamRun.streams(codableOptions, writeOptions),
-                let bytes = try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry)
+                let result = try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry, body)
             {
-                return bytes
+                return result
             }
-            return try encodeThroughTree(value)
+            return try encodeThroughTree(value).withUnsafeBytes(body)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))

@@ -21,6 +21,11 @@ final class OutputBuffer {
     /// The bytes written, as an array (one copy).
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// The bytes written, in place (valid only inside `body`).
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     @inline(__always)
     private func reserve(_ more: Int) {
         if capacity - count < more { grow(to: count + more) }

@@ -16,7 +16,9 @@ import Testing
     }
 
     /// The stream writes the value, byte for byte as the tree does.
-    static func expectStreamed<T: Encodable>(_ value: T, _ mapper: JSONMapper, _ comment: String = "", sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    static func expectStreamed<T: Encodable>(
+        _ value: T, _ mapper: JSONMapper, _ comment: String = "", sourceLocation: Testing.SourceLocation = #_sourceLocation
+    )
         throws
     {
         let (stream, tree) = try both(value, mapper)
@@ -26,7 +28,9 @@ import Testing
     }
 
     /// The stream gives the value up, and the mapper writes what the tree writes.
-    static func expectHandedToTheTree<T: Encodable>(_ value: T, _ mapper: JSONMapper = JSONMapper(), sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    static func expectHandedToTheTree<T: Encodable>(
+        _ value: T, _ mapper: JSONMapper = JSONMapper(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    )
         throws -> String
     {
         let (stream, tree) = try both(value, mapper)
@@ -97,15 +101,19 @@ import Testing
         for option in Self.writeOptions {
             var codable = CodableOptions()
             codable.nonConformingFloats = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
-            codable.dates = .custom(decode: { _ in Date() }, encode: { date, encoder in
-                var container = encoder.unkeyedContainer()
-                try container.encode(date.timeIntervalSince1970)
-                try container.encode("s")
-            })
-            codable.data = .custom(decode: { _ in Data() }, encode: { data, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(data.count)
-            })
+            codable.dates = .custom(
+                decode: { _ in Date() },
+                encode: { date, encoder in
+                    var container = encoder.unkeyedContainer()
+                    try container.encode(date.timeIntervalSince1970)
+                    try container.encode("s")
+                })
+            codable.data = .custom(
+                decode: { _ in Data() },
+                encode: { data, encoder in
+                    var container = encoder.singleValueContainer()
+                    try container.encode(data.count)
+                })
             try Self.expectStreamed(Scalars(), JSONMapper(options: codable, writeOptions: option))
         }
     }
@@ -133,7 +141,13 @@ import Testing
         struct Holder<Value: Encodable>: Encodable { var value: Value }
         func errors(_ value: some Encodable) -> (String, String) {
             let mapper = JSONMapper()
-            let stream = String(describing: (try? StreamEncoder.encode(value, options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry)).map { _ in "no error" } ?? catching { _ = try StreamEncoder.encode(value, options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry) })
+            let stream = String(
+                describing: (try? StreamEncoder.encode(
+                    value, options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry)).map { _ in "no error" }
+                    ?? catching {
+                        _ = try StreamEncoder.encode(
+                            value, options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry)
+                    })
             let tree = catching { _ = try mapper.encodeThroughTree(value) }
             return (stream, tree)
         }
@@ -301,7 +315,9 @@ import Testing
             // Once by the stream, once by the tree it is compared with, once by encode: never again.
             #expect(counter.count == 3)
         }
-        #expect(try JSONMapper().encodeString(Forgiving(counter: Counter())) == #"{"second":{"partial":"written","list":[1],"after":2},"third":["kept",{}]}"#)
+        #expect(
+            try JSONMapper().encodeString(Forgiving(counter: Counter()))
+                == #"{"second":{"partial":"written","list":[1],"after":2},"third":["kept",{}]}"#)
         let thrown = #expect(throws: Refusing.Refused.self) { try JSONMapper().encode([Refusing(after: -1)]) }
         #expect(thrown != nil)
     }
@@ -320,7 +336,9 @@ import Testing
         let mapper = JSONMapper(writeOptions: WriteOptions { $0.maxDepth = 10 })
         let (stream, _) = try Self.both(Deep(levels: 5), mapper)
         #expect(stream != nil)
-        #expect(try StreamEncoder.encode(Deep(levels: 20), options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry) == nil)
+        #expect(
+            try StreamEncoder.encode(Deep(levels: 20), options: mapper.codableOptions, writeOptions: mapper.writeOptions, registry: mapper.registry)
+                == nil)
         let error = #expect(throws: EncodingError.self) { try mapper.encode(Deep(levels: 20)) }
         #expect("\(String(describing: error))".contains("maxDepth"))
         let codableLimit = JSONMapper(options: CodableOptions { $0.maxDepth = 8 })
@@ -361,6 +379,16 @@ import Testing
         #expect(StreamRun.streams(CodableOptions { $0.keys = .snakeCaseRoundTrip }, WriteOptions()))
         let sorted = JSONMapper(writeOptions: WriteOptions { $0.sortedKeys = true })
         #expect(try sorted.encodeString(["b": 1, "a": 2]) == #"{"a":2,"b":1}"#)
+    }
+
+    @Test func encodedBytesAreHandedOverInPlaceOnBothPaths() throws {
+        struct BodyRefused: Error {}
+        for mapper in [JSONMapper(), JSONMapper(writeOptions: WriteOptions { $0.sortedKeys = true })] {
+            let value = ["b": [1.5, 2], "a": [3]]
+            #expect(try mapper.withEncodedBytes(value) { Array($0) } == mapper.encodeThroughTree(value))
+            #expect(try mapper.withEncodedBytes(RepeatedKey()) { Array($0) } == mapper.encodeThroughTree(RepeatedKey()))
+            #expect(throws: BodyRefused.self) { try mapper.withEncodedBytes(value) { _ in throw BodyRefused() } }
+        }
     }
 
     // MARK: Registered models inside a Codable graph

@@ -371,11 +371,13 @@ final class StreamEncoder: Encoder, EncoderChecks {
 }
 
 extension StreamEncoder {
-    /// Encodes `value` as JSON bytes, streaming; nil if the value cannot be
-    /// streamed (the caller then encodes it with the tree encoder).
-    static func encode<T: Encodable>(
-        _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true
-    ) throws -> [UInt8]? {
+    /// Encodes `value` as JSON bytes, streaming, and hands them to `body` in
+    /// place; nil if the value cannot be streamed (the caller then encodes
+    /// it with the tree encoder).
+    static func encode<T: Encodable, Result>(
+        _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result? {
         let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry)
         let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.newTicket())
         run.setPending(0, ticket: root.ticket)
@@ -388,6 +390,13 @@ extension StreamEncoder {
             if run.abandoned { return nil }
             throw error
         }
-        return run.abandoned ? nil : run.finish()
+        return run.abandoned ? nil : try run.finish(body)
+    }
+
+    /// ``encode(_:options:writeOptions:registry:requiringValue:_:)`` as an array.
+    static func encode<T: Encodable>(
+        _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true
+    ) throws -> [UInt8]? {
+        try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) { Array($0) }
     }
 }

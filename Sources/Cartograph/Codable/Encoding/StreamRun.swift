@@ -283,12 +283,12 @@ final class StreamRun {
         return generation
     }
 
-    /// Closes every container and finishes the output (a final newline
-    /// when pretty, as the tree's writer writes it).
-    func finish() -> [UInt8] {
+    /// Closes every container, finishes the output (a final newline when
+    /// pretty, as the tree's writer writes it) and hands it to `body` in place.
+    func finish<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         ended = true
         closeAbove(0)
         if writer.indent > 0, !writer.foundationLayout { writer.sink.append(UInt8(ascii: "\n")) }
-        return writer.output
+        return try writer.sink.withBytes(body)
     }
 }

@@ -35,10 +35,26 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { try put { $0.sink.append(contentsOf: value ? .true : .false) } }
     mutating func encode(_ value: String) throws { try put { $0.writeString(value) } }
     mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { return try putWhole(try encoder.nonFinite(value, key: IndexKey(count))) }
+        guard value.isFinite else {
+            guard try isWritable() else { return }
+            return try putWhole(try encoder.nonFinite(value, key: IndexKey(count)))
+        }
         try put { $0.writeDouble(value) }
     }
-    mutating func encode(_ value: Float) throws { try putWhole(try encoder.float(value, key: IndexKey(count))) }
+    mutating func encode(_ value: Float) throws {
+        guard try isWritable() else { return }
+        try putWhole(try encoder.float(value, key: IndexKey(count)))
+    }
+
+    /// Whether the array takes a value now, checked before a value whose
+    /// error names its index: false once the encode has ended; a closed
+    /// array abandons (its count is gone, and the tree knows the index).
+    private func isWritable() throws -> Bool {
+        let run = encoder.run
+        if run.isOpen(frame, generation) { return true }
+        if run.ended { return false }
+        throw run.abandon()
+    }
     mutating func encode(_ value: Int) throws { try put { $0.writeInteger(Int64(value)) } }
     mutating func encode(_ value: Int8) throws { try put { $0.writeInteger(Int64(value)) } }
     mutating func encode(_ value: Int16) throws { try put { $0.writeInteger(Int64(value)) } }
@@ -53,6 +69,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { try putWhole(.number(JSONNumber(wide: value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let run = encoder.run
+        guard try isWritable() else { return }
         let key = IndexKey(count)
         let start = try run.beginMember(frame, generation)
         guard start >= 0 else { return }
@@ -78,7 +95,9 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         let run = encoder.run
         let trail = CodingTrail(parent: encoder.trail, key: IndexKey(count))
         var nestedGeneration = -1
-        if (try? run.beginMember(frame, generation)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) { nestedGeneration = opened }
+        if (try? run.beginMember(frame, generation)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) {
+            nestedGeneration = opened
+        }
         let nested = StreamEncoder(
             run: run, trail: trail, depth: encoder.depth + 1, frame: frame, container: nestedGeneration, isObject: object)
         return (nested, nestedGeneration)
