@@ -148,6 +148,19 @@ let package = Package(
             dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist"],
             path: "Sources/CartographBench"
         ),
+        // The server `scripts/bench-http` drives with wrk (both traits).
+        .executableTarget(
+            name: "cartograph-http-bench",
+            dependencies: [
+                "Cartograph",
+                "CartographHummingbird",
+                "CartographVapor",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird", "Vapor"]))
+            ],
+            path: "Sources/CartographHTTPBench"
+        ),
         .testTarget(
             name: "CartographTests",
             dependencies: ["Cartograph", "CorpusModels", "HTTPTestSupport"],

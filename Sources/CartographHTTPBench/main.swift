@@ -1,0 +1,74 @@
+// The server `scripts/bench-http` drives with wrk: one Hummingbird 2 or
+// Vapor 4 server on 127.0.0.1 with three routes taking the same JSON body
+// (an array of nested records, `cartograph-http-bench body` prints it):
+//
+// - `POST /cartograph`: decoded with Cartograph's request decoder over one
+//   shared `JSONMapper`, encoded back with its response encoder;
+// - `POST /foundation`: the same with the framework's default coders
+//   (Foundation's `JSONDecoder` and `JSONEncoder`);
+// - `POST /echo`: the body's bytes sent back unparsed, the ceiling.
+//
+// Usage: cartograph-http-bench body
+//        cartograph-http-bench serve hummingbird|vapor PORT
+// Built only with both traits (`--traits Hummingbird,Vapor`); without them
+// it says so and exits.
+import Foundation
+
+/// One record of the request body: nested objects, an array of them, strings, numbers, a date string.
+struct Record: Codable, Sendable {
+    struct Address: Codable, Sendable {
+        var street: String
+        var city: String
+        var postcode: String
+        var location: [Double]
+    }
+    struct Item: Codable, Sendable {
+        var sku: String
+        var quantity: Int
+        var price: Double
+        var tags: [String]
+    }
+    var id: Int
+    var name: String
+    var email: String
+    var active: Bool
+    var score: Double
+    var created: String
+    var address: Address
+    var items: [Item]
+    var note: String?
+}
+
+/// The body every route is sent: 120 records, about 45 KB of JSON.
+func benchmarkRecords() -> [Record] {
+    (0..<120).map(record)
+}
+
+func record(_ index: Int) -> Record {
+    let offset = Double(index) / 1000
+    let address = Record.Address(
+        street: "\(index + 1) Long Street", city: index % 2 == 0 ? "Zürich" : "Lisbon", postcode: "\(8000 + index)",
+        location: [47.3769 + offset, 8.5417 - offset])
+    let items = (0..<2).map { item in
+        Record.Item(sku: "SKU-\(index)-\(item)", quantity: item + 1, price: 9.99 + Double(item), tags: ["tag\(item)", "sale"])
+    }
+    let score = Double(index) * 1.375 + 0.1
+    let created = "2026-11-\(10 + index % 18)T08:\(10 + index % 50):00Z"
+    return Record(
+        id: 10_000 + index, name: "Customer \(index) Ölmez", email: "customer\(index)@example.com", active: index % 3 != 0,
+        score: score, created: created, address: address, items: items,
+        note: index % 4 == 0 ? nil : "Deliver \"before noon\", ring twice")
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "body":
+    let encoder = JSONEncoder()
+    FileHandle.standardOutput.write(try encoder.encode(benchmarkRecords()))
+case "serve" where arguments.count == 3:
+    guard let port = Int(arguments.last!) else { fatalError("PORT must be a number") }
+    try await serve(framework: Array(arguments)[1], port: port)
+default:
+    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | serve hummingbird|vapor PORT\n".utf8))
+    exit(2)
+}
