@@ -21,6 +21,9 @@ public enum LiveHTTP {
     public static func post(_ url: URL, _ body: [UInt8], contentType: String = "application/json", accept: String? = nil) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
+        // The suite's CPU-bound tests share two cores with the live servers:
+        // a request may wait its turn longer than URLSession's 60 s default.
+        request.timeoutInterval = 180
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         let (data, response) = try await URLSession.shared.upload(for: request, from: Data(body))

@@ -58,14 +58,16 @@ import Testing
         let reader = JSONMapper()
         let twitter = try reader.decode(TwitterResponse.self, from: try Fixtures.bytes("twitter.json"))
         let canada = try reader.decode(FeatureCollection.self, from: try Fixtures.bytes("canada.json"))
-        for keys in [CodableOptions.KeyStrategy.useDefaultKeys, .snakeCase] {
-            let mapper = JSONMapper(options: CodableOptions { $0.keys = keys }, writeOptions: Self.writeOptions[option])
-            try Self.expectStreamed(twitter, mapper, "twitter")
-            try Self.expectStreamed(canada, mapper, "canada")
-        }
+        // Twitter's text under every option and both key strategies; canada's
+        // numbers once compact and once pretty (a debug build encodes it
+        // slowly, and the suite shares two cores with live servers).
+        let keys: CodableOptions.KeyStrategy = option.isMultiple(of: 2) ? .useDefaultKeys : .snakeCase
+        let mapper = JSONMapper(options: CodableOptions { $0.keys = keys }, writeOptions: Self.writeOptions[option])
+        try Self.expectStreamed(twitter, mapper, "twitter")
+        if option == 0 || option == 3 { try Self.expectStreamed(canada, mapper, "canada") }
     }
 
-    @Test(arguments: 0..<60)
+    @Test(arguments: 0..<24)
     func seededRandomValuesStreamAsTheTreeWritesThem(_ seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed) &+ 7000)
         let value = CodableEquivalenceTests.random(&generator)
@@ -123,7 +125,7 @@ import Testing
     @Test func doublesAreWrittenAsTheirShortestText() throws {
         var generator = SeededGenerator(seed: 0xD0_0B1E)
         var values: [Double] = [0, -0.0, 1, 100, 1e16, 1e-7, 0.1, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -65.613616999999977]
-        while values.count < 20_000 {
+        while values.count < 6_000 {
             let value = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             if value.isFinite { values.append(value) }
             values.append(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 64)
