@@ -77,10 +77,17 @@ final class EncodingObject {
     @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()
     static let indexThreshold = 32
 
+    /// A key's signature bit (its UTF-8 length and first byte), shared with
+    /// the streaming encoder's ``StreamKeyLog`` so that both find the same repeats.
+    @inline(__always)
+    static func signatureBit(of key: String, length: Int) -> UInt64 {
+        1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
+    }
+
     func set(_ key: String, _ slot: EncodingNode) {
         if members.count >= Self.indexThreshold { return setIndexed(key, slot) }
         let length = key.utf8.count
-        let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
+        let bit = Self.signatureBit(of: key, length: length)
         if signatures & bit != 0, let position = position(of: key, length: length) {
             members[position].value = slot
             return

@@ -59,7 +59,7 @@ struct StreamKeyLog {
         if index != nil { return index!.insert(key).inserted }
         if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key) }
         let length = key.utf8.count
-        let bit: UInt64 = 1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
+        let bit = EncodingObject.signatureBit(of: key, length: length)
         if signatures & bit != 0 {
             for known in keys where known.utf8.count == length && known == key { return false }
         }

@@ -69,10 +69,10 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { try putWhole(.number(JSONNumber(wide: value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let run = encoder.run
-        guard try isWritable() else { return }
-        let key = IndexKey(count)
         let start = try run.beginMember(frame, generation)
         guard start >= 0 else { return }
+        // The member just begun: its index is the count before it.
+        let key = IndexKey(run.frames[frame].count - 1)
         do {
             try encoder.encodeValue(value, key: key, frame: frame)
         } catch {
