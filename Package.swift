@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -97,7 +97,13 @@ let package = Package(
         ),
         .target(
             name: "Cartograph",
-            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims", "CCartographTape", "CartographMacros"]
+            dependencies: ["CYajl", "CJansson", "CPlist", "CCartographShims", "CCartographTape", "CartographMacros"],
+            // Every use of a pointer, `Unmanaged`, a bit cast or unchecked
+            // exclusivity must be marked `unsafe` (SE-0458), so the compiler
+            // finds each one; `scripts/unsafe-perimeter` then checks that the
+            // marks stay inside `Sources/Cartograph/Unsafe/` and the files
+            // it still lists.
+            swiftSettings: [.strictMemorySafety()]
         ),
         .executableTarget(
             name: "CartographCLI",

@@ -13,19 +13,19 @@ enum CText {
     /// word copies for short runs (the tape builder's `cartograph_copy_text`).
     @inline(__always)
     static func copy(_ target: UnsafeMutablePointer<UInt8>, from source: UnsafePointer<UInt8>, count: Int) {
-        cartograph_copy_text(target, source, count)
+        unsafe cartograph_copy_text(target, source, count)
     }
 
     /// The offset of the next `\uD` escape candidate in `count` bytes, or a
     /// negative number when there is none (32 byte triples at a step).
     @inline(__always)
     static func findSurrogateEscape(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
-        cartograph_find_surrogate_escape(bytes, count)
+        unsafe cartograph_find_surrogate_escape(bytes, count)
     }
 
     /// The nearest `Double` to NUL-terminated number text, read in the C
     /// locale whatever the process locale is.
     static func strtodCLocale(_ text: UnsafePointer<CChar>) -> Double {
-        cartograph_strtod_c_locale(text)
+        unsafe cartograph_strtod_c_locale(text)
     }
 }

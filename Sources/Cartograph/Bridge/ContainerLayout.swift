@@ -11,9 +11,9 @@ enum ContainerLayout {
             MemoryLayout<KeyedDecodingContainer<StringKey>>.alignment == MemoryLayout<AnyObject>.alignment
         else { return false }
         let probe = KeyedDecodingContainer(DecodingProbe())
-        let box = unsafeBitCast(probe, to: AnyObject.self)
+        let box = unsafe unsafeBitCast(probe, to: AnyObject.self)
         guard String(describing: type(of: box)).contains("KeyedDecodingContainerBox") else { return false }
-        let back = unsafeBitCast(box, to: KeyedDecodingContainer<StringKey>.self)
+        let back = unsafe unsafeBitCast(box, to: KeyedDecodingContainer<StringKey>.self)
         return back.codingPath.map(\.stringValue) == [mark]
     }()
 
@@ -29,9 +29,9 @@ enum ContainerLayout {
         let encoder = TreeEncoder(run: run, trail: nil, depth: 0)
         let object = EncodingObject()
         let probe = KeyedEncodingContainer(TreeKeyedContainer<StringKey>(encoder: encoder, object: object))
-        let box = unsafeBitCast(probe, to: AnyObject.self)
+        let box = unsafe unsafeBitCast(probe, to: AnyObject.self)
         guard String(describing: type(of: box)).contains("KeyedEncodingContainerBox") else { return false }
-        var back = unsafeBitCast(box, to: KeyedEncodingContainer<StringKey>.self)
+        var back = unsafe unsafeBitCast(box, to: KeyedEncodingContainer<StringKey>.self)
         guard (try? back.encode(true, forKey: StringKey(mark))) != nil, case .value(.bool(true))? = object.node(mark) else { return false }
         return true
     }()

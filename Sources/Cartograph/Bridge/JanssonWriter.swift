@@ -43,18 +43,18 @@ struct JanssonWriter {
 
     func write(_ value: JSONValue) throws -> [UInt8] {
         let sink = Sink()
-        guard let root = try build(value, depth: 0, sink: sink, path: "$") else {
+        guard let root = unsafe try build(value, depth: 0, sink: sink, path: "$") else {
             throw CartographError(.outOfMemory, "jansson could not allocate a value")
         }
-        return try dump(root, sink: sink)
+        return unsafe try dump(root, sink: sink)
     }
 
     func write(_ document: Document, at index: Int) throws -> [UInt8] {
         let sink = Sink()
-        guard let root = try build(document, at: index, depth: 0, sink: sink) else {
+        guard let root = unsafe try build(document, at: index, depth: 0, sink: sink) else {
             throw CartographError(.outOfMemory, "jansson could not allocate a value")
         }
-        return try dump(root, sink: sink)
+        return unsafe try dump(root, sink: sink)
     }
 
     private var flags: Int {
@@ -72,32 +72,32 @@ struct JanssonWriter {
     }
 
     private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink) throws -> [UInt8] {
-        defer { cartograph_json_release(root) }
-        let status = json_dump_callback(
+        defer { unsafe cartograph_json_release(root) }
+        let status = unsafe json_dump_callback(
             root,
             { buffer, size, context in
-                guard let buffer, let context else { return -1 }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                let chunk = UnsafeRawBufferPointer(start: buffer, count: size)
-                if size == 1, chunk[0] == UInt8(ascii: "\"") {
+                guard let buffer = unsafe buffer, let context = unsafe context else { return -1 }
+                let sink = unsafe Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                let chunk = unsafe UnsafeRawBufferPointer(start: buffer, count: size)
+                if size == 1, unsafe chunk[0] == UInt8(ascii: "\"") {
                     sink.inString.toggle()
-                } else if !sink.inString, size == 3, chunk[0] == UInt8(ascii: "0"), chunk[1] == UInt8(ascii: "."),
-                    chunk[2] == UInt8(ascii: "0")
+                } else if !sink.inString, size == 3, unsafe chunk[0] == UInt8(ascii: "0"), unsafe chunk[1] == UInt8(ascii: "."),
+                    unsafe chunk[2] == UInt8(ascii: "0")
                 {
                     guard sink.nextNumber < sink.numbers.count else { return -1 }
                     sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
                     sink.nextNumber += 1
                     return 0
-                } else if sink.inString, size == 6 || size == 12, chunk[0] == UInt8(ascii: "\\"), chunk[1] == UInt8(ascii: "u") {
+                } else if sink.inString, size == 6 || size == 12, unsafe chunk[0] == UInt8(ascii: "\\"), unsafe chunk[1] == UInt8(ascii: "u") {
                     // jansson writes escapes as `\u%04X` (one chunk each, or a
                     // surrogate pair); Foundation and the native writer use
                     // lowercase hex, so both writers' bytes agree with it.
-                    sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
+                    unsafe sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
                     return 0
                 }
-                sink.output.append(contentsOf: chunk)
+                unsafe sink.output.append(contentsOf: chunk)
                 return 0
-            }, Unmanaged.passUnretained(sink).toOpaque(), flags)
+            }, unsafe Unmanaged.passUnretained(sink).toOpaque(), flags)
         guard status == 0, sink.nextNumber == sink.numbers.count else {
             throw CartographError(.encodingFailed, "jansson could not write the value")
         }
@@ -113,14 +113,14 @@ struct JanssonWriter {
 
     private func placeholder(_ text: String, sink: Sink) -> UnsafeMutablePointer<json_t>? {
         sink.numbers.append(text)
-        return json_real(0)
+        return unsafe json_real(0)
     }
 
     /// `path` is built only for an error: building it for every number made deep values quadratic.
     private func number(_ number: JSONNumber, sink: Sink, path: @autoclosure () -> String) throws -> UnsafeMutablePointer<json_t>? {
         switch number.storage {
         case .int(let value):
-            return json_integer(json_int_t(value))
+            return unsafe json_integer(json_int_t(value))
         case .double(let value) where !value.isFinite:
             switch options.nonConformingFloats {
             case .throw:
@@ -129,20 +129,20 @@ struct JanssonWriter {
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
                     path: path())
             case .null:
-                return json_null()
+                return unsafe json_null()
             case .strings(let positive, let negative, let nan):
                 let text = value.isNaN ? nan : (value > 0 ? positive : negative)
-                return string(text)
+                return unsafe string(text)
             }
         default:
-            return placeholder(number.text, sink: sink)
+            return unsafe placeholder(number.text, sink: sink)
         }
     }
 
     private func string(_ text: String) -> UnsafeMutablePointer<json_t>? {
         var text = text
         return text.withUTF8 { buffer in
-            withCText(buffer) { json_stringn_nocheck($0, $1) }
+            unsafe withCText(buffer) { unsafe json_stringn_nocheck($0, $1) }
         }
     }
 
@@ -150,31 +150,31 @@ struct JanssonWriter {
         -> UnsafeMutablePointer<json_t>?
     {
         switch value {
-        case .null: return json_null()
-        case .bool(let flag): return flag ? json_true() : json_false()
-        case .number(let number): return try self.number(number, sink: sink, path: path())
-        case .string(let text): return string(text)
+        case .null: return unsafe json_null()
+        case .bool(let flag): return unsafe flag ? json_true() : json_false()
+        case .number(let number): return unsafe try self.number(number, sink: sink, path: path())
+        case .string(let text): return unsafe string(text)
         case .array(let elements):
             guard depth < options.maxDepth else { throw depthError(path()) }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-            guard let array = json_array() else { return nil }
+            guard let array = unsafe json_array() else { return nil }
             for (position, element) in elements.enumerated() {
                 do {
-                    let child = try build(element, depth: depth + 1, sink: sink, path: "\(path())[\(position)]")
-                    guard json_array_append_new(array, child) == 0 else {
-                        cartograph_json_release(array)
+                    let child = unsafe try build(element, depth: depth + 1, sink: sink, path: "\(path())[\(position)]")
+                    guard unsafe json_array_append_new(array, child) == 0 else {
+                        unsafe cartograph_json_release(array)
                         return nil
                     }
                 } catch {
-                    cartograph_json_release(array)
+                    unsafe cartograph_json_release(array)
                     throw error
                 }
             }
-            return array
+            return unsafe array
         case .object(let object):
             guard depth < options.maxDepth else { throw depthError(path()) }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-            guard let target = json_object() else { return nil }
+            guard let target = unsafe json_object() else { return nil }
             let members = object.members
             var order = Array(members.indices)
             if options.sortedKeys {
@@ -183,17 +183,17 @@ struct JanssonWriter {
             for position in order {
                 let key = members[position].key
                 do {
-                    let child = try build(members[position].value, depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
-                    guard insert(child, key: key, into: target) else {
-                        cartograph_json_release(target)
+                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
+                    guard unsafe insert(child, key: key, into: target) else {
+                        unsafe cartograph_json_release(target)
                         return nil
                     }
                 } catch {
-                    cartograph_json_release(target)
+                    unsafe cartograph_json_release(target)
                     throw error
                 }
             }
-            return target
+            return unsafe target
         }
     }
 
@@ -201,7 +201,7 @@ struct JanssonWriter {
     private func insert(_ child: UnsafeMutablePointer<json_t>?, key: String, into object: UnsafeMutablePointer<json_t>) -> Bool {
         var key = key
         return key.withUTF8 { buffer in
-            withCText(buffer) { insert(child, key: $0, count: $1, into: object) }
+            unsafe withCText(buffer) { unsafe insert(child, key: $0, count: $1, into: object) }
         }
     }
 
@@ -209,79 +209,79 @@ struct JanssonWriter {
         _ child: UnsafeMutablePointer<json_t>?, key: UnsafePointer<CChar>, count: Int,
         into object: UnsafeMutablePointer<json_t>
     ) -> Bool {
-        let before = json_object_size(object)
+        let before = unsafe json_object_size(object)
         // A repeated key would replace a value and desynchronise the number queue.
-        return json_object_setn_new_nocheck(object, key, count, child) == 0 && json_object_size(object) == before + 1
+        return unsafe json_object_setn_new_nocheck(object, key, count, child) == 0 && json_object_size(object) == before + 1
     }
 
     private func build(_ document: Document, at index: Int, depth: Int, sink: Sink) throws -> UnsafeMutablePointer<json_t>? {
         let tape = document.tape
-        let entry = tape.entries[index]
+        let entry = unsafe tape.entries[index]
         switch entry.kind {
-        case .null: return json_null()
-        case .true: return json_true()
-        case .false: return json_false()
+        case .null: return unsafe json_null()
+        case .true: return unsafe json_true()
+        case .false: return unsafe json_false()
         case .number where entry.flags & TapeFlags.nonFinite != 0:
-            return try number(document.jsonNumber(entry), sink: sink, path: "$")
+            return unsafe try number(document.jsonNumber(entry), sink: sink, path: "$")
         case .number:
-            let bytes = UnsafePointer(tape.bytes + entry.payload)
+            let bytes = unsafe UnsafePointer(tape.bytes + entry.payload)
             let count = Int(entry.length)
-            if !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
-                let value = NumberText.int64(bytes, count: count)
+            if unsafe !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
+                let value = unsafe NumberText.int64(bytes, count: count)
             {
-                return json_integer(json_int_t(value))
+                return unsafe json_integer(json_int_t(value))
             }
-            return placeholder(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), sink: sink)
+            return unsafe placeholder(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), sink: sink)
         case .string, .key:
-            return withCText(document.bytes(of: entry)) { json_stringn_nocheck($0, $1) }
+            return unsafe withCText(document.bytes(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
         case .array:
             guard depth < options.maxDepth else { throw depthError("$") }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
-            guard let array = json_array() else { return nil }
+            guard let array = unsafe json_array() else { return nil }
             var position = index + 1
             while position < entry.payload {
                 do {
-                    let child = try build(document, at: position, depth: depth + 1, sink: sink)
-                    guard json_array_append_new(array, child) == 0 else {
-                        cartograph_json_release(array)
+                    let child = unsafe try build(document, at: position, depth: depth + 1, sink: sink)
+                    guard unsafe json_array_append_new(array, child) == 0 else {
+                        unsafe cartograph_json_release(array)
                         return nil
                     }
                 } catch {
-                    cartograph_json_release(array)
+                    unsafe cartograph_json_release(array)
                     throw error
                 }
                 position = document.next(after: position)
             }
-            return array
+            return unsafe array
         case .object:
             guard depth < options.maxDepth else { throw depthError("$") }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
-            guard let target = json_object() else { return nil }
+            guard let target = unsafe json_object() else { return nil }
             var members: [Int] = []
             var position = index + 1
             while position < entry.payload {
-                if tape.entries[position].flags & TapeFlags.shadowed == 0 { members.append(position) }
+                if unsafe tape.entries[position].flags & TapeFlags.shadowed == 0 { members.append(position) }
                 position = document.next(after: position + 1)
             }
             if options.sortedKeys {
-                members.sort { document.bytes(of: tape.entries[$0]).lexicographicallyPrecedes(document.bytes(of: tape.entries[$1])) }
+                members.sort { unsafe document.bytes(of: tape.entries[$0]).lexicographicallyPrecedes(document.bytes(of: tape.entries[$1])) }
             }
             for keyIndex in members {
                 do {
-                    let child = try build(document, at: keyIndex + 1, depth: depth + 1, sink: sink)
-                    let inserted = withCText(document.bytes(of: tape.entries[keyIndex])) {
-                        insert(child, key: $0, count: $1, into: target)
+                    let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: sink)
+                    let inserted = unsafe withCText(document.bytes(of: tape.entries[keyIndex])) {
+                        unsafe insert(child, key: $0, count: $1, into: target)
                     }
                     guard inserted else {
-                        cartograph_json_release(target)
+                        unsafe cartograph_json_release(target)
                         return nil
                     }
                 } catch {
-                    cartograph_json_release(target)
+                    unsafe cartograph_json_release(target)
                     throw error
                 }
             }
-            return target
+            return unsafe target
         }
     }
 
@@ -289,9 +289,9 @@ struct JanssonWriter {
     /// null pointer even for an empty string) and their count.
     private func withCText<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
         if let base = bytes.baseAddress {
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { body($0, bytes.count) }
+            return unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe body($0, bytes.count) }
         }
         var empty: CChar = 0
-        return body(&empty, 0)
+        return unsafe body(&empty, 0)
     }
 }

@@ -16,6 +16,6 @@ enum KeyHash {
     /// Hashes every byte of `count` bytes at `base` with `seed`.
     @inline(__always)
     static func hash(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
-        cartograph_key_hash(base?.assumingMemoryBound(to: UInt8.self), count, seed)
+        unsafe cartograph_key_hash(base?.assumingMemoryBound(to: UInt8.self), count, seed)
     }
 }

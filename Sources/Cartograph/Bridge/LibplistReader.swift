@@ -29,18 +29,18 @@ enum LibplistReader {
         // attribute value looked self-closing to it but opens an element to
         // libplist.
         case .binary:
-            _ = try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
-            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_bin($0, UInt32(bytes.count), &root) }
+            _ = unsafe try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
+            unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe plist_from_bin($0, UInt32(bytes.count), &root) }
         case .xml:
-            _ = try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
-            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { plist_from_xml($0, UInt32(bytes.count), &root) }
+            _ = unsafe try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
+            unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe plist_from_xml($0, UInt32(bytes.count), &root) }
         }
-        guard let root else {
+        guard let root = unsafe root else {
             throw CartographError(.syntax, "libplist could not read the \(format == .binary ? "binary" : "XML") plist (it is malformed or truncated)")
         }
-        defer { plist_free(root) }
+        defer { unsafe plist_free(root) }
         let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
-        try convert(root, builder: builder, options: options)
+        unsafe try convert(root, builder: builder, options: options)
         return builder.makeDocument()
     }
 
@@ -49,20 +49,20 @@ enum LibplistReader {
     }
 
     private static func convert(_ node: plist_t, builder: DocumentBuilder, options: PropertyListOptions) throws {
-        switch plist_get_node_type(node) {
+        switch unsafe plist_get_node_type(node) {
         case PLIST_DICT:
             try check(builder.begin(object: true, at: 0), builder)
             var iterator: plist_dict_iter?
-            plist_dict_new_iter(node, &iterator)
-            defer { free(iterator) }
+            unsafe plist_dict_new_iter(node, &iterator)
+            defer { unsafe free(iterator) }
             while true {
                 var key: UnsafeMutablePointer<CChar>?
                 var value: plist_t?
-                plist_dict_next_item(node, iterator, &key, &value)
-                defer { free(key) }
-                guard let value else { break }
-                try check(builder.key(key.map(UnsafeRawPointer.init), count: key.map { strlen($0) } ?? 0, at: 0), builder)
-                try convert(value, builder: builder, options: options)
+                unsafe plist_dict_next_item(node, iterator, &key, &value)
+                defer { unsafe free(key) }
+                guard let value = unsafe value else { break }
+                unsafe try check(builder.key(key.map(UnsafeRawPointer.init), count: key.map { unsafe strlen($0) } ?? 0, at: 0), builder)
+                unsafe try convert(value, builder: builder, options: options)
             }
             try check(builder.end(), builder)
         case PLIST_ARRAY:
@@ -70,36 +70,36 @@ enum LibplistReader {
             // The iterator walks libplist's child list in order; plist_array_get_item
             // is O(n) per call on parsed arrays (quadratic on canada's 55,000-point ring).
             var iterator: plist_array_iter?
-            plist_array_new_iter(node, &iterator)
-            defer { free(iterator) }
+            unsafe plist_array_new_iter(node, &iterator)
+            defer { unsafe free(iterator) }
             while true {
                 var item: plist_t?
-                plist_array_next_item(node, iterator, &item)
-                guard let item else { break }
-                try convert(item, builder: builder, options: options)
+                unsafe plist_array_next_item(node, iterator, &item)
+                guard let item = unsafe item else { break }
+                unsafe try convert(item, builder: builder, options: options)
             }
             try check(builder.end(), builder)
         case PLIST_STRING:
             var length: UInt64 = 0
-            let pointer = plist_get_string_ptr(node, &length)
-            try check(builder.string(pointer.map(UnsafeRawPointer.init), count: Int(length), at: 0), builder)
+            let pointer = unsafe plist_get_string_ptr(node, &length)
+            unsafe try check(builder.string(pointer.map(UnsafeRawPointer.init), count: Int(length), at: 0), builder)
         case PLIST_BOOLEAN:
             var flag: UInt8 = 0
-            plist_get_bool_val(node, &flag)
+            unsafe plist_get_bool_val(node, &flag)
             try check(builder.literal(flag != 0 ? .true : .false, at: 0), builder)
         case PLIST_UINT:
             var value: UInt64 = 0
-            plist_get_uint_val(node, &value)
-            let negative = value > UInt64(Int64.max) && !isUnsigned(node, value)
+            unsafe plist_get_uint_val(node, &value)
+            let negative = unsafe value > UInt64(Int64.max) && !isUnsigned(node, value)
             try PlistScalars.integer(magnitude: negative ? Int64(bitPattern: value).magnitude : value, negative: negative, at: 0, into: builder)
         case PLIST_REAL:
             var value: Double = 0
-            plist_get_real_val(node, &value)
+            unsafe plist_get_real_val(node, &value)
             try PlistScalars.real(value, at: 0, into: builder)
         case PLIST_DATE:
             var seconds: Int32 = 0
             var micro: Int32 = 0
-            plist_get_date_val(node, &seconds, &micro)
+            unsafe plist_get_date_val(node, &seconds, &micro)
             // libplist 2.2 hands dates out as 32-bit seconds since 2001: a
             // date before 1932-12-13T20:45:52Z or after 2069-01-19T03:14:07Z does not fit and
             // comes out as Int32.min (the converted double's "indefinite"
@@ -113,11 +113,11 @@ enum LibplistReader {
             try PlistScalars.date(secondsSince2001: Double(seconds) + Double(micro) / 1_000_000, at: 0, into: builder)
         case PLIST_DATA:
             var length: UInt64 = 0
-            let pointer = plist_get_data_ptr(node, &length)
-            try PlistScalars.data(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(length)), at: 0, into: builder)
+            let pointer = unsafe plist_get_data_ptr(node, &length)
+            unsafe try PlistScalars.data(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(length)), at: 0, into: builder)
         case PLIST_UID:
             var value: UInt64 = 0
-            plist_get_uid_val(node, &value)
+            unsafe plist_get_uid_val(node, &value)
             try PlistScalars.uid(value, at: 0, options: options, into: builder)
         default:
             throw CartographError(.typeMismatch, "the plist holds a value of an unknown type")
@@ -128,8 +128,8 @@ enum LibplistReader {
     /// Int64.max as 16-byte (unsigned) values; the mark is not public, but a
     /// comparison with a fresh 8-byte node tells the two apart.
     private static func isUnsigned(_ node: plist_t, _ value: UInt64) -> Bool {
-        guard let probe = plist_new_uint(value) else { return false }
-        defer { plist_free(probe) }
-        return plist_compare_node_value(node, probe) == 0
+        guard let probe = unsafe plist_new_uint(value) else { return false }
+        defer { unsafe plist_free(probe) }
+        return unsafe plist_compare_node_value(node, probe) == 0
     }
 }

@@ -12,7 +12,7 @@ enum MetadataKind {
     /// Whether `type` is a protocol existential (`any P`, `Any`, `AnyObject`).
     static func isExistential(_ type: Any.Type) -> Bool {
         guard LayoutAssumptions.enabled else { return describesExistential(type) }
-        return unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == existential
+        return unsafe unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == existential
     }
 
     /// The portable answer: the metatype of an existential is a

@@ -12,44 +12,44 @@ extension UnsafeMutablePointer where Pointee == cartograph_yajl_tape {
     /// (as ``ParseOptions/bounded(streamed:)`` gives them) and the
     /// context its three ways back into Swift receive.
     func prepare(toWrite tape: Tape, options: ParseOptions, context: UnsafeMutableRawPointer) {
-        lend(tape)
-        pointee.max_depth = options.maxDepth
-        pointee.max_keys = options.maxKeysPerObject
-        pointee.max_string = min(options.maxStringBytes, Int(UInt32.max))
-        pointee.max_number = min(options.maxNumberDigits, Int(UInt32.max))
-        pointee.seed = KeyHash.seed
-        pointee.context = context
+        unsafe lend(tape)
+        unsafe pointee.max_depth = options.maxDepth
+        unsafe pointee.max_keys = options.maxKeysPerObject
+        unsafe pointee.max_string = min(options.maxStringBytes, Int(UInt32.max))
+        unsafe pointee.max_number = min(options.maxNumberDigits, Int(UInt32.max))
+        unsafe pointee.seed = KeyHash.seed
+        unsafe pointee.context = unsafe context
     }
 
     /// Points the C side at the tape's current buffers.
     func lend(_ tape: Tape) {
-        let storage = tape.storage
-        pointee.entries = UnsafeMutableRawPointer(storage.pointee.entries)
-        pointee.count = storage.pointee.count
-        pointee.capacity = storage.pointee.capacities.entries
-        pointee.bytes = storage.pointee.bytes
-        pointee.byte_count = storage.pointee.byteCount
-        pointee.byte_capacity = storage.pointee.capacities.bytes
+        let storage = unsafe tape.storage
+        unsafe pointee.entries = unsafe UnsafeMutableRawPointer(storage.pointee.entries)
+        unsafe pointee.count = unsafe storage.pointee.count
+        unsafe pointee.capacity = unsafe storage.pointee.capacities.entries
+        unsafe pointee.bytes = unsafe storage.pointee.bytes
+        unsafe pointee.byte_count = unsafe storage.pointee.byteCount
+        unsafe pointee.byte_capacity = unsafe storage.pointee.capacities.bytes
     }
 
     /// The tape takes the counts of entries and bytes the C side wrote.
     func giveCounts(to tape: Tape) {
-        tape.storage.pointee.adoptCounts(count: pointee.count, byteCount: pointee.byte_count)
+        unsafe tape.storage.pointee.adoptCounts(count: pointee.count, byteCount: pointee.byte_count)
     }
 
     /// The `grow` callback's work: room for `entries` more entries and
     /// `bytes` more bytes, lent back to the C side.
     func grow(_ tape: Tape, entries: Int, bytes: Int) {
-        giveCounts(to: tape)
-        tape.storage.pointee.reserve(entries: entries, bytes: bytes)
-        lend(tape)
+        unsafe giveCounts(to: tape)
+        unsafe tape.storage.pointee.reserve(entries: entries, bytes: bytes)
+        unsafe lend(tape)
     }
 
     /// The roots the C side found, as a document keeps them: one shared
     /// array for a document of one value (nearly every document).
     var roots: [Int] {
-        if pointee.root_count == 1, pointee.roots[0] == 0 { return DocumentBuilder.firstEntryOnly }
-        return Array(UnsafeBufferPointer(start: pointee.roots, count: pointee.root_count))
+        if unsafe pointee.root_count == 1, unsafe pointee.roots[0] == 0 { return DocumentBuilder.firstEntryOnly }
+        return unsafe Array(UnsafeBufferPointer(start: pointee.roots, count: pointee.root_count))
     }
 
     /// For a string token yajl decoded (it had escapes) or buffered, whose
@@ -65,14 +65,14 @@ extension UnsafeMutablePointer where Pointee == cartograph_yajl_tape {
     /// the scan goes back from the closing quote instead, counting
     /// backslashes.
     func stringInChunk(endingAt end: Int, previousTokenEnd: Int, allowComments: Bool) -> (start: Int, unpaired: Int?)? {
-        guard let chunk = pointee.chunk_start else { return nil }
-        let base = pointee.chunk_base, count = pointee.chunk_count
+        guard let chunk = unsafe pointee.chunk_start else { return nil }
+        let base = unsafe pointee.chunk_base, count = unsafe pointee.chunk_count
         guard end - 1 > base, end <= base + count else { return nil }
         var start: Int?
         if !allowComments, previousTokenEnd >= base {
             var position = previousTokenEnd
             while position < end - 1 {
-                if chunk[position - base] == UInt8(ascii: "\"") {
+                if unsafe chunk[position - base] == UInt8(ascii: "\"") {
                     start = position
                     break
                 }
@@ -81,9 +81,9 @@ extension UnsafeMutablePointer where Pointee == cartograph_yajl_tape {
         } else if allowComments {
             var index = end - 1 - base - 1
             while index >= 0 {
-                if chunk[index] == UInt8(ascii: "\"") {
+                if unsafe chunk[index] == UInt8(ascii: "\"") {
                     var backslashes = 0
-                    while index - 1 - backslashes >= 0, chunk[index - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+                    while index - 1 - backslashes >= 0, unsafe chunk[index - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
                     // A run reaching the chunk's start has unknown parity.
                     if index - 1 - backslashes < 0 { break }
                     if backslashes % 2 == 0 {
@@ -97,7 +97,7 @@ extension UnsafeMutablePointer where Pointee == cartograph_yajl_tape {
         guard let start else { return nil }
         // The raw text is at hand: the search for `\u` answers alone, and
         // faster than asking first whether the decoded text could hide a case.
-        let raw = UnsafeBufferPointer(start: chunk + (start + 1 - base), count: end - start - 2)
-        return (start, SurrogateCheck.firstUnpaired(in: raw).map { start + 1 + $0 })
+        let raw = unsafe UnsafeBufferPointer(start: chunk + (start + 1 - base), count: end - start - 2)
+        return unsafe (start, SurrogateCheck.firstUnpaired(in: raw).map { start + 1 + $0 })
     }
 }

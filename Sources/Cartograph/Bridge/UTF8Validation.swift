@@ -15,8 +15,8 @@ enum UTF8Validation {
     @inline(__always)
     static func firstInvalid(_ base: UnsafeRawPointer, count: Int) -> Int? {
         // From 32 bytes the C validator's vector path checks ASCII as fast.
-        if count < 32, isASCII(base, count: count) { return nil }
-        let bad = cartograph_utf8_first_invalid(base.assumingMemoryBound(to: UInt8.self), count)
+        if count < 32, unsafe isASCII(base, count: count) { return nil }
+        let bad = unsafe cartograph_utf8_first_invalid(base.assumingMemoryBound(to: UInt8.self), count)
         return bad < 0 ? nil : bad
     }
 
@@ -25,7 +25,7 @@ enum UTF8Validation {
     /// over 32 bytes, 32 at a step, stopping at the first non-ASCII step.
     @inline(__always)
     static func isASCII(_ base: UnsafeRawPointer, count: Int) -> Bool {
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        return (count > 32 ? cartograph_utf8_long_is_ascii(bytes, count) : cartograph_utf8_is_ascii(bytes, count)) != 0
+        let bytes = unsafe base.assumingMemoryBound(to: UInt8.self)
+        return unsafe (count > 32 ? cartograph_utf8_long_is_ascii(bytes, count) : cartograph_utf8_is_ascii(bytes, count)) != 0
     }
 }

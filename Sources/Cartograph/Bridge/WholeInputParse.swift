@@ -16,7 +16,7 @@ internal import CCartographTape
 enum WholeInputParse {
     /// What the three ways back into Swift reach: on the caller's stack,
     /// for the one call.
-    private struct Context {
+    @safe private struct Context {
         let native: NativeTapeState
         let tape: Tape
         let options: ParseOptions
@@ -30,42 +30,42 @@ enum WholeInputParse {
     /// `options` (JSON5 and brace-less objects aside: the caller's), or nil.
     static func parts(of input: UnsafeRawBufferPointer, options: ParseOptions) -> (tape: Tape, roots: [Int])? {
         guard let base = input.baseAddress, input.count <= min(options.maxInputBytes, Tape.maxDocumentBytes),
-            let native = cartograph_yajl_tape_create()
+            let native = unsafe cartograph_yajl_tape_create()
         else { return nil }
-        defer { cartograph_yajl_tape_destroy(native) }
+        defer { unsafe cartograph_yajl_tape_destroy(native) }
         let tape = Tape.make(expectedInputBytes: input.count)
-        var context = Context(native: native, tape: tape, options: options)
-        let complete = withUnsafeMutablePointer(to: &context) { context in
-            native.prepare(toWrite: tape, options: options, context: UnsafeMutableRawPointer(context))
-            native.pointee.grow = { context, entries, bytes in
-                let context = context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self)
-                context.pointee.native.grow(context.pointee.tape, entries: entries, bytes: bytes)
+        var context = unsafe Context(native: native, tape: tape, options: options)
+        let complete = unsafe withUnsafeMutablePointer(to: &context) { context in
+            unsafe native.prepare(toWrite: tape, options: options, context: UnsafeMutableRawPointer(context))
+            unsafe native.pointee.grow = { context, entries, bytes in
+                let context = unsafe context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self)
+                unsafe context.pointee.native.grow(context.pointee.tape, entries: entries, bytes: bytes)
             }
-            native.pointee.escaped_string_start = { context, _, _ in
-                WholeInputParse.stringStart(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self))
+            unsafe native.pointee.escaped_string_start = { context, _, _ in
+                unsafe WholeInputParse.stringStart(context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self))
             }
-            native.pointee.resolve_duplicates = { context, entry, count, canonically in
-                WholeInputParse.resolveKeys(
+            unsafe native.pointee.resolve_duplicates = { context, entry, count, canonically in
+                unsafe WholeInputParse.resolveKeys(
                     context.unsafelyUnwrapped.assumingMemoryBound(to: Context.self), inObjectAt: entry, count: count,
                     canonically: canonically != 0)
             }
-            return cartograph_yajl_tape_parse_whole(
+            return unsafe cartograph_yajl_tape_parse_whole(
                 native, base.assumingMemoryBound(to: UInt8.self), input.count,
                 options.allowComments ? 1 : 0, options.allowMultipleValues ? 1 : 0) != 0
         }
         guard complete else { return nil }
-        native.giveCounts(to: tape)
-        return (tape, native.roots)
+        unsafe native.giveCounts(to: tape)
+        return unsafe (tape, native.roots)
     }
 
     /// Where a string yajl decoded or buffered starts; -1 declines the
     /// parse (an unpaired surrogate, which the general path reports).
     private static func stringStart(_ context: UnsafeMutablePointer<Context>) -> Int {
-        let native = context.pointee.native
-        let previousTokenEnd = native.pointee.last_token_end
-        let end = cartograph_yajl_tape_token_end(native)
+        let native = unsafe context.pointee.native
+        let previousTokenEnd = unsafe native.pointee.last_token_end
+        let end = unsafe cartograph_yajl_tape_token_end(native)
         guard
-            let found = native.stringInChunk(
+            let found = unsafe native.stringInChunk(
                 endingAt: end, previousTokenEnd: previousTokenEnd,
                 allowComments: context.pointee.options.allowComments), found.unpaired == nil
         else { return -1 }
@@ -75,10 +75,11 @@ enum WholeInputParse {
     /// The duplicate-key policy applied to one object; -1 declines the
     /// parse (a repeated key these options refuse).
     private static func resolveKeys(_ context: UnsafeMutablePointer<Context>, inObjectAt entry: Int, count: Int, canonically: Bool) -> Int {
-        context.pointee.native.giveCounts(to: context.pointee.tape)
-        if context.pointee.builder == nil {
-            context.pointee.builder = DocumentBuilder(options: context.pointee.options.bounded(streamed: false), tape: context.pointee.tape)
+        unsafe context.pointee.native.giveCounts(to: context.pointee.tape)
+        if unsafe context.pointee.builder == nil {
+            unsafe context.pointee.builder = unsafe DocumentBuilder(
+                options: context.pointee.options.bounded(streamed: false), tape: context.pointee.tape)
         }
-        return context.pointee.builder.unsafelyUnwrapped.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically) ?? -1
+        return unsafe context.pointee.builder.unsafelyUnwrapped.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically) ?? -1
     }
 }

@@ -27,7 +27,7 @@ import Foundation
 ///
 /// The C callbacks exist because crossing into Swift for every token was
 /// the largest cost of a parse over raw yajl (figures in Benchmarks/HISTORY.md).
-final class YajlParser {
+@safe final class YajlParser {
     // A parser is driven by one caller at a time (a parse is synchronous),
     // so its stored state below goes without runtime exclusivity checks,
     // which were a visible share of a small document's parse.
@@ -37,8 +37,8 @@ final class YajlParser {
     /// parser's `init` and `deinit`; a box is one pointer, nil until a failure.
     @exclusivity(unchecked) private var failureBox: FailureBox?
     private var failure: CartographError? {
-        get { failureBox?.error }
-        set { failureBox = newValue.map(FailureBox.init) }
+        get { unsafe failureBox?.error }
+        set { unsafe failureBox = newValue.map(FailureBox.init) }
     }
 
     private final class FailureBox {
@@ -64,10 +64,10 @@ final class YajlParser {
     /// takes what the C side has written so far.
     var builder: DocumentBuilder {
         if let eventBuilder { return eventBuilder }
-        if let madeBuilder { return madeBuilder }
+        if let madeBuilder = unsafe madeBuilder { return madeBuilder }
         let made = DocumentBuilder(options: options, tape: tape)
         adoptNative(into: made)
-        madeBuilder = made
+        unsafe madeBuilder = made
         return made
     }
 
@@ -78,7 +78,7 @@ final class YajlParser {
     /// Whether yajl's callbacks are the C tape builder's (no splitter).
     private let usesNativeTape: Bool
 
-    private var handle: OpaquePointer? { native.pointee.handle.map(OpaquePointer.init) }
+    private var handle: OpaquePointer? { unsafe native.pointee.handle.map(OpaquePointer.init) }
 
     /// Whether the C callbacks read yajl's count of consumed bytes in
     /// place rather than through `yajl_get_bytes_consumed`
@@ -88,20 +88,20 @@ final class YajlParser {
     /// The linked yajl's version as `yajl_version()` gives it (2.1.0 is 20100).
     static var yajlVersion: Int { Int(yajl_version()) }
     private var chunkBase: Int {
-        get { native.pointee.chunk_base }
-        set { native.pointee.chunk_base = newValue }
+        get { unsafe native.pointee.chunk_base }
+        set { unsafe native.pointee.chunk_base = newValue }
     }
     private var chunkStart: UnsafePointer<UInt8>? {
-        get { native.pointee.chunk_start }
-        set { native.pointee.chunk_start = newValue }
+        get { unsafe native.pointee.chunk_start }
+        set { unsafe native.pointee.chunk_start = unsafe newValue }
     }
     private var chunkCount: Int {
-        get { native.pointee.chunk_count }
-        set { native.pointee.chunk_count = newValue }
+        get { unsafe native.pointee.chunk_count }
+        set { unsafe native.pointee.chunk_count = newValue }
     }
     private var lastTokenEnd: Int {
-        get { native.pointee.last_token_end }
-        set { native.pointee.last_token_end = newValue }
+        get { unsafe native.pointee.last_token_end }
+        set { unsafe native.pointee.last_token_end = newValue }
     }
     /// Input bytes since the end of the last token, from chunks already
     /// parsed; lets a string that began in an earlier chunk be re-read raw.
@@ -118,14 +118,14 @@ final class YajlParser {
     /// each call); tests check this stays proportional to the input.
     @exclusivity(unchecked) private(set) var rescannedBytes = 0
     /// Input bytes kept between chunks: the unfinished token and held chunks.
-    var retainedBytes: Int { carry.count + held.count }
+    var retainedBytes: Int { unsafe carry.count + held.count }
 
     /// The input bytes still kept from earlier chunks (the unfinished token,
     /// then chunks held back), and the absolute offset of the first: errors
     /// that point back into earlier chunks are located in them.
-    var retained: (base: Int, bytes: [UInt8]) { (carryBase, carry + held) }
+    var retained: (base: Int, bytes: [UInt8]) { unsafe (carryBase, carry + held) }
     /// Where ``retained`` begins (without copying the bytes).
-    var retainedBase: Int { carryBase }
+    var retainedBase: Int { unsafe carryBase }
 
     /// Bytes handed to yajl so far (after a skipped byte order mark).
     @exclusivity(unchecked) private(set) var totalBytes = 0
@@ -142,32 +142,32 @@ final class YajlParser {
         eventBuilder = usesNativeTape ? nil : DocumentBuilder(options: options, tape: tape, splitter: splitter)
         // Made in C, which zeroes only its fields (not the room for scratch
         // and yajl's allocations at its end, about 2 KB).
-        guard let state = cartograph_yajl_tape_create() else {
+        guard let state = unsafe cartograph_yajl_tape_create() else {
             fatalError("Cartograph: out of memory for a parser")
         }
-        native = state
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        unsafe native = unsafe state
+        let context = unsafe Unmanaged.passUnretained(self).toOpaque()
         if usesNativeTape {
-            prepareNativeTape(context: context)
-            let table = cartograph_yajl_tape_callbacks()!.assumingMemoryBound(to: yajl_callbacks.self)
-            native.pointee.handle = cartograph_yajl_alloc(native, table, UnsafeMutableRawPointer(native))
-            cartograph_yajl_tape_attach(native)
+            unsafe prepareNativeTape(context: context)
+            let table = unsafe cartograph_yajl_tape_callbacks()!.assumingMemoryBound(to: yajl_callbacks.self)
+            unsafe native.pointee.handle = unsafe cartograph_yajl_alloc(native, table, UnsafeMutableRawPointer(native))
+            unsafe cartograph_yajl_tape_attach(native)
         } else {
-            native.pointee.handle = cartograph_yajl_alloc(native, YajlParser.callbacks, context)
+            unsafe native.pointee.handle = unsafe cartograph_yajl_alloc(native, YajlParser.callbacks, context)
         }
-        if let handle {
-            _ = cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
+        if let handle = unsafe handle {
+            _ = unsafe cartograph_yajl_config(handle, yajl_dont_validate_strings, 1)
             // A new handle's flags are all off: only those turned on are set.
-            if options.allowComments { _ = cartograph_yajl_config(handle, yajl_allow_comments, 1) }
-            if options.allowMultipleValues { _ = cartograph_yajl_config(handle, yajl_allow_multiple_values, 1) }
+            if options.allowComments { _ = unsafe cartograph_yajl_config(handle, yajl_allow_comments, 1) }
+            if options.allowMultipleValues { _ = unsafe cartograph_yajl_config(handle, yajl_allow_multiple_values, 1) }
         } else {
             failure = CartographError(.outOfMemory, "yajl could not allocate a parser")
         }
     }
 
     deinit {
-        if let handle { yajl_free(handle) }
-        cartograph_yajl_tape_destroy(native)
+        if let handle = unsafe handle { unsafe yajl_free(handle) }
+        unsafe cartograph_yajl_tape_destroy(native)
     }
 
     // MARK: The C tape builder
@@ -175,16 +175,16 @@ final class YajlParser {
     /// Lends the builder's tape to the C side, with the limits and the
     /// three ways back into Swift.
     private func prepareNativeTape(context: UnsafeMutableRawPointer) {
-        native.prepare(toWrite: tape, options: options, context: context)
-        native.pointee.grow = { context, entries, bytes in
-            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.native.grow($0.tape, entries: entries, bytes: bytes) }
+        unsafe native.prepare(toWrite: tape, options: options, context: context)
+        unsafe native.pointee.grow = { context, entries, bytes in
+            unsafe YajlParser.parser(context)._withUnsafeGuaranteedRef { unsafe $0.native.grow($0.tape, entries: entries, bytes: bytes) }
         }
-        native.pointee.escaped_string_start = { context, bytes, count in
-            YajlParser.parser(context)._withUnsafeGuaranteedRef { $0.escapedStringStart(bytes, count: count) ?? -1 }
+        unsafe native.pointee.escaped_string_start = { context, bytes, count in
+            unsafe YajlParser.parser(context)._withUnsafeGuaranteedRef { unsafe $0.escapedStringStart(bytes, count: count) ?? -1 }
         }
-        native.pointee.resolve_duplicates = { context, entry, count, canonically in
-            YajlParser.parser(context)._withUnsafeGuaranteedRef {
-                $0.native.giveCounts(to: $0.tape)
+        unsafe native.pointee.resolve_duplicates = { context, entry, count, canonically in
+            unsafe YajlParser.parser(context)._withUnsafeGuaranteedRef {
+                unsafe $0.native.giveCounts(to: $0.tape)
                 return $0.builder.resolveDuplicates(inObjectAt: entry, count: count, canonically: canonically != 0) ?? -1
             }
         }
@@ -194,22 +194,22 @@ final class YajlParser {
     /// new roots, and a failure the C side recorded.
     private func syncNativeTape() {
         guard usesNativeTape else { return }
-        let tape = native
-        if let madeBuilder {
+        let tape = unsafe native
+        if let madeBuilder = unsafe madeBuilder {
             adoptNative(into: madeBuilder)
         } else {
-            native.giveCounts(to: self.tape)
+            unsafe native.giveCounts(to: self.tape)
         }
-        let code = UInt32(bitPattern: tape.pointee.failure)
+        let code = unsafe UInt32(bitPattern: tape.pointee.failure)
         guard code != CARTOGRAPH_TAPE_OK.rawValue else { return }
-        let source = tape.pointee.failure_source, value = tape.pointee.failure_value
+        let source = unsafe tape.pointee.failure_source, value = unsafe tape.pointee.failure_value
         switch code {
         case CARTOGRAPH_TAPE_REPORTED.rawValue: break
         case CARTOGRAPH_TAPE_NUMBER_TOO_LONG.rawValue: _ = builder.failLimit(.numberTooLong, value, at: source)
         case CARTOGRAPH_TAPE_STRING_TOO_LONG.rawValue: _ = builder.failLimit(.stringTooLong, value, at: source)
         case CARTOGRAPH_TAPE_TOO_MANY_KEYS.rawValue: _ = builder.failLimit(.tooManyKeys, value, at: source)
         case CARTOGRAPH_TAPE_TOO_DEEP.rawValue: _ = builder.failLimit(.depthLimitExceeded, value, at: source)
-        case CARTOGRAPH_TAPE_INVALID_UTF8.rawValue: builder.failInvalidUTF8(tape.pointee.failure_byte, at: value, source: source)
+        case CARTOGRAPH_TAPE_INVALID_UTF8.rawValue: unsafe builder.failInvalidUTF8(tape.pointee.failure_byte, at: value, source: source)
         case CARTOGRAPH_TAPE_KEY_OUTSIDE_OBJECT.rawValue:
             builder.fail(CartographError(.syntax, "a key outside an object", offset: source))
         case CARTOGRAPH_TAPE_UNOPENED_CLOSE.rawValue:
@@ -224,7 +224,7 @@ final class YajlParser {
     /// Read field by field: the struct holds its own scratch (kilobytes),
     /// which a copy of it would move.
     private func adoptNative(into builder: DocumentBuilder) {
-        builder.adoptNativeTape(
+        unsafe builder.adoptNativeTape(
             count: native.pointee.count, byteCount: native.pointee.byte_count,
             roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count))
     }
@@ -232,7 +232,7 @@ final class YajlParser {
     /// The finished parse's tape and roots (``DocumentBuilder/finishedParts()``);
     /// a document of one value parsed by the C tape builder needs no builder.
     func finishedParts() -> (tape: Tape, roots: [Int]) {
-        if eventBuilder == nil, madeBuilder == nil, native.pointee.root_count == 1, native.pointee.roots[0] == 0 {
+        if eventBuilder == nil, unsafe madeBuilder == nil, unsafe native.pointee.root_count == 1, unsafe native.pointee.roots[0] == 0 {
             return (tape, DocumentBuilder.firstEntryOnly)
         }
         return builder.finishedParts()
@@ -240,17 +240,17 @@ final class YajlParser {
 
     /// How many long strings yajl was given as `""` so far, their bodies
     /// read from the input by the C callbacks (tests check that it happens).
-    var stringsLeftOut: Int { native.pointee.elided_total }
+    var stringsLeftOut: Int { unsafe native.pointee.elided_total }
 
     /// Whether the scan for long strings has given up for this parse.
-    var stringScanStopped: Bool { native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
+    var stringScanStopped: Bool { unsafe native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
 
     /// Nesting depth of the value being read.
-    private var depth: Int { usesNativeTape ? cartograph_yajl_tape_depth(native) : eventBuilder.unsafelyUnwrapped.depth }
+    private var depth: Int { unsafe usesNativeTape ? cartograph_yajl_tape_depth(native) : eventBuilder.unsafelyUnwrapped.depth }
 
     /// Whether every container opened has been closed and a value was read.
     private var isComplete: Bool {
-        usesNativeTape ? cartograph_yajl_tape_depth(native) == 0 && native.pointee.root_count > 0 : eventBuilder.unsafelyUnwrapped.isComplete
+        unsafe usesNativeTape ? cartograph_yajl_tape_depth(native) == 0 && native.pointee.root_count > 0 : eventBuilder.unsafelyUnwrapped.isComplete
     }
 
     /// The error that stopped parsing, if any.
@@ -261,48 +261,48 @@ final class YajlParser {
     /// Parses a whole input, to be followed by ``finish()`` only: the C
     /// tape builder then knows that nothing comes after it.
     func feedWhole(_ input: UnsafeRawBufferPointer) -> CartographError? {
-        native.pointee.input_complete = 1
-        return feed(input)
+        unsafe native.pointee.input_complete = 1
+        return unsafe feed(input)
     }
 
     /// Parses the next chunk. After an error, every call returns it again.
     func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if let failure { return failure }
-        guard chunk.count <= options.maxInputBytes - totalBytes - held.count - pendingPrefix.count else {
+        guard unsafe chunk.count <= options.maxInputBytes - totalBytes - held.count - pendingPrefix.count else {
             return record(
                 CartographError(
                     .inputTooLarge,
                     "input is larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes))
         }
-        guard byteOrderMarkResolved else { return feedPrefix(chunk) }
-        return feedRaw(chunk)
+        guard unsafe byteOrderMarkResolved else { return unsafe feedPrefix(chunk) }
+        return unsafe feedRaw(chunk)
     }
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func startsWithByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count >= 3 && bytes[0] == byteOrderMark[0] && bytes[1] == byteOrderMark[1] && bytes[2] == byteOrderMark[2]
+        unsafe bytes.count >= 3 && bytes[0] == byteOrderMark[0] && bytes[1] == byteOrderMark[1] && bytes[2] == byteOrderMark[2]
     }
 
     /// Collects the first three bytes to decide whether they are a byte order mark.
     private func feedPrefix(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
-        if pendingPrefix.isEmpty, chunk.count >= 3 {
+        if unsafe pendingPrefix.isEmpty, chunk.count >= 3 {
             // The first chunk holds the three bytes (a whole input always
             // does): decided on them in place, and the chunk goes to yajl in
             // one call, not as three bytes and the rest (two calls and two
             // rounds of bookkeeping, a third of a 70-byte document's parse).
-            byteOrderMarkResolved = true
-            guard Self.startsWithByteOrderMark(chunk) else { return feedRaw(chunk) }
+            unsafe byteOrderMarkResolved = true
+            guard unsafe Self.startsWithByteOrderMark(chunk) else { return unsafe feedRaw(chunk) }
             if let error = skipByteOrderMark() { return error }
-            return chunk.count == 3 ? nil : feedRaw(UnsafeRawBufferPointer(rebasing: chunk[3...]))
+            return unsafe chunk.count == 3 ? nil : feedRaw(UnsafeRawBufferPointer(rebasing: chunk[3...]))
         }
-        let taken = min(3 - pendingPrefix.count, chunk.count)
-        pendingPrefix.append(contentsOf: chunk.prefix(taken))
-        let rest = UnsafeRawBufferPointer(rebasing: chunk[taken...])
-        if pendingPrefix.count < 3, pendingPrefix == Array(Self.byteOrderMark.prefix(pendingPrefix.count)) {
+        let taken = unsafe min(3 - pendingPrefix.count, chunk.count)
+        unsafe pendingPrefix.append(contentsOf: chunk.prefix(taken))
+        let rest = unsafe UnsafeRawBufferPointer(rebasing: chunk[taken...])
+        if unsafe pendingPrefix.count < 3, unsafe pendingPrefix == Array(Self.byteOrderMark.prefix(pendingPrefix.count)) {
             return nil
         }
-        return resolvePrefix() ?? (rest.isEmpty ? nil : feedRaw(rest))
+        return unsafe resolvePrefix() ?? (rest.isEmpty ? nil : feedRaw(rest))
     }
 
     /// Starts an object whose braces the input leaves out
@@ -311,22 +311,22 @@ final class YajlParser {
     /// order mark), counted so that every offset stays the input's own. The
     /// caller feeds the input after the prefix, then `}`.
     func beginBracelessObject(after prefix: Int) -> CartographError? {
-        byteOrderMarkResolved = true
+        unsafe byteOrderMarkResolved = true
         let start = prefix - 1
         chunkBase = start
-        carryBase = start
+        unsafe carryBase = start
         lastTokenEnd = start
-        totalBytes = start
-        pending.reset(at: start)
-        return [UInt8(ascii: "{")].withUnsafeBytes { feedRaw($0) }
+        unsafe totalBytes = start
+        unsafe pending.reset(at: start)
+        return unsafe [UInt8(ascii: "{")].withUnsafeBytes { unsafe feedRaw($0) }
     }
 
     private func resolvePrefix() -> CartographError? {
-        byteOrderMarkResolved = true
-        let prefix = pendingPrefix
-        pendingPrefix = []
+        unsafe byteOrderMarkResolved = true
+        let prefix = unsafe pendingPrefix
+        unsafe pendingPrefix = []
         if prefix == Self.byteOrderMark { return skipByteOrderMark() }
-        return prefix.withUnsafeBytes { feedRaw($0) }
+        return unsafe prefix.withUnsafeBytes { unsafe feedRaw($0) }
     }
 
     /// The input's first three bytes are a byte order mark: rejected, or
@@ -336,17 +336,17 @@ final class YajlParser {
             return record(CartographError(.syntax, "input starts with a UTF-8 byte order mark, which these options reject", offset: 0))
         }
         chunkBase = 3
-        carryBase = 3
+        unsafe carryBase = 3
         lastTokenEnd = 3
-        totalBytes = 3
-        pending.reset(at: 3)
+        unsafe totalBytes = 3
+        unsafe pending.reset(at: 3)
         return nil
     }
 
     private func feedRaw(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
-        guard !chunk.isEmpty else { return failure }
-        if !held.isEmpty || (pending.isOpen && pending.raw > Self.holdThreshold) { return hold(chunk) }
-        return parse(chunk)
+        guard unsafe !chunk.isEmpty else { return failure }
+        if unsafe !held.isEmpty || (pending.isOpen && pending.raw > Self.holdThreshold) { return unsafe hold(chunk) }
+        return unsafe parse(chunk)
     }
 
     /// Keeps a chunk back while a long token is unfinished, and hands the
@@ -357,42 +357,42 @@ final class YajlParser {
     /// for by as many new bytes, and the total stays linear. The limits are
     /// checked on the held bytes as they arrive.
     private func hold(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
-        let base = totalBytes + held.count
-        if let error = pending.advance(chunk.assumingMemoryBound(to: UInt8.self), base: base, options: options) {
+        let base = unsafe totalBytes + held.count
+        if let error = unsafe pending.advance(chunk.assumingMemoryBound(to: UInt8.self), base: base, options: options) {
             return record(error)
         }
-        held.append(contentsOf: chunk)
-        guard !pending.isOpen || held.count >= pending.raw else { return nil }
+        unsafe held.append(contentsOf: chunk)
+        guard unsafe !pending.isOpen || held.count >= pending.raw else { return nil }
         return releaseHeld()
     }
 
     private func releaseHeld() -> CartographError? {
-        guard !held.isEmpty else { return failure }
-        let bytes = held
+        guard unsafe !held.isEmpty else { return failure }
+        let bytes = unsafe held
         // Kept on failure: the error may point into them (see `retained`).
-        let error = bytes.withUnsafeBytes { parse($0) }
-        if error == nil { held = [] }
+        let error = unsafe bytes.withUnsafeBytes { unsafe parse($0) }
+        if error == nil { unsafe held = [] }
         return error
     }
 
     /// Hands one chunk to yajl.
     private func parse(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
-        guard !chunk.isEmpty, let base = chunk.baseAddress, handle != nil else { return failure }
-        if pending.isOpen { rescannedBytes += pending.raw }
+        guard unsafe !chunk.isEmpty, let base = chunk.baseAddress, unsafe handle != nil else { return failure }
+        if unsafe pending.isOpen { unsafe rescannedBytes += pending.raw }
         // Vertical tab and form feed: yajl skips them as whitespace; JSON does not.
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        let found = cartograph_find_vertical_space(bytes, chunk.count)
+        let bytes = unsafe base.assumingMemoryBound(to: UInt8.self)
+        let found = unsafe cartograph_find_vertical_space(bytes, chunk.count)
         let limit = found < 0 ? chunk.count : found
-        chunkBase = totalBytes
-        chunkStart = bytes
+        chunkBase = unsafe totalBytes
+        unsafe chunkStart = unsafe bytes
         chunkCount = chunk.count
-        defer { chunkStart = nil }
+        defer { unsafe chunkStart = nil }
         if limit > 0 {
             // The C tape builder's parses give yajl the text without its
             // indentation and without long strings' bodies
             // (cartograph_yajl_tape_parse, which reads those from
             // chunkStart); the Swift callbacks' offsets assume the text as it is.
-            let status = yajl_status(rawValue: UInt32(cartograph_yajl_tape_parse(native, bytes, limit, chunkBase, usesNativeTape ? 1 : 0)))
+            let status = unsafe yajl_status(rawValue: UInt32(cartograph_yajl_tape_parse(native, bytes, limit, chunkBase, usesNativeTape ? 1 : 0)))
             syncNativeTape()
             if status != yajl_status_ok { return recordYajlFailure(status) }
         }
@@ -400,16 +400,16 @@ final class YajlParser {
             return record(
                 CartographError(
                     .invalidWhitespace,
-                    "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
+                    unsafe "byte 0x\(String(bytes[limit], radix: 16, uppercase: true)) is not JSON whitespace (only space, tab, line feed and carriage return are)",
                     offset: chunkBase + limit))
         }
         // What is left unfinished after the last token: checked against the
         // limits now, and measured for hold(_:).
-        if pending.origin != lastTokenEnd { pending.reset(at: lastTokenEnd) }
-        let buffer = UnsafeBufferPointer(start: bytes, count: chunk.count)
-        if let error = pending.advance(buffer, base: chunkBase, options: options) { return record(error) }
-        keepCarry(buffer)
-        totalBytes += chunk.count
+        if unsafe pending.origin != lastTokenEnd { unsafe pending.reset(at: lastTokenEnd) }
+        let buffer = unsafe UnsafeBufferPointer(start: bytes, count: chunk.count)
+        if let error = unsafe pending.advance(buffer, base: chunkBase, options: options) { return record(error) }
+        unsafe keepCarry(buffer)
+        unsafe totalBytes += chunk.count
         return nil
     }
 
@@ -418,59 +418,59 @@ final class YajlParser {
     /// its separator's place is kept, by ``PendingToken``), so that nothing
     /// accumulates between values.
     private func keepCarry(_ chunk: UnsafeBufferPointer<UInt8>) {
-        if pending.phase == .gap {
-            carry.removeAll(keepingCapacity: carry.capacity <= 1 << 16)
-            carryBase = chunkBase + chunk.count
+        if unsafe pending.phase == .gap {
+            unsafe carry.removeAll(keepingCapacity: carry.capacity <= 1 << 16)
+            unsafe carryBase = chunkBase + chunk.count
             return
         }
         if lastTokenEnd >= chunkBase {
-            carry.removeAll(keepingCapacity: true)
-            carry.append(contentsOf: chunk[(lastTokenEnd - chunkBase)...])
-            carryBase = lastTokenEnd
+            unsafe carry.removeAll(keepingCapacity: true)
+            unsafe carry.append(contentsOf: chunk[(lastTokenEnd - chunkBase)...])
+            unsafe carryBase = lastTokenEnd
         } else {
-            carry.append(contentsOf: chunk)
+            unsafe carry.append(contentsOf: chunk)
         }
     }
 
     /// Ends the input: yajl checks that the value is complete.
     func finish() -> CartographError? {
         if let failure { return failure }
-        if !byteOrderMarkResolved, let error = resolvePrefix() { return error }
-        if !held.isEmpty, let error = releaseHeld() { return error }
-        guard let handle else { return failure }
-        chunkBase = totalBytes
-        chunkStart = nil
+        if unsafe !byteOrderMarkResolved, let error = resolvePrefix() { return error }
+        if unsafe !held.isEmpty, let error = releaseHeld() { return error }
+        guard let handle = unsafe handle else { return failure }
+        chunkBase = unsafe totalBytes
+        unsafe chunkStart = nil
         chunkCount = 0
-        cartograph_yajl_tape_lex_plain(native, nil, 0, totalBytes)
+        unsafe cartograph_yajl_tape_lex_plain(native, nil, 0, totalBytes)
         // With several values allowed, input that ends between values is
         // complete (yajl would call an empty or blank input "premature EOF");
         // anything still buffered (a final number) needs yajl_complete_parse.
         if options.allowMultipleValues, depth == 0, eventBuilder?.splitter?.activeElement == nil, onlyWhitespacePending {
             return nil
         }
-        let status = yajl_complete_parse(handle)
+        let status = unsafe yajl_complete_parse(handle)
         syncNativeTape()
         if status != yajl_status_ok { return recordYajlFailure(status) }
-        if pending.isUnterminatedText {
+        if unsafe pending.isUnterminatedText {
             // After a complete value yajl waits for the rest of an unfinished
             // string or comment and, at the end of input, says nothing: the
             // tail is refused here, as yajl refuses a finished one.
             if options.allowMultipleValues {
-                return record(CartographError(.unexpectedEnd, "the input ended before the value was complete", offset: totalBytes))
+                return unsafe record(CartographError(.unexpectedEnd, "the input ended before the value was complete", offset: totalBytes))
             }
-            return record(CartographError(.syntax, "unexpected text after the value", offset: pending.start))
+            return unsafe record(CartographError(.syntax, "unexpected text after the value", offset: pending.start))
         }
         let splitter = eventBuilder?.splitter
         let streamedEverything = splitter != nil && depth == 0 && splitter?.activeElement == nil
         if !isComplete, !streamedEverything {
-            return record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
+            return unsafe record(CartographError(.unexpectedEnd, "the input ended before a value was complete", offset: totalBytes))
         }
         return nil
     }
 
     /// Whether everything after the last token is whitespace.
     private var onlyWhitespacePending: Bool {
-        pending.separator == nil && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        unsafe pending.separator == nil && carry.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// Every message yajl 2.1 can give, in plain words about the JSON text
@@ -498,18 +498,18 @@ final class YajlParser {
     ]
 
     private func record(_ error: CartographError) -> CartographError {
-        if failureBox == nil { failure = error }
-        return failureBox.unsafelyUnwrapped.error
+        if unsafe failureBox == nil { failure = error }
+        return unsafe failureBox.unsafelyUnwrapped.error
     }
 
     private func recordYajlFailure(_ status: yajl_status) -> CartographError {
-        if status == yajl_status_client_canceled, let error = (eventBuilder ?? madeBuilder)?.failure {
+        if status == yajl_status_client_canceled, let error = unsafe (eventBuilder ?? madeBuilder)?.failure {
             return record(error)
         }
         var message = "invalid JSON"
-        if let handle, let text = yajl_get_error(handle, 0, nil, 0) {
-            message = String(cString: text)
-            yajl_free_error(handle, text)
+        if let handle = unsafe handle, let text = unsafe yajl_get_error(handle, 0, nil, 0) {
+            message = unsafe String(cString: text)
+            unsafe yajl_free_error(handle, text)
         }
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         // Where the offending token starts is reported for grammar errors and
@@ -523,8 +523,8 @@ final class YajlParser {
         }
         if message.hasSuffix(".") { message.removeLast() }
         message = Self.friendlierMessages[message] ?? message
-        let consumed = handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0
-        var offset = min(cartograph_yajl_tape_absolute(native, consumed), totalBytes + chunkCount)
+        let consumed = unsafe handle.map { unsafe Int(yajl_get_bytes_consumed($0)) } ?? 0
+        var offset = unsafe min(cartograph_yajl_tape_absolute(native, consumed), totalBytes + chunkCount)
         if isParseError {
             // yajl reports a grammar error after reading the offending token,
             // and where that token began depends on how the input was chunked;
@@ -548,7 +548,7 @@ final class YajlParser {
     /// Absolute offset just past the token yajl has read.
     @inline(__always)
     private func tokenEnd() -> Int {
-        cartograph_yajl_tape_token_end(native)
+        unsafe cartograph_yajl_tape_token_end(native)
     }
 
     /// The first offset at or after `start` (and before `limit`) that is not
@@ -577,16 +577,16 @@ final class YajlParser {
     }
 
     private func rawByte(_ absolute: Int) -> UInt8? {
-        if let chunkStart, absolute >= chunkBase, absolute < chunkBase + chunkCount {
-            return chunkStart[absolute - chunkBase]
+        if let chunkStart = unsafe chunkStart, absolute >= chunkBase, absolute < chunkBase + chunkCount {
+            return unsafe chunkStart[absolute - chunkBase]
         }
         // The gap keepCarry(_:) forgot: whitespace (comments read as such) and a separator.
-        if absolute >= lastTokenEnd, absolute < carryBase {
-            if let separator = pending.separator, separator.offset == absolute { return separator.byte }
+        if absolute >= lastTokenEnd, unsafe absolute < carryBase {
+            if let separator = unsafe pending.separator, separator.offset == absolute { return separator.byte }
             return 0x20
         }
-        if absolute >= carryBase, absolute < carryBase + carry.count {
-            return carry[absolute - carryBase]
+        if unsafe absolute >= carryBase, unsafe absolute < carryBase + carry.count {
+            return unsafe carry[absolute - carryBase]
         }
         return nil
     }
@@ -619,15 +619,15 @@ final class YajlParser {
     /// decoded text could hide an unpaired surrogate. Nil after a failure.
     @inline(__always)
     private func stringStart(_ pointer: UnsafePointer<UInt8>?, count: Int) -> Int? {
-        if let pointer, let chunkStart = native.pointee.chunk_start, pointer >= chunkStart,
-            pointer < chunkStart + native.pointee.chunk_count
+        if let pointer = unsafe pointer, let chunkStart = unsafe native.pointee.chunk_start, unsafe pointer >= chunkStart,
+            unsafe pointer < chunkStart + native.pointee.chunk_count
         {
             // Raw text in the chunk: the quotes are right around it, no need to ask yajl.
-            let start = native.pointee.chunk_base + (pointer - chunkStart) - 1
-            native.pointee.last_token_end = start + count + 2
+            let start = unsafe native.pointee.chunk_base + (pointer - chunkStart) - 1
+            unsafe native.pointee.last_token_end = start + count + 2
             return start
         }
-        return escapedStringStart(pointer, count: count)
+        return unsafe escapedStringStart(pointer, count: count)
     }
 
     @inline(never)
@@ -636,20 +636,20 @@ final class YajlParser {
         let end = tokenEnd()
         let start: Int
         let bad: Int?
-        if let found = native.stringInChunk(endingAt: end, previousTokenEnd: previousTokenEnd, allowComments: options.allowComments) {
+        if let found = unsafe native.stringInChunk(endingAt: end, previousTokenEnd: previousTokenEnd, allowComments: options.allowComments) {
             (start, bad) = found
         } else {
             // Carried over from earlier chunks: copied out only when the
             // decoded text could hide an unpaired surrogate.
             start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
-            if count > 0, let pointer, SurrogateCheck.needsRawCheck(pointer, count: count) {
+            if count > 0, let pointer = unsafe pointer, unsafe SurrogateCheck.needsRawCheck(pointer, count: count) {
                 var raw: [UInt8] = []
                 raw.reserveCapacity(end - start)
                 for position in (start + 1)..<(end - 1) {
                     guard let byte = rawByte(position) else { break }
                     raw.append(byte)
                 }
-                bad = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }.map { start + 1 + $0 }
+                bad = unsafe raw.withUnsafeBufferPointer { unsafe SurrogateCheck.firstUnpaired(in: $0) }.map { start + 1 + $0 }
             } else {
                 bad = nil
             }
@@ -668,43 +668,43 @@ final class YajlParser {
     // MARK: Callbacks
 
     private func onLiteral(_ kind: TokenKind, length: Int) -> Int32 {
-        eventBuilder.unsafelyUnwrapped.literal(kind, at: tokenEnd() - length) ? 1 : 0
+        unsafe eventBuilder.unsafelyUnwrapped.literal(kind, at: tokenEnd() - length) ? 1 : 0
     }
 
     private func onNumber(_ text: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
-        guard let text else { return 0 }
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        guard let text = unsafe text else { return 0 }
+        let bytes = unsafe UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         let start: Int
-        if let chunkStart = native.pointee.chunk_start, bytes >= chunkStart, bytes < chunkStart + native.pointee.chunk_count {
-            start = native.pointee.chunk_base + (bytes - chunkStart)
-            native.pointee.last_token_end = start + count
+        if let chunkStart = unsafe native.pointee.chunk_start, unsafe bytes >= chunkStart, unsafe bytes < chunkStart + native.pointee.chunk_count {
+            start = unsafe native.pointee.chunk_base + (bytes - chunkStart)
+            unsafe native.pointee.last_token_end = start + count
         } else {
             start = tokenEnd() - count
         }
-        return eventBuilder.unsafelyUnwrapped.number(bytes, count: count, at: start) ? 1 : 0
+        return unsafe eventBuilder.unsafelyUnwrapped.number(bytes, count: count, at: start) ? 1 : 0
     }
 
     private func onString(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-        guard let start = stringStart(bytes, count: count) else { return 0 }
-        return eventBuilder.unsafelyUnwrapped.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        guard let start = unsafe stringStart(bytes, count: count) else { return 0 }
+        return unsafe eventBuilder.unsafelyUnwrapped.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
     }
 
     private func onKey(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-        guard let start = stringStart(bytes, count: count) else { return 0 }
-        return eventBuilder.unsafelyUnwrapped.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        guard let start = unsafe stringStart(bytes, count: count) else { return 0 }
+        return unsafe eventBuilder.unsafelyUnwrapped.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
     }
 
     private func onBegin(object: Bool) -> Int32 {
-        eventBuilder.unsafelyUnwrapped.begin(object: object, at: tokenEnd() - 1) ? 1 : 0
+        unsafe eventBuilder.unsafelyUnwrapped.begin(object: object, at: tokenEnd() - 1) ? 1 : 0
     }
 
     private func onEnd() -> Int32 {
         _ = tokenEnd()
-        return eventBuilder.unsafelyUnwrapped.end() ? 1 : 0
+        return unsafe eventBuilder.unsafelyUnwrapped.end() ? 1 : 0
     }
 
     private static func parser(_ context: UnsafeMutableRawPointer?) -> Unmanaged<YajlParser> {
-        Unmanaged<YajlParser>.fromOpaque(context!)
+        unsafe Unmanaged<YajlParser>.fromOpaque(context!)
     }
 
     /// The callback table: yajl keeps a pointer to it, so it lives for the process.
@@ -712,24 +712,24 @@ final class YajlParser {
     /// the raw number text.
     nonisolated(unsafe) private static let callbacks: UnsafeMutablePointer<yajl_callbacks> = {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
-        table.initialize(
+        unsafe table.initialize(
             to: yajl_callbacks(
-                yajl_null: { context in parser(context)._withUnsafeGuaranteedRef { $0.onLiteral(.null, length: 4) } },
+                yajl_null: { context in unsafe parser(context)._withUnsafeGuaranteedRef { $0.onLiteral(.null, length: 4) } },
                 yajl_boolean: { context, value in
-                    parser(context)._withUnsafeGuaranteedRef {
+                    unsafe parser(context)._withUnsafeGuaranteedRef {
                         value != 0 ? $0.onLiteral(.true, length: 4) : $0.onLiteral(.false, length: 5)
                     }
                 },
                 yajl_integer: nil,
                 yajl_double: nil,
-                yajl_number: { context, text, count in parser(context)._withUnsafeGuaranteedRef { $0.onNumber(text, count) } },
-                yajl_string: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onString(bytes, count) } },
-                yajl_start_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: true) } },
-                yajl_map_key: { context, bytes, count in parser(context)._withUnsafeGuaranteedRef { $0.onKey(bytes, count) } },
-                yajl_end_map: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } },
-                yajl_start_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: false) } },
-                yajl_end_array: { context in parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } }
+                yajl_number: { context, text, count in unsafe parser(context)._withUnsafeGuaranteedRef { unsafe $0.onNumber(text, count) } },
+                yajl_string: { context, bytes, count in unsafe parser(context)._withUnsafeGuaranteedRef { unsafe $0.onString(bytes, count) } },
+                yajl_start_map: { context in unsafe parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: true) } },
+                yajl_map_key: { context, bytes, count in unsafe parser(context)._withUnsafeGuaranteedRef { unsafe $0.onKey(bytes, count) } },
+                yajl_end_map: { context in unsafe parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } },
+                yajl_start_array: { context in unsafe parser(context)._withUnsafeGuaranteedRef { $0.onBegin(object: false) } },
+                yajl_end_array: { context in unsafe parser(context)._withUnsafeGuaranteedRef { $0.onEnd() } }
             ))
-        return table
+        return unsafe table
     }()
 }

@@ -20,9 +20,9 @@ extension JSONMapper {
     ///   error is the ``CartographError``.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
         do {
-            return try InputEncoding.withUTF8(bytes) { input in
-                let document = try JSONParser.parseWhole(input, options: parseOptions)
-                return try decode(type, document: document, index: document.root.index, input: input)
+            return unsafe try InputEncoding.withUTF8(bytes) { input in
+                let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
+                return unsafe try decode(type, document: document, index: document.root.index, input: input)
             }
         } catch let error as CartographError {
             // Only reading the input throws these (UTF-16/32 that does not
@@ -38,10 +38,10 @@ extension JSONMapper {
     /// elements; the errors of the skipped elements come back with their paths.
     public func decodeLossy<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> LossyResult<T> {
         let issues = IssueCollector()
-        let value: T = try InputEncoding.withUTF8(bytes) { input in
-            let document = try JSONParser.parseWhole(input, options: parseOptions)
-            let value = try decode(type, document: document, index: document.root.index, input: input, issues: issues)
-            issues.locate(in: input)
+        let value: T = unsafe try InputEncoding.withUTF8(bytes) { input in
+            let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
+            let value = unsafe try decode(type, document: document, index: document.root.index, input: input, issues: issues)
+            unsafe issues.locate(in: input)
             return value
         }
         return LossyResult(value: value, issues: issues.issues)
@@ -55,31 +55,31 @@ extension JSONMapper {
     /// Decodes a `Decodable` type from an in-memory JSON value.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         let document = try Document(value: value)
-        return try decode(type, document: document, index: document.root.index, input: nil)
+        return unsafe try decode(type, document: document, index: document.root.index, input: nil)
     }
 
     /// Decodes a `Decodable` type from a node of a parsed Document.
     public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
-        try decode(type, document: node.document, index: node.index, input: nil)
+        unsafe try decode(type, document: node.document, index: node.index, input: nil)
     }
 
     func decode<T: Decodable>(
         _ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
         propertyList: Bool = false
     ) throws -> T {
-        let decoder = DocumentDecoder(
+        let decoder = unsafe DocumentDecoder(
             document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues,
             recyclesContainers: true)
         decoder.readsNullMarker = propertyList
         do {
             return try decoder.decodeTopLevel(type)
         } catch let error as CartographError {
-            let located = input.map { error.locating(in: $0) } ?? error
+            let located = unsafe input.map { unsafe error.locating(in: $0) } ?? error
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))
         } catch {
             // Located only now that it leaves the decode (see DocumentDecoder.located).
-            guard let input else { throw error }
-            throw DecodingErrors.locating(error, in: input)
+            guard let input = unsafe input else { throw error }
+            throw unsafe DecodingErrors.locating(error, in: input)
         }
     }
 
@@ -89,7 +89,7 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        try withEncodedBytes(value) { Array($0) }
+        unsafe try withEncodedBytes(value) { unsafe Array($0) }
     }
 
     /// Encodes `value` as JSON and hands the bytes to `body` in place, valid
@@ -103,11 +103,11 @@ extension JSONMapper {
             // order (nearly always); otherwise, or if the stream is
             // abandoned, through the tree (StreamEncoder.swift says when).
             if StreamRun.streams(codableOptions, writeOptions),
-                let result = try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry, body)
+                let result = unsafe try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry, body)
             {
                 return result
             }
-            return try encodeThroughTree(value).withUnsafeBytes(body)
+            return unsafe try encodeThroughTree(value).withUnsafeBytes(body)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))

@@ -34,7 +34,7 @@
 /// a few hundred) gets the objects that bring new keys past it converted
 /// one by one (``list(_:entries:bytes:into:)`` answers false), as before
 /// the table, with memory held per container.
-final class SnakeCaseKeyTable {
+@safe final class SnakeCaseKeyTable {
     /// The most distinct keys a decode's table holds.
     static let capacity = 16_384
 
@@ -77,11 +77,11 @@ final class SnakeCaseKeyTable {
     private var canonicalNumbers: [String: Int]?
 
     init() {
-        text = .allocate(capacity: textCapacity)
+        unsafe text = .allocate(capacity: textCapacity)
     }
 
     deinit {
-        text.deallocate()
+        unsafe text.deallocate()
     }
 
     /// How many distinct keys the table holds.
@@ -99,13 +99,13 @@ final class SnakeCaseKeyTable {
             for index in stamps.indices { stamps[index] = 0 }
             stamp = 1
         }
-        let end = entries[object].payload
+        let end = unsafe entries[object].payload
         var position = object + 1
         while position < end {
-            let entry = entries[position]
-            let valueEntry = entries[position + 1]
+            let entry = unsafe entries[position]
+            let valueEntry = unsafe entries[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
-                guard let name = self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length)) else { return false }
+                guard let name = unsafe self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length)) else { return false }
                 if stamps[name] != stamp {
                     stamps[name] = stamp
                     list.append(Listed(name: name, value: position + 1))
@@ -128,17 +128,18 @@ final class SnakeCaseKeyTable {
             repeat {
                 let listed = list[position]
                 position = position + 1 < count ? position + 1 : 0
-                if matches(listed.name, UnsafeRawBufferPointer(key)) {
+                if unsafe matches(listed.name, UnsafeRawBufferPointer(key)) {
                     hint = position
                     return listed.value
                 }
             } while position != first
-            guard canonicalNumbers != nil || (key.count > 0 && !UTF8Validation.isASCII(UnsafeRawPointer(key.baseAddress!), count: key.count)) else {
+            guard unsafe canonicalNumbers != nil || (key.count > 0 && !UTF8Validation.isASCII(UnsafeRawPointer(key.baseAddress!), count: key.count))
+            else {
                 return nil
             }
             // Missed bytewise with a non-ASCII name or key about: the name
             // canonically equal to the key, if any, and its place in the list.
-            guard let number = canonicalNumber(of: String(decoding: key, as: UTF8.self)) else { return nil }
+            guard let number = unsafe canonicalNumber(of: String(decoding: key, as: UTF8.self)) else { return nil }
             for index in list.indices where list[index].name == number {
                 hint = index + 1 < count ? index + 1 : 0
                 return list[index].value
@@ -164,7 +165,7 @@ final class SnakeCaseKeyTable {
 
     private func nameText(_ number: Int) -> String {
         let (offset, length) = names[number]
-        return String(decoding: UnsafeBufferPointer(start: text + offset, count: length), as: UTF8.self)
+        return unsafe String(decoding: UnsafeBufferPointer(start: text + offset, count: length), as: UTF8.self)
     }
 
     /// A listing's converted names, in its order (a container's `allKeys`).
@@ -175,31 +176,31 @@ final class SnakeCaseKeyTable {
     @inline(__always)
     private func matches(_ name: Int, _ key: UnsafeRawBufferPointer) -> Bool {
         let (offset, length) = names[name]
-        return length == key.count && (length == 0 || KeyBytes.equal(text + offset, key.baseAddress!, count: length))
+        return unsafe length == key.count && (length == 0 || KeyBytes.equal(text + offset, key.baseAddress!, count: length))
     }
 
     /// The number of the converted name of the JSON key of `count` bytes at
     /// `base`; nil for a new key when the table is full.
     private func name(of base: UnsafeRawPointer, count: Int) -> Int? {
-        let hash = KeyHash.hash(base, count: count, seed: KeyHash.seed)
+        let hash = unsafe KeyHash.hash(base, count: count, seed: KeyHash.seed)
         var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
         while keySlots[index].name >= 0 {
             let slot = keySlots[index]
-            if slot.hash == hash, slot.length == count, count == 0 || KeyBytes.equal(text + slot.offset, base, count: count) {
+            if slot.hash == hash, slot.length == count, unsafe count == 0 || KeyBytes.equal(text + slot.offset, base, count: count) {
                 return slot.name
             }
             index = (index + 1) & (keySlots.count - 1)
         }
-        return keyCount < Self.capacity ? added(base, count: count, hash: hash) : nil
+        return unsafe keyCount < Self.capacity ? added(base, count: count, hash: hash) : nil
     }
 
     /// Converts a key met for the first time and indexes it.
     @inline(never)
     private func added(_ base: UnsafeRawPointer, count: Int, hash: UInt64) -> Int {
-        let key = String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
-        let converted = UnsafeRawBufferPointer(start: base, count: count).contains(0x5F) ? SnakeCaseKeys.fromSnakeCase(key) : key
+        let key = unsafe String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
+        let converted = unsafe UnsafeRawBufferPointer(start: base, count: count).contains(0x5F) ? SnakeCaseKeys.fromSnakeCase(key) : key
         let name = interned(converted)
-        let offset = appendText(base, count: count)
+        let offset = unsafe appendText(base, count: count)
         if (keyCount + 1) * 2 > keySlots.count { keySlots = Self.grown(keySlots, empty: KeySlot(), hash: \.hash) { $0.name >= 0 } }
         var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
         while keySlots[index].name >= 0 { index = (index + 1) & (keySlots.count - 1) }
@@ -212,22 +213,22 @@ final class SnakeCaseKeyTable {
     private func interned(_ original: String) -> Int {
         var name = original
         return name.withUTF8 { bytes -> Int in
-            let base = UnsafeRawPointer(bytes.baseAddress)
-            let hash = KeyHash.hash(base, count: bytes.count, seed: KeyHash.seed)
+            let base = unsafe UnsafeRawPointer(bytes.baseAddress)
+            let hash = unsafe KeyHash.hash(base, count: bytes.count, seed: KeyHash.seed)
             var index = Int(truncatingIfNeeded: hash) & (nameSlots.count - 1)
             while nameSlots[index].name >= 0 {
                 let slot = nameSlots[index]
-                if slot.hash == hash, matches(slot.name, UnsafeRawBufferPointer(bytes)) { return slot.name }
+                if slot.hash == hash, unsafe matches(slot.name, UnsafeRawBufferPointer(bytes)) { return slot.name }
                 index = (index + 1) & (nameSlots.count - 1)
             }
             // Not bytewise known: canonically equal to a name already numbered?
-            if canonicalNumbers != nil || (bytes.count > 0 && !UTF8Validation.isASCII(base!, count: bytes.count)) {
+            if unsafe canonicalNumbers != nil || (bytes.count > 0 && !UTF8Validation.isASCII(base!, count: bytes.count)) {
                 _ = canonicalIndex()
                 if let number = canonicalNumbers![original] { return number }
                 canonicalNumbers![original] = names.count
             }
             let number = names.count
-            names.append((appendText(base, count: bytes.count), bytes.count))
+            unsafe names.append((appendText(base, count: bytes.count), bytes.count))
             stamps.append(0)
             if names.count * 2 > nameSlots.count {
                 nameSlots = Self.grown(nameSlots, empty: NameSlot(), hash: \.hash) { $0.name >= 0 }
@@ -244,13 +245,13 @@ final class SnakeCaseKeyTable {
         if textCount + count > textCapacity {
             let capacity = max(textCapacity * 2, textCount + count)
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: text, count: textCount)
-            text.deallocate()
-            text = grown
+            unsafe grown.update(from: text, count: textCount)
+            unsafe text.deallocate()
+            unsafe text = unsafe grown
             textCapacity = capacity
         }
         let offset = textCount
-        if let base, count > 0 { (text + offset).update(from: base.assumingMemoryBound(to: UInt8.self), count: count) }
+        if let base = unsafe base, count > 0 { unsafe (text + offset).update(from: base.assumingMemoryBound(to: UInt8.self), count: count) }
         textCount += count
         return offset
     }

@@ -33,12 +33,12 @@ public final class Document: @unchecked Sendable {
     public convenience init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
         let parts: (tape: Tape, roots: [Int])
         if let parsed = try bytes.withContiguousStorageIfAvailable({ buffer in
-            try JSONParser.parseWholeParts(UnsafeRawBufferPointer(buffer), options: options)
+            unsafe try JSONParser.parseWholeParts(UnsafeRawBufferPointer(buffer), options: options)
         }) {
             parts = parsed
         } else {
             let copy = Array(bytes)
-            parts = try copy.withUnsafeBytes { try JSONParser.parseWholeParts($0, options: options) }
+            parts = unsafe try copy.withUnsafeBytes { unsafe try JSONParser.parseWholeParts($0, options: options) }
         }
         self.init(tape: parts.tape, roots: parts.roots)
     }
@@ -59,22 +59,22 @@ public final class Document: @unchecked Sendable {
     public var tokenCount: Int { tape.count }
 
     @inlinable
-    func entry(_ index: Int) -> TapeEntry { tape.entries[index] }
+    func entry(_ index: Int) -> TapeEntry { unsafe tape.entries[index] }
 
     /// A number entry's value: its text, or for the non-finite reals of
     /// JSON5 and property lists (``TapeFlags/nonFinite``) the `Double`, so
     /// that writers treat it as any other NaN or infinity.
     func jsonNumber(_ entry: TapeEntry) -> JSONNumber {
-        let bytes = UnsafePointer(tape.bytes + entry.payload)
-        if entry.flags & TapeFlags.nonFinite != 0 { return JSONNumber(NumberText.double(terminated: bytes, count: Int(entry.length))) }
-        return JSONNumber(validText: bytes, count: Int(entry.length), terminated: true)
+        let bytes = unsafe UnsafePointer(tape.bytes + entry.payload)
+        if entry.flags & TapeFlags.nonFinite != 0 { return unsafe JSONNumber(NumberText.double(terminated: bytes, count: Int(entry.length))) }
+        return unsafe JSONNumber(validText: bytes, count: Int(entry.length), terminated: true)
     }
 
     /// A copy with storage of exactly the size needed (streamed elements are
     /// handed out as copies, so the stream's own buffers can be reused).
     func compactCopy() -> Document {
         let copy = Tape.make(entryCapacity: max(tape.count, 1), byteCapacity: max(tape.byteCount, 1))
-        copy.storage.pointee.copy(from: tape.storage.pointee)
+        unsafe copy.storage.pointee.copy(from: tape.storage.pointee)
         return Document(tape: copy, roots: roots)
     }
 
@@ -83,7 +83,7 @@ public final class Document: @unchecked Sendable {
     /// `superDecoder(forKey:)` decodes a missing key as null).
     static func null(at source: Int) -> Document {
         let tape = Tape.make(entryCapacity: 1, byteCapacity: 1)
-        _ = tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
+        _ = unsafe tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
         return Document(tape: tape, roots: [0])
     }
 
@@ -94,14 +94,14 @@ public final class Document: @unchecked Sendable {
     /// holding a non-ASCII key: `"café"` (é precomposed) finds `"cafe\u0301"`,
     /// as it would in a Swift `Dictionary` or Foundation's decoder.
     func canonicalValue(forKey key: UnsafeRawBufferPointer, inObject object: Int) -> Int? {
-        let entries = tape.entries
-        guard entries[object].kind == .object, entries[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
-        let wanted = String(decoding: key, as: UTF8.self)
-        let end = entries[object].payload
+        let entries = unsafe tape.entries
+        guard unsafe entries[object].kind == .object, unsafe entries[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
+        let wanted = unsafe String(decoding: key, as: UTF8.self)
+        let end = unsafe entries[object].payload
         var position = object + 1
         while position < end {
-            let entry = entries[position]
-            if entry.flags & TapeFlags.shadowed == 0, String(decoding: bytes(of: entry), as: UTF8.self) == wanted { return position + 1 }
+            let entry = unsafe entries[position]
+            if entry.flags & TapeFlags.shadowed == 0, unsafe String(decoding: bytes(of: entry), as: UTF8.self) == wanted { return position + 1 }
             position = next(after: position + 1)
         }
         return nil
@@ -110,12 +110,12 @@ public final class Document: @unchecked Sendable {
     /// Index of the first entry after the value at `index`.
     @inlinable
     func next(after index: Int) -> Int {
-        let entry = tape.entries[index]
+        let entry = unsafe tape.entries[index]
         return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
     }
 
     @inline(__always)
     func bytes(of entry: TapeEntry) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length))
+        unsafe UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length))
     }
 }

@@ -5,7 +5,7 @@
 /// same builder, so every Document looks the same whatever it was read from.
 /// Each event method returns `false` after recording ``failure``; the caller
 /// then stops feeding (a yajl callback returns 0, which cancels the parse).
-final class DocumentBuilder {
+@safe final class DocumentBuilder {
     /// The innermost open container (or the top level, at depth 0). Kept
     /// behind one pointer so each event reads it in one load; the containers
     /// around it wait on `frames`.
@@ -29,11 +29,11 @@ final class DocumentBuilder {
     /// Both stacks are made at their first use: a parse through the C tape
     /// builder (every whole JSON input) uses neither, or only `keyIndices`
     /// for an object whose keys may repeat.
-    private var frames: PointerStack<Frame> { Self.madeOnce(&madeFrames) }
+    private var frames: PointerStack<Frame> { unsafe Self.madeOnce(&madeFrames) }
     @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
     private let current: UnsafeMutablePointer<Frame>
     /// Tape indices of the keys of the object being closed (scratch).
-    private var keyIndices: PointerStack<Int> { Self.madeOnce(&madeKeyIndices) }
+    private var keyIndices: PointerStack<Int> { unsafe Self.madeOnce(&madeKeyIndices) }
     @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
 
     @inline(__always)
@@ -66,33 +66,33 @@ final class DocumentBuilder {
         self.splitter = splitter
         self.options = options
         self.tape = tape
-        self.tapeStorage = tape.storage
+        unsafe self.tapeStorage = unsafe tape.storage
         self.validatesUTF8 = validatesUTF8
         maxDepth = options.maxDepth
         maxKeys = options.maxKeysPerObject
         maxString = min(options.maxStringBytes, Int(UInt32.max))
         maxNumber = min(options.maxNumberDigits, Int(UInt32.max))
-        current = .allocate(capacity: 1)
-        current.initialize(to: Frame())
+        unsafe current = .allocate(capacity: 1)
+        unsafe current.initialize(to: Frame())
     }
 
     deinit {
-        current.deallocate()
+        unsafe current.deallocate()
     }
 
     /// Whether every container opened has been closed and at least one value was read.
-    var isComplete: Bool { current.pointee.depth == 0 && !roots.isEmpty }
+    var isComplete: Bool { unsafe current.pointee.depth == 0 && !roots.isEmpty }
 
     /// Nesting depth of the value being built.
-    var depth: Int { current.pointee.depth }
+    var depth: Int { unsafe current.pointee.depth }
 
     /// The memory the tape takes so far: its entries and text.
-    var memoryBytes: Int { tapeStorage.pointee.count * MemoryLayout<TapeEntry>.stride + tapeStorage.pointee.byteCount }
+    var memoryBytes: Int { unsafe tapeStorage.pointee.count * MemoryLayout<TapeEntry>.stride + tapeStorage.pointee.byteCount }
 
     /// Records a failure; always returns false so callers can `return fail(...)`.
     @discardableResult
     func fail(_ error: CartographError) -> Bool {
-        if failure == nil { failure = error }
+        if unsafe failure == nil { unsafe failure = error }
         return false
     }
 
@@ -123,12 +123,12 @@ final class DocumentBuilder {
     /// appended in place: the tape's counts, and the roots after those
     /// already taken.
     func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
-        tapeStorage.pointee.adoptCounts(count: count, byteCount: byteCount)
-        guard native.count > roots.count else { return }
+        unsafe tapeStorage.pointee.adoptCounts(count: count, byteCount: byteCount)
+        guard unsafe native.count > roots.count else { return }
         if native.count == 1 {
-            addRoot(native[0])
+            unsafe addRoot(native[0])
         } else {
-            roots.append(contentsOf: native[roots.count...])
+            unsafe roots.append(contentsOf: native[roots.count...])
         }
     }
 
@@ -139,10 +139,10 @@ final class DocumentBuilder {
 
     @inline(__always)
     private func addRoot(_ index: Int) {
-        if index == 0, roots.capacity == 0 {
-            roots = Self.firstEntryOnly
+        if index == 0, unsafe roots.capacity == 0 {
+            unsafe roots = Self.firstEntryOnly
         } else {
-            roots.append(index)
+            unsafe roots.append(index)
         }
     }
 
@@ -156,7 +156,7 @@ final class DocumentBuilder {
 
     /// Carries an element builder's failure up to this (the envelope) builder.
     private func routed(_ accepted: Bool, _ element: DocumentBuilder) -> Bool {
-        if !accepted, let failure = element.failure { fail(failure) }
+        if !accepted, let failure = unsafe element.failure { fail(failure) }
         return accepted
     }
 
@@ -164,11 +164,11 @@ final class DocumentBuilder {
 
     @inline(__always)
     private func appendValue(_ entry: TapeEntry) -> Int {
-        let index = tapeStorage.pointee.append(entry)
-        if current.pointee.depth == 0 {
+        let index = unsafe tapeStorage.pointee.append(entry)
+        if unsafe current.pointee.depth == 0 {
             addRoot(index)
-        } else if !current.pointee.isObject {
-            current.pointee.count += 1
+        } else if unsafe !current.pointee.isObject {
+            unsafe current.pointee.count += 1
         }
         return index
     }
@@ -191,12 +191,12 @@ final class DocumentBuilder {
     func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
         if let splitter {
             if let element = splitter.elementBuilder(forValueIn: self) {
-                return routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
+                return unsafe routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
             }
             if splitter.discardsEnvelope { return count <= maxNumber || failLimit(.numberTooLong, count, at: source) }
         }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
-        let offset = tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
+        let offset = unsafe tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
         _ = appendValue(TapeEntry(kind: .number, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
@@ -206,11 +206,11 @@ final class DocumentBuilder {
     func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
         if let splitter {
             if let element = splitter.elementBuilder(forValueIn: self) {
-                return routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
+                return unsafe routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
             }
-            if splitter.discardsEnvelope { return checkText(bytes, count: count, at: source) }
+            if splitter.discardsEnvelope { return unsafe checkText(bytes, count: count, at: source) }
         }
-        guard let offset = storeText(bytes, count: count, at: source) else { return false }
+        guard let offset = unsafe storeText(bytes, count: count, at: source) else { return false }
         _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
@@ -219,19 +219,19 @@ final class DocumentBuilder {
     @inline(__always)
     func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
         if let splitter {
-            if let element = splitter.activeElement { return routed(element.key(bytes, count: count, at: source), element) }
-            if let error = splitter.envelopeKey(bytes, count: count, at: source) { return fail(error) }
-            if splitter.discardsEnvelope { return checkText(bytes, count: count, at: source) }
+            if let element = splitter.activeElement { return unsafe routed(element.key(bytes, count: count, at: source), element) }
+            if let error = unsafe splitter.envelopeKey(bytes, count: count, at: source) { return fail(error) }
+            if splitter.discardsEnvelope { return unsafe checkText(bytes, count: count, at: source) }
         }
-        let top = current
-        guard top.pointee.depth > 0, top.pointee.isObject else {
+        let top = unsafe current
+        guard unsafe top.pointee.depth > 0, unsafe top.pointee.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
-        guard top.pointee.count < maxKeys else { return failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
-        guard let offset = storeText(bytes, count: count, at: source) else { return false }
-        if count > 0, let bytes, !UTF8Validation.isASCII(bytes, count: count) { top.pointee.hasNonASCIIKey = true }
-        top.pointee.count += 1
-        _ = tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
+        guard unsafe top.pointee.count < maxKeys else { return unsafe failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
+        guard let offset = unsafe storeText(bytes, count: count, at: source) else { return false }
+        if count > 0, let bytes = unsafe bytes, unsafe !UTF8Validation.isASCII(bytes, count: count) { unsafe top.pointee.hasNonASCIIKey = true }
+        unsafe top.pointee.count += 1
+        _ = unsafe tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
@@ -239,8 +239,8 @@ final class DocumentBuilder {
     /// (a discarded envelope's): its length and its UTF-8.
     private func checkText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
         guard count <= maxString else { return failLimit(.stringTooLong, count, at: source) }
-        if validatesUTF8, let bytes, let bad = UTF8Validation.firstInvalid(bytes, count: count) {
-            failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
+        if validatesUTF8, let bytes = unsafe bytes, let bad = unsafe UTF8Validation.firstInvalid(bytes, count: count) {
+            unsafe failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
             return false
         }
         return true
@@ -252,11 +252,11 @@ final class DocumentBuilder {
             _ = failLimit(.stringTooLong, count, at: source)
             return nil
         }
-        if validatesUTF8, let bytes, let bad = UTF8Validation.firstInvalid(bytes, count: count) {
-            failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
+        if validatesUTF8, let bytes = unsafe bytes, let bad = unsafe UTF8Validation.firstInvalid(bytes, count: count) {
+            unsafe failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
             return nil
         }
-        return tapeStorage.pointee.appendBytes(bytes, count: count)
+        return unsafe tapeStorage.pointee.appendBytes(bytes, count: count)
     }
 
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
@@ -270,11 +270,11 @@ final class DocumentBuilder {
             splitter.envelopeBegin(isArray: !isObject)
             if splitter.discardsEnvelope { return true }
         }
-        let depth = current.pointee.depth
+        let depth = unsafe current.pointee.depth
         guard depth < maxDepth else { return failLimit(.depthLimitExceeded, depth + 1, at: source) }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
-        frames.push(current.pointee)
-        current.pointee = Frame(entry: index, count: 0, isObject: isObject, depth: depth + 1)
+        unsafe frames.push(current.pointee)
+        unsafe current.pointee = Frame(entry: index, count: 0, isObject: isObject, depth: depth + 1)
         return true
     }
 
@@ -286,12 +286,12 @@ final class DocumentBuilder {
             splitter.envelopeEnd()
             if splitter.discardsEnvelope { return true }
         }
-        let frame = current.pointee
+        let frame = unsafe current.pointee
         guard frame.depth > 0, let parent = frames.pop() else {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
         }
         var count = frame.count
-        let entries = tapeStorage.pointee.entries
+        let entries = unsafe tapeStorage.pointee.entries
         if frame.isObject {
             if count > 1 {
                 guard let remaining = resolveDuplicates(inObjectAt: frame.entry, count: count, canonically: frame.hasNonASCIIKey) else {
@@ -299,11 +299,11 @@ final class DocumentBuilder {
                 }
                 count = remaining
             }
-            if frame.hasNonASCIIKey { entries[frame.entry].flags |= TapeFlags.canonicalKeys }
+            if frame.hasNonASCIIKey { unsafe entries[frame.entry].flags |= TapeFlags.canonicalKeys }
         }
-        entries[frame.entry].length = UInt32(count)
-        entries[frame.entry].payload = tapeStorage.pointee.count
-        current.pointee = parent
+        unsafe entries[frame.entry].length = UInt32(count)
+        unsafe entries[frame.entry].payload = unsafe tapeStorage.pointee.count
+        unsafe current.pointee = parent
         return true
     }
 
@@ -311,16 +311,16 @@ final class DocumentBuilder {
 
     @inline(__always)
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let entries = tapeStorage.pointee.entries
-        let first = entries[a]
-        let second = entries[b]
+        let entries = unsafe tapeStorage.pointee.entries
+        let first = unsafe entries[a]
+        let second = unsafe entries[b]
         guard first.length == second.length else { return false }
-        let bytes = tapeStorage.pointee.bytes
-        return memcmpEqual(bytes + first.payload, bytes + second.payload, Int(first.length))
+        let bytes = unsafe tapeStorage.pointee.bytes
+        return unsafe memcmpEqual(bytes + first.payload, bytes + second.payload, Int(first.length))
     }
 
     private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        for index in 0..<count where a[index] != b[index] { return false }
+        for index in 0..<count where unsafe a[index] != b[index] { return false }
         return true
     }
 
@@ -340,8 +340,8 @@ final class DocumentBuilder {
     /// would see one key, and the policy must decide which, the same way
     /// everywhere.
     func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
-        let entries = tapeStorage.pointee.entries
-        let end = tapeStorage.pointee.count
+        let entries = unsafe tapeStorage.pointee.entries
+        let end = unsafe tapeStorage.pointee.count
         // Read once: each read of the lazily made stack through its getter
         // retains and releases it.
         let keyIndices = self.keyIndices
@@ -349,23 +349,23 @@ final class DocumentBuilder {
         var position = objectIndex + 1
         while position < end {
             keyIndices.push(position)
-            let value = entries[position + 1]
+            let value = unsafe entries[position + 1]
             position = value.kind == .array || value.kind == .object ? value.payload : position + 2
         }
         var visible = count
         func handle(_ earlier: Int, _ later: Int) -> Int? {
             switch options.duplicateKeys {
             case .reject:
-                let entry = entries[later]
-                let name = String(decoding: UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+                let entry = unsafe entries[later]
+                let name = unsafe String(decoding: UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
                 fail(CartographError(.duplicateKey, "duplicate key \"\(name)\" in object", offset: entry.source))
                 return nil
             case .lastWins:
-                entries[earlier].flags |= TapeFlags.shadowed
+                unsafe entries[earlier].flags |= TapeFlags.shadowed
                 visible -= 1
                 return later
             case .firstWins:
-                entries[later].flags |= TapeFlags.shadowed
+                unsafe entries[later].flags |= TapeFlags.shadowed
                 visible -= 1
                 return earlier
             }
@@ -375,26 +375,26 @@ final class DocumentBuilder {
             // A signature (length and first bytes) rules out almost every pair
             // without touching the key bytes twice.
             var signatures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            let bytes = tapeStorage.pointee.bytes
-            withUnsafeMutableBytes(of: &signatures) { raw in
-                let slots = raw.bindMemory(to: UInt64.self)
+            let bytes = unsafe tapeStorage.pointee.bytes
+            unsafe withUnsafeMutableBytes(of: &signatures) { raw in
+                let slots = unsafe raw.bindMemory(to: UInt64.self)
                 for ordinal in 0..<keyCount {
-                    let key = entries[keyIndices[ordinal]]
+                    let key = unsafe entries[keyIndices[ordinal]]
                     var signature = UInt64(key.length) << 48
                     let prefix = min(Int(key.length), 6)
-                    for offset in 0..<prefix { signature |= UInt64(bytes[key.payload + offset]) << (8 * offset) }
-                    slots[ordinal] = signature
+                    for offset in 0..<prefix { unsafe signature |= UInt64(bytes[key.payload + offset]) << (8 * offset) }
+                    unsafe slots[ordinal] = signature
                 }
             }
             let signature = { (ordinal: Int) -> UInt64 in
-                withUnsafeBytes(of: signatures) { $0.load(fromByteOffset: ordinal * 8, as: UInt64.self) }
+                unsafe withUnsafeBytes(of: signatures) { unsafe $0.load(fromByteOffset: ordinal * 8, as: UInt64.self) }
             }
             for later in 1..<keyCount {
                 let laterIndex = keyIndices[later]
                 let laterSignature = signature(later)
                 for earlier in 0..<later {
                     let earlierIndex = keyIndices[earlier]
-                    guard signature(earlier) == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
+                    guard signature(earlier) == laterSignature, unsafe entries[earlierIndex].flags & TapeFlags.shadowed == 0,
                         sameKey(earlierIndex, laterIndex)
                     else { continue }
                     guard handle(earlierIndex, laterIndex) != nil else { return nil }
@@ -405,11 +405,11 @@ final class DocumentBuilder {
         }
         let table = duplicateTable.prepare(for: keyCount)
         let mask = table.mask
-        let bytes = tapeStorage.pointee.bytes
+        let bytes = unsafe tapeStorage.pointee.bytes
         for ordinal in 0..<keyCount {
             let keyIndex = keyIndices[ordinal]
-            let key = entries[keyIndex]
-            let hash = KeyHash.hash(bytes + key.payload, count: Int(key.length), seed: seed)
+            let key = unsafe entries[keyIndex]
+            let hash = unsafe KeyHash.hash(bytes + key.payload, count: Int(key.length), seed: seed)
             var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
                 guard let occupant = table.occupant(slot) else {
@@ -432,14 +432,14 @@ final class DocumentBuilder {
     /// hashing and equality follow canonical equivalence). Only for objects
     /// holding a non-ASCII key.
     private func resolveCanonicalDuplicates(_ keyIndices: PointerStack<Int>, _ keyCount: Int, _ handle: (Int, Int) -> Int?) -> Int? {
-        let entries = tapeStorage.pointee.entries
-        let bytes = tapeStorage.pointee.bytes
+        let entries = unsafe tapeStorage.pointee.entries
+        let bytes = unsafe tapeStorage.pointee.bytes
         var seen: [String: Int] = [:]
         for ordinal in 0..<keyCount {
             let keyIndex = keyIndices[ordinal]
-            let key = entries[keyIndex]
+            let key = unsafe entries[keyIndex]
             guard key.flags & TapeFlags.shadowed == 0 else { continue }
-            let name = String(decoding: UnsafeBufferPointer(start: bytes + key.payload, count: Int(key.length)), as: UTF8.self)
+            let name = unsafe String(decoding: UnsafeBufferPointer(start: bytes + key.payload, count: Int(key.length)), as: UTF8.self)
             if let earlier = seen[name] {
                 guard let kept = handle(earlier, keyIndex) else { return nil }
                 seen[name] = kept
@@ -448,7 +448,7 @@ final class DocumentBuilder {
             }
         }
         var visible = 0
-        for ordinal in 0..<keyCount where entries[keyIndices[ordinal]].flags & TapeFlags.shadowed == 0 { visible += 1 }
+        for ordinal in 0..<keyCount where unsafe entries[keyIndices[ordinal]].flags & TapeFlags.shadowed == 0 { visible += 1 }
         return visible
     }
 
@@ -456,15 +456,17 @@ final class DocumentBuilder {
     /// scalar value, by that value: how an XML plist spells a UID
     /// (`<dict><key>CF$UID</key><integer>7</integer></dict>`).
     func collapseLastObjectToItsValue() {
-        let count = tapeStorage.pointee.count
-        let entries = tapeStorage.pointee.entries
+        let count = unsafe tapeStorage.pointee.count
+        let entries = unsafe tapeStorage.pointee.entries
         let object = count - 3
-        guard object >= 0, entries[object].kind == .object, entries[object].length == 1, entries[object + 1].kind == .key else { return }
-        var value = entries[count - 1]
-        value.sourceLow = entries[object].sourceLow
-        value.sourceHigh = entries[object].sourceHigh
-        entries[object] = value
-        tapeStorage.pointee.removeLast(2)
+        guard object >= 0, unsafe entries[object].kind == .object, unsafe entries[object].length == 1, unsafe entries[object + 1].kind == .key else {
+            return
+        }
+        var value = unsafe entries[count - 1]
+        value.sourceLow = unsafe entries[object].sourceLow
+        value.sourceHigh = unsafe entries[object].sourceHigh
+        unsafe entries[object] = value
+        unsafe tapeStorage.pointee.removeLast(2)
     }
 
     /// Hands the finished tape over; the builder must not be used afterwards
@@ -476,19 +478,19 @@ final class DocumentBuilder {
 
     /// The finished tape and its roots, what a ``Document`` is made of.
     func finishedParts() -> (tape: Tape, roots: [Int]) {
-        if roots.isEmpty, tape.count == 0 {
+        if unsafe roots.isEmpty, tape.count == 0 {
             // No value (blank NDJSON): `root` reads a null rather than past the tape.
-            _ = tapeStorage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
+            _ = unsafe tapeStorage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
         }
-        return (tape, roots)
+        return unsafe (tape, roots)
     }
 
     /// Empties the builder for the next streamed element, keeping its buffers.
     func reset() {
-        tape.storage.pointee.removeAll()
-        roots.removeAll(keepingCapacity: true)
-        madeFrames?.truncate(to: 0)
-        current.pointee = Frame()
-        failure = nil
+        unsafe tape.storage.pointee.removeAll()
+        unsafe roots.removeAll(keepingCapacity: true)
+        unsafe madeFrames?.truncate(to: 0)
+        unsafe current.pointee = Frame()
+        unsafe failure = nil
     }
 }

@@ -58,32 +58,32 @@ public struct Node: Sendable {
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         let entry = entry
         guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
-        return try body(document.bytes(of: entry))
+        return unsafe try body(document.bytes(of: entry))
     }
 
     /// The value of a string.
     public func string() throws -> String {
-        try withUTF8 { TapeString.make($0) }
+        unsafe try withUTF8 { unsafe TapeString.make($0) }
     }
 
     /// The exact text of a number, as it appeared in the input.
     public func numberText() throws -> String {
         let entry = entry
         guard entry.kind == .number else { throw mismatch("number") }
-        return String(decoding: document.bytes(of: entry), as: UTF8.self)
+        return unsafe String(decoding: document.bytes(of: entry), as: UTF8.self)
     }
 
     /// Whether the number has neither a fraction nor an exponent.
     public var isInteger: Bool {
         let entry = entry
-        return entry.kind == .number && NumberText.isIntegerText(document.tape.bytes + entry.payload, count: Int(entry.length))
+        return unsafe entry.kind == .number && NumberText.isIntegerText(document.tape.bytes + entry.payload, count: Int(entry.length))
     }
 
     @inlinable
     func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
         let entry = entry
         guard entry.kind == .number else { throw mismatch("number") }
-        return (UnsafePointer(document.tape.bytes + entry.payload), Int(entry.length))
+        return unsafe (UnsafePointer(document.tape.bytes + entry.payload), Int(entry.length))
     }
 
     @usableFromInline
@@ -97,11 +97,11 @@ public struct Node: Sendable {
     /// The value of an integer that fits in `Int64`; exponents and fractions
     /// are accepted when the value is a whole number (`1e2`, `3.0`).
     public func int64() throws -> Int64 {
-        let (bytes, count) = try numberBytes()
-        if let value = NumberText.int64(bytes, count: count) { return value }
-        if !NumberText.isIntegerText(bytes, count: count) {
-            let double = NumberText.double(bytes, count: count)
-            if let exact = Int64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
+        let (bytes, count) = unsafe try numberBytes()
+        if let value = unsafe NumberText.int64(bytes, count: count) { return value }
+        if unsafe !NumberText.isIntegerText(bytes, count: count) {
+            let double = unsafe NumberText.double(bytes, count: count)
+            if let exact = Int64(exactly: double), let decimal = unsafe NumberText.decimal(bytes, count: count),
                 decimal == Decimal(exact)
             {
                 return exact
@@ -112,11 +112,11 @@ public struct Node: Sendable {
 
     /// The value of an integer that fits in `UInt64`.
     public func uint64() throws -> UInt64 {
-        let (bytes, count) = try numberBytes()
-        if let value = NumberText.uint64(bytes, count: count) { return value }
-        if !NumberText.isIntegerText(bytes, count: count) {
-            let double = NumberText.double(bytes, count: count)
-            if let exact = UInt64(exactly: double), let decimal = NumberText.decimal(bytes, count: count),
+        let (bytes, count) = unsafe try numberBytes()
+        if let value = unsafe NumberText.uint64(bytes, count: count) { return value }
+        if unsafe !NumberText.isIntegerText(bytes, count: count) {
+            let double = unsafe NumberText.double(bytes, count: count)
+            if let exact = UInt64(exactly: double), let decimal = unsafe NumberText.decimal(bytes, count: count),
                 decimal == Decimal(exact)
             {
                 return exact
@@ -135,8 +135,8 @@ public struct Node: Sendable {
     /// (`1e400`). Underflow to zero (`1e-400`) is not an error.
     @inlinable
     public func double() throws -> Double {
-        let (bytes, count) = try numberBytes()
-        let value = NumberText.double(terminated: bytes, count: count)
+        let (bytes, count) = unsafe try numberBytes()
+        let value = unsafe NumberText.double(terminated: bytes, count: count)
         // JSON5's and plists' NaN and infinities are values; any other non-finite result overflowed.
         guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange("Double") }
         return value
@@ -151,16 +151,16 @@ public struct Node: Sendable {
     /// The nearest `F` to the number's text; throws beyond `F`'s range.
     func narrowed<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
         let wide = try double()
-        let (bytes, count) = try numberBytes()
-        let value = NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: bytes, count: count))
+        let (bytes, count) = unsafe try numberBytes()
+        let value = unsafe NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: bytes, count: count))
         guard value.isFinite || !wide.isFinite else { throw outOfRange("\(F.self)") }
         return value
     }
 
     /// The exact value as `Decimal`; throws when it has more than 38 significant digits.
     public func decimal() throws -> Decimal {
-        let (bytes, count) = try numberBytes()
-        guard let value = NumberText.decimal(bytes, count: count) else { throw outOfRange("Decimal") }
+        let (bytes, count) = unsafe try numberBytes()
+        guard let value = unsafe NumberText.decimal(bytes, count: count) else { throw outOfRange("Decimal") }
         return value
     }
 

@@ -13,7 +13,7 @@ extension ObjectView {
     /// let id = try cursor[idKey]?.int64()
     /// let name = try cursor[nameKey]?.string()
     /// ```
-    public struct Cursor {
+    @safe public struct Cursor {
         let document: Document
         /// The tape's buffers, read directly (the cursor keeps the document
         /// alive), so a lookup touches no reference counts until it returns.
@@ -25,22 +25,22 @@ extension ObjectView {
 
         init(_ object: ObjectView) {
             document = object.document
-            entries = document.tape.entries
-            bytes = document.tape.bytes
+            unsafe entries = unsafe document.tape.entries
+            unsafe bytes = unsafe document.tape.bytes
             start = object.index + 1
-            end = entries[object.index].payload
+            end = unsafe entries[object.index].payload
             position = start
         }
 
         @inline(__always)
         private func next(after index: Int) -> Int {
-            let entry = entries[index]
+            let entry = unsafe entries[index]
             return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
         }
 
         /// The value for a prepared key, or nil when absent.
         public mutating func callAsFunction(_ key: Key) -> Node? {
-            key.bytes.withUnsafeBytes { value(forKeyBytes: $0) }
+            unsafe key.bytes.withUnsafeBytes { unsafe value(forKeyBytes: $0) }
         }
 
         /// The value for a prepared key, or nil when absent.
@@ -50,7 +50,7 @@ extension ObjectView {
 
         /// The value for a key given as UTF-8 bytes, or nil.
         public mutating func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
-            valueIndex(forKeyBytes: key).map { Node(document: document, index: $0) }
+            unsafe valueIndex(forKeyBytes: key).map { Node(document: document, index: $0) }
         }
 
         /// The tape index of the value for a key given as UTF-8 bytes, or
@@ -62,17 +62,17 @@ extension ObjectView {
             var probe = position < end ? position : start
             let first = probe
             repeat {
-                let entry = entries[probe]
+                let entry = unsafe entries[probe]
                 let next = self.next(after: probe + 1)
                 if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                    key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
+                    unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
                 {
                     position = next
                     return probe + 1
                 }
                 probe = next < end ? next : start
             } while probe != first
-            return document.canonicalValue(forKey: key, inObject: start - 1)
+            return unsafe document.canonicalValue(forKey: key, inObject: start - 1)
         }
     }
 }

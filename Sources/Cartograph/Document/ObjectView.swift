@@ -30,12 +30,12 @@ public struct ObjectView: Sendable, Sequence {
     /// The value for a key, or nil when the key is absent.
     public subscript(key: String) -> Node? {
         var key = key
-        return key.withUTF8 { value(forKeyBytes: UnsafeRawBufferPointer($0)) }
+        return key.withUTF8 { unsafe value(forKeyBytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// The value for a precomputed key, or nil when the key is absent.
     public subscript(key: Key) -> Node? {
-        key.bytes.withUnsafeBytes { value(forKeyBytes: $0) }
+        unsafe key.bytes.withUnsafeBytes { unsafe value(forKeyBytes: $0) }
     }
 
     /// Whether the object has the key.
@@ -44,25 +44,25 @@ public struct ObjectView: Sendable, Sequence {
     /// The value for a key given as UTF-8 bytes, or nil.
     public func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
         let tape = document.tape
-        let end = tape.entries[index].payload
+        let end = unsafe tape.entries[index].payload
         var position = index + 1
         let length = UInt32(key.count)
         while position < end {
-            let entry = tape.entries[position]
+            let entry = unsafe tape.entries[position]
             if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                key.count == 0 || memEqual(tape.bytes + entry.payload, key.baseAddress!, key.count)
+                unsafe key.count == 0 || memEqual(tape.bytes + entry.payload, key.baseAddress!, key.count)
             {
                 return Node(document: document, index: position + 1)
             }
             position = document.next(after: position + 1)
         }
-        return document.canonicalValue(forKey: key, inObject: index).map { Node(document: document, index: $0) }
+        return unsafe document.canonicalValue(forKey: key, inObject: index).map { Node(document: document, index: $0) }
     }
 
     @inline(__always)
     private func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        let b = b.assumingMemoryBound(to: UInt8.self)
-        for offset in 0..<count where a[offset] != b[offset] { return false }
+        let b = unsafe b.assumingMemoryBound(to: UInt8.self)
+        for offset in 0..<count where unsafe a[offset] != b[offset] { return false }
         return true
     }
 

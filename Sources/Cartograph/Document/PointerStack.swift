@@ -10,7 +10,7 @@
 /// tape builder never pushes). An earlier version kept the state in a
 /// separately allocated generic tuple: two more allocations per stack, and
 /// a `deinit` that asked the runtime for the tuple's metadata on every parse.
-final class PointerStack<Element> {
+@safe final class PointerStack<Element> {
     @exclusivity(unchecked) private var base: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var storedCount = 0
     @exclusivity(unchecked) private var capacity = 0
@@ -22,57 +22,57 @@ final class PointerStack<Element> {
     }
 
     deinit {
-        base?.deallocate()
+        unsafe base?.deallocate()
     }
 
     @inline(__always) private var elements: UnsafeMutablePointer<Element> {
-        base.unsafelyUnwrapped.assumingMemoryBound(to: Element.self)
+        unsafe base.unsafelyUnwrapped.assumingMemoryBound(to: Element.self)
     }
 
     /// Number of elements.
-    @inline(__always) var count: Int { storedCount }
+    @inline(__always) var count: Int { unsafe storedCount }
     /// Whether the stack is empty.
-    @inline(__always) var isEmpty: Bool { storedCount == 0 }
+    @inline(__always) var isEmpty: Bool { unsafe storedCount == 0 }
     /// A pointer to the top element, or nil.
     @inline(__always) var top: UnsafeMutablePointer<Element>? {
-        storedCount == 0 ? nil : elements + (storedCount - 1)
+        unsafe storedCount == 0 ? nil : elements + (storedCount - 1)
     }
 
     /// The element at a position (0 is the bottom).
     @inline(__always) subscript(position: Int) -> Element {
-        get { elements[position] }
-        set { elements[position] = newValue }
+        get { unsafe elements[position] }
+        set { unsafe elements[position] = newValue }
     }
 
     @inline(__always)
     func push(_ element: Element) {
-        if storedCount == capacity { grow() }
-        (elements + storedCount).initialize(to: element)
-        storedCount += 1
+        if unsafe storedCount == capacity { grow() }
+        unsafe (elements + storedCount).initialize(to: element)
+        unsafe storedCount += 1
     }
 
     @inline(__always)
     func pop() -> Element? {
-        guard storedCount > 0 else { return nil }
-        storedCount -= 1
-        return (elements + storedCount).move()
+        guard unsafe storedCount > 0 else { return nil }
+        unsafe storedCount -= 1
+        return unsafe (elements + storedCount).move()
     }
 
     /// Removes elements above `count`.
     func truncate(to newCount: Int) {
-        guard newCount < storedCount else { return }
-        storedCount = newCount
+        guard unsafe newCount < storedCount else { return }
+        unsafe storedCount = newCount
     }
 
     private func grow() {
-        let newCapacity = capacity == 0 ? initialCapacity : capacity * 2
+        let newCapacity = unsafe capacity == 0 ? initialCapacity : capacity * 2
         let grown = UnsafeMutableRawPointer.allocate(
             byteCount: newCapacity * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
-        if let base {
-            grown.copyMemory(from: base, byteCount: storedCount * MemoryLayout<Element>.stride)
-            base.deallocate()
+        if let base = unsafe base {
+            unsafe grown.copyMemory(from: base, byteCount: storedCount * MemoryLayout<Element>.stride)
+            unsafe base.deallocate()
         }
-        base = grown
-        capacity = newCapacity
+        unsafe base = unsafe grown
+        unsafe capacity = newCapacity
     }
 }

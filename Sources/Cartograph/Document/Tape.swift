@@ -40,18 +40,18 @@ final class Tape: ManagedBuffer<TapeStorage, UInt64> {
         let words = shared ? (entryBytes + byteCapacity + 7) / 8 : 0
         let made = create(minimumCapacity: words) { buffer in
             guard shared else { return TapeStorage(entryCapacity: entryCapacity, byteCapacity: byteCapacity) }
-            let block = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
-            return TapeStorage(inBlock: block, entryCapacity: entryCapacity, byteCapacity: byteCapacity)
+            let block = unsafe buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+            return unsafe TapeStorage(inBlock: block, entryCapacity: entryCapacity, byteCapacity: byteCapacity)
         }
-        return unsafeDowncast(made, to: Tape.self)
+        return unsafe unsafeDowncast(made, to: Tape.self)
     }
 
     deinit {
-        storage.pointee.release()
+        unsafe storage.pointee.release()
     }
 
     /// The counters and buffers, in this object.
-    @inlinable var storage: UnsafeMutablePointer<TapeStorage> { withUnsafeMutablePointerToHeader { $0 } }
+    @inlinable var storage: UnsafeMutablePointer<TapeStorage> { unsafe withUnsafeMutablePointerToHeader { unsafe $0 } }
 
     /// The most input one document is read from, and the most memory a
     /// streamed element or envelope takes (2 GiB; ``ParseOptions`` limits
@@ -65,18 +65,18 @@ final class Tape: ManagedBuffer<TapeStorage, UInt64> {
     static let maxOffset = Int(UInt32.max)
 
     /// The entries; valid up to ``count``.
-    @inlinable var entries: UnsafeMutablePointer<TapeEntry> { storage.pointee.entries }
+    @inlinable var entries: UnsafeMutablePointer<TapeEntry> { unsafe storage.pointee.entries }
     /// Number of entries.
-    @inline(__always) var count: Int { storage.pointee.count }
+    @inline(__always) var count: Int { unsafe storage.pointee.count }
     /// String and number bytes.
-    @inlinable var bytes: UnsafeMutablePointer<UInt8> { storage.pointee.bytes }
+    @inlinable var bytes: UnsafeMutablePointer<UInt8> { unsafe storage.pointee.bytes }
     /// Number of bytes used.
-    @inline(__always) var byteCount: Int { storage.pointee.byteCount }
+    @inline(__always) var byteCount: Int { unsafe storage.pointee.byteCount }
 }
 
 /// The raw buffers and counters of a ``Tape``.
 @usableFromInline
-struct TapeStorage {
+@safe struct TapeStorage {
     @usableFromInline private(set) var entries: UnsafeMutablePointer<TapeEntry>
     private(set) var count = 0
     private var capacity: Int
@@ -94,7 +94,7 @@ struct TapeStorage {
 
     /// Storage whose buffers are allocated apart.
     init(entryCapacity: Int, byteCapacity: Int) {
-        self.init(
+        unsafe self.init(
             entries: Self.resized(nil, to: entryCapacity), capacity: entryCapacity,
             bytes: Self.resized(nil, to: byteCapacity), byteCapacity: byteCapacity, inBlock: false)
     }
@@ -103,15 +103,15 @@ struct TapeStorage {
     /// the entries, then the bytes.
     init(inBlock block: UnsafeMutableRawPointer, entryCapacity: Int, byteCapacity: Int) {
         let entryBytes = entryCapacity * MemoryLayout<TapeEntry>.stride
-        self.init(
+        unsafe self.init(
             entries: block.bindMemory(to: TapeEntry.self, capacity: entryCapacity), capacity: entryCapacity,
             bytes: (block + entryBytes).bindMemory(to: UInt8.self, capacity: byteCapacity), byteCapacity: byteCapacity, inBlock: true)
     }
 
     private init(entries: UnsafeMutablePointer<TapeEntry>, capacity: Int, bytes: UnsafeMutablePointer<UInt8>, byteCapacity: Int, inBlock: Bool) {
-        self.entries = entries
+        unsafe self.entries = unsafe entries
         self.capacity = capacity
-        self.bytes = bytes
+        unsafe self.bytes = unsafe bytes
         self.byteCapacity = byteCapacity
         entriesInBlock = inBlock
         bytesInBlock = inBlock
@@ -123,35 +123,35 @@ struct TapeStorage {
     private static func grown<Element>(_ buffer: UnsafeMutablePointer<Element>, used: Int, to count: Int, inBlock: inout Bool)
         -> UnsafeMutablePointer<Element>
     {
-        guard inBlock else { return resized(buffer, to: count) }
-        let moved = resized(nil as UnsafeMutablePointer<Element>?, to: count)
-        moved.update(from: buffer, count: used)
+        guard inBlock else { return unsafe resized(buffer, to: count) }
+        let moved = unsafe resized(nil as UnsafeMutablePointer<Element>?, to: count)
+        unsafe moved.update(from: buffer, count: used)
         inBlock = false
-        return moved
+        return unsafe moved
     }
 
     /// The buffers come from `malloc` and grow with `realloc`: a large
     /// buffer is then moved by remapping its pages rather than copied. The
     /// elements are trivial, so moving their bytes moves them.
     private static func resized<Element>(_ buffer: UnsafeMutablePointer<Element>?, to count: Int) -> UnsafeMutablePointer<Element> {
-        guard let raw = realloc(buffer, count * MemoryLayout<Element>.stride) else {
+        guard let raw = unsafe realloc(buffer, count * MemoryLayout<Element>.stride) else {
             fatalError("Cartograph: out of memory for a tape of \(count) \(Element.self) values")
         }
-        return raw.bindMemory(to: Element.self, capacity: count)
+        return unsafe raw.bindMemory(to: Element.self, capacity: count)
     }
 
     /// Copies another tape's entries and bytes (the capacities must suffice).
     mutating func copy(from other: TapeStorage) {
-        entries.update(from: other.entries, count: other.count)
-        bytes.update(from: other.bytes, count: other.byteCount)
+        unsafe entries.update(from: other.entries, count: other.count)
+        unsafe bytes.update(from: other.bytes, count: other.byteCount)
         count = other.count
         byteCount = other.byteCount
     }
 
     /// Frees the buffers (TapeEntry is trivial, so nothing needs deinitializing).
     func release() {
-        if !entriesInBlock { free(entries) }
-        if !bytesInBlock { free(bytes) }
+        if !entriesInBlock { unsafe free(entries) }
+        if !bytesInBlock { unsafe free(bytes) }
     }
 
     /// Forgets every entry and byte, keeping the buffers.
@@ -186,7 +186,7 @@ struct TapeStorage {
     @inline(__always)
     mutating func append(_ entry: TapeEntry) -> Int {
         if count == capacity { growEntries() }
-        (entries + count).initialize(to: entry)
+        unsafe (entries + count).initialize(to: entry)
         count += 1
         return count - 1
     }
@@ -197,13 +197,13 @@ struct TapeStorage {
         let needed = length + (terminate ? 1 : 0)
         if byteCount + needed > byteCapacity { growBytes(needed) }
         let offset = byteCount
-        if length > 0, let source {
+        if length > 0, let source = unsafe source {
             // The C tape builder's copy (`static inline`, inlined here): most
             // keys and numbers are short, and two overlapping word copies
             // beat both a call to memmove and a byte loop.
-            CText.copy(bytes + offset, from: source.assumingMemoryBound(to: UInt8.self), count: length)
+            unsafe CText.copy(bytes + offset, from: source.assumingMemoryBound(to: UInt8.self), count: length)
         }
-        if terminate { bytes[offset + length] = 0 }
+        if terminate { unsafe bytes[offset + length] = 0 }
         byteCount += needed
         return offset
     }
@@ -214,7 +214,7 @@ struct TapeStorage {
     private mutating func growEntries() {
         precondition(capacity < Tape.maxOffset, "Cartograph: a tape beyond 32-bit entry indexes")
         let newCapacity = min(capacity * 2, Tape.maxOffset)
-        entries = Self.grown(entries, used: count, to: newCapacity, inBlock: &entriesInBlock)
+        unsafe entries = unsafe Self.grown(entries, used: count, to: newCapacity, inBlock: &entriesInBlock)
         capacity = newCapacity
     }
 
@@ -222,7 +222,7 @@ struct TapeStorage {
         var newCapacity = byteCapacity * 2
         precondition(byteCount + needed <= Tape.maxOffset, "Cartograph: a tape beyond 32-bit text offsets")
         while byteCount + needed > newCapacity { newCapacity *= 2 }
-        bytes = Self.grown(bytes, used: byteCount, to: newCapacity, inBlock: &bytesInBlock)
+        unsafe bytes = unsafe Self.grown(bytes, used: byteCount, to: newCapacity, inBlock: &bytesInBlock)
         byteCapacity = newCapacity
     }
 }

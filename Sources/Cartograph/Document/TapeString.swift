@@ -17,11 +17,11 @@ enum TapeString {
     @inline(__always)
     static func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
-        assert(UTF8Validation.firstInvalid(base, count: bytes.count) == nil, "a tape holds invalid UTF-8")
+        unsafe assert(UTF8Validation.firstInvalid(base, count: bytes.count) == nil, "a tape holds invalid UTF-8")
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            let ascii = UTF8Validation.isASCII(base, count: bytes.count)
-            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
+            let ascii = unsafe UTF8Validation.isASCII(base, count: bytes.count)
+            return unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return unsafe String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -54,7 +54,7 @@ public struct CartographError: Error, Sendable, Hashable {
     /// A copy with the line, column and excerpt computed from the input text.
     func locating(in input: UnsafeRawBufferPointer, base: Int = 0) -> CartographError {
         guard let offset, line == nil, kind.isLocatedInText else { return self }
-        return located(at: SourceLocation(offset: offset - base, in: input))
+        return unsafe located(at: SourceLocation(offset: offset - base, in: input))
     }
 
     /// A copy with this line, column and excerpt.

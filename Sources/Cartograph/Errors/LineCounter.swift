@@ -26,11 +26,11 @@ struct LineCounter {
     mutating func advance(over chunk: UnsafeRawBufferPointer, anchor anchorOffset: Int? = nil) {
         if let anchorOffset, anchorOffset >= offset, anchorOffset <= offset + chunk.count {
             let split = anchorOffset - offset
-            count(UnsafeRawBufferPointer(rebasing: chunk[..<split]))
+            unsafe count(UnsafeRawBufferPointer(rebasing: chunk[..<split]))
             anchor = (anchorOffset, line, column)
-            count(UnsafeRawBufferPointer(rebasing: chunk[split...]))
+            unsafe count(UnsafeRawBufferPointer(rebasing: chunk[split...]))
         } else {
-            count(chunk)
+            unsafe count(chunk)
         }
     }
 
@@ -38,19 +38,19 @@ struct LineCounter {
     /// scalars after it counted a word at a time (every byte that is not a
     /// UTF-8 continuation byte).
     private mutating func count(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
+        guard unsafe !bytes.isEmpty else { return }
         var lineStart = -1
-        if let last = Self.lastNewline(in: bytes) {
-            line += Self.newlines(in: bytes)
+        if let last = unsafe Self.lastNewline(in: bytes) {
+            unsafe line += Self.newlines(in: bytes)
             lineStart = last + 1
         }
         if lineStart >= 0 {
             column = 0
             lineTail.removeAll()
         }
-        let tail = UnsafeRawBufferPointer(rebasing: bytes[max(lineStart, 0)...])
-        column += Self.scalars(in: tail)
-        lineTail.append(contentsOf: tail.suffix(80))
+        let tail = unsafe UnsafeRawBufferPointer(rebasing: bytes[max(lineStart, 0)...])
+        unsafe column += Self.scalars(in: tail)
+        unsafe lineTail.append(contentsOf: tail.suffix(80))
         if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
         offset += bytes.count
     }
@@ -60,7 +60,7 @@ struct LineCounter {
         var end = bytes.count
         if let base = bytes.baseAddress {
             while end >= 8 {
-                let word = base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let word = unsafe base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
                 let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
                 if nonzero & 0x8080_8080_8080_8080 != 0x8080_8080_8080_8080 { break }
                 end -= 8
@@ -68,7 +68,7 @@ struct LineCounter {
         }
         var index = end - 1
         while index >= 0 {
-            if bytes[index] == 0x0A { return index }
+            if unsafe bytes[index] == 0x0A { return index }
             index -= 1
         }
         return nil
@@ -81,14 +81,14 @@ struct LineCounter {
         var index = 0
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let word = unsafe base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
                 let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
                 count += 8 - (nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
                 index += 8
             }
         }
         while index < bytes.count {
-            if bytes[index] == 0x0A { count += 1 }
+            if unsafe bytes[index] == 0x0A { count += 1 }
             index += 1
         }
         return count
@@ -100,13 +100,13 @@ struct LineCounter {
         var index = 0
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let word = unsafe base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 continuation += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
                 index += 8
             }
         }
         while index < bytes.count {
-            if bytes[index] & 0xC0 == 0x80 { continuation += 1 }
+            if unsafe bytes[index] & 0xC0 == 0x80 { continuation += 1 }
             index += 1
         }
         return bytes.count - continuation
@@ -121,18 +121,18 @@ struct LineCounter {
         if absolute < offset, let retained, absolute >= anchor.offset, retained.base == anchor.offset,
             absolute < retained.base + retained.bytes.count
         {
-            return retained.bytes.withUnsafeBytes { buffer in
-                located(error, SourceLocation(offset: absolute - retained.base, in: buffer), from: anchor.line, anchor.column)
+            return unsafe retained.bytes.withUnsafeBytes { buffer in
+                unsafe located(error, SourceLocation(offset: absolute - retained.base, in: buffer), from: anchor.line, anchor.column)
             }
         }
         var text = lineTail
         let relative = max(-lineTail.count, min(absolute - offset, chunk.count))
         // Enough of the chunk for the offset and the excerpt after it.
-        text.append(contentsOf: chunk.prefix(max(0, relative) + 64))
+        unsafe text.append(contentsOf: chunk.prefix(max(0, relative) + 64))
         var scalarsBefore = 0
         for byte in lineTail where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
-        return text.withUnsafeBytes { buffer in
-            located(error, SourceLocation(offset: lineTail.count + relative, in: buffer), from: line, column - scalarsBefore)
+        return unsafe text.withUnsafeBytes { buffer in
+            unsafe located(error, SourceLocation(offset: lineTail.count + relative, in: buffer), from: line, column - scalarsBefore)
         }
     }
 

@@ -15,7 +15,7 @@ struct SourceLocation {
 
     init(offset: Int, in input: UnsafeRawBufferPointer) {
         var cursor = Cursor()
-        self = cursor.location(of: offset, in: input)
+        self = unsafe cursor.location(of: offset, in: input)
     }
 
     fileprivate init(line: Int, column: Int, excerpt: String) {
@@ -42,7 +42,7 @@ struct SourceLocation {
         }
         for index in order {
             let error = errors[index]
-            located[index] = error.located(at: cursor.location(of: error.offset!, in: input))
+            located[index] = unsafe error.located(at: cursor.location(of: error.offset!, in: input))
         }
         return located
     }
@@ -60,7 +60,7 @@ struct SourceLocation {
             let offset = min(max(rawOffset, 0), input.count)
             if offset < index { self = Cursor() }
             while index < offset {
-                let byte = input[index]
+                let byte = unsafe input[index]
                 if byte == UInt8(ascii: "\n") {
                     line += 1
                     lineStart = index + 1
@@ -70,21 +70,23 @@ struct SourceLocation {
                 }
                 index += 1
             }
-            return SourceLocation(line: line, column: scalars + 1, excerpt: Self.excerpt(at: offset, lineStart: lineStart, in: input))
+            return unsafe SourceLocation(line: line, column: scalars + 1, excerpt: Self.excerpt(at: offset, lineStart: lineStart, in: input))
         }
 
         /// At most 40 bytes before the offset and 20 after, within its line,
         /// control and bidirectional characters shown as U+FFFD (tabs as a space), a caret under the offset.
         private static func excerpt(at offset: Int, lineStart: Int, in input: UnsafeRawBufferPointer) -> String {
             var lineEnd = offset
-            while lineEnd < input.count, lineEnd < offset + 64, input[lineEnd] != UInt8(ascii: "\n"), input[lineEnd] != UInt8(ascii: "\r") {
+            while lineEnd < input.count, lineEnd < offset + 64, unsafe input[lineEnd] != UInt8(ascii: "\n"),
+                unsafe input[lineEnd] != UInt8(ascii: "\r")
+            {
                 lineEnd += 1
             }
             var from = max(lineStart, offset - 40)
-            while from > lineStart, from < input.count, input[from] & 0xC0 == 0x80 { from -= 1 }
+            while from > lineStart, from < input.count, unsafe input[from] & 0xC0 == 0x80 { from -= 1 }
             var to = min(lineEnd, offset + 20)
-            while to < lineEnd, input[to] & 0xC0 == 0x80 { to += 1 }
-            let shown = String(decoding: UnsafeRawBufferPointer(rebasing: input[from..<to]), as: UTF8.self)
+            while to < lineEnd, unsafe input[to] & 0xC0 == 0x80 { to += 1 }
+            let shown = unsafe String(decoding: UnsafeRawBufferPointer(rebasing: input[from..<to]), as: UTF8.self)
             var printable = ""
             for scalar in shown.unicodeScalars {
                 if scalar == "\t" {
@@ -95,7 +97,7 @@ struct SourceLocation {
                 }
             }
             var caretColumn = 0
-            for position in from..<offset where input[position] & 0xC0 != 0x80 { caretColumn += 1 }
+            for position in from..<offset where unsafe input[position] & 0xC0 != 0x80 { caretColumn += 1 }
             return printable + "\n" + String(repeating: " ", count: caretColumn) + "^"
         }
     }

@@ -20,7 +20,7 @@ import Foundation
 /// Numbers reach the tape as JSON number text (`+0x1F` is stored as `31`,
 /// `.5` as `0.5`, `1.` as `1`), so every number reader takes them unchanged;
 /// `Infinity` and `NaN` are stored as that text with ``TapeFlags/nonFinite``.
-struct JSON5Reader {
+@safe struct JSON5Reader {
     private let bytes: UnsafePointer<UInt8>
     private let end: Int
     private var at = 0
@@ -29,7 +29,7 @@ struct JSON5Reader {
     private var scratch: [UInt8] = []
 
     private init(bytes: UnsafePointer<UInt8>, count: Int, builder: DocumentBuilder) {
-        self.bytes = bytes
+        unsafe self.bytes = unsafe bytes
         end = count
         self.builder = builder
     }
@@ -46,14 +46,14 @@ struct JSON5Reader {
         // A copy with one byte more, so that an empty input has an address
         // and a one-byte lookahead past the end reads a zero, not memory.
         let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count + 1)
-        defer { padded.deallocate() }
-        if let base = input.baseAddress { UnsafeMutableRawPointer(padded).copyMemory(from: base, byteCount: input.count) }
-        padded[input.count] = 0
-        var reader = JSON5Reader(bytes: padded, count: input.count, builder: builder)
+        defer { unsafe padded.deallocate() }
+        if let base = input.baseAddress { unsafe UnsafeMutableRawPointer(padded).copyMemory(from: base, byteCount: input.count) }
+        unsafe padded[input.count] = 0
+        var reader = unsafe JSON5Reader(bytes: padded, count: input.count, builder: builder)
         do throws(CartographError) {
             try reader.read(options: options)
         } catch {
-            throw (builder.failure ?? error).locating(in: input)
+            throw unsafe (builder.failure ?? error).locating(in: input)
         }
         return builder.makeDocument()
     }
@@ -63,7 +63,7 @@ struct JSON5Reader {
     private enum State { case value, elementOrClose, keyOrClose, afterValue }
 
     private mutating func read(options: ParseOptions) throws(CartographError) {
-        if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+        if end >= 3, unsafe bytes[0] == 0xEF, unsafe bytes[1] == 0xBB, unsafe bytes[2] == 0xBF {
             if options.byteOrderMark == .reject { throw CartographError(.syntax, "a byte order mark before the JSON5 text", offset: 0) }
             at = 3
         }
@@ -73,7 +73,7 @@ struct JSON5Reader {
         skipWhitespace()
         // The members of a top-level object whose braces are left out end at
         // the end of the input instead of at a `}`.
-        let implicitObject = options.assumesTopLevelObject && !(at < end && bytes[at] == UInt8(ascii: "{"))
+        let implicitObject = unsafe options.assumesTopLevelObject && !(at < end && bytes[at] == UInt8(ascii: "{"))
         if implicitObject {
             try check(builder.begin(object: true, at: at))
             open.append(true)
@@ -83,7 +83,7 @@ struct JSON5Reader {
             switch state {
             case .value:
                 try skipWhitespaceBeforeMore()
-                switch bytes[at] {
+                switch unsafe bytes[at] {
                 case UInt8(ascii: "{"):
                     try check(builder.begin(object: true, at: at))
                     at += 1
@@ -100,7 +100,7 @@ struct JSON5Reader {
                 }
             case .elementOrClose:
                 try skipWhitespaceBeforeMore()
-                if bytes[at] == UInt8(ascii: "]") {
+                if unsafe bytes[at] == UInt8(ascii: "]") {
                     try close(&open)
                     state = .afterValue
                 } else {
@@ -113,14 +113,14 @@ struct JSON5Reader {
                     return try finish()
                 }
                 try needMore()
-                if bytes[at] == UInt8(ascii: "}"), !(implicitObject && open.count == 1) {
+                if unsafe bytes[at] == UInt8(ascii: "}"), !(implicitObject && open.count == 1) {
                     try close(&open)
                     state = .afterValue
                     continue
                 }
                 try readKey()
                 try skipWhitespaceBeforeMore()
-                guard bytes[at] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
+                guard unsafe bytes[at] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
                 at += 1
                 state = .value
             case .afterValue:
@@ -131,7 +131,7 @@ struct JSON5Reader {
                     return try finish()
                 }
                 try needMore()
-                switch bytes[at] {
+                switch unsafe bytes[at] {
                 case UInt8(ascii: ","):
                     at += 1
                     state = isObject ? .keyOrClose : .elementOrClose
@@ -158,7 +158,7 @@ struct JSON5Reader {
     }
 
     private func check(_ accepted: Bool) throws(CartographError) {
-        if !accepted { throw builder.failure ?? CartographError(.syntax, "the JSON5 text was refused", offset: at) }
+        if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the JSON5 text was refused", offset: at) }
     }
 
     private func needMore() throws(CartographError) {
@@ -172,7 +172,7 @@ struct JSON5Reader {
 
     private func unexpected(_ expected: String) -> CartographError {
         if at >= end { return CartographError(.unexpectedEnd, "the JSON5 text ends where \(expected) should be", offset: end) }
-        let byte = bytes[at]
+        let byte = unsafe bytes[at]
         let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
         return CartographError(.syntax, "expected \(expected), found \(shown)", offset: at)
     }
@@ -183,17 +183,17 @@ struct JSON5Reader {
     /// in place (the next read reports it).
     private mutating func skipWhitespace() {
         while at < end {
-            let byte = bytes[at]
+            let byte = unsafe bytes[at]
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
                 at += 1
             case UInt8(ascii: "/"):
-                if bytes[at + 1] == UInt8(ascii: "/") {
+                if unsafe bytes[at + 1] == UInt8(ascii: "/") {
                     at += 2
-                    while at < end, bytes[at] != 0x0A, bytes[at] != 0x0D, unicodeLineBreakLength(at) == 0 { at += 1 }
-                } else if bytes[at + 1] == UInt8(ascii: "*") {
+                    while at < end, unsafe bytes[at] != 0x0A, unsafe bytes[at] != 0x0D, unicodeLineBreakLength(at) == 0 { at += 1 }
+                } else if unsafe bytes[at + 1] == UInt8(ascii: "*") {
                     var probe = at + 2
-                    while probe + 1 < end, !(bytes[probe] == UInt8(ascii: "*") && bytes[probe + 1] == UInt8(ascii: "/")) { probe += 1 }
+                    while probe + 1 < end, unsafe !(bytes[probe] == UInt8(ascii: "*") && bytes[probe + 1] == UInt8(ascii: "/")) { probe += 1 }
                     guard probe + 1 < end else { return }
                     at = probe + 2
                 } else {
@@ -211,12 +211,12 @@ struct JSON5Reader {
 
     /// The UTF-8 length of a non-ASCII JSON5 whitespace character at `index` (0: none).
     private func unicodeSpaceLength(_ index: Int) -> Int {
-        let first = bytes[index]
+        let first = unsafe bytes[index]
         guard index + 1 < end else { return 0 }
-        let second = bytes[index + 1]
+        let second = unsafe bytes[index + 1]
         if first == 0xC2 { return second == 0xA0 ? 2 : 0 } // U+00A0
         guard index + 2 < end else { return 0 }
-        let third = bytes[index + 2]
+        let third = unsafe bytes[index + 2]
         switch (first, second) {
         case (0xEF, 0xBB): return third == 0xBF ? 3 : 0 // U+FEFF
         case (0xE1, 0x9A): return third == 0x80 ? 3 : 0 // U+1680
@@ -230,17 +230,17 @@ struct JSON5Reader {
 
     /// The UTF-8 length of U+2028 or U+2029 at `index` (0: neither).
     private func unicodeLineBreakLength(_ index: Int) -> Int {
-        index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) ? 3 : 0
+        unsafe index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) ? 3 : 0
     }
 
     // MARK: Scalars
 
     private mutating func readScalar() throws(CartographError) {
         let start = at
-        switch bytes[at] {
+        switch unsafe bytes[at] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             try readString()
-            try check(scratch.withUnsafeBytes { builder.string($0.baseAddress, count: $0.count, at: start) })
+            unsafe try check(scratch.withUnsafeBytes { unsafe builder.string($0.baseAddress, count: $0.count, at: start) })
         case UInt8(ascii: "n"):
             try expectWord("null")
             try check(builder.literal(.null, at: start))
@@ -253,7 +253,7 @@ struct JSON5Reader {
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "I"), UInt8(ascii: "N"):
             let flags = try readNumber()
-            try check(scratch.withUnsafeBufferPointer { builder.number($0.baseAddress!, count: $0.count, at: start, flags: flags) })
+            unsafe try check(scratch.withUnsafeBufferPointer { unsafe builder.number($0.baseAddress!, count: $0.count, at: start, flags: flags) })
         default:
             throw unexpected("a value")
         }
@@ -262,7 +262,7 @@ struct JSON5Reader {
     private mutating func expectWord(_ word: StaticString) throws(CartographError) {
         let start = at
         let count = word.utf8CodeUnitCount
-        guard end - at >= count, memcmp(bytes + at, word.utf8Start, count) == 0 else {
+        guard end - at >= count, unsafe memcmp(bytes + at, word.utf8Start, count) == 0 else {
             throw CartographError(at + count > end ? .unexpectedEnd : .syntax, "expected '\(word)'", offset: start)
         }
         at += count
@@ -274,23 +274,23 @@ struct JSON5Reader {
         let start = at
         scratch.removeAll(keepingCapacity: true)
         var negative = false
-        if bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
-            negative = bytes[at] == UInt8(ascii: "-")
+        if unsafe bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+            negative = unsafe bytes[at] == UInt8(ascii: "-")
             at += 1
         }
         if negative { scratch.append(UInt8(ascii: "-")) }
         func invalid(_ what: String) -> CartographError { CartographError(.syntax, "invalid number: \(what)", offset: start) }
-        switch bytes[at] {
+        switch unsafe bytes[at] {
         case UInt8(ascii: "I"), UInt8(ascii: "N"):
-            let word: StaticString = bytes[at] == UInt8(ascii: "I") ? "Infinity" : "NaN"
+            let word: StaticString = unsafe bytes[at] == UInt8(ascii: "I") ? "Infinity" : "NaN"
             try expectWord(word)
-            scratch.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
             return TapeFlags.nonFinite
-        case UInt8(ascii: "0") where bytes[at + 1] | 0x20 == UInt8(ascii: "x"):
+        case UInt8(ascii: "0") where unsafe bytes[at + 1] | 0x20 == UInt8(ascii: "x"):
             at += 2
             var value: UInt64 = 0
             var digits = 0
-            while at < end, let digit = HexDigits.value(bytes[at]) {
+            while at < end, let digit = unsafe HexDigits.value(bytes[at]) {
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 16)
                 guard !overflow else { throw CartographError(.numberOutOfRange, "hexadecimal number larger than 64 bits", offset: start) }
                 value = shifted | UInt64(digit)
@@ -303,41 +303,41 @@ struct JSON5Reader {
             scratch.append(contentsOf: String(value).utf8)
         default:
             let integerStart = at
-            if bytes[at] == UInt8(ascii: "0"), at + 1 < end, Self.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
-            while at < end, Self.isDigit(bytes[at]) { at += 1 }
+            if unsafe bytes[at] == UInt8(ascii: "0"), at + 1 < end, unsafe Self.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
+            while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
             let integerDigits = at - integerStart
             var fractionStart = at
             var fractionDigits = 0
-            if at < end, bytes[at] == UInt8(ascii: ".") {
+            if at < end, unsafe bytes[at] == UInt8(ascii: ".") {
                 at += 1
                 fractionStart = at
-                while at < end, Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
                 fractionDigits = at - fractionStart
             }
             guard integerDigits + fractionDigits > 0 else { throw invalid("no digits") }
             if integerDigits > 0 {
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + integerStart, count: integerDigits))
+                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + integerStart, count: integerDigits))
             } else {
                 scratch.append(UInt8(ascii: "0"))
             }
             if fractionDigits > 0 {
                 scratch.append(UInt8(ascii: "."))
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + fractionStart, count: fractionDigits))
+                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + fractionStart, count: fractionDigits))
             }
-            if at < end, bytes[at] | 0x20 == UInt8(ascii: "e") {
+            if at < end, unsafe bytes[at] | 0x20 == UInt8(ascii: "e") {
                 scratch.append(UInt8(ascii: "e"))
                 at += 1
-                if at < end, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
-                    scratch.append(bytes[at])
+                if at < end, unsafe bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+                    unsafe scratch.append(bytes[at])
                     at += 1
                 }
                 let exponentStart = at
-                while at < end, Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
                 guard at > exponentStart else { throw invalid("no digits in the exponent") }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + exponentStart, count: at - exponentStart))
+                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + exponentStart, count: at - exponentStart))
             }
         }
-        if at < end, isIdentifierPart(at) || bytes[at] == UInt8(ascii: ".") { throw invalid("unexpected character after it") }
+        if at < end, unsafe isIdentifierPart(at) || bytes[at] == UInt8(ascii: ".") { throw invalid("unexpected character after it") }
         return 0
     }
 
@@ -347,13 +347,13 @@ struct JSON5Reader {
 
     /// Reads a quoted string (either quote) into `scratch`, unescaped.
     private mutating func readString() throws(CartographError) {
-        let quote = bytes[at]
+        let quote = unsafe bytes[at]
         let start = at
         at += 1
         scratch.removeAll(keepingCapacity: true)
         while true {
             guard at < end else { throw CartographError(.unexpectedEnd, "unterminated string", offset: start) }
-            let byte = bytes[at]
+            let byte = unsafe bytes[at]
             if byte == quote {
                 at += 1
                 return
@@ -377,7 +377,7 @@ struct JSON5Reader {
         let start = at
         at += 1
         guard at < end else { throw CartographError(.unexpectedEnd, "unterminated escape", offset: start) }
-        let letter = bytes[at]
+        let letter = unsafe bytes[at]
         at += 1
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(letter)
@@ -389,12 +389,12 @@ struct JSON5Reader {
         case 0x0A: scratch.append(0x0A)
         case 0x0D:
             scratch.append(0x0D)
-            if at < end, bytes[at] == 0x0A {
+            if at < end, unsafe bytes[at] == 0x0A {
                 scratch.append(0x0A)
                 at += 1
             }
         case UInt8(ascii: "x"):
-            guard end - at >= 2, let high = HexDigits.value(bytes[at]), let low = HexDigits.value(bytes[at + 1]) else {
+            guard end - at >= 2, let high = unsafe HexDigits.value(bytes[at]), let low = unsafe HexDigits.value(bytes[at + 1]) else {
                 throw CartographError(.invalidEscape, "\\x needs two hexadecimal digits", offset: start)
             }
             at += 2
@@ -416,7 +416,7 @@ struct JSON5Reader {
             guard high != 0 else { throw CartographError(.invalidEscape, "\\u0000 (a NUL) is not allowed in JSON5 strings", offset: start) }
             return high
         }
-        guard high < 0xDC00, end - at >= 2, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
+        guard high < 0xDC00, end - at >= 2, unsafe bytes[at] == UInt8(ascii: "\\"), unsafe bytes[at + 1] == UInt8(ascii: "u") else {
             throw CartographError(.invalidEscape, "a lone surrogate in a \\u escape", offset: start)
         }
         at += 2
@@ -428,7 +428,7 @@ struct JSON5Reader {
     }
 
     private mutating func readHex4(start: Int) throws(CartographError) -> UInt32 {
-        guard end - at >= 4, let value = HexDigits.value(of: UnsafeBufferPointer(start: bytes + at, count: 4)) else {
+        guard end - at >= 4, let value = unsafe HexDigits.value(of: UnsafeBufferPointer(start: bytes + at, count: 4)) else {
             throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start)
         }
         at += 4
@@ -443,15 +443,15 @@ struct JSON5Reader {
     /// Reads a key: a quoted string or an ECMAScript identifier name.
     private mutating func readKey() throws(CartographError) {
         let start = at
-        if bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
+        if unsafe bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
             try readString()
         } else {
             scratch.removeAll(keepingCapacity: true)
             var first = true
             while at < end {
-                if bytes[at] == UInt8(ascii: "\\") {
+                if unsafe bytes[at] == UInt8(ascii: "\\") {
                     let escape = at
-                    guard end - at >= 2, bytes[at + 1] == UInt8(ascii: "u") else {
+                    guard end - at >= 2, unsafe bytes[at + 1] == UInt8(ascii: "u") else {
                         throw CartographError(.invalidEscape, "only \\u escapes are allowed in an unquoted key", offset: escape)
                     }
                     at += 2
@@ -462,29 +462,29 @@ struct JSON5Reader {
                     appendScalar(value)
                 } else {
                     guard let (scalar, length) = try decodeScalar(at), Self.isIdentifier(scalar, first: first) else { break }
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + at, count: length))
+                    unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + at, count: length))
                     at += length
                 }
                 first = false
             }
             if first { throw unexpected("an object key") }
         }
-        try check(scratch.withUnsafeBytes { builder.key($0.baseAddress, count: $0.count, at: start) })
+        unsafe try check(scratch.withUnsafeBytes { unsafe builder.key($0.baseAddress, count: $0.count, at: start) })
     }
 
     private func isIdentifierPart(_ index: Int) -> Bool {
-        if bytes[index] == UInt8(ascii: "\\") { return true }
+        if unsafe bytes[index] == UInt8(ascii: "\\") { return true }
         guard let decoded = try? decodeScalar(index) else { return false }
         return Self.isIdentifier(decoded.0, first: false)
     }
 
     /// The scalar whose UTF-8 starts at `index` and its length; invalid UTF-8 throws.
     private func decodeScalar(_ index: Int) throws(CartographError) -> (UnicodeScalar, Int)? {
-        let first = bytes[index]
+        let first = unsafe bytes[index]
         if first < 0x80 { return (UnicodeScalar(first), 1) }
         let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 0
         guard length > 0, index + length <= end,
-            let text = String(validating: UnsafeBufferPointer(start: bytes + index, count: length), as: UTF8.self),
+            let text = unsafe String(validating: UnsafeBufferPointer(start: bytes + index, count: length), as: UTF8.self),
             let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1
         else {
             throw CartographError(.invalidUTF8, "invalid UTF-8 (byte 0x\(String(first, radix: 16, uppercase: true)))", offset: index)

@@ -36,21 +36,21 @@ public final class JSONParser {
             guard json5Input!.count + chunk.count <= options.maxInputBytes else {
                 throw CartographError(.inputTooLarge, "input larger than maxInputBytes (\(options.maxInputBytes))", offset: json5Input!.count)
             }
-            json5Input!.append(contentsOf: chunk)
+            unsafe json5Input!.append(contentsOf: chunk)
             return
         }
-        if let error = engine.feed(chunk) {
-            throw lines.locate(error, in: chunk, retained: engine.retained)
+        if let error = unsafe engine.feed(chunk) {
+            throw unsafe lines.locate(error, in: chunk, retained: engine.retained)
         }
-        lines.advance(over: chunk, anchor: engine.retainedBase)
+        unsafe lines.advance(over: chunk, anchor: engine.retainedBase)
     }
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …).
     public func feed(_ chunk: some Collection<UInt8>) throws {
-        if let done: Void = try chunk.withContiguousStorageIfAvailable({ try feed(UnsafeRawBufferPointer($0)) }) {
+        if let done: Void = try chunk.withContiguousStorageIfAvailable({ unsafe try feed(UnsafeRawBufferPointer($0)) }) {
             return done
         }
-        try Array(chunk).withUnsafeBytes { try feed($0) }
+        unsafe try Array(chunk).withUnsafeBytes { unsafe try feed($0) }
     }
 
     /// Ends the input and returns the Document.
@@ -58,9 +58,9 @@ public final class JSONParser {
     public func finish() throws -> Document {
         precondition(!finished, "JSONParser.finish called twice")
         finished = true
-        if let json5Input { return try json5Input.withUnsafeBytes { try JSON5Reader.parse($0, options: options) } }
+        if let json5Input { return unsafe try json5Input.withUnsafeBytes { unsafe try JSON5Reader.parse($0, options: options) } }
         if let error = engine.finish() {
-            throw lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
+            throw unsafe lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
         }
         let parts = engine.finishedParts()
         return Document(tape: parts.tape, roots: parts.roots)
@@ -72,25 +72,25 @@ public final class JSONParser {
     /// and is read as it is.
     private static func bracelessPrefix(_ input: UnsafeRawBufferPointer, options: ParseOptions) -> Int? {
         var prefix = 0
-        if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
+        if input.count >= 3, unsafe input[0] == 0xEF, unsafe input[1] == 0xBB, unsafe input[2] == 0xBF {
             guard options.byteOrderMark == .skip else { return nil }
             prefix = 3
         }
         var index = prefix
-        while index < input.count, [0x20, 0x09, 0x0A, 0x0D].contains(input[index]) { index += 1 }
+        while index < input.count, unsafe [0x20, 0x09, 0x0A, 0x0D].contains(input[index]) { index += 1 }
         guard index < input.count else { return prefix }
-        if input[index] == UInt8(ascii: "{") || (options.allowComments && input[index] == UInt8(ascii: "/")) { return nil }
+        if unsafe input[index] == UInt8(ascii: "{") || (options.allowComments && input[index] == UInt8(ascii: "/")) { return nil }
         return prefix
     }
 
     /// Bytes yajl was given again because a token was unfinished (for tests).
-    var rescannedBytes: Int { engine.rescannedBytes }
+    var rescannedBytes: Int { unsafe engine.rescannedBytes }
     /// Input bytes the parser keeps between chunks (for tests).
     var retainedBytes: Int { engine.retainedBytes }
 
     /// Parses a whole input held in memory, locating any error in it.
     static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
-        let parts = try parseWholeParts(input, options: options)
+        let parts = unsafe try parseWholeParts(input, options: options)
         return Document(tape: parts.tape, roots: parts.roots)
     }
 
@@ -99,38 +99,38 @@ public final class JSONParser {
     /// Document made and then copied was an allocation more per parse).
     @usableFromInline
     static func parseWholeParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
-        guard options.allowsTrailingCommas, !options.allowsJSON5 else { return try parseStrictParts(input, options: options) }
+        guard options.allowsTrailingCommas, !options.allowsJSON5 else { return unsafe try parseStrictParts(input, options: options) }
         do {
-            return try parseStrictParts(input, options: options)
+            return unsafe try parseStrictParts(input, options: options)
         } catch {
             // Only an input that failed is looked at for trailing commas:
             // the scan costs nothing on valid input. The copy keeps every
             // offset, so errors found in it are placed in the input.
-            guard let relaxed = TrailingCommas.blanked(input, comments: options.allowComments) else { throw error }
-            return try relaxed.withUnsafeBytes { try parseStrictParts($0, options: options) }
+            guard let relaxed = unsafe TrailingCommas.blanked(input, comments: options.allowComments) else { throw error }
+            return unsafe try relaxed.withUnsafeBytes { unsafe try parseStrictParts($0, options: options) }
         }
     }
 
     private static func parseStrictParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
         if options.allowsJSON5 {
-            let document = try JSON5Reader.parse(input, options: options)
+            let document = unsafe try JSON5Reader.parse(input, options: options)
             return (document.tape, document.roots)
         }
-        if options.assumesTopLevelObject, let prefix = bracelessPrefix(input, options: options) {
+        if options.assumesTopLevelObject, let prefix = unsafe bracelessPrefix(input, options: options) {
             let engine = YajlParser(options: options, expectedInputBytes: input.count + 2)
-            let body = UnsafeRawBufferPointer(rebasing: input[prefix...])
+            let body = unsafe UnsafeRawBufferPointer(rebasing: input[prefix...])
             let error =
-                engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
-                ?? [UInt8(ascii: "}")].withUnsafeBytes { engine.feed($0) } ?? engine.finish()
-            if let error { throw error.locating(in: input) }
+                unsafe engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
+                ?? [UInt8(ascii: "}")].withUnsafeBytes { unsafe engine.feed($0) } ?? engine.finish()
+            if let error { throw unsafe error.locating(in: input) }
             return engine.finishedParts()
         }
-        if let parts = WholeInputParse.parts(of: input, options: options) { return parts }
+        if let parts = unsafe WholeInputParse.parts(of: input, options: options) { return parts }
         // Not a valid input, or one the one call leaves alone (a byte order
         // mark): read again on a parser, which reports every error.
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
-        if let error = engine.feedWhole(input) ?? engine.finish() {
-            throw error.locating(in: input)
+        if let error = unsafe engine.feedWhole(input) ?? engine.finish() {
+            throw unsafe error.locating(in: input)
         }
         return engine.finishedParts()
     }

@@ -51,15 +51,15 @@ struct NativeJSONWriter {
     /// keep their text), for streaming elements out as NDJSON.
     mutating func writeCompact(_ document: Document, at index: Int) {
         let tape = document.tape
-        let entry = tape.entries[index]
+        let entry = unsafe tape.entries[index]
         switch entry.kind {
         case .null: sink.append(contentsOf: .null)
         case .true: sink.append(contentsOf: .true)
         case .false: sink.append(contentsOf: .false)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
         case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: .null)
-        case .number: sink.append(contentsOf: document.bytes(of: entry))
-        case .string, .key: writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
+        case .number: unsafe sink.append(contentsOf: document.bytes(of: entry))
+        case .string, .key: unsafe writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
         case .array:
             sink.append(UInt8(ascii: "["))
             var position = index + 1
@@ -76,7 +76,7 @@ struct NativeJSONWriter {
             var position = index + 1
             var first = true
             while position < entry.payload {
-                if tape.entries[position].flags & TapeFlags.shadowed == 0 {
+                if unsafe tape.entries[position].flags & TapeFlags.shadowed == 0 {
                     if !first { sink.append(UInt8(ascii: ",")) }
                     first = false
                     writeCompact(document, at: position)
@@ -114,15 +114,15 @@ struct NativeJSONWriter {
             try write(native, depth: depth, path: path())
         // Through borrowed buffers: no retain per member to read it.
         case .array(let array):
-            try array.elements.withUnsafeBufferPointer { elements in
+            unsafe try array.elements.withUnsafeBufferPointer { elements in
                 try writeArray(elements.count, depth: depth, path: path()) { writer, position in
-                    try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                    unsafe try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
                 }
             }
         case .object(let object):
-            try object.members.withUnsafeBufferPointer { members in
-                try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
-                    try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+            unsafe try object.members.withUnsafeBufferPointer { members in
+                try writeObject(members.count, key: { unsafe members[$0].key }, depth: depth, path: path()) { writer, position in
+                    unsafe try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
         case .written:
@@ -256,18 +256,18 @@ struct NativeJSONWriter {
         }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+        let count = unsafe withUnsafeMutableBytes(of: &digits) { buffer -> Int in
             var position = buffer.count
             repeat {
                 position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                unsafe buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
             if value < 0 {
                 position -= 1
-                buffer[position] = UInt8(ascii: "-")
+                unsafe buffer[position] = UInt8(ascii: "-")
             }
-            sink.append(UnsafeRawBufferPointer(rebasing: buffer[position...]))
+            unsafe sink.append(UnsafeRawBufferPointer(rebasing: buffer[position...]))
             return buffer.count - position
         }
         _ = count
@@ -280,9 +280,9 @@ struct NativeJSONWriter {
         sink.append(UInt8(ascii: "\""))
         // Native strings are read in place (no copy of the string to make
         // it contiguous, and no retain for one); others are copied once.
-        if text.utf8.withContiguousStorageIfAvailable({ writeStringBody($0) }) == nil {
+        if unsafe text.utf8.withContiguousStorageIfAvailable({ unsafe writeStringBody($0) }) == nil {
             var copy = text
-            copy.withUTF8 { writeStringBody($0) }
+            copy.withUTF8 { unsafe writeStringBody($0) }
         }
         sink.append(UInt8(ascii: "\""))
     }
@@ -292,14 +292,14 @@ struct NativeJSONWriter {
         var runStart = 0
         var index = 0
         let count = bytes.count
-        let base = UnsafeRawPointer(bytes.baseAddress)
+        let base = unsafe UnsafeRawPointer(bytes.baseAddress)
         while index < count {
             // Eight bytes at a time while none needs escaping.
-            if let base, index + 8 <= count, !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            if let base = unsafe base, index + 8 <= count, unsafe !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                 index += 8
                 continue
             }
-            let byte = bytes[index]
+            let byte = unsafe bytes[index]
             let escape: Bool
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20: escape = true
@@ -311,9 +311,9 @@ struct NativeJSONWriter {
                 index += 1
                 continue
             }
-            if runStart < index { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            if runStart < index { unsafe sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
             if byte >= 0x80 {
-                index = writeEscapedScalar(bytes, at: index)
+                index = unsafe writeEscapedScalar(bytes, at: index)
             } else {
                 switch byte {
                 case UInt8(ascii: "\""): sink.escape(0x22)
@@ -330,7 +330,7 @@ struct NativeJSONWriter {
             }
             runStart = index
         }
-        if runStart < count { sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        if runStart < count { unsafe sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
 
     /// Whether a word holds a quote, a backslash, a control byte, or (when
@@ -349,10 +349,10 @@ struct NativeJSONWriter {
 
     /// Writes the scalar starting at `index` as `\uXXXX` (a surrogate pair beyond U+FFFF); returns the next index.
     private mutating func writeEscapedScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
-        let lead = bytes[index]
+        let lead = unsafe bytes[index]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
         var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-        for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        for offset in 1..<length { scalar = unsafe scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
         if scalar >= 0x10000 {
             let value = scalar - 0x10000
             writeUnicodeEscape(UInt16(0xD800 + (value >> 10)))
@@ -397,7 +397,7 @@ private struct DoubleDigits: TextOutputStream {
 
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         var count = buffer.count
-        if count > 2, buffer[count - 2] == UInt8(ascii: "."), buffer[count - 1] == UInt8(ascii: "0") { count -= 2 }
-        sink.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        if count > 2, unsafe buffer[count - 2] == UInt8(ascii: "."), unsafe buffer[count - 1] == UInt8(ascii: "0") { count -= 2 }
+        unsafe sink.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
     }
 }

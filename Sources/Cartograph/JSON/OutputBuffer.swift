@@ -5,87 +5,87 @@
 /// A class, so that the writer (a struct, mutated through its methods)
 /// holds one reference and never copies the bytes; one writer uses it at a
 /// time (an encode is synchronous): no dynamic exclusivity checks.
-final class OutputBuffer {
+@safe final class OutputBuffer {
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// The number of bytes written.
     @exclusivity(unchecked) private(set) var count = 0
 
     init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        unsafe self.capacity = max(capacity, 16)
+        unsafe base = unsafe .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { unsafe base.deallocate() }
 
     /// The bytes written, as an array (one copy).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var bytes: [UInt8] { unsafe Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The bytes written, in place (valid only inside `body`).
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
+        unsafe try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     @inline(__always)
     private func reserve(_ more: Int) {
-        if capacity - count < more { grow(to: count + more) }
+        if unsafe capacity - count < more { unsafe grow(to: count + more) }
     }
 
     private func grow(to needed: Int) {
-        var grown = capacity * 2
+        var grown = unsafe capacity * 2
         while grown < needed { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        moved.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = moved
-        capacity = grown
+        unsafe moved.moveInitialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = unsafe moved
+        unsafe capacity = grown
     }
 
     /// Drops the bytes written after the first `count` (a streamed member
     /// whose value threw).
     func truncate(to count: Int) {
-        precondition(count >= 0 && count <= self.count, "truncating past the bytes written")
-        self.count = count
+        unsafe precondition(count >= 0 && count <= self.count, "truncating past the bytes written")
+        unsafe self.count = count
     }
 
     @inline(__always)
     func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count += 1
+        unsafe base[count] = byte
+        unsafe count += 1
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
+        unsafe UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        unsafe count += bytes.count
     }
 
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) { unsafe append(UnsafeRawBufferPointer(bytes)) }
 
     /// Appends a short literal (`null`, `true`…): one unaligned word store,
     /// the bytes past the literal overwritten by what follows.
     @inline(__always)
     func append(contentsOf literal: StaticBytes) {
         reserve(8)
-        UnsafeMutableRawPointer(base + count).storeBytes(of: literal.word.littleEndian, as: UInt64.self)
-        count += literal.count
+        unsafe UnsafeMutableRawPointer(base + count).storeBytes(of: literal.word.littleEndian, as: UInt64.self)
+        unsafe count += literal.count
     }
 
     /// Appends a backslash and `byte` (a two-byte escape such as `\n`).
     @inline(__always)
     func escape(_ byte: UInt8) {
         reserve(2)
-        base[count] = UInt8(ascii: "\\")
-        base[count + 1] = byte
-        count += 2
+        unsafe base[count] = UInt8(ascii: "\\")
+        unsafe base[count + 1] = byte
+        unsafe count += 2
     }
 
     /// Appends any bytes (a string's UTF-8, repeated spaces): contiguous
     /// storage copied at once, anything else byte by byte.
     func append(contentsOf bytes: some Sequence<UInt8>) {
-        if bytes.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
+        if bytes.withContiguousStorageIfAvailable({ unsafe append($0) }) != nil { return }
         for byte in bytes { append(byte) }
     }
 }

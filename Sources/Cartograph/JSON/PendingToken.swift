@@ -92,18 +92,18 @@ struct PendingToken {
             // Runs of whitespace in a gap and of plain string bytes are
             // skipped in tight loops, with the limit checked once after.
             if phase == .gap {
-                while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                while index < count, unsafe bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
                     index += 1
                 }
                 if index == count { break }
             } else if phase == .string, !afterBackslash {
                 let from = index
-                while index < count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+                while index < count, unsafe bytes[index] != UInt8(ascii: "\""), unsafe bytes[index] != UInt8(ascii: "\\") { index += 1 }
                 raw += index - from
                 if let error = brokenLimit(options) { return error }
                 if index == count { break }
             }
-            let byte = bytes[index]
+            let byte = unsafe bytes[index]
             switch phase {
             case .gap:
                 switch byte {

@@ -20,14 +20,14 @@ struct KeyCache {
 
     /// Forgets every entry (object numbers belong to one write).
     mutating func reset() {
-        entries.withUnsafeMutableBufferPointer { entries in
-            for index in entries.indices { entries[index].object = -1 }
+        unsafe entries.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices { unsafe entries[index].object = -1 }
         }
     }
 
     @inline(__always)
     private static func bits(_ key: String) -> (UInt64, UInt64) {
-        unsafeBitCast(key, to: (UInt64, UInt64).self)
+        unsafe unsafeBitCast(key, to: (UInt64, UInt64).self)
     }
 
     @inline(__always)

@@ -8,6 +8,6 @@ enum PlistNull {
     static let marker = "$null"
 
     static func isMarker(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        count == 5 && bytes[0] == 0x24 && bytes[1] == 0x6E && bytes[2] == 0x75 && bytes[3] == 0x6C && bytes[4] == 0x6C
+        unsafe count == 5 && bytes[0] == 0x24 && bytes[1] == 0x6E && bytes[2] == 0x75 && bytes[3] == 0x6C && bytes[4] == 0x6C
     }
 }

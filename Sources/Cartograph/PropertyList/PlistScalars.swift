@@ -8,13 +8,13 @@ enum PlistScalars {
     /// Throws the builder's failure when it refused an event.
     @inline(__always)
     static func accept(_ accepted: Bool, _ builder: DocumentBuilder) throws {
-        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be read") }
+        if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the plist could not be read") }
     }
 
     /// An integer given as sign and magnitude.
     static func integer(magnitude: UInt64, negative: Bool, at source: Int, into builder: DocumentBuilder) throws {
-        try DecimalText.withDigits(magnitude, negative: negative) { digits in
-            try accept(builder.number(digits.baseAddress!, count: digits.count, at: source), builder)
+        unsafe try DecimalText.withDigits(magnitude, negative: negative) { digits in
+            unsafe try accept(builder.number(digits.baseAddress!, count: digits.count, at: source), builder)
         }
     }
 
@@ -25,11 +25,11 @@ enum PlistScalars {
     static func real(_ value: Double, at source: Int, into builder: DocumentBuilder) throws {
         guard value.isFinite else {
             var text = value.isNaN ? (value.sign == .minus ? "-NaN" : "NaN") : (value < 0 ? "-Infinity" : "Infinity")
-            try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source, flags: TapeFlags.nonFinite), builder) }
+            try text.withUTF8 { unsafe try accept(builder.number($0.baseAddress!, count: $0.count, at: source, flags: TapeFlags.nonFinite), builder) }
             return
         }
         var text = DoubleFormatting.shortest(value)
-        try text.withUTF8 { try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }
+        try text.withUTF8 { unsafe try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }
     }
 
     /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 0 to
@@ -45,13 +45,13 @@ enum PlistScalars {
 
     /// Data, kept as base64 text.
     static func data(_ bytes: UnsafeRawBufferPointer, at source: Int, into builder: DocumentBuilder) throws {
-        let encoded = bytes.isEmpty ? "" : Data(bytes).base64EncodedString()
+        let encoded = unsafe bytes.isEmpty ? "" : Data(bytes).base64EncodedString()
         try text(encoded, flags: TapeFlags.data, at: source, into: builder)
     }
 
     private static func text(_ text: String, flags: UInt8, at source: Int, into builder: DocumentBuilder) throws {
         var text = text
-        try text.withUTF8 { try accept(builder.string($0.baseAddress, count: $0.count, at: source, flags: flags), builder) }
+        try text.withUTF8 { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: source, flags: flags), builder) }
     }
 
     /// A UID (keyed-archiver reference): an integer, or refused by option.

@@ -34,7 +34,7 @@ public struct PropertyListMapper: Sendable {
     /// - Throws: ``CartographError`` when the bytes are not a plist, are
     ///   truncated or corrupted, or break a limit.
     public func document(from bytes: some ContiguousBytes) throws -> Document {
-        try bytes.withUnsafeBytes { try PlistInput.document($0, options: options) }
+        unsafe try bytes.withUnsafeBytes { unsafe try PlistInput.document($0, options: options) }
     }
 
     /// Decodes a `Decodable` type.
@@ -54,7 +54,7 @@ public struct PropertyListMapper: Sendable {
                     codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
                     underlyingError: error))
         }
-        return try mapper.decode(type, document: document, index: document.root.index, input: nil, propertyList: true)
+        return unsafe try mapper.decode(type, document: document, index: document.root.index, input: nil, propertyList: true)
     }
 
     /// Decodes a registered model (or array, optional … of them).

@@ -101,6 +101,6 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
         // Any version byte after "bplist0", as Foundation reads them (the
         // layout is bplist00's; later versions were never written).
-        bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8) ? .binary : .xml
+        unsafe bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8) ? .binary : .xml
     }
 }

@@ -38,7 +38,7 @@ struct ScalarTable {
         stamp = (stamp + 1) & 0xFFFF
         if stamp == 0 {
             // Stamps wrapped (every 65,535 writes): clear for real.
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            unsafe slots.withUnsafeMutableBufferPointer { unsafe $0.update(repeating: 0) }
             stamp = 1
         }
     }
@@ -46,8 +46,8 @@ struct ScalarTable {
     /// The object already holding these bytes, or `next` (now recorded for them).
     mutating func object(for bytes: UnsafeRawPointer, length: Int, in output: UnsafeRawPointer, offsets: [Int], next: Int) -> Int {
         // Grown before the lookup, while every recorded object has its offset.
-        if (used + 1) * 3 > slots.count * 2 { grow(output: output, offsets: offsets) }
-        let hash = KeyHash.hash(bytes, count: length, seed: seed)
+        if (used + 1) * 3 > slots.count * 2 { unsafe grow(output: output, offsets: offsets) }
+        let hash = unsafe KeyHash.hash(bytes, count: length, seed: seed)
         let tag = (hash >> 48) << 16 | stamp
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
@@ -55,7 +55,7 @@ struct ScalarTable {
             if slot & 0xFFFF != stamp { break }
             // An object recorded earlier starts before these bytes, so
             // `length` bytes from it stay inside the output.
-            if slot & 0xFFFF_FFFF == tag, memcmp(output + offsets[Int(slot >> 32)], bytes, length) == 0 { return Int(slot >> 32) }
+            if slot & 0xFFFF_FFFF == tag, unsafe memcmp(output + offsets[Int(slot >> 32)], bytes, length) == 0 { return Int(slot >> 32) }
             index = (index + 1) & mask
         }
         guard next < 0xFFFF_FFFF else { return next }
@@ -72,8 +72,8 @@ struct ScalarTable {
         slots = Array(repeating: 0, count: max(old.count * 2, 16))
         mask = slots.count - 1
         for slot in old where slot & 0xFFFF == stamp {
-            let start = output + offsets[Int(slot >> 32)]
-            let hash = KeyHash.hash(start, count: Self.encodedLength(at: start), seed: seed)
+            let start = unsafe output + offsets[Int(slot >> 32)]
+            let hash = unsafe KeyHash.hash(start, count: Self.encodedLength(at: start), seed: seed)
             var index = Int(truncatingIfNeeded: hash) & mask
             while slots[index] & 0xFFFF == stamp { index = (index + 1) & mask }
             slots[index] = slot
@@ -83,14 +83,14 @@ struct ScalarTable {
     /// The length of the scalar encoded at `start`, from its marker (and
     /// count): a bool or null, an integer, real or date, data or a string.
     static func encodedLength(at start: UnsafeRawPointer) -> Int {
-        let marker = start.load(as: UInt8.self)
+        let marker = unsafe start.load(as: UInt8.self)
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0: return 1
         case 0x1, 0x2: return 1 + (1 << low)
         case 0x3: return 9
         default:
-            let (count, header) = markedCount(at: start)
+            let (count, header) = unsafe markedCount(at: start)
             return header + (marker >> 4 == 0x6 ? 2 * count : count)
         }
     }
@@ -99,11 +99,11 @@ struct ScalarTable {
     /// length of its marker and count: in the marker's low nibble, or past
     /// 14 in an integer object after it.
     static func markedCount(at start: UnsafeRawPointer) -> (count: Int, header: Int) {
-        let low = Int(start.load(as: UInt8.self) & 0x0F)
+        let low = unsafe Int(start.load(as: UInt8.self) & 0x0F)
         guard low == 0x0F else { return (low, 1) }
-        let width = 1 << Int(start.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
+        let width = unsafe 1 << Int(start.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
         var count = 0
-        for index in 0..<width { count = count << 8 | Int(start.load(fromByteOffset: 2 + index, as: UInt8.self)) }
+        for index in 0..<width { count = unsafe count << 8 | Int(start.load(fromByteOffset: 2 + index, as: UInt8.self)) }
         return (count, 2 + width)
     }
 }

@@ -135,11 +135,11 @@ public final class ModelStream<Model> {
         var error: CartographError?
         var start = 0
         repeat {
-            let slice = UnsafeRawBufferPointer(rebasing: chunk[start..<min(chunk.count, start + Self.sliceBytes)])
+            let slice = unsafe UnsafeRawBufferPointer(rebasing: chunk[start..<min(chunk.count, start + Self.sliceBytes)])
             start += slice.count
-            error = parser.feed(slice).map { located($0, in: slice) }
+            error = unsafe parser.feed(slice).map { unsafe located($0, in: slice) }
             if error == nil {
-                lines.advance(over: slice, anchor: parser.retainedBase)
+                unsafe lines.advance(over: slice, anchor: parser.retainedBase)
                 error = brokenLimit()
             }
         } while error == nil && start < chunk.count
@@ -157,13 +157,14 @@ public final class ModelStream<Model> {
         } else if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
             failure = CartographError(
                 .inputTooLarge,
-                "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: parser.totalBytes)
+                "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: unsafe parser.totalBytes
+            )
         } else if parser.builder.memoryBytes > limits.maxEnvelopeBytes {
             let hint = splitter.foundArray ? "" : " (the stream's path has not matched anything so far)"
             failure = CartographError(
                 .inputTooLarge,
                 "the values around the streamed array take more than maxEnvelopeBytes (\(limits.maxEnvelopeBytes)) bytes\(hint)",
-                offset: parser.totalBytes)
+                offset: unsafe parser.totalBytes)
         }
         if var failure {
             failure.elementIndex = splitter.elementCount
@@ -196,7 +197,7 @@ public final class ModelStream<Model> {
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …), handing models to `body`.
     public func feed(_ chunk: some ContiguousBytes, _ body: (Model) throws -> Void) throws {
-        try chunk.withUnsafeBytes { try feed($0, body) }
+        unsafe try chunk.withUnsafeBytes { unsafe try feed($0, body) }
     }
 
     /// Parses the next chunk; returns the models of the elements it
@@ -227,7 +228,7 @@ public final class ModelStream<Model> {
             throw deferred
         }
         if let failure { throw failure }
-        let error = parser.finish().map { located($0, in: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let error = parser.finish().map { unsafe located($0, in: UnsafeRawBufferPointer(start: nil, count: 0)) }
         for model in takeReady() { try body(model) }
         if let error { throw error }
         if let error = pathError() { throw error }
@@ -250,7 +251,7 @@ public final class ModelStream<Model> {
     }
 
     private func located(_ error: CartographError, in chunk: UnsafeRawBufferPointer) -> CartographError {
-        var located = lines.locate(error, in: chunk, retained: parser.retained)
+        var located = unsafe lines.locate(error, in: chunk, retained: parser.retained)
         // Inside an element, or between elements: the element being read or next to be read.
         located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located

@@ -146,7 +146,7 @@ final class StreamSplitter {
     /// - ``DuplicateKeyPolicy/reject``: any repeat in the envelope is
     ///   refused (the elements' own objects are checked by their builder).
     func envelopeKey(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> CartographError? {
-        let key = bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+        let key = unsafe bytes.map { unsafe String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
         pendingKey = key
         pendingShadowed = false
         guard let last = stack.indices.last else { return nil }

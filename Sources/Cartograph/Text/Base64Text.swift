@@ -10,7 +10,8 @@ enum Base64Text {
         var group: UInt32 = 0
         var inGroup = 0
         var padding = 0
-        for byte in text {
+        for position in 0..<text.count {
+            let byte = unsafe text[position]
             let value: UInt32
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(byte - UInt8(ascii: "A"))

@@ -6,19 +6,19 @@ enum DecimalText {
     static func withDigits<Result>(_ magnitude: UInt64, negative: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
         -> Result
     {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+        unsafe try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
             var index = 24
             var rest = magnitude
             repeat {
                 index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                unsafe digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
             if negative, magnitude != 0 {
                 index -= 1
-                digits[index] = UInt8(ascii: "-")
+                unsafe digits[index] = UInt8(ascii: "-")
             }
-            return try body(UnsafeBufferPointer(rebasing: digits[index...]))
+            return unsafe try body(UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
 }

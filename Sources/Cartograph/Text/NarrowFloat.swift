@@ -22,10 +22,10 @@ enum NarrowFloat {
     static func value<F: BinaryFloatingPoint & LosslessStringConvertible>(_: F.Type, nearest: Double, text: UnsafeBufferPointer<UInt8>) -> F {
         let rounded = F(nearest)
         guard let below = lowerNeighbour(of: nearest, in: F.self) else { return rounded }
-        guard let order = compare(text: text, with: nearest.magnitude) else {
+        guard let order = unsafe compare(text: text, with: nearest.magnitude) else {
             // Text that is not plain decimal (JSON5's hexadecimal integers):
             // the standard library's own parser.
-            return F(String(decoding: text, as: UTF8.self)) ?? rounded
+            return unsafe F(String(decoding: text, as: UTF8.self)) ?? rounded
         }
         let chosen: F
         switch order {
@@ -73,7 +73,7 @@ enum NarrowFloat {
     /// How the magnitude of decimal `text` compares with `value` (positive,
     /// finite), exactly; nil when the text is not `[+-]digits[.digits][e[+-]digits]`.
     static func compare(text: UnsafeBufferPointer<UInt8>, with value: Double) -> Order? {
-        guard let decimal = Decimal10(text: text) else { return nil }
+        guard let decimal = unsafe Decimal10(text: text) else { return nil }
         let exact = Decimal10(exactly: value)
         return decimal.compare(with: exact)
     }
@@ -89,13 +89,13 @@ private struct Decimal10 {
     init?(text: UnsafeBufferPointer<UInt8>) {
         var index = 0
         let count = text.count
-        if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
+        if index < count, unsafe text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
         var digits: [UInt8] = []
         var pointShift = 0
         var sawDigit = false
         var sawPoint = false
         while index < count {
-            let byte = text[index]
+            let byte = unsafe text[index]
             if byte == UInt8(ascii: ".") {
                 if sawPoint { return nil }
                 sawPoint = true
@@ -117,16 +117,16 @@ private struct Decimal10 {
         guard sawDigit else { return nil }
         var exponent = 0
         if index < count {
-            guard text[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            guard unsafe text[index] | 0x20 == UInt8(ascii: "e") else { return nil }
             index += 1
             var negative = false
-            if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-                negative = text[index] == UInt8(ascii: "-")
+            if index < count, unsafe text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                negative = unsafe text[index] == UInt8(ascii: "-")
                 index += 1
             }
             guard index < count else { return nil }
             while index < count {
-                let digit = text[index] &- UInt8(ascii: "0")
+                let digit = unsafe text[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 // Saturated: an exponent this large is beyond every midpoint anyway.
                 exponent = min(exponent * 10 + Int(digit), 1 << 40)

@@ -15,7 +15,7 @@ enum NumberText {
     @inline(__always)
     static func isIntegerText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count {
-            let byte = bytes[index]
+            let byte = unsafe bytes[index]
             if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
         }
         return true
@@ -25,7 +25,7 @@ enum NumberText {
     /// a zero `Double` read from other text underflowed, as `2.01e-1234`.
     static func isZeroText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count {
-            switch bytes[index] {
+            switch unsafe bytes[index] {
             case UInt8(ascii: "1")...UInt8(ascii: "9"): return false
             case UInt8(ascii: "e"), UInt8(ascii: "E"): return true
             default: continue
@@ -37,7 +37,7 @@ enum NumberText {
     /// The value of integer text if it fits in `Int64`.
     static func int64(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int64? {
         guard count > 0 else { return nil }
-        let negative = bytes[0] == UInt8(ascii: "-")
+        let negative = unsafe bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
         guard index < count else { return nil }
         if count <= 18 {
@@ -46,7 +46,7 @@ enum NumberText {
             // in JSON are this short).
             var value: Int64 = 0
             while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
+                let digit = unsafe bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value &* 10 &+ Int64(digit)
                 index += 1
@@ -55,7 +55,7 @@ enum NumberText {
         }
         var magnitude: UInt64 = 0
         while index < count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
+            let digit = unsafe bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -75,13 +75,13 @@ enum NumberText {
     /// The value of integer text if it fits in `UInt64` (`-0` counts as 0).
     static func uint64(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64? {
         guard count > 0 else { return nil }
-        if bytes[0] == UInt8(ascii: "-") {
-            for index in 1..<count where bytes[index] != UInt8(ascii: "0") { return nil }
+        if unsafe bytes[0] == UInt8(ascii: "-") {
+            for index in 1..<count where unsafe bytes[index] != UInt8(ascii: "0") { return nil }
             return count > 1 ? 0 : nil
         }
         var magnitude: UInt64 = 0
         for index in 0..<count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
+            let digit = unsafe bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -107,9 +107,9 @@ enum NumberText {
     /// exponent beyond ±400: glibc's `strtod` in the C locale, which is
     /// too slow for coordinate-heavy documents to take every number.
     static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
-        if let fast = fastPath(bytes, count: count) { return fast }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return text.withCString { CText.strtodCLocale($0) }
+        if let fast = unsafe fastPath(bytes, count: count) { return fast }
+        let text = unsafe String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return unsafe text.withCString { unsafe CText.strtodCLocale($0) }
     }
 
     /// The nearest `Double` to NUL-terminated number text (as the tape stores
@@ -117,8 +117,8 @@ enum NumberText {
     /// Usable from inlined code: ``Node/double()`` is inlinable.
     @usableFromInline
     static func double(terminated bytes: UnsafePointer<UInt8>, count: Int) -> Double {
-        if let fast = fastPath(bytes, count: count) { return fast }
-        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { CText.strtodCLocale($0) }
+        if let fast = unsafe fastPath(bytes, count: count) { return fast }
+        return unsafe UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { unsafe CText.strtodCLocale($0) }
     }
 
     /// Valid JSON number text read without `strtod` (nil: use it).
@@ -131,18 +131,18 @@ enum NumberText {
     /// JSON number text (the non-finite spellings) gives nil.
     static func fastPath(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double? {
         guard count > 0 else { return nil }
-        let negative = bytes[0] == UInt8(ascii: "-")
+        let negative = unsafe bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
         var significand: UInt64 = 0
         let integerStart = index
-        while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+        while index < count, case let digit = unsafe bytes[index] &- UInt8(ascii: "0"), digit < 10 {
             significand = significand &* 10 &+ UInt64(digit)
             index &+= 1
         }
         var digits = index &- integerStart
         guard digits > 0 else { return nil }
         var exponent = 0
-        if index < count, bytes[index] == UInt8(ascii: ".") {
+        if index < count, unsafe bytes[index] == UInt8(ascii: ".") {
             index &+= 1
             let rest = count &- index
             // The common shape: a fraction of 1 to 16 digits that ends the
@@ -155,27 +155,27 @@ enum NumberText {
             // takes the loops below.
             if rest > 0, rest <= 16, count >= 8 {
                 let newDigits = rest > 8 ? rest &- 8 : rest
-                let last = lastWord(bytes, count: count, newDigits: newDigits)
+                let last = unsafe lastWord(bytes, count: count, newDigits: newDigits)
                 var valid = isEightDigits(last)
                 var head = significand
                 if rest > 8 {
-                    let first = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
+                    let first = unsafe UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
                     valid = valid && isEightDigits(first)
                     head = head &* 100_000_000 &+ eightDigitsValue(first)
                 }
                 if valid {
                     let value = head &* smallPowers[newDigits] &+ eightDigitsValue(last)
-                    return assemble(value, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
+                    return unsafe assemble(value, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
                 }
             }
             let fractionStart = index
             while count &- index >= 8 {
-                let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
+                let word = unsafe UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
                 guard isEightDigits(word) else { break }
                 significand = significand &* 100_000_000 &+ eightDigitsValue(word)
                 index &+= 8
             }
-            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+            while index < count, case let digit = unsafe bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 significand = significand &* 10 &+ UInt64(digit)
                 index &+= 1
             }
@@ -184,17 +184,17 @@ enum NumberText {
             digits &+= index &- fractionStart
         }
         if index < count {
-            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            guard unsafe bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
             index &+= 1
             var exponentNegative = false
-            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
+            if index < count, unsafe bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = unsafe bytes[index] == UInt8(ascii: "-")
                 index &+= 1
             }
             guard index < count else { return nil }
             var value = 0
             while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
+                let digit = unsafe bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value &* 10 &+ Int(digit)
                 if value > 400 { return nil }
@@ -202,7 +202,7 @@ enum NumberText {
             }
             exponent &+= exponentNegative ? -value : value
         }
-        return assemble(significand, exponent: exponent, digits: digits, negative: negative, bytes, count: count)
+        return unsafe assemble(significand, exponent: exponent, digits: digits, negative: negative, bytes, count: count)
     }
 
     /// The value of `significand × 10^exponent` read from `digits` decimal
@@ -217,8 +217,8 @@ enum NumberText {
             // Leading zeros (and the point between them) are not significant.
             var significant = digits
             var leading = negative ? 1 : 0
-            while leading < count, bytes[leading] == UInt8(ascii: "0") || bytes[leading] == UInt8(ascii: ".") {
-                if bytes[leading] == UInt8(ascii: "0") { significant -= 1 }
+            while leading < count, unsafe bytes[leading] == UInt8(ascii: "0") || bytes[leading] == UInt8(ascii: ".") {
+                if unsafe bytes[leading] == UInt8(ascii: "0") { significant -= 1 }
                 leading += 1
             }
             if significant > 19 { return nil }
@@ -242,7 +242,7 @@ enum NumberText {
     /// ``eightDigitsValue(_:)``, whatever came before them.
     @inline(__always)
     private static func lastWord(_ bytes: UnsafePointer<UInt8>, count: Int, newDigits: Int) -> UInt64 {
-        let word = UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
+        let word = unsafe UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
         let consumed: UInt64 = (1 << (UInt64(8 &- newDigits) &* 8)) &- 1
         return (word & ~consumed) | (0x3030_3030_3030_3030 & consumed)
     }
@@ -270,7 +270,7 @@ enum NumberText {
         var significant = 0
         var leading = true
         for index in 0..<count {
-            let byte = bytes[index]
+            let byte = unsafe bytes[index]
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
             if leading, byte == UInt8(ascii: "0") { continue }
@@ -278,7 +278,7 @@ enum NumberText {
             significant += 1
         }
         guard significant <= 38 else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        let text = unsafe String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

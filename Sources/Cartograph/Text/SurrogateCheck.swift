@@ -28,12 +28,12 @@ enum SurrogateCheck {
         // starts at or after it.
         var from = 0
         while from < raw.count {
-            let found = CText.findSurrogateEscape(base + from, count: raw.count - from)
+            let found = unsafe CText.findSurrogateEscape(base + from, count: raw.count - from)
             guard found >= 0 else { return nil }
             let candidate = from + found
             var run = candidate
-            while run > from, raw[run - 1] == UInt8(ascii: "\\") { run -= 1 }
-            guard (candidate - run) % 2 == 0, let unit = unit(in: raw, at: candidate) else {
+            while run > from, unsafe raw[run - 1] == UInt8(ascii: "\\") { run -= 1 }
+            guard (candidate - run) % 2 == 0, let unit = unsafe unit(in: raw, at: candidate) else {
                 // An escaped backslash and the text "uD…", or no four hex digits.
                 from = candidate + 2
                 continue
@@ -41,7 +41,7 @@ enum SurrogateCheck {
             switch unit {
             case 0xD800...0xDBFF:
                 let next = candidate + 6
-                guard let low = self.unit(in: raw, at: next), (0xDC00...0xDFFF).contains(low) else { return candidate }
+                guard let low = unsafe self.unit(in: raw, at: next), (0xDC00...0xDFFF).contains(low) else { return candidate }
                 from = next + 6
             case 0xDC00...0xDFFF:
                 return candidate
@@ -56,8 +56,8 @@ enum SurrogateCheck {
     /// `index`, or nil when there is none there.
     @inline(__always)
     private static func unit(in raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
-        guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u") else { return nil }
-        return HexDigits.value(of: raw[(index + 2)..<(index + 6)])
+        guard index + 6 <= raw.count, unsafe raw[index] == UInt8(ascii: "\\"), unsafe raw[index + 1] == UInt8(ascii: "u") else { return nil }
+        return unsafe HexDigits.value(of: raw[(index + 2)..<(index + 6)])
     }
 
     /// Whether decoded string bytes could hide an unpaired surrogate: they
@@ -77,12 +77,12 @@ enum SurrogateCheck {
         }
         var index = 0
         while index + 8 <= count {
-            if suspicious(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
+            if unsafe suspicious(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
             index += 8
         }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe base.assumingMemoryBound(to: UInt8.self)
         while index < count {
-            let byte = bytes[index]
+            let byte = unsafe bytes[index]
             if byte == UInt8(ascii: "?") || byte >= 0xED { return true }
             index += 1
         }

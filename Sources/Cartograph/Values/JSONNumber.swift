@@ -48,8 +48,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         var text = text
         guard
             let number = text.withUTF8({ buffer -> JSONNumber? in
-                guard let base = buffer.baseAddress, NumberGrammar.isValid(buffer) else { return nil }
-                return JSONNumber(validText: base, count: buffer.count)
+                guard let base = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer) else { return nil }
+                return unsafe JSONNumber(validText: base, count: buffer.count)
             })
         else { return nil }
         self = number
@@ -60,23 +60,23 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         // Most numbers are integers that fit in Int64: read in one pass,
         // which gives up at the first byte that is not a digit (a fraction
         // or an exponent), before asking what kind of text the rest is.
-        if let value = NumberText.int64(bytes, count: count) {
+        if let value = unsafe NumberText.int64(bytes, count: count) {
             storage = .int(value)
             return
         }
-        if NumberText.isIntegerText(bytes, count: count) {
-            if let value = NumberText.uint64(bytes, count: count) {
+        if unsafe NumberText.isIntegerText(bytes, count: count) {
+            if let value = unsafe NumberText.uint64(bytes, count: count) {
                 storage = .uint(value)
                 return
             }
-        } else if NumberGrammar.significantDigits(bytes, count: count) <= 17 {
-            let value = terminated ? NumberText.double(terminated: bytes, count: count) : NumberText.double(bytes, count: count)
-            if value.isFinite, value != 0 || !NumberGrammar.hasNonZeroDigit(bytes, count: count) {
+        } else if unsafe NumberGrammar.significantDigits(bytes, count: count) <= 17 {
+            let value = unsafe terminated ? NumberText.double(terminated: bytes, count: count) : NumberText.double(bytes, count: count)
+            if value.isFinite, unsafe value != 0 || !NumberGrammar.hasNonZeroDigit(bytes, count: count) {
                 storage = .double(value)
                 return
             }
         }
-        storage = .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        storage = unsafe .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
     }
 
     /// The value as `Int64`, when it is a whole number in range.
@@ -105,7 +105,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return Double(value)
         case .uint(let value): return Double(value)
         case .double(let value): return value
-        case .text(var text): return text.withUTF8 { NumberText.double($0.baseAddress!, count: $0.count) }
+        case .text(var text): return text.withUTF8 { unsafe NumberText.double($0.baseAddress!, count: $0.count) }
         }
     }
 
@@ -115,7 +115,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return Decimal(value)
         case .uint(let value): return Decimal(value)
         case .double(let value): return value.isFinite ? Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) : nil
-        case .text(var text): return text.withUTF8 { NumberText.decimal($0.baseAddress!, count: $0.count) }
+        case .text(var text): return text.withUTF8 { unsafe NumberText.decimal($0.baseAddress!, count: $0.count) }
         }
     }
 

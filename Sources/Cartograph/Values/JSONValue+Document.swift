@@ -13,7 +13,7 @@ extension Document {
 
     private static func emit(_ value: JSONValue, into builder: DocumentBuilder) throws {
         func check(_ accepted: Bool) throws {
-            if !accepted { throw builder.failure ?? CartographError(.syntax, "the value could not be stored") }
+            if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the value could not be stored") }
         }
         // A Document's offsets are 32-bit: a value is held to the ceiling
         // parsed input is held to, checked before each token's text goes in.
@@ -39,10 +39,10 @@ extension Document {
             }
             var text = number.text
             try room(text.utf8.count)
-            try text.withUTF8 { try check(builder.number($0.baseAddress!, count: $0.count, at: 0)) }
+            try text.withUTF8 { unsafe try check(builder.number($0.baseAddress!, count: $0.count, at: 0)) }
         case .string(var text):
             try room(text.utf8.count)
-            try text.withUTF8 { try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+            try text.withUTF8 { unsafe try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
         case .array(let elements):
             try open(object: false)
             for element in elements { try emit(element, into: builder) }
@@ -52,7 +52,7 @@ extension Document {
             for (key, member) in object {
                 var key = key
                 try room(key.utf8.count)
-                try key.withUTF8 { try check(builder.key(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+                try key.withUTF8 { unsafe try check(builder.key(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
                 try emit(member, into: builder)
             }
             try check(builder.end())

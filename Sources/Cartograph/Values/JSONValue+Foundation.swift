@@ -74,7 +74,7 @@ extension JSONValue {
     }
 
     private static func convert(_ number: NSNumber) -> JSONNumber {
-        switch String(cString: number.objCType) {
+        switch unsafe String(cString: number.objCType) {
         case "d", "f": return JSONNumber(number.doubleValue)
         case "Q", "L", "I", "S", "C": return JSONNumber(number.uint64Value)
         default: return JSONNumber(number.int64Value)

@@ -171,15 +171,15 @@ struct KeyStringCache {
     private let seed = KeyHash.seed
 
     mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count > 15, let base = bytes.baseAddress else { return TapeString.make(bytes) }
+        guard bytes.count > 15, let base = bytes.baseAddress else { return unsafe TapeString.make(bytes) }
         if slots.isEmpty { slots = [String?](repeating: nil, count: 256) }
-        let slot = Int(truncatingIfNeeded: KeyHash.hash(base, count: bytes.count, seed: seed)) & 255
+        let slot = unsafe Int(truncatingIfNeeded: KeyHash.hash(base, count: bytes.count, seed: seed)) & 255
         if let cached = slots[slot], cached.utf8.count == bytes.count,
-            cached.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) == true
+            unsafe cached.utf8.withContiguousStorageIfAvailable({ unsafe memcmp($0.baseAddress!, base, bytes.count) == 0 }) == true
         {
             return cached
         }
-        let made = TapeString.make(bytes)
+        let made = unsafe TapeString.make(bytes)
         slots[slot] = made
         return made
     }
@@ -190,7 +190,7 @@ extension Document {
     /// the build started; a container past the stack's budget (`levels`,
     /// ``TreeStackBudget``) throws.
     func jsonValue(at index: Int, depth: Int, levels: Int, keys: inout KeyStringCache) throws -> JSONValue {
-        let entry = tape.entries[index]
+        let entry = unsafe tape.entries[index]
         switch entry.kind {
         case .null: return .null
         case .true: return .bool(true)
@@ -198,7 +198,7 @@ extension Document {
         case .number:
             return .number(jsonNumber(entry))
         case .string, .key:
-            return .string(TapeString.make(bytes(of: entry)))
+            return unsafe .string(TapeString.make(bytes(of: entry)))
         case .array:
             var levels = levels
             guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
@@ -217,9 +217,9 @@ extension Document {
             object.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
-                let key = tape.entries[position]
+                let key = unsafe tape.entries[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    object.appendUnchecked(
+                    unsafe object.appendUnchecked(
                         keys.string(for: bytes(of: key)), try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)

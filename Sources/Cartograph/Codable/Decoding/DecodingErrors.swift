@@ -22,10 +22,10 @@ public enum DecodingErrors {
     /// of other kinds, or already located, are returned as they are.
     static func locating(_ error: any Error, in input: UnsafeRawBufferPointer) -> any Error {
         guard let decoding = error as? DecodingError, let inner = cartographError(decoding), inner.offset != nil, inner.line == nil else {
-            if let error = error as? CartographError { return error.locating(in: input) }
+            if let error = error as? CartographError { return unsafe error.locating(in: input) }
             return error
         }
-        let located = inner.locating(in: input)
+        let located = unsafe inner.locating(in: input)
         func redo(_ context: DecodingError.Context) -> DecodingError.Context {
             DecodingError.Context(
                 codingPath: context.codingPath,

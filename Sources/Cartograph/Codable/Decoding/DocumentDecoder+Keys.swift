@@ -10,18 +10,18 @@ extension DocumentDecoder {
     /// object, so sharing costs a scan from the object's first key, never a
     /// key read from the wrong object.
     func hint(_ depth: Int) -> UnsafeMutablePointer<KeyHint>? {
-        depth >= 0 && depth < hintCapacity ? hints + depth : nil
+        unsafe depth >= 0 && depth < hintCapacity ? hints + depth : nil
     }
 
     /// The tape index of the value for `key` in the object at `object`, or nil.
     /// `keys` is how the container reads its object's keys (``ObjectKeys``).
     func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?, keys: ObjectKeys = .byStrategy) -> Int? {
-        if comparesNames(keys) { return findExact(key.stringValue, in: object, hint: hint) }
+        if comparesNames(keys) { return unsafe findExact(key.stringValue, in: object, hint: hint) }
         if case .converted(let values, _) = keys { return values[key.stringValue] }
         if case .fuzzy = options.keys { return fuzzyFind(key.stringValue, in: object) }
         // .snakeCaseRoundTrip, .custom: the key converted once, then compared.
         let converted = convertedKey(key.stringValue)
-        return converted.withUnsafeBytes { find($0, in: object, hint: hint) }
+        return unsafe converted.withUnsafeBytes { unsafe find($0, in: object, hint: hint) }
     }
 
     /// Whether a container reading its object's keys as `keys` finds each
@@ -47,7 +47,7 @@ extension DocumentDecoder {
         // string: no copy); the view's contiguous-storage path retained and
         // released the name around each lookup.
         var name = name
-        return name.withUTF8 { find(UnsafeRawBufferPointer($0), in: object, hint: hint) }
+        return name.withUTF8 { unsafe find(UnsafeRawBufferPointer($0), in: object, hint: hint) }
     }
 
     /// How a keyed container over `object` reads its keys: as given for a
@@ -67,14 +67,14 @@ extension DocumentDecoder {
             return convertedKeys(of: object) { convert(path + [StringKey($0)]).stringValue }
         }
         guard case .snakeCase = options.keys else { return .byStrategy }
-        let end = entries[object].payload
+        let end = unsafe entries[object].payload
         var position = object + 1
         while position < end {
-            let entry = entries[position]
-            if entry.flags & TapeFlags.shadowed == 0, memchr(bytes + entry.payload, 0x5F, Int(entry.length)) != nil {
+            let entry = unsafe entries[position]
+            if entry.flags & TapeFlags.shadowed == 0, unsafe memchr(bytes + entry.payload, 0x5F, Int(entry.length)) != nil {
                 return .snakeCased
             }
-            let valueEntry = entries[position + 1]
+            let valueEntry = unsafe entries[position + 1]
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
         return .byStrategy
@@ -83,15 +83,15 @@ extension DocumentDecoder {
     /// The object's keys, each converted once in document order, to their
     /// value's tape index; the first of equal conversions wins.
     func convertedKeys(of object: Int, by convert: (String) -> String) -> ObjectKeys {
-        let end = entries[object].payload
+        let end = unsafe entries[object].payload
         var values: [String: Int] = [:]
         var names: [String] = []
         var position = object + 1
         while position < end {
-            let entry = entries[position]
-            let valueEntry = entries[position + 1]
+            let entry = unsafe entries[position]
+            let valueEntry = unsafe entries[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
-                let name = String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+                let name = unsafe String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
                 let converted = convert(name)
                 if values[converted] == nil {
                     values[converted] = position + 1
@@ -130,49 +130,49 @@ extension DocumentDecoder {
         // The key the hint points at first, with nothing else set up:
         // synthesized `Codable` asks for keys in declaration order, which is
         // usually document order, so this answers most lookups without the walk.
-        if let hint, hint.pointee.object == object {
-            let probe = hint.pointee.next
-            if probe < entries[object].payload {
-                let entry = entries[probe]
+        if let hint = unsafe hint, unsafe hint.pointee.object == object {
+            let probe = unsafe hint.pointee.next
+            if unsafe probe < entries[object].payload {
+                let entry = unsafe entries[probe]
                 if entry.kind == .key, Int(entry.length) == key.count, entry.flags & TapeFlags.shadowed == 0,
-                    key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
+                    unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
                 {
-                    let value = entries[probe + 1]
-                    hint.pointee.next = value.kind == .array || value.kind == .object ? value.payload : probe + 2
+                    let value = unsafe entries[probe + 1]
+                    unsafe hint.pointee.next = value.kind == .array || value.kind == .object ? value.payload : probe + 2
                     return probe + 1
                 }
             }
         }
-        return walk(key, in: object, hint: hint)
+        return unsafe walk(key, in: object, hint: hint)
     }
 
     /// ``find(_:in:hint:)`` past the hint's key.
     @inline(never)
     private func walk(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
-        let end = entries[object].payload
+        let end = unsafe entries[object].payload
         let start = object + 1
         guard start < end else { return nil }
         let length = UInt32(key.count)
         var probe = start
         // Only a hint this object left is a key of this object.
-        if let hint, hint.pointee.object == object {
-            let next = hint.pointee.next
-            if next > start, next < end, entries[next].kind == .key { probe = next }
+        if let hint = unsafe hint, unsafe hint.pointee.object == object {
+            let next = unsafe hint.pointee.next
+            if next > start, next < end, unsafe entries[next].kind == .key { probe = next }
         }
         let first = probe
         repeat {
-            let entry = entries[probe]
-            let valueEntry = entries[probe + 1]
+            let entry = unsafe entries[probe]
+            let valueEntry = unsafe entries[probe + 1]
             let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : probe + 2
             if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
+                unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
             {
-                hint?.pointee = KeyHint(object: object, next: next)
+                unsafe hint?.pointee = KeyHint(object: object, next: next)
                 return probe + 1
             }
             probe = next < end ? next : start
         } while probe != first
-        return document.canonicalValue(forKey: key, inObject: object)
+        return unsafe document.canonicalValue(forKey: key, inObject: object)
     }
 
     private func fuzzyFind(_ name: String, in object: Int) -> Int? {

@@ -24,7 +24,7 @@ import Synchronization
 /// `Codable` reads keys in declaration order, which is usually document
 /// order), so a key costs one comparison, with no hashing and no
 /// allocation. Scalars are converted straight from the tape.
-final class DocumentDecoder: Decoder {
+@safe final class DocumentDecoder: Decoder {
     let document: Document
     let entries: UnsafeMutablePointer<TapeEntry>
     let bytes: UnsafeMutablePointer<UInt8>
@@ -81,31 +81,31 @@ final class DocumentDecoder: Decoder {
         recyclesContainers: Bool = false
     ) {
         self.document = document
-        entries = document.tape.entries
-        bytes = document.tape.bytes
+        unsafe entries = unsafe document.tape.entries
+        unsafe bytes = unsafe document.tape.bytes
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         usesDefaultKeys = !options.keys.convertsKeys
         if case .snakeCase = options.keys { snakeCaseKeys = SnakeCaseKeyTable() } else { snakeCaseKeys = nil }
-        self.input = input
+        unsafe self.input = unsafe input
         self.issues = issues
         self.index = index
-        hints = .allocate(capacity: hintCapacity)
-        hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
-        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
+        unsafe hints = .allocate(capacity: hintCapacity)
+        unsafe hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
+        unsafe recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
     }
 
     deinit {
-        hints.deallocate()
-        recycled.empty()
+        unsafe hints.deallocate()
+        unsafe recycled.empty()
     }
 
     /// Decodes the root value as `type` and releases the containers kept
     /// for reuse, which hold this decoder (the owner of a decoder made with
     /// `recyclesContainers` decodes through this).
     func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
-        defer { recycled.empty() }
+        defer { unsafe recycled.empty() }
         return try decodeRoot(type)
     }
 
@@ -117,7 +117,7 @@ final class DocumentDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let keepsKeys = nextContainerKeepsKeys
         nextContainerKeepsKeys = false
-        guard entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
+        guard unsafe entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
         return keyedContainer(Key.self, object: index, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }
 
@@ -126,10 +126,10 @@ final class DocumentDecoder: Decoder {
         Key
     > {
         let type = ObjectIdentifier(Key.self)
-        if let (holder, state) = recycled.reuse(type, depth: depth) {
-            state._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
+        if let (holder, state) = unsafe recycled.reuse(type, depth: depth) {
+            unsafe state._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
             // Kept for this key type: the holder's is a `KeyedDecodingContainer<Key>`.
-            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedDecodingContainer<Key>>.self).take() }
+            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedDecodingContainer<Key>>.self).take() }
         }
         return newKeyedContainer(Key.self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }
@@ -143,13 +143,13 @@ final class DocumentDecoder: Decoder {
     {
         let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
         let container = KeyedDecodingContainer(state)
-        if recycled.admits() { recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
+        if unsafe recycled.admits() { unsafe recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
         return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         nextContainerKeepsKeys = false
-        guard entries[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
+        guard unsafe entries[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
         return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
     }
 
@@ -162,7 +162,7 @@ final class DocumentDecoder: Decoder {
     /// this decoder's), reading as this one reads: the plist `$null`
     /// marker, and the depth the stack guard counts from.
     func superDecoder(at index: Int, of document: Document? = nil, trail: CodingTrail?) -> DocumentDecoder {
-        let child = DocumentDecoder(
+        let child = unsafe DocumentDecoder(
             document: document ?? self.document, index: index, options: options, registry: registry, input: input,
             issues: issues)
         child.readsNullMarker = readsNullMarker
@@ -174,8 +174,8 @@ final class DocumentDecoder: Decoder {
     /// Whether the value at `index` is nil: `null`, or in a property list the `$null` marker.
     @inline(__always)
     func isNil(at index: Int) -> Bool {
-        let entry = entries[index]
+        let entry = unsafe entries[index]
         if entry.kind == .null { return true }
-        return readsNullMarker && entry.kind == .string && PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length))
+        return unsafe readsNullMarker && entry.kind == .string && PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length))
     }
 }

@@ -5,7 +5,7 @@
 ///
 /// A container is pointed elsewhere only when nothing but the decoder holds
 /// it, so no container a caller holds ever changes.
-class KeyedContainerState {
+@safe class KeyedContainerState {
     let decoder: DocumentDecoder
     // One decode, one thread: no dynamic exclusivity checks per key lookup.
     @exclusivity(unchecked) private(set) var object = 0
@@ -33,26 +33,26 @@ class KeyedContainerState {
 
     /// Points the container at another object of the same decode.
     final func reset(object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
-        self.object = object
-        self.trail = trail
-        hint = decoder.hint(depth)
-        hint?.pointee = KeyHint(object: object, next: object + 1)
+        unsafe self.object = object
+        unsafe self.trail = trail
+        unsafe hint = unsafe decoder.hint(depth)
+        unsafe hint?.pointee = KeyHint(object: object, next: object + 1)
         if decoder.usesDefaultKeys {
             // Keys as they are (the common case): no strategy to consult, and
             // the enum (with payloads) written only if it changes.
-            if case .byStrategy = keys {} else { keys = .byStrategy }
-            comparesNames = true
+            if case .byStrategy = unsafe keys {} else { unsafe keys = .byStrategy }
+            unsafe comparesNames = true
         } else {
-            keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
-            comparesNames = decoder.comparesNames(keys)
-            snakeCaseKeys = nil
-            if case .snakeCased = keys, let table = decoder.snakeCaseKeys {
-                if table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased) {
-                    snakeCasedHint = 0
-                    snakeCaseKeys = table
+            unsafe keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
+            unsafe comparesNames = unsafe decoder.comparesNames(keys)
+            unsafe snakeCaseKeys = nil
+            if case .snakeCased = unsafe keys, let table = decoder.snakeCaseKeys {
+                if unsafe table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased) {
+                    unsafe snakeCasedHint = 0
+                    unsafe snakeCaseKeys = table
                 } else {
                     // The table is full: this object's keys one by one.
-                    keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
+                    unsafe keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
                 }
             }
         }
@@ -60,14 +60,14 @@ class KeyedContainerState {
 
     /// The object's keys as coding-key names (a container's `allKeys`).
     final var keyNames: [String] {
-        snakeCaseKeys?.names(snakeCased) ?? decoder.keyNames(in: object, keys: keys)
+        unsafe snakeCaseKeys?.names(snakeCased) ?? decoder.keyNames(in: object, keys: keys)
     }
 
     /// The tape index of the value for `key` in the object, or nil.
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
-        if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
-        if let snakeCaseKeys { return snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
-        return decoder.find(key, in: object, hint: hint, keys: keys)
+        if unsafe comparesNames { return unsafe decoder.findExact(key.stringValue, in: object, hint: hint) }
+        if let snakeCaseKeys = unsafe snakeCaseKeys { return unsafe snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
+        return unsafe decoder.find(key, in: object, hint: hint, keys: keys)
     }
 }

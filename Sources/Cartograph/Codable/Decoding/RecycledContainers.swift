@@ -30,8 +30,8 @@
 /// being one reference to their box, as they have been since Swift 4;
 /// ``ContainerLayout`` checks that once at run time (size, box type, a
 /// round trip), and without it nothing is kept.
-struct RecycledContainers<State: AnyObject> {
-    private struct Slot {
+@safe struct RecycledContainers<State: AnyObject> {
+    @safe private struct Slot {
         var type: ObjectIdentifier?
         var depth = 0
         var holder: KeptContainer?
@@ -61,17 +61,17 @@ struct RecycledContainers<State: AnyObject> {
     /// Releases every kept container; none is kept after.
     mutating func empty() {
         keeps = false
-        guard let slots else { return }
+        guard let slots = unsafe slots else { return }
         // Only the slots that hold a container have anything to release;
         // an empty slot holds nothing (a nil holder, trivial fields), so it
         // is left as is rather than destroyed through the value witness,
         // a call per slot (128 for every decode that kept a container: a
         // streamed element's decode keeps a few, most of the table's cost).
-        for index in 0..<Self.capacity where slots[index].type != nil {
-            (slots + index).deinitialize(count: 1)
+        for index in 0..<Self.capacity where unsafe slots[index].type != nil {
+            unsafe (slots + index).deinitialize(count: 1)
         }
-        slots.deallocate()
-        self.slots = nil
+        unsafe slots.deallocate()
+        unsafe self.slots = nil
     }
 
     @inline(__always)
@@ -85,15 +85,15 @@ struct RecycledContainers<State: AnyObject> {
     /// (neither retained: the table keeps them); nil if there is none.
     @inline(__always)
     func reuse(_ type: ObjectIdentifier, depth: Int) -> (holder: Unmanaged<KeptContainer>, state: Unmanaged<State>)? {
-        guard let slots else { return nil }
+        guard let slots = unsafe slots else { return nil }
         var index = Self.home(of: type, depth: depth)
         for _ in 0..<Self.probes {
-            let slot = slots + index
-            guard let kept = slot.pointee.type else { return nil }
-            if kept == type, slot.pointee.depth == depth {
-                let holder = Unmanaged.passUnretained(slot.pointee.holder!)
-                guard holder._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
-                return (holder, slot.pointee.state!)
+            let slot = unsafe slots + index
+            guard let kept = unsafe slot.pointee.type else { return nil }
+            if kept == type, unsafe slot.pointee.depth == depth {
+                let holder = unsafe Unmanaged.passUnretained(slot.pointee.holder!)
+                guard unsafe holder._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
+                return unsafe (holder, slot.pointee.state!)
             }
             index = (index + 1) & (Self.capacity - 1)
         }
@@ -111,23 +111,23 @@ struct RecycledContainers<State: AnyObject> {
     /// at `depth`, in place of one kept for the same, or in an empty slot,
     /// or in place of the one at the hash.
     mutating func keep(_ holder: KeptContainer, state: State, type: ObjectIdentifier, depth: Int) {
-        if slots == nil {
-            slots = .allocate(capacity: Self.capacity)
-            slots!.initialize(repeating: Slot(), count: Self.capacity)
+        if unsafe slots == nil {
+            unsafe slots = .allocate(capacity: Self.capacity)
+            unsafe slots!.initialize(repeating: Slot(), count: Self.capacity)
         }
-        let slots = slots!
+        let slots = unsafe slots!
         let home = Self.home(of: type, depth: depth)
         var target = home
         var index = home
         for _ in 0..<Self.probes {
-            let slot = slots[index]
+            let slot = unsafe slots[index]
             if slot.type == nil || (slot.type == type && slot.depth == depth) {
                 target = index
                 break
             }
             index = (index + 1) & (Self.capacity - 1)
         }
-        slots[target] = Slot(type: type, depth: depth, holder: holder, state: .passUnretained(state))
+        unsafe slots[target] = unsafe Slot(type: type, depth: depth, holder: holder, state: .passUnretained(state))
     }
 }
 
@@ -149,16 +149,16 @@ final class KeptContainerOf<Container>: KeptContainer {
     @exclusivity(unchecked) private var container: Container
 
     init(_ container: Container) {
-        self.container = container
+        unsafe self.container = container
     }
 
     /// A copy of the container (one more reference to its box).
-    func take() -> Container { container }
+    func take() -> Container { unsafe container }
 
     override func isUnique() -> Bool {
         // `Container` is one reference to its box (``RecycledContainers/isAvailable``).
-        withUnsafeMutablePointer(to: &container) { pointer in
-            pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
+        unsafe withUnsafeMutablePointer(to: &container) { pointer in
+            unsafe pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { unsafe isKnownUniquelyReferenced(&$0.pointee) }
         }
     }
 }

@@ -19,6 +19,6 @@ protocol TapeDecodedArray {
 extension Array: TapeDecodedArray where Element: Decodable {
     static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: CodingTrail?, as: R.Type) throws -> R {
         // R is Self (the caller's cast found Self's conformance through R).
-        unsafeBitCast(try decoder.decodeElements(Element.self, at: index, key: key, parent: parent), to: R.self)
+        unsafe unsafeBitCast(try decoder.decodeElements(Element.self, at: index, key: key, parent: parent), to: R.self)
     }
 }

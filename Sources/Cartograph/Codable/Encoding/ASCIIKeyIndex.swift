@@ -12,9 +12,9 @@ struct ASCIIKeyIndex {
 
     /// The hash of an ASCII key's bytes; nil for a key with any other byte.
     static func hash(of key: String) -> UInt64? {
-        key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            for byte in bytes where byte >= 0x80 { return nil }
-            return KeyHash.hash(UnsafeRawPointer(bytes.baseAddress), count: bytes.count, seed: KeyHash.seed)
+        unsafe key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            if unsafe bytes.contains(where: { $0 >= 0x80 }) { return nil }
+            return unsafe KeyHash.hash(UnsafeRawPointer(bytes.baseAddress), count: bytes.count, seed: KeyHash.seed)
         } ?? nil
     }
 

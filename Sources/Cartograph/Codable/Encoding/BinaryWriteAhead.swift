@@ -24,15 +24,15 @@ final class BinaryWriteAhead {
     /// beyond 64 bits, which it refuses with the value's path; containers).
     @inline(__always)
     func node(_ value: JSONValue) -> EncodingNode? {
-        guard sink != nil else { return nil }
+        guard unsafe sink != nil else { return nil }
         switch value {
-        case .string(let text): return .written(sink!.stringObject(text))
-        case .bool(let flag): return .written(sink!.boolObject(flag))
+        case .string(let text): return unsafe .written(sink!.stringObject(text))
+        case .bool(let flag): return unsafe .written(sink!.boolObject(flag))
         case .number(let number):
             switch number.storage {
-            case .int(let integer): return .written(sink!.integerObject(integer))
-            case .uint(let integer): return .written(sink!.unsignedObject(integer))
-            case .double(let real): return .written(sink!.realObject(real))
+            case .int(let integer): return unsafe .written(sink!.integerObject(integer))
+            case .uint(let integer): return unsafe .written(sink!.unsignedObject(integer))
+            case .double(let real): return unsafe .written(sink!.realObject(real))
             case .text: return nil
             }
         case .null, .array, .object: return nil
@@ -42,10 +42,10 @@ final class BinaryWriteAhead {
     /// The node of a date or data written now; nil for a date the format
     /// cannot hold (the walk refuses it with its path).
     func node(_ value: EncodedValue) -> EncodingNode? {
-        guard sink != nil else { return nil }
+        guard unsafe sink != nil else { return nil }
         switch value {
-        case .date(let date): return (try? sink!.dateObject(date)).map { .written($0) }
-        case .data(let data): return .written(sink!.dataObject(data))
+        case .date(let date): return unsafe (try? sink!.dateObject(date)).map { .written($0) }
+        case .data(let data): return unsafe .written(sink!.dataObject(data))
         default: return nil
         }
     }
@@ -53,7 +53,7 @@ final class BinaryWriteAhead {
     /// The sink, for the walk (none is left behind: the walk's writes then
     /// do not copy its buffers).
     func take() -> BinaryPlistSink {
-        defer { sink = nil }
-        return sink!
+        defer { unsafe sink = nil }
+        return unsafe sink!
     }
 }

@@ -19,7 +19,7 @@ enum EncodingNode {
         case .value(let value): return value
         case .native(let native): return try native.jsonValue()
         case .object(let object): return .object(try object.finished())
-        case .array(let array): return .array(try array.elements.map { try $0.value() })
+        case .array(let array): return unsafe .array(try array.elements.map { try $0.value() })
         case .written: preconditionFailure("a value written ahead into a binary plist has no JSON form")
         }
     }
@@ -29,8 +29,8 @@ enum EncodingNode {
         switch self {
         case .value(let value): return EncodedValue(value)
         case .native(let native): return native
-        case .object(let object): return .object(object.members.map { ($0.key, $0.value.encoded) })
-        case .array(let array): return .array(array.elements.map(\.encoded))
+        case .object(let object): return unsafe .object(object.members.map { ($0.key, $0.value.encoded) })
+        case .array(let array): return unsafe .array(array.elements.map(\.encoded))
         case .written: preconditionFailure("a value written ahead into a binary plist has no other form")
         }
     }
@@ -85,58 +85,60 @@ final class EncodingObject {
     }
 
     func set(_ key: String, _ slot: EncodingNode) {
-        if members.count >= Self.indexThreshold { return setIndexed(key, slot) }
+        if unsafe members.count >= Self.indexThreshold { return setIndexed(key, slot) }
         let length = key.utf8.count
         let bit = Self.signatureBit(of: key, length: length)
-        if signatures & bit != 0, let position = position(of: key, length: length) {
-            members[position].value = slot
+        if unsafe signatures & bit != 0, let position = position(of: key, length: length) {
+            unsafe members[position].value = slot
             return
         }
-        signatures |= bit
+        unsafe signatures |= bit
         // Models have a handful of keys or more: skip the 1-2-4 growth steps.
-        if members.isEmpty { members.reserveCapacity(8) }
-        members.append(Member(key: key, value: slot))
+        if unsafe members.isEmpty { unsafe members.reserveCapacity(8) }
+        unsafe members.append(Member(key: key, value: slot))
     }
 
     private func setIndexed(_ key: String, _ slot: EncodingNode) {
-        if index == nil, let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
-            if let position = asciiIndex.position(of: key, hash: hash, in: members) {
-                members[position].value = slot
+        if unsafe index == nil, let hash = ASCIIKeyIndex.hash(of: key), unsafe !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
+            if let position = unsafe asciiIndex.position(of: key, hash: hash, in: members) {
+                unsafe members[position].value = slot
             } else {
-                asciiIndex.insert(hash, position: members.count)
-                members.append(Member(key: key, value: slot))
+                unsafe asciiIndex.insert(hash, position: members.count)
+                unsafe members.append(Member(key: key, value: slot))
             }
             return
         }
-        if index == nil {
-            index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
-            asciiIndex = ASCIIKeyIndex()
+        if unsafe index == nil {
+            unsafe index = unsafe Dictionary(members.indices.map { unsafe (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+            unsafe asciiIndex = ASCIIKeyIndex()
         }
-        if let position = index![key] {
-            members[position].value = slot
+        if let position = unsafe index![key] {
+            unsafe members[position].value = slot
         } else {
-            index![key] = members.count
-            members.append(Member(key: key, value: slot))
+            unsafe index![key] = unsafe members.count
+            unsafe members.append(Member(key: key, value: slot))
         }
     }
 
     func node(_ key: String) -> EncodingNode? {
-        if let index { return index[key].map { members[$0].value } }
-        if !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
-            return asciiIndex.position(of: key, hash: hash, in: members).map { members[$0].value }
+        if let index = unsafe index { return index[key].map { unsafe members[$0].value } }
+        if unsafe !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
+            return unsafe asciiIndex.position(of: key, hash: hash, in: members).map { unsafe members[$0].value }
         }
-        return position(of: key, length: key.utf8.count).map { members[$0].value }
+        return position(of: key, length: key.utf8.count).map { unsafe members[$0].value }
     }
 
     private func position(of key: String, length: Int) -> Int? {
-        for position in members.indices where members[position].key.utf8.count == length && members[position].key == key { return position }
+        for position in unsafe members.indices where unsafe members[position].key.utf8.count == length && members[position].key == key {
+            return position
+        }
         return nil
     }
 
     func finished() throws -> JSONObject {
         var object = JSONObject()
-        object.reserveCapacity(members.count)
-        for member in members { object.appendUnchecked(member.key, try member.value.value()) }
+        unsafe object.reserveCapacity(members.count)
+        for member in unsafe members { object.appendUnchecked(member.key, try member.value.value()) }
         return object
     }
 }
@@ -145,7 +147,7 @@ final class EncodingObject {
 final class EncodingArray {
     @exclusivity(unchecked) private(set) var elements: [EncodingNode] = []
 
-    var count: Int { elements.count }
-    func append(_ slot: EncodingNode) { elements.append(slot) }
-    func replace(_ position: Int, with slot: EncodingNode) { elements[position] = slot }
+    var count: Int { unsafe elements.count }
+    func append(_ slot: EncodingNode) { unsafe elements.append(slot) }
+    func replace(_ position: Int, with slot: EncodingNode) { unsafe elements[position] = slot }
 }

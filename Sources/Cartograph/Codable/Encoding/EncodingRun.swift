@@ -24,6 +24,6 @@ final class EncodingRun {
         self.propertyList = propertyList
         self.writeAhead = writeAhead
         // Past 16 containers: below that the table costs more than it saves.
-        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
+        unsafe recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
     }
 }

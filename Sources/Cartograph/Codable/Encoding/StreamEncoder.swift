@@ -92,15 +92,15 @@ final class StreamEncoder: Encoder, EncoderChecks {
         self.depth = depth
         self.frame = frame
         ticket = 0
-        containerGeneration = generation
-        containerIsObject = isObject
+        unsafe containerGeneration = generation
+        unsafe containerIsObject = isObject
     }
 
     /// The coding path as a chain, made on first use.
     var trail: CodingTrail? {
-        if let madeTrail { return madeTrail }
+        if let madeTrail = unsafe madeTrail { return madeTrail }
         let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
-        madeTrail = .some(made)
+        unsafe madeTrail = .some(made)
         return made
     }
 
@@ -111,10 +111,10 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         guard let generation = openContainer(object: true) else { return newKeyedContainer(Key.self, generation: -1) }
-        if let (holder, state) = run.recycled.reuse(ObjectIdentifier(Key.self), depth: frame) {
-            state._withUnsafeGuaranteedRef { $0.reset(encoder: self, frame: frame + 1, generation: generation) }
+        if let (holder, state) = unsafe run.recycled.reuse(ObjectIdentifier(Key.self), depth: frame) {
+            unsafe state._withUnsafeGuaranteedRef { $0.reset(encoder: self, frame: frame + 1, generation: generation) }
             // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
-            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
         }
         return newKeyedContainer(Key.self, generation: generation)
     }
@@ -125,8 +125,8 @@ final class StreamEncoder: Encoder, EncoderChecks {
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, generation: Int) -> KeyedEncodingContainer<Key> {
         let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation)
         let container = KeyedEncodingContainer(state)
-        if generation > 0, run.recycled.admits() {
-            run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
+        if generation > 0, unsafe run.recycled.admits() {
+            unsafe run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
         }
         return container
     }
@@ -144,40 +144,40 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// abandoned, where the stream cannot give one (a container of the
     /// other kind, a closed one, a place already written).
     private func openContainer(object: Bool) -> Int? {
-        if containerGeneration != 0 {
-            guard containerIsObject == object, run.isOpen(frame + 1, containerGeneration) else {
+        if unsafe containerGeneration != 0 {
+            guard unsafe containerIsObject == object, unsafe run.isOpen(frame + 1, containerGeneration) else {
                 _ = run.abandon()
                 return nil
             }
             run.closeAbove(frame + 1)
-            return containerGeneration
+            return unsafe containerGeneration
         }
-        guard !wroteValue, run.takePlace(frame, ticket: ticket), let generation = try? run.push(object: object, at: frame + 1) else {
+        guard unsafe !wroteValue, run.takePlace(frame, ticket: ticket), let generation = try? run.push(object: object, at: frame + 1) else {
             _ = run.abandon()
             return nil
         }
-        containerGeneration = generation
-        containerIsObject = object
+        unsafe containerGeneration = generation
+        unsafe containerIsObject = object
         return generation
     }
 
     /// Takes this encoder's place for a single value; a second value, or one
     /// after a container, abandons. False, writing nothing, once the encode has ended.
     func beginSingleValue() throws -> Bool {
-        if run.ended { return false }
-        guard !wroteValue, containerGeneration == 0, run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
-        wroteValue = true
+        if unsafe run.ended { return false }
+        guard unsafe !wroteValue, unsafe containerGeneration == 0, run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
+        unsafe wroteValue = true
         return true
     }
 
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if writesKeysAsGiven { return key.stringValue }
+        if unsafe writesKeysAsGiven { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
-        case .snakeCase, .snakeCaseRoundTrip: return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+        case .snakeCase, .snakeCaseRoundTrip: return unsafe KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
         // Never streamed (StreamRun.streams): the tree encoder calls these.
         case .custom, .codingPath: return key.stringValue
         }
@@ -186,7 +186,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// A `[String: Value]` dictionary's keys are data, written as they are
     /// under a key strategy (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { unsafe writesKeysAsGiven = true }
     }
 
     // MARK: Values
@@ -210,7 +210,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// place: one level deeper, the same coding path. On an error the place
     /// is empty again, as the tree encoder leaves it.
     func encodeNested<T: Encodable>(_ value: T) throws {
-        let start = run.writer.sink.count
+        let start = unsafe run.writer.sink.count
         guard try beginSingleValue() else { return }
         do {
             if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
@@ -222,7 +222,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
             try value.encode(to: child)
             run.finishPlace(frame, ticket: ticket)
         } catch {
-            if run.undoPlace(frame, ticket: ticket, from: start) { wroteValue = false }
+            if run.undoPlace(frame, ticket: ticket, from: start) { unsafe wroteValue = false }
             throw error
         }
     }
@@ -231,13 +231,13 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// `requiringValue`, a value that encodes nothing throws, as Foundation's
     /// encoders do at the top level.
     func encodeRoot<T: Encodable>(_ value: T, requiringValue: Bool) throws {
-        defer { run.recycled.empty() }
+        defer { unsafe run.recycled.empty() }
         guard run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
         if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
         run.setPending(frame, ticket: ticket)
         keepDictionaryKeys(T.self)
         try value.encode(to: self)
-        if requiringValue, !run.abandoned, run.frames[frame].pendingTicket == ticket {
+        if requiringValue, unsafe !run.abandoned, unsafe run.frames[frame].pendingTicket == ticket {
             throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil)
         }
         run.finishPlace(frame, ticket: ticket)
@@ -256,11 +256,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
             for (index, element) in (value as! [Double]).enumerated() {
                 if element.isFinite {
                     _ = try run.beginMember(frame + 1, generation)
-                    run.writer.writeDouble(element)
+                    unsafe run.writer.writeDouble(element)
                 } else {
                     let replacement = try nonFinite(element, key: IndexKey(index))
                     _ = try run.beginMember(frame + 1, generation)
-                    try run.writer.write(replacement, depth: frame + 1, path: "")
+                    unsafe try run.writer.write(replacement, depth: frame + 1, path: "")
                 }
             }
             run.closeAbove(frame)
@@ -279,11 +279,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
             return true
         }
         if type == Decimal.self {
-            try run.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
+            unsafe try run.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
             return true
         }
         if type == URL.self {
-            run.writer.writeString((value as! URL).absoluteString)
+            unsafe run.writer.writeString((value as! URL).absoluteString)
             return true
         }
         if type == JSONValue.self {
@@ -298,7 +298,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
                 throw invalid(value, error.message, key: key)
             }
             do {
-                try run.writer.write(encoded, depth: frame, path: "")
+                unsafe try run.writer.write(encoded, depth: frame, path: "")
             } catch {
                 // The tree's writer reports it, with its path.
                 throw run.abandon()
@@ -312,7 +312,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
         let generation = try run.push(object: false, at: frame + 1)
         for element in elements {
             _ = try run.beginMember(frame + 1, generation)
-            write(&run.writer, element)
+            unsafe write(&run.writer, element)
         }
         run.closeAbove(frame)
         return true
@@ -322,7 +322,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// inside, too deep) the tree's writer reports, with its path.
     private func writeWhole(_ value: JSONValue, frame: Int) throws {
         do {
-            try run.writer.write(value, depth: frame, path: "")
+            unsafe try run.writer.write(value, depth: frame, path: "")
         } catch {
             throw run.abandon()
         }
@@ -334,11 +334,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
         case .secondsSince1970: try writeDouble(date.timeIntervalSince1970, key: key, frame: frame)
         case .millisecondsSince1970:
             let millis = date.timeIntervalSince1970 * 1000
-            if let whole = Int64(exactly: millis) { return run.writer.writeInteger(whole) }
+            if let whole = Int64(exactly: millis) { return unsafe run.writer.writeInteger(whole) }
             try writeDouble(millis, key: key, frame: frame)
-        case .iso8601(let fractional): run.writer.writeString(try DateFormats.iso8601String(date, fractional: fractional))
+        case .iso8601(let fractional): unsafe run.writer.writeString(try DateFormats.iso8601String(date, fractional: fractional))
         case .formatted(let format, let timeZone):
-            run.writer.writeString(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date))
+            unsafe run.writer.writeString(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date))
         case .custom(_, let encode):
             try nested(key: key, frame: frame) { try encode(date, $0) }
         }
@@ -346,14 +346,14 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     private func writeData(_ data: Data, key: (any CodingKey)?, frame: Int) throws {
         switch options.data {
-        case .base64: run.writer.writeString(data.base64EncodedString())
+        case .base64: unsafe run.writer.writeString(data.base64EncodedString())
         case .deferredToData: try nested(key: key, frame: frame) { encoder in try Array(data).encode(to: encoder) }
         case .custom(_, let encode): try nested(key: key, frame: frame) { try encode(data, $0) }
         }
     }
 
     private func writeDouble(_ value: Double, key: (any CodingKey)?, frame: Int) throws {
-        if value.isFinite { return run.writer.writeDouble(value) }
+        if value.isFinite { return unsafe run.writer.writeDouble(value) }
         try writeWhole(try nonFinite(value, key: key), frame: frame)
     }
 
@@ -383,20 +383,22 @@ extension StreamEncoder {
         run.setPending(0, ticket: root.ticket)
         // Containers kept past the encode write nothing from here on, also
         // while the tree encodes the value again.
-        defer { run.ended = true }
+        defer { unsafe run.ended = true }
         do {
             try root.encodeRoot(value, requiringValue: requiringValue)
         } catch {
-            if run.abandoned { return nil }
+            if unsafe run.abandoned { return nil }
             throw error
         }
-        return run.abandoned ? nil : try run.finish(body)
+        return unsafe run.abandoned ? nil : try run.finish(body)
     }
 
     /// ``encode(_:options:writeOptions:registry:requiringValue:_:)`` as an array.
     static func encode<T: Encodable>(
         _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true
     ) throws -> [UInt8]? {
-        try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) { Array($0) }
+        unsafe try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) {
+            unsafe Array($0)
+        }
     }
 }

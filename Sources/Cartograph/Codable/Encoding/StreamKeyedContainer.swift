@@ -4,7 +4,7 @@ import Foundation
 /// that a kept container (``RecycledContainers``) can be pointed at the
 /// next object. It owns its encoder and reads it unretained on the hot
 /// paths, as ``TreeKeyedState`` does.
-class StreamKeyedState {
+@safe class StreamKeyedState {
     @exclusivity(unchecked) private final var owner: StreamEncoder
     @exclusivity(unchecked) private final var encoderRef: Unmanaged<StreamEncoder>
     /// The frame of the object this container writes, and its generation
@@ -13,25 +13,25 @@ class StreamKeyedState {
     @exclusivity(unchecked) final var generation: Int
 
     init(encoder: StreamEncoder, frame: Int, generation: Int) {
-        owner = encoder
-        encoderRef = .passUnretained(encoder)
-        self.frame = frame
-        self.generation = generation
+        unsafe owner = encoder
+        unsafe encoderRef = unsafe .passUnretained(encoder)
+        unsafe self.frame = frame
+        unsafe self.generation = generation
     }
 
     final func reset(encoder: StreamEncoder, frame: Int, generation: Int) {
-        owner = encoder
-        encoderRef = .passUnretained(encoder)
-        self.frame = frame
-        self.generation = generation
+        unsafe owner = encoder
+        unsafe encoderRef = unsafe .passUnretained(encoder)
+        unsafe self.frame = frame
+        unsafe self.generation = generation
     }
 
-    final var encoder: StreamEncoder { owner }
+    final var encoder: StreamEncoder { unsafe owner }
 
     /// The encoder and its run, unretained (``owner`` keeps them).
     @inline(__always)
     final func withTargets<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
-        try encoderRef._withUnsafeGuaranteedRef { encoder in try body(encoder, encoder.run) }
+        unsafe try encoderRef._withUnsafeGuaranteedRef { encoder in try body(encoder, encoder.run) }
     }
 }
 
@@ -42,15 +42,15 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     /// where its bytes start, or -1 once the encode has ended (nothing is written).
     @inline(__always)
     private func begin(_ name: String, _ run: StreamRun) throws -> Int {
-        let start = try run.beginMember(frame, generation)
-        if start >= 0 { try run.writeKey(name, frame: frame) }
+        let start = unsafe try run.beginMember(frame, generation)
+        if start >= 0 { unsafe try run.writeKey(name, frame: frame) }
         return start
     }
 
     private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {
         try withTargets { encoder, run in
             guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
-            write(&run.writer)
+            unsafe write(&run.writer)
         }
     }
 
@@ -80,9 +80,9 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
             let start = try begin(name, run)
             guard start >= 0 else { return }
             do {
-                try encoder.encodeValue(value, key: key, frame: frame)
+                unsafe try encoder.encodeValue(value, key: key, frame: frame)
             } catch {
-                run.undoMember(frame, from: start, key: name)
+                unsafe run.undoMember(frame, from: start, key: name)
                 throw error
             }
         }
@@ -92,18 +92,19 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     private func encodeWhole(_ value: JSONValue, forKey key: Key) throws {
         try withTargets { encoder, run in
             guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
-            try run.writer.write(value, depth: frame, path: "")
+            unsafe try run.writer.write(value, depth: frame, path: "")
         }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = openNested(key, object: true)
-        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: nested.encoder, frame: frame + 1, generation: nested.generation))
+        return unsafe KeyedEncodingContainer(
+            StreamKeyedContainer<NestedKey>(encoder: nested.encoder, frame: frame + 1, generation: nested.generation))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = openNested(key, object: false)
-        return StreamUnkeyedContainer(encoder: nested.encoder, frame: frame + 1, generation: nested.generation)
+        return unsafe StreamUnkeyedContainer(encoder: nested.encoder, frame: frame + 1, generation: nested.generation)
     }
 
     /// Begins the member `key` and opens a container in it, with the
@@ -114,8 +115,10 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         let run = encoder.run
         let trail = CodingTrail(parent: encoder.trail, key: key)
         var nestedGeneration = -1
-        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) { nestedGeneration = opened }
-        let nested = StreamEncoder(
+        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = unsafe try? run.push(object: object, at: frame + 1) {
+            nestedGeneration = opened
+        }
+        let nested = unsafe StreamEncoder(
             run: run, trail: trail, depth: encoder.depth + 1, frame: frame, container: nestedGeneration, isObject: object)
         return (nested, nestedGeneration)
     }
@@ -134,8 +137,8 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         var ticket = -1
         if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0 {
             ticket = run.newTicket()
-            run.setPending(frame, ticket: ticket)
+            unsafe run.setPending(frame, ticket: ticket)
         }
-        return StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
+        return unsafe StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
     }
 }

@@ -10,13 +10,13 @@ struct StreamSingleValueContainer: SingleValueEncodingContainer {
 
     private func put(_ write: (inout NativeJSONWriter) -> Void) throws {
         guard try encoder.beginSingleValue() else { return }
-        write(&encoder.run.writer)
+        unsafe write(&encoder.run.writer)
     }
 
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func putWhole(_ value: JSONValue) throws {
         guard try encoder.beginSingleValue() else { return }
-        try encoder.run.writer.write(value, depth: encoder.frame, path: "")
+        unsafe try encoder.run.writer.write(value, depth: encoder.frame, path: "")
     }
 
     mutating func encodeNil() throws { try put { $0.sink.append(contentsOf: .null) } }

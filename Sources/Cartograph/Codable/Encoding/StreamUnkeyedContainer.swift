@@ -15,20 +15,20 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     /// closed one had is not kept, and no write into it can follow).
     var count: Int {
         let run = encoder.run
-        return run.isOpen(frame, generation) ? run.frames[frame].count : 0
+        return unsafe run.isOpen(frame, generation) ? run.frames[frame].count : 0
     }
 
     private func put(_ write: (inout NativeJSONWriter) -> Void) throws {
         let run = encoder.run
         guard try run.beginMember(frame, generation) >= 0 else { return }
-        write(&run.writer)
+        unsafe write(&run.writer)
     }
 
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func putWhole(_ value: JSONValue) throws {
         let run = encoder.run
         guard try run.beginMember(frame, generation) >= 0 else { return }
-        try run.writer.write(value, depth: frame, path: "")
+        unsafe try run.writer.write(value, depth: frame, path: "")
     }
 
     mutating func encodeNil() throws { try put { $0.sink.append(contentsOf: .null) } }
@@ -52,7 +52,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     private func isWritable() throws -> Bool {
         let run = encoder.run
         if run.isOpen(frame, generation) { return true }
-        if run.ended { return false }
+        if unsafe run.ended { return false }
         throw run.abandon()
     }
     mutating func encode(_ value: Int) throws { try put { $0.writeInteger(Int64(value)) } }
@@ -72,7 +72,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         let start = try run.beginMember(frame, generation)
         guard start >= 0 else { return }
         // The member just begun: its index is the count before it.
-        let key = IndexKey(run.frames[frame].count - 1)
+        let key = unsafe IndexKey(run.frames[frame].count - 1)
         do {
             try encoder.encodeValue(value, key: key, frame: frame)
         } catch {

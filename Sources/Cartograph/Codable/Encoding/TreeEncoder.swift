@@ -48,9 +48,9 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// The coding path as a chain, made on first use: most encoders are never
     /// asked (it serves `codingPath`, nested containers and errors).
     var trail: CodingTrail? {
-        if let madeTrail { return madeTrail }
+        if let madeTrail = unsafe madeTrail { return madeTrail }
         let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
-        madeTrail = .some(made)
+        unsafe madeTrail = .some(made)
         return made
     }
 
@@ -97,10 +97,10 @@ final class TreeEncoder: Encoder, EncoderChecks {
             object = EncodingObject()
             result = .object(object)
         }
-        if let (holder, state) = run.recycled.reuse(ObjectIdentifier(Key.self), depth: depth) {
-            state._withUnsafeGuaranteedRef { $0.reset(encoder: self, object: object) }
+        if let (holder, state) = unsafe run.recycled.reuse(ObjectIdentifier(Key.self), depth: depth) {
+            unsafe state._withUnsafeGuaranteedRef { $0.reset(encoder: self, object: object) }
             // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
-            return holder._withUnsafeGuaranteedRef { unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
         }
         return newKeyedContainer(Key.self, object: object)
     }
@@ -112,7 +112,9 @@ final class TreeEncoder: Encoder, EncoderChecks {
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: EncodingObject) -> KeyedEncodingContainer<Key> {
         let state = TreeKeyedContainer<Key>(encoder: self, object: object)
         let container = KeyedEncodingContainer(state)
-        if run.recycled.admits() { run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
+        if unsafe run.recycled.admits() {
+            unsafe run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth)
+        }
         return container
     }
 
@@ -159,14 +161,14 @@ final class TreeEncoder: Encoder, EncoderChecks {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if writesKeysAsGiven { return key.stringValue }
+        if unsafe writesKeysAsGiven { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
         case .codingPath(let convert):
             return convert(codingPath + [key]).stringValue
         case .snakeCase, .snakeCaseRoundTrip, .custom:
-            return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+            return unsafe KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
         }
     }
 
@@ -174,7 +176,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// the key strategy changes keys: its keys are data, not coding keys, and
     /// are written as they are (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { unsafe writesKeysAsGiven = true }
     }
 
     // MARK: Values
@@ -222,7 +224,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     func encodeRootNode<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingNode {
         // The kept containers hold encoders, which hold the run: released
         // when the root value is done, however it ends.
-        defer { if depth == 0 { run.recycled.empty() } }
+        defer { if depth == 0 { unsafe run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))

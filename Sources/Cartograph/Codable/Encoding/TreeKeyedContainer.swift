@@ -6,30 +6,32 @@ import Foundation
 /// It owns both (``owners``) and reads them through unmanaged references
 /// on the hot paths (``withTargets(_:)``): a strong reference read from a
 /// `var` is retained and released around each use.
-class TreeKeyedState {
+@safe class TreeKeyedState {
     @exclusivity(unchecked) private final var owners: (TreeEncoder, EncodingObject)
     @exclusivity(unchecked) private final var encoderRef: Unmanaged<TreeEncoder>
     @exclusivity(unchecked) private final var objectRef: Unmanaged<EncodingObject>
 
     init(encoder: TreeEncoder, object: EncodingObject) {
-        owners = (encoder, object)
-        encoderRef = .passUnretained(encoder)
-        objectRef = .passUnretained(object)
+        unsafe owners = (encoder, object)
+        unsafe encoderRef = unsafe .passUnretained(encoder)
+        unsafe objectRef = unsafe .passUnretained(object)
     }
 
     final func reset(encoder: TreeEncoder, object: EncodingObject) {
-        owners = (encoder, object)
-        encoderRef = .passUnretained(encoder)
-        objectRef = .passUnretained(object)
+        unsafe owners = (encoder, object)
+        unsafe encoderRef = unsafe .passUnretained(encoder)
+        unsafe objectRef = unsafe .passUnretained(object)
     }
 
-    final var encoder: TreeEncoder { owners.0 }
-    final var object: EncodingObject { owners.1 }
+    final var encoder: TreeEncoder { unsafe owners.0 }
+    final var object: EncodingObject { unsafe owners.1 }
 
     /// The encoder and the object, unretained (``owners`` keeps them).
     @inline(__always)
     final func withTargets<Result>(_ body: (TreeEncoder, EncodingObject) throws -> Result) rethrows -> Result {
-        try encoderRef._withUnsafeGuaranteedRef { encoder in try objectRef._withUnsafeGuaranteedRef { object in try body(encoder, object) } }
+        unsafe try encoderRef._withUnsafeGuaranteedRef { encoder in
+            unsafe try objectRef._withUnsafeGuaranteedRef { object in try body(encoder, object) }
+        }
     }
 }
 

@@ -106,18 +106,18 @@ enum DateFormats {
         // Written byte by byte: String(format:) and interpolation were a
         // tenth of an XML plist encode of activity.json (a date a record).
         let withMillis = fractional && millis != 0
-        return String(unsafeUninitializedCapacity: withMillis ? 24 : 20) { text in
+        return unsafe String(unsafeUninitializedCapacity: withMillis ? 24 : 20) { text in
             var end = 0
             func digits(_ value: Int, _ count: Int) {
                 var value = value
                 for position in stride(from: end + count - 1, through: end, by: -1) {
-                    text[position] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    unsafe text[position] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
                     value /= 10
                 }
                 end += count
             }
             func byte(_ value: UInt8) {
-                text[end] = value
+                unsafe text[end] = value
                 end += 1
             }
             digits(year, 4)

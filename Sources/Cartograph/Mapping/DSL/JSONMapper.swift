@@ -34,18 +34,18 @@ public struct JSONMapper: Sendable {
 
     /// Runs `body` on the document of JSON bytes, locating any error in them.
     func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document, UnsafeRawBufferPointer) throws -> R) throws -> R {
-        try InputEncoding.withUTF8(bytes) { input in
-            let document = try JSONParser.parseWhole(input, options: parseOptions)
+        unsafe try InputEncoding.withUTF8(bytes) { input in
+            let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
             do {
-                return try body(document, input)
+                return unsafe try body(document, input)
             } catch let error as CartographError {
-                throw error.locating(in: input)
+                throw unsafe error.locating(in: input)
             }
         }
     }
 
     func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document) throws -> R) throws -> R {
-        try withDocument(bytes) { document, _ in try body(document) }
+        unsafe try withDocument(bytes) { document, _ in try body(document) }
     }
 
     private func context(_ issues: IssueCollector? = nil) -> MappingContext {
@@ -109,9 +109,9 @@ public struct JSONMapper: Sendable {
     @_disfavoredOverload
     public func decodeLossy<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> LossyResult<Model> {
         let issues = IssueCollector()
-        return try withDocument(bytes) { document, input in
+        return unsafe try withDocument(bytes) { document, input in
             let value = try ValueCodec<Model>.resolve().decode(document.root, context(issues), .standard)
-            issues.locate(in: input)
+            unsafe issues.locate(in: input)
             return LossyResult(value: value, issues: issues.issues)
         }
     }

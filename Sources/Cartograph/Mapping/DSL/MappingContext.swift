@@ -1,7 +1,7 @@
 /// What a factory or transform knows while it makes a model: the registry
 /// (to decode nested models), the options, where in the input it is, the key
 /// the object sits under, and the model that contains it.
-public struct MappingContext {
+@safe public struct MappingContext {
     /// What every context of one decode shares.
     final class Session {
         let registry: ModelRegistry
@@ -48,7 +48,7 @@ public struct MappingContext {
         let session = Session(registry: registry, issues: issues, readsNullMarker: readsNullMarker)
         var link = -1
         for component in PathTrail.components(trail) { link = session.links.push(component, under: link) }
-        self.init(session: session, trail: link, pending: nil, parent: parent.map { Unmanaged.passUnretained($0) })
+        unsafe self.init(session: session, trail: link, pending: nil, parent: parent.map { unsafe Unmanaged.passUnretained($0) })
     }
 
     private init(session: Session, trail: Int, pending: KeySpec.Storage?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
@@ -56,7 +56,7 @@ public struct MappingContext {
         self.trail = trail
         self.pending = pending
         self.pendingIndex = pendingIndex
-        self.parentReference = parent
+        unsafe self.parentReference = unsafe parent
     }
 
     private var pendingComponents: [PathTrail.Component] {
@@ -80,7 +80,7 @@ public struct MappingContext {
     var issues: IssueCollector? { session.issues }
 
     /// The class instance that contains the value being decoded, if any.
-    public var parent: AnyObject? { parentReference?.takeUnretainedValue() }
+    public var parent: AnyObject? { unsafe parentReference?.takeUnretainedValue() }
 
     /// The key the current object sits under (for array elements, the
     /// array's key), or nil at the top level.
@@ -101,7 +101,7 @@ public struct MappingContext {
         var trail = self.trail
         if let pending { trail = session.links.push(pending, under: trail) }
         if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
-        return MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
+        return unsafe MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
     }
 
     /// Makes the model of the object this context is for, in the object's
@@ -125,7 +125,7 @@ public struct MappingContext {
     /// The context of the value at a key path under the current object (no allocation).
     func child(spec: KeySpec) -> MappingContext {
         let base = pending == nil && pendingIndex < 0 ? self : materialized()
-        return MappingContext(session: session, trail: base.trail, pending: spec.storage, parent: parentReference)
+        return unsafe MappingContext(session: session, trail: base.trail, pending: spec.storage, parent: parentReference)
     }
 
     /// The context of the value at `spec` under the current object, linked
@@ -133,13 +133,13 @@ public struct MappingContext {
     /// property's context is made only to enter a nested model). Cut back
     /// with ``unlink(to:)``.
     func linked(_ spec: KeySpec.Storage) -> MappingContext {
-        MappingContext(session: session, trail: session.links.push(spec, under: materialized().trail), pending: nil, parent: parentReference)
+        unsafe MappingContext(session: session, trail: session.links.push(spec, under: materialized().trail), pending: nil, parent: parentReference)
     }
 
     /// The context of the member under `key` of the current object (a
     /// dictionary's member): the key linked straight into the trail.
     func child(key: String) -> MappingContext {
-        MappingContext(
+        unsafe MappingContext(
             session: session, trail: session.links.push(.key(key), under: materialized().trail), pending: nil,
             parent: parentReference)
     }
@@ -148,12 +148,12 @@ public struct MappingContext {
     /// the array's); no allocation unless the element needs a context of its own.
     func element(_ index: Int) -> MappingContext {
         let base = pendingIndex < 0 ? self : materialized()
-        return MappingContext(session: session, trail: base.trail, pending: base.pending, pendingIndex: index, parent: parentReference)
+        return unsafe MappingContext(session: session, trail: base.trail, pending: base.pending, pendingIndex: index, parent: parentReference)
     }
 
     /// The same context with a new containing instance.
     func with(parent newParent: AnyObject?) -> MappingContext {
-        MappingContext(session: session, trail: trail, pending: pending, parent: newParent.map { Unmanaged.passUnretained($0) })
+        unsafe MappingContext(session: session, trail: trail, pending: pending, parent: newParent.map { unsafe Unmanaged.passUnretained($0) })
     }
 
     /// Decodes a nested value of any supported type (registered model,
@@ -190,7 +190,7 @@ final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
     /// Gives every collected error its line and column (one pass over the input).
-    func locate(in input: UnsafeRawBufferPointer) { issues = SourceLocation.locateAll(issues, in: input) }
+    func locate(in input: UnsafeRawBufferPointer) { issues = unsafe SourceLocation.locateAll(issues, in: input) }
 }
 
 /// What a factory, transform or mapping knows while it encodes a model.

@@ -118,8 +118,8 @@ func propertyRule<Model, Value>(
             return
         }
         // Swapped in (moves both ways); the old value is destroyed with `value`.
-        withUnsafeMutableBytes(of: &model) { raw in
-            swap(&(raw.baseAddress! + offset).assumingMemoryBound(to: Value.self).pointee, &value)
+        unsafe withUnsafeMutableBytes(of: &model) { raw in
+            unsafe swap(&(raw.baseAddress! + offset).assumingMemoryBound(to: Value.self).pointee, &value)
         }
     }
     var rule = MappingRule<Model>(

@@ -3,7 +3,7 @@
 /// hold one reference, and calling it from unspecialised generic code takes
 /// the type from the instance instead of looking up a generic struct's
 /// metadata for every object.
-final class CompiledMapping<Model>: @unchecked Sendable {
+@safe final class CompiledMapping<Model>: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init.
     /// A class, so walking the rules for every object retains one reference
     /// per rule instead of copying every field of the rule.
@@ -39,9 +39,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// a stored scalar, else through the rule's closure.
         func apply(_ model: UnsafeMutablePointer<Model>, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
             if let stored {
-                try stored.read(node, at: UnsafeMutableRawPointer(model), context: context, spec: spec, mode: mode)
+                unsafe try stored.read(node, at: UnsafeMutableRawPointer(model), context: context, spec: spec, mode: mode)
             } else {
-                try read(&model.pointee, node, context, spec, mode)
+                unsafe try read(&model.pointee, node, context, spec, mode)
             }
         }
     }
@@ -70,9 +70,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     private let cannotRun: Bool
 
     deinit {
-        ruleBuffer.deinitialize().deallocate()
-        directBuffer.deinitialize().deallocate()
-        slotBuffer.deinitialize().deallocate()
+        unsafe ruleBuffer.deinitialize().deallocate()
+        unsafe directBuffer.deinitialize().deallocate()
+        unsafe slotBuffer.deinitialize().deallocate()
     }
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
@@ -90,27 +90,27 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             }
             return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived, fallbackSpec: fallback)
         }
-        ruleBuffer = .allocate(capacity: rules.count)
-        _ = ruleBuffer.initialize(from: rules)
-        directBuffer = .allocate(capacity: rules.count)
-        _ = directBuffer.initialize(
+        unsafe ruleBuffer = .allocate(capacity: rules.count)
+        _ = unsafe ruleBuffer.initialize(from: rules)
+        unsafe directBuffer = .allocate(capacity: rules.count)
+        _ = unsafe directBuffer.initialize(
             from: rules.map { compiled in
                 guard compiled.decodes, compiled.role == .property, let stored = compiled.stored, let spec = compiled.decodeSpec,
-                    let key = spec.storage.singleKey
+                    let key = unsafe spec.storage.singleKey
                 else { return nil }
-                return DirectScalarRead(
+                return unsafe DirectScalarRead(
                     key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
                     spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
             })
-        slotBuffer = .allocate(capacity: rules.count)
-        _ = slotBuffer.initialize(
+        unsafe slotBuffer = .allocate(capacity: rules.count)
+        _ = unsafe slotBuffer.initialize(
             from: rules.map { compiled in
                 // Not under a scanning strategy, which finds keys itself; with a
                 // fallback key, an absent key goes on to the rule's own path.
                 guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
-                    let key = spec.storage.singleKey, !naming.scans
+                    let key = unsafe spec.storage.singleKey, !naming.scans
                 else { return nil }
-                return DirectSlotRead(
+                return unsafe DirectSlotRead(
                     key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
                     spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil)
             })
@@ -142,7 +142,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         // at offsets from it without generic calls per property. Passed as
         // `&model` (no closure: `withUnsafeMutablePointer` was not inlined
         // in this unspecialised code and cost a call and a context per object).
-        try applyRules(to: &model, object, context, childContext, mode)
+        unsafe try applyRules(to: &model, object, context, childContext, mode)
     }
 
     /// The rule loop of ``apply(_:_:_:_:)``.
@@ -153,26 +153,26 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         // Nil unless the naming strategy scans (no empty dictionary made per object).
         let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
-        let rules = ruleBuffer
-        let direct = directBuffer
-        let slots = slotBuffer
+        let rules = unsafe ruleBuffer
+        let direct = unsafe directBuffer
+        let slots = unsafe slotBuffer
         let document = object.document
         let base = UnsafeMutableRawPointer(model)
         for position in 0..<rules.count {
-            if let read = direct[position] {
-                let index = cursor.valueIndex(forKeyBytes: read.key)
+            if let read = unsafe direct[position] {
+                let index = unsafe cursor.valueIndex(forKeyBytes: read.key)
                 if index != nil || !read.looksFurther {
-                    try read.stored._withUnsafeGuaranteedRef { stored in
-                        try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                    unsafe try read.stored._withUnsafeGuaranteedRef { stored in
+                        unsafe try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
                     }
                     continue
                 }
             }
-            if let read = slots[position] {
-                let index = cursor.valueIndex(forKeyBytes: read.key)
+            if let read = unsafe slots[position] {
+                let index = unsafe cursor.valueIndex(forKeyBytes: read.key)
                 if let index,
-                    try read.slot._withUnsafeGuaranteedRef({ slot in
-                        try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+                    unsafe try read.slot._withUnsafeGuaranteedRef({ slot in
+                        unsafe try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
                     })
                 {
                     continue
@@ -181,17 +181,17 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                 // own path, with what was found; absent with a fallback key,
                 // the general path below looks for it.
                 if index != nil || !read.looksFurther {
-                    try rules[position].apply(
+                    unsafe try rules[position].apply(
                         model, index.map { Node(document: document, index: $0) }, childContext,
-                        KeySpec(storage: read.spec.takeUnretainedValue()), mode)
+                        unsafe KeySpec(storage: read.spec.takeUnretainedValue()), mode)
                     continue
                 }
             }
-            let compiled = rules[position]
+            let compiled = unsafe rules[position]
             guard compiled.decodes else { continue }
             switch compiled.role {
             case .parent:
-                try compiled.read(&model.pointee, nil, context, nil, mode)
+                unsafe try compiled.read(&model.pointee, nil, context, nil, mode)
             case .ignore:
                 continue
             case .property, .setter:
@@ -199,7 +199,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                     var node = spec.lookup(in: object, cursor: &cursor)
                     // The common case first: found (or absent with nowhere else to look).
                     if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                        try compiled.apply(model, node, childContext, spec, mode)
+                        unsafe try compiled.apply(model, node, childContext, spec, mode)
                         continue
                     }
                     var used = spec
@@ -214,11 +214,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                         node = found
                         used = .key(name)
                     }
-                    try compiled.apply(model, node, childContext, used, mode)
+                    unsafe try compiled.apply(model, node, childContext, used, mode)
                 } else if let (key, node) = scanned?[position] {
-                    try compiled.read(&model.pointee, node, childContext, .key(key), mode)
+                    unsafe try compiled.read(&model.pointee, node, childContext, .key(key), mode)
                 } else {
-                    try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
+                    unsafe try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
                 }
             }
         }
@@ -362,10 +362,10 @@ extension CompiledMapping {
         members.reserveCapacity(keys.count)
         // By index into the rule buffer: `enumerated()` over the generic
         // array asked the runtime for sequence and tuple metadata per object.
-        let rules = ruleBuffer
+        let rules = unsafe ruleBuffer
         for position in 0..<keys.count {
             guard let key = keys[position] else { continue }
-            let compiled = rules[position]
+            let compiled = unsafe rules[position]
             guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
             do {
                 guard let written = try Self.write(compiled, write, model, context, spec) else {
@@ -389,7 +389,7 @@ extension CompiledMapping {
 /// properties are, read by the rule loop without touching a reference count
 /// (the stored scalar and the key spec are owned by the compiled mapping's
 /// rules, which outlive every decode through it).
-struct DirectScalarRead {
+@safe struct DirectScalarRead {
     let key: UnsafeRawBufferPointer
     let stored: Unmanaged<StoredScalar>
     /// The key spec, for the path of an error.

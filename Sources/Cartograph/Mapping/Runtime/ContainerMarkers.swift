@@ -46,7 +46,7 @@ extension Array: ArrayMarker {
         // One allocation and one storage-type lookup: `reserveCapacity` on
         // an empty array, unspecialised, looked the array's and its storage
         // class's metadata up three times (twitter.json: ~150 arrays a decode).
-        return [Element](unsafeUninitializedCapacity: capacity) { _, count in count = 0 }
+        return unsafe [Element](unsafeUninitializedCapacity: capacity) { _, count in count = 0 }
     }
     mutating func collect(_ element: consuming Element) { append(element) }
 }

@@ -27,7 +27,7 @@ class InPlaceSlot: @unchecked Sendable {
 
 /// What the rule loop reads in place for a property with a slot: its key
 /// and slot, unretained (owned by the compiled mapping's rules).
-struct DirectSlotRead {
+@safe struct DirectSlotRead {
     let key: UnsafeRawBufferPointer
     let slot: Unmanaged<InPlaceSlot>
     let spec: Unmanaged<KeySpec.Storage>

@@ -45,7 +45,7 @@ extension ModelEntryProtocol {
             // The entry's own type: no dynamic cast to the generic class
             // (which would look up `TypedModelEntry<T>`'s metadata per object).
             if type == T.self {
-                return try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
+                return unsafe try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
             }
             return try decodeAsOtherType(node, context, as: T.self)
         }

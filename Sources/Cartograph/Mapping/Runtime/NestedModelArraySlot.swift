@@ -29,10 +29,10 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     ) throws -> Bool {
         let array = document.entry(index)
         guard mode == .create, array.kind == .array, context.issues == nil else { return false }
-        let slot = (base + offset).assumingMemoryBound(to: Value.self)
+        let slot = unsafe (base + offset).assumingMemoryBound(to: Value.self)
         let end = array.payload
         guard index + 1 < end else {
-            slot.pointee = wrap(Collected.collecting(capacity: 0))
+            unsafe slot.pointee = wrap(Collected.collecting(capacity: 0))
             return true
         }
         // Every element an object, checked before anything is made, so that
@@ -42,11 +42,11 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             guard document.entry(position).kind == .object else { return false }
             position = document.next(after: position)
         }
-        guard let mapping = mapping(of: Collected.Element.self, in: context.registry) else { return false }
+        guard let mapping = unsafe mapping(of: Collected.Element.self, in: context.registry) else { return false }
         // Entered as the general path's element loop enters it: the
         // property's path linked once, each element's under it.
         let mark = context.linkMark
-        let elements = context.linked(spec.takeUnretainedValue())
+        let elements = unsafe context.linked(spec.takeUnretainedValue())
         defer { elements.unlink(to: mark) }
         var result = Collected.collecting(capacity: Int(array.length))
         position = index + 1
@@ -55,7 +55,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             do {
                 let model = try elements.element(element).makingObject(at: Node(document: document, index: position).sourceOffset) {
                     let element = $0
-                    return try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: position), element) }
+                    return unsafe try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: position), element) }
                 }
                 result.collect(consume model)
             } catch is SkipElement {
@@ -64,7 +64,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             element += 1
             position = document.next(after: position)
         }
-        slot.pointee = wrap(consume result)
+        unsafe slot.pointee = wrap(consume result)
         return true
     }
 }

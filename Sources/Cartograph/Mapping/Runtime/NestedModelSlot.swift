@@ -19,8 +19,8 @@ class NestedModelReader: InPlaceSlot, @unchecked Sendable {
     /// factory, not a base class that inference may refine): resolved once
     /// per registry, unretained (see ``ResolvedModelEntry/compiledMapping(for:in:)``).
     final func mapping<Model>(of _: Model.Type, in registry: ModelRegistry) -> Unmanaged<CompiledMapping<Model>>? {
-        guard let compiled = resolved.compiledMapping(for: Model.self, in: registry) else { return nil }
-        return Unmanaged<CompiledMapping<Model>>.fromOpaque(compiled.toOpaque())
+        guard let compiled = unsafe resolved.compiledMapping(for: Model.self, in: registry) else { return nil }
+        return unsafe Unmanaged<CompiledMapping<Model>>.fromOpaque(compiled.toOpaque())
     }
 }
 
@@ -44,22 +44,22 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
         spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
     ) throws -> Bool {
-        guard mode == .create, document.entry(index).kind == .object, let mapping = mapping(of: Nested.self, in: context.registry)
+        guard mode == .create, document.entry(index).kind == .object, let mapping = unsafe mapping(of: Nested.self, in: context.registry)
         else { return false }
         // Entered as the general path's entry decode enters it (path, stack, errors).
         let mark = context.linkMark
-        let property = context.linked(spec.takeUnretainedValue())
+        let property = unsafe context.linked(spec.takeUnretainedValue())
         defer { property.unlink(to: mark) }
-        let slot = (base + offset).assumingMemoryBound(to: Value.self)
+        let slot = unsafe (base + offset).assumingMemoryBound(to: Value.self)
         do {
             let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
-                try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: index), nested) }
+                unsafe try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: index), nested) }
             }
-            slot.pointee = wrap(consume model)
+            unsafe slot.pointee = wrap(consume model)
         } catch let skip as SkipElement {
             // The mapping's constructor left the object out: nil, or an error.
             guard let nothing else { throw skip.error(at: Node(document: document, index: index), path: property.path) }
-            slot.pointee = nothing()
+            unsafe slot.pointee = nothing()
         }
         return true
     }

@@ -18,7 +18,7 @@
 /// stack then holds, never reads outside it and never loops: a link's
 /// parent always sits below it.
 final class PathStack {
-    private struct Link {
+    @safe private struct Link {
         let parent: Int
         /// A property's key path, retained while linked; or nil.
         let spec: Unmanaged<KeySpec.Storage>?
@@ -52,16 +52,16 @@ final class PathStack {
         case .index(let index):
             value = max(index, 0)
         case .key(let key):
-            value = ~keys.count
-            keys.append(key)
+            value = unsafe ~keys.count
+            unsafe keys.append(key)
         }
-        return append(Link(parent: parent < count ? parent : -1, spec: nil, value: value))
+        return unsafe append(Link(parent: parent < count ? parent : -1, spec: nil, value: value))
     }
 
     /// Pushes the components of a property's key path, as one link, under
     /// the link at `parent`; returns the new link's index.
     func push(_ spec: KeySpec.Storage, under parent: Int) -> Int {
-        append(Link(parent: parent < count ? parent : -1, spec: Unmanaged.passRetained(spec), value: 0))
+        unsafe append(Link(parent: parent < count ? parent : -1, spec: Unmanaged.passRetained(spec), value: 0))
     }
 
     /// Removes the links from `mark` up. Most calls find nothing above the
@@ -77,13 +77,13 @@ final class PathStack {
         var firstKey = -1
         for position in mark..<count {
             let link = links[position]
-            if let spec = link.spec {
-                spec.release()
+            if let spec = unsafe link.spec {
+                unsafe spec.release()
             } else if link.value < 0, firstKey < 0 {
                 firstKey = ~link.value
             }
         }
-        if firstKey >= 0 { keys.removeLast(keys.count - firstKey) }
+        if firstKey >= 0 { unsafe keys.removeLast(keys.count - firstKey) }
         links.truncate(to: mark)
     }
 
@@ -93,12 +93,12 @@ final class PathStack {
         var at = index
         while at >= 0, at < count {
             let link = links[at]
-            if let spec = link.spec {
-                components.append(contentsOf: spec.takeUnretainedValue().trailComponents.reversed())
+            if let spec = unsafe link.spec {
+                unsafe components.append(contentsOf: spec.takeUnretainedValue().trailComponents.reversed())
             } else if link.value >= 0 {
                 components.append(.index(link.value))
             } else {
-                components.append(.key(keys[~link.value]))
+                unsafe components.append(.key(keys[~link.value]))
             }
             at = link.parent
         }
@@ -110,10 +110,10 @@ final class PathStack {
         var at = index
         while at >= 0, at < count {
             let link = links[at]
-            if let spec = link.spec {
-                for case .key(let name) in spec.takeUnretainedValue().trailComponents.reversed() { return name }
+            if let spec = unsafe link.spec {
+                for case .key(let name) in unsafe spec.takeUnretainedValue().trailComponents.reversed() { return name }
             } else if link.value < 0 {
-                return keys[~link.value]
+                return unsafe keys[~link.value]
             }
             at = link.parent
         }

@@ -33,7 +33,7 @@ final class RegisteredModel: @unchecked Sendable {
     init(_ entry: ModelEntry) {
         type = entry.type
         source = nil
-        published.store(Int(bitPattern: Unmanaged.passRetained(Box(entry)).toOpaque()), ordering: .releasing)
+        unsafe published.store(Int(bitPattern: Unmanaged.passRetained(Box(entry)).toOpaque()), ordering: .releasing)
     }
 
     /// An entry compiled on first use.
@@ -44,17 +44,17 @@ final class RegisteredModel: @unchecked Sendable {
 
     deinit {
         let bits = published.load(ordering: .acquiring)
-        if bits != 0 { Self.box(bits).release() }
+        if bits != 0 { unsafe Self.box(bits).release() }
     }
 
     private static func box(_ bits: Int) -> Unmanaged<Box> {
-        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        unsafe Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
 
     /// The entry, compiled now if this is its first use.
     var entry: ModelEntry {
         let bits = published.load(ordering: .acquiring)
-        if bits != 0 { return Self.box(bits).takeUnretainedValue().entry }
+        if bits != 0 { return unsafe Self.box(bits).takeUnretainedValue().entry }
         return compileAndPublish()
     }
 
@@ -64,14 +64,14 @@ final class RegisteredModel: @unchecked Sendable {
     @inline(never)
     private func compileAndPublish() -> ModelEntry {
         // Only a deferred registration reaches here: a ready one published in init.
-        let entry = source.unsafelyUnwrapped.compile()
-        let box = Unmanaged.passRetained(Box(entry))
-        let (exchanged, original) = published.compareExchange(
+        let entry = unsafe source.unsafelyUnwrapped.compile()
+        let box = unsafe Unmanaged.passRetained(Box(entry))
+        let (exchanged, original) = unsafe published.compareExchange(
             expected: 0, desired: Int(bitPattern: box.toOpaque()), successOrdering: .acquiringAndReleasing,
             failureOrdering: .acquiring)
         if exchanged { return entry }
-        box.release()
-        return Self.box(original).takeUnretainedValue().entry
+        unsafe box.release()
+        return unsafe Self.box(original).takeUnretainedValue().entry
     }
 }
 

@@ -16,7 +16,7 @@ import Synchronization
 final class ResolvedModelEntry: Sendable {
     // Not generic: a generic class (or a payload nested in one) would cost
     // a runtime metadata lookup per use, which is what this saves.
-    private final class Answer: @unchecked Sendable {
+    @safe private final class Answer: @unchecked Sendable {
         // @unchecked: immutable; `compiled` names a compiled mapping (itself
         // safe to share) that `entry` keeps alive.
         let identity: UInt64
@@ -29,7 +29,7 @@ final class ResolvedModelEntry: Sendable {
         init(identity: UInt64, entry: ModelEntry?) {
             self.identity = identity
             self.entry = entry
-            compiled = entry?.compiledMapping.map { Unmanaged.passUnretained($0) }
+            unsafe compiled = unsafe entry?.compiledMapping.map { unsafe Unmanaged.passUnretained($0) }
         }
     }
 
@@ -55,25 +55,25 @@ final class ResolvedModelEntry: Sendable {
     /// not a mapping's. What the in-place slots ask per nested object: with
     /// no reference counted on the way.
     func compiledMapping<Value>(for _: Value.Type, in registry: ModelRegistry) -> Unmanaged<AnyObject>? {
-        if let published = publishedAnswer(for: registry.identity) {
-            return published._withUnsafeGuaranteedRef { $0.compiled }
+        if let published = unsafe publishedAnswer(for: registry.identity) {
+            return unsafe published._withUnsafeGuaranteedRef { unsafe $0.compiled }
         }
         let (answer, kept) = answer(for: Value.self, in: registry)
-        guard let compiled = answer.compiled else { return nil }
-        if kept { return compiled }
+        guard let compiled = unsafe answer.compiled else { return nil }
+        if kept { return unsafe compiled }
         // An answer past the published limit lives only while `last` holds
         // it, which another thread may replace: its mapping is used
         // unretained only when the registry (alive for the whole decode)
         // holds the same one; otherwise the general path runs.
-        guard registry.entry(for: Value.self)?.compiledMapping === compiled.takeUnretainedValue() else { return nil }
-        return compiled
+        guard unsafe registry.entry(for: Value.self)?.compiledMapping === compiled.takeUnretainedValue() else { return nil }
+        return unsafe compiled
     }
 
     /// The answer for `registry`, and whether it is one of the published
     /// answers (kept until this object goes).
     private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> (answer: Answer, kept: Bool) {
         let identity = registry.identity
-        if let published = publishedAnswer(for: identity) { return (published.takeUnretainedValue(), true) }
+        if let published = unsafe publishedAnswer(for: identity) { return unsafe (published.takeUnretainedValue(), true) }
         if let answer = last.withLock({ $0 }), answer.identity == identity { return (answer, false) }
         var entry = registry.entry(for: Value.self)
         if let found = entry, found.type != Value.self || registry.isPolymorphic(Value.self) { entry = nil }
@@ -84,7 +84,7 @@ final class ResolvedModelEntry: Sendable {
             return true
         }
         if publishes {
-            published.store(Int(bitPattern: Unmanaged.passUnretained(answer).toOpaque()), ordering: .releasing)
+            unsafe published.store(Int(bitPattern: Unmanaged.passUnretained(answer).toOpaque()), ordering: .releasing)
         } else {
             last.withLock { $0 = answer }
         }
@@ -95,9 +95,9 @@ final class ResolvedModelEntry: Sendable {
     /// (published answers live as long as this object).
     @inline(__always)
     private func publishedAnswer(for identity: UInt64) -> Unmanaged<Answer>? {
-        guard let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else { return nil }
-        let answer = Unmanaged<Answer>.fromOpaque(pointer)
-        return answer._withUnsafeGuaranteedRef { $0.identity == identity } ? answer : nil
+        guard let pointer = unsafe UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else { return nil }
+        let answer = unsafe Unmanaged<Answer>.fromOpaque(pointer)
+        return unsafe answer._withUnsafeGuaranteedRef { $0.identity == identity } ? unsafe answer : nil
     }
 
     /// How many answers have been published (for tests).

@@ -39,10 +39,10 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
             array = try elements(document, index, lenient || session.lenientScalars, session.ignoreNulls)
         } catch let failure as ScalarElementFailure {
             // Named as the general path names it: the property, then each element's position.
-            let property = context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
+            let property = unsafe context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
             throw failure.error(in: property)
         }
-        (base + offset).assumingMemoryBound(to: Value.self).pointee = wrap(Collected.make(array))
+        unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee = wrap(Collected.make(array))
         return true
     }
 }

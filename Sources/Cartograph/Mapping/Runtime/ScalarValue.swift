@@ -47,16 +47,16 @@ extension ScalarValue {
     }
 
     static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
-        put(try scalar(in: document, at: index, lenient: lenient), optional: optional, at: address)
+        unsafe put(try scalar(in: document, at: index, lenient: lenient), optional: optional, at: address)
     }
 
     /// Writes a value read from the tape into memory holding a `Self` (a `Self?` when `optional`).
     @inline(__always)
     static func put(_ value: Self, optional: Bool, at address: UnsafeMutableRawPointer) {
         if optional {
-            address.assumingMemoryBound(to: Optional<Self>.self).pointee = value
+            unsafe address.assumingMemoryBound(to: Optional<Self>.self).pointee = value
         } else {
-            address.assumingMemoryBound(to: Self.self).pointee = value
+            unsafe address.assumingMemoryBound(to: Self.self).pointee = value
         }
     }
 }
@@ -90,7 +90,7 @@ extension String: ScalarValue {
     static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> String {
         let entry = document.entry(index)
         guard entry.kind == .string else { return try scalar(from: Node(document: document, index: index), lenient: lenient) }
-        return TapeString.make(document.bytes(of: entry))
+        return unsafe TapeString.make(document.bytes(of: entry))
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }
@@ -138,7 +138,7 @@ extension IntegerScalar {
         let entry = document.entry(index)
         // Plain integer text that fits: everything else (exponents, range
         // errors, lenient strings) takes the node's path.
-        if entry.kind == .number, let value = NumberText.int64(document.tape.bytes + entry.payload, count: Int(entry.length)),
+        if entry.kind == .number, let value = unsafe NumberText.int64(document.tape.bytes + entry.payload, count: Int(entry.length)),
             let exact = Self(exactly: value)
         {
             return exact
@@ -186,7 +186,7 @@ extension Double: ScalarValue {
     static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Double {
         let entry = document.entry(index)
         if entry.kind == .number {
-            let value = NumberText.double(terminated: document.tape.bytes + entry.payload, count: Int(entry.length))
+            let value = unsafe NumberText.double(terminated: document.tape.bytes + entry.payload, count: Int(entry.length))
             if value.isFinite { return value }
         }
         return try scalar(from: Node(document: document, index: index), lenient: lenient)
@@ -252,7 +252,7 @@ extension Date: ScalarValue {
         case .string:
             let text = try node.string()
             if let date = DateFormats.parseISO8601(text) { return date }
-            if lenient, Array(text.utf8).withUnsafeBufferPointer(NumberGrammar.isValid), let seconds = Double(text), seconds.isFinite {
+            if lenient, unsafe Array(text.utf8).withUnsafeBufferPointer(NumberGrammar.isValid), let seconds = Double(text), seconds.isFinite {
                 return Date(timeIntervalSince1970: seconds)
             }
             throw CartographError(

@@ -81,16 +81,16 @@ final class StoredScalar: @unchecked Sendable {
             if !required, !holdsNull {
                 guard index != nil else { return }
                 if ignoreNull ?? context.session.ignoreNulls { return }
-                if optional { return type.storeEmpty(optional: true, at: base + offset) }
+                if optional { return unsafe type.storeEmpty(optional: true, at: base + offset) }
             }
-            return try read(
-                index.map { Node(document: document, index: $0) }, at: base, context: context,
-                spec: KeySpec(storage: spec.takeUnretainedValue()), mode: mode)
+            return unsafe try read(
+                index.map { Node(document: document, index: $0) }, at: unsafe base, context: context,
+                spec: unsafe KeySpec(storage: spec.takeUnretainedValue()), mode: mode)
         }
         do {
-            try type.store(in: document, at: index, lenient: lenient || context.session.lenientScalars, optional: optional, to: base + offset)
+            unsafe try type.store(in: document, at: index, lenient: lenient || context.session.lenientScalars, optional: optional, to: base + offset)
         } catch let error as CartographError {
-            throw error.replacingPath(FoundValue.path(context, KeySpec(storage: spec.takeUnretainedValue())))
+            throw unsafe error.replacingPath(FoundValue.path(context, KeySpec(storage: spec.takeUnretainedValue())))
         }
     }
 
@@ -108,10 +108,10 @@ final class StoredScalar: @unchecked Sendable {
         switch found {
         case .leave: return
         case .clear, .reset:
-            type.storeEmpty(optional: optional, at: base + offset)
+            unsafe type.storeEmpty(optional: optional, at: base + offset)
         case .read(let node):
             do {
-                try type.store(from: node, lenient: lenient || context.session.lenientScalars, optional: optional, at: base + offset)
+                unsafe try type.store(from: node, lenient: lenient || context.session.lenientScalars, optional: optional, at: base + offset)
             } catch let error as CartographError {
                 throw error.replacingPath(FoundValue.path(context, spec))
             }
@@ -131,14 +131,14 @@ extension ScalarValue {
     static var hasZero: Bool { zero != nil }
 
     static func store(from node: Node, lenient: Bool, optional: Bool, at address: UnsafeMutableRawPointer) throws {
-        put(try scalar(from: node, lenient: lenient), optional: optional, at: address)
+        unsafe put(try scalar(from: node, lenient: lenient), optional: optional, at: address)
     }
 
     static func storeEmpty(optional: Bool, at address: UnsafeMutableRawPointer) {
         if optional {
-            address.assumingMemoryBound(to: Optional<Self>.self).pointee = nil
+            unsafe address.assumingMemoryBound(to: Optional<Self>.self).pointee = nil
         } else if let zero {
-            address.assumingMemoryBound(to: Self.self).pointee = zero
+            unsafe address.assumingMemoryBound(to: Self.self).pointee = zero
         }
     }
 }

@@ -393,7 +393,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
 /// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
-        let decoder = DocumentDecoder(
+        let decoder = unsafe DocumentDecoder(
             document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
             input: nil, issues: context.issues, recyclesContainers: true)
         decoder.readsNullMarker = context.session.readsNullMarker

@@ -25,7 +25,7 @@ import Foundation
 ///    and encodings are checked as they are read.
 ///
 /// Every failure is a ``CartographError`` with the byte offset of the object.
-struct BinaryPlistReader {
+@safe struct BinaryPlistReader {
     private let bytes: UnsafeRawBufferPointer
     private let options: PropertyListOptions
     private let builder: DocumentBuilder
@@ -52,14 +52,14 @@ struct BinaryPlistReader {
     static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool = false)
         throws -> Document
     {
-        var reader = try BinaryPlistReader(bytes, options: options, parse: parse, rejectsNULInKeys: rejectsNULInKeys)
+        var reader = unsafe try BinaryPlistReader(bytes, options: options, parse: parse, rejectsNULInKeys: rejectsNULInKeys)
         try reader.measure()
         try reader.build()
         return reader.builder.makeDocument()
     }
 
     private init(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool) throws {
-        self.bytes = bytes
+        unsafe self.bytes = unsafe bytes
         self.options = options
         self.rejectsNULInKeys = rejectsNULInKeys
         builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
@@ -75,25 +75,25 @@ struct BinaryPlistReader {
     /// A big-endian unsigned integer of `width` bytes (1 to 8) at `offset`; the caller checked the range.
     @inline(__always)
     private func unsigned(_ offset: Int, _ width: Int) -> UInt64 {
-        let base = bytes.baseAddress!.advanced(by: offset)
+        let base = unsafe bytes.baseAddress!.advanced(by: offset)
         switch width {
-        case 1: return UInt64(base.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
+        case 1: return unsafe UInt64(base.load(as: UInt8.self))
+        case 2: return unsafe UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
+        case 4: return unsafe UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
+        case 8: return unsafe UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
         default:
             var value: UInt64 = 0
-            for index in 0..<width { value = value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
+            for index in 0..<width { value = unsafe value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
             return value
         }
     }
 
     private mutating func readTrailer() throws {
-        let count = bytes.count
+        let count = unsafe bytes.count
         guard count >= 8 + 32 else { throw fail("too short for a header and a trailer", at: 0) }
         let trailer = count - 32
-        offsetSize = Int(bytes[trailer + 6])
-        referenceSize = Int(bytes[trailer + 7])
+        offsetSize = unsafe Int(bytes[trailer + 6])
+        referenceSize = unsafe Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw fail("offset or reference size \(offsetSize)/\(referenceSize) is not 1 to 8 bytes", at: trailer + 6)
         }
@@ -138,11 +138,11 @@ struct BinaryPlistReader {
     /// after it) and where its payload starts; `unit` bytes per element must fit.
     @inline(__always)
     private func sized(at offset: Int, unit: Int) throws -> (length: Int, start: Int) {
-        var length = Int(bytes[offset] & 0x0F)
+        var length = unsafe Int(bytes[offset] & 0x0F)
         var start = offset + 1
         if length == 0x0F {
             guard start < offsetTable else { throw fail("the object's length is cut off", at: offset) }
-            let marker = bytes[start]
+            let marker = unsafe bytes[start]
             let width = 1 << Int(marker & 0x0F)
             guard marker >> 4 == 0x1, marker & 0x0F <= 3, start + 1 + width <= offsetTable else {
                 throw fail("the object has an invalid length", at: start)
@@ -159,7 +159,7 @@ struct BinaryPlistReader {
     /// A container's references: where they start, how many elements, and the key-to-value distance.
     @inline(__always)
     private func container(at offset: Int) throws -> (start: Int, count: Int, valueDistance: Int)? {
-        switch bytes[offset] >> 4 {
+        switch unsafe bytes[offset] >> 4 {
         case 0xA, 0xC:
             let (count, start) = try sized(at: offset, unit: referenceSize)
             return (start, count, 0)
@@ -182,7 +182,7 @@ struct BinaryPlistReader {
         // a dict's keys count with it). Value totals never pass their limit,
         // which is kept below 2^32, so 4 bytes hold them.
         let limit = min(options.maxValues, Int(UInt32.max))
-        let budget = min(
+        let budget = unsafe min(
             Tape.maxDocumentBytes,
             max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue))
         var expanded = [UInt32](repeating: 1, count: objectCount)
@@ -258,7 +258,7 @@ struct BinaryPlistReader {
     /// its tape entry and its text. Nothing is checked beyond its extent;
     /// pass 2 reads and checks it.
     private func scalarBytes(of object: Int, offset at: Int) throws -> Int {
-        let marker = bytes[at]
+        let marker = unsafe bytes[at]
         switch marker >> 4 {
         case 0x1, 0x2, 0x8: return Self.entryBytes + 48 // integer or real text and its NUL
         case 0x3: return Self.entryBytes + 27 // 0001-01-01T00:00:00.000000Z
@@ -314,33 +314,33 @@ struct BinaryPlistReader {
 
     private mutating func emitKey(_ object: Int) throws {
         let at = try offset(of: object)
-        guard bytes[at] >> 4 == 0x5 || bytes[at] >> 4 == 0x6 else {
+        guard unsafe bytes[at] >> 4 == 0x5 || bytes[at] >> 4 == 0x6 else {
             throw fail("object \(object) is a dictionary key that is not a string", at: at)
         }
-        try withString(at: at) { [builder, rejectsNULInKeys] text, count in
-            if rejectsNULInKeys, let text, memchr(text, 0, count) != nil {
+        unsafe try withString(at: at) { [builder, rejectsNULInKeys] text, count in
+            if rejectsNULInKeys, let text = unsafe text, unsafe memchr(text, 0, count) != nil {
                 return builder.fail(CartographError(.syntax, "a dictionary key holds a NUL character, which libplist cannot read", offset: at))
             }
-            return builder.key(text, count: count, at: at)
+            return unsafe builder.key(text, count: count, at: at)
         }
     }
 
     /// Hands the UTF-8 bytes of the string object at `at` to `body`: ASCII
     /// strings as they are in the file, UTF-16 ones converted into ``scratch``.
     private mutating func withString(at: Int, _ body: (UnsafeRawPointer?, Int) -> Bool) throws {
-        if bytes[at] >> 4 == 0x5 {
+        if unsafe bytes[at] >> 4 == 0x5 {
             let (length, start) = try sized(at: at, unit: 1)
-            try accept(body(bytes.baseAddress! + start, length))
+            unsafe try accept(body(bytes.baseAddress! + start, length))
         } else {
             try utf16(at: at)
-            try accept(scratch.withUnsafeBytes { body($0.baseAddress, $0.count) })
+            unsafe try accept(scratch.withUnsafeBytes { unsafe body($0.baseAddress, $0.count) })
         }
     }
 
     /// One value: a scalar is appended, a container is opened and pushed.
     private mutating func emit(_ object: Int, into frames: inout [Frame]) throws {
         let at = try offset(of: object)
-        let marker = bytes[at]
+        let marker = unsafe bytes[at]
         switch marker >> 4 {
         case 0x0:
             switch marker {
@@ -363,9 +363,9 @@ struct BinaryPlistReader {
             try PlistScalars.date(secondsSince2001: Double(bitPattern: unsigned(at + 1, 8)), at: at, into: builder)
         case 0x4:
             let (length, start) = try sized(at: at, unit: 1)
-            try PlistScalars.data(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), at: at, into: builder)
+            unsafe try PlistScalars.data(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), at: at, into: builder)
         case 0x5, 0x6:
-            try withString(at: at) { [builder] text, count in builder.string(text, count: count, at: at) }
+            unsafe try withString(at: at) { [builder] text, count in unsafe builder.string(text, count: count, at: at) }
         case 0x8:
             let width = Int(marker & 0x0F) + 1
             guard at + 1 + width <= offsetTable else { throw fail("object \(object) runs past the object area", at: at) }
@@ -382,7 +382,7 @@ struct BinaryPlistReader {
     /// An unsigned value of up to 16 bytes whose leading bytes beyond 8 are zero.
     private func wideUnsigned(_ position: Int, _ width: Int, object: Int) throws -> UInt64 {
         guard width > 8 else { return unsigned(position, width) }
-        for index in position..<(position + width - 8) where bytes[index] != 0 {
+        for index in position..<(position + width - 8) where unsafe bytes[index] != 0 {
             throw CartographError(.numberOutOfRange, "object \(object) is an integer wider than 64 bits", offset: position - 1)
         }
         return unsigned(position + width - 8, 8)
@@ -391,7 +391,7 @@ struct BinaryPlistReader {
     /// Integers: 1, 2 and 4 bytes are unsigned, 8 bytes signed, 16 bytes a
     /// signed 128-bit value that must fit in Int64 or UInt64.
     private func emitInteger(at: Int) throws {
-        let exponent = Int(bytes[at] & 0x0F)
+        let exponent = unsafe Int(bytes[at] & 0x0F)
         guard exponent <= 4 else { throw fail("an integer wider than 16 bytes", at: at) }
         let width = 1 << exponent
         guard at + 1 + width <= offsetTable else { throw fail("the integer runs past the object area", at: at) }

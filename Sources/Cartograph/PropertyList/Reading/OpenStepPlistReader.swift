@@ -26,7 +26,7 @@ import Foundation
 ///
 /// The input is UTF-8 (the caller converts UTF-16 and UTF-32). Errors are
 /// ``CartographError``s placed at the byte where reading stopped.
-struct OpenStepPlistReader {
+@safe struct OpenStepPlistReader {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private var position = 0
@@ -36,29 +36,29 @@ struct OpenStepPlistReader {
     /// that is not space or a comment is not `<` (XML, or OpenStep data at
     /// the top, which Foundation also reads as XML first).
     static func looksLikeOpenStep(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        guard let base = unsafe bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        let start = unsafe bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // A comment that never ends is OpenStep's (XML has none of that form): its reader says so.
-        guard let first = afterSpaceAndComments(base, count: bytes.count, from: start) else { return true }
+        guard let first = unsafe afterSpaceAndComments(base, count: bytes.count, from: start) else { return true }
         // Only space and comments: an empty strings file, `{}` as Foundation reads it.
         guard first < bytes.count else { return bytes.count > 0 }
-        return base[first] != UInt8(ascii: "<")
+        return unsafe base[first] != UInt8(ascii: "<")
     }
 
     static func document(_ bytes: UnsafeRawBufferPointer, parse: ParseOptions) throws -> Document {
-        var reader = OpenStepPlistReader(
+        var reader = unsafe OpenStepPlistReader(
             base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count,
             builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
         do {
             try reader.run()
         } catch let error as CartographError {
-            throw error.locating(in: bytes)
+            throw unsafe error.locating(in: bytes)
         }
         return reader.builder.makeDocument()
     }
 
     private init(base: UnsafePointer<UInt8>, count: Int, builder: DocumentBuilder) {
-        self.base = base
+        unsafe self.base = unsafe base
         self.count = count
         self.builder = builder
     }
@@ -72,7 +72,7 @@ struct OpenStepPlistReader {
     }
 
     private mutating func run() throws {
-        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        if count >= 3, unsafe base[0] == 0xEF, unsafe base[1] == 0xBB, unsafe base[2] == 0xBF { position = 3 }
         try skipSpaceAndComments()
         guard position < count else {
             // Nothing but space and comments: an empty strings file.
@@ -82,10 +82,10 @@ struct OpenStepPlistReader {
         }
         let start = position
         // A string followed by `=` or `;` starts the strings-file form: members without braces.
-        if base[position] != UInt8(ascii: "{"), base[position] != UInt8(ascii: "("), base[position] != UInt8(ascii: "<") {
+        if unsafe base[position] != UInt8(ascii: "{"), unsafe base[position] != UInt8(ascii: "("), unsafe base[position] != UInt8(ascii: "<") {
             var probe = self
             if (try? probe.skipString()) != nil, (try? probe.skipSpaceAndComments()) != nil, probe.position < count,
-                base[probe.position] == UInt8(ascii: "=") || base[probe.position] == UInt8(ascii: ";")
+                unsafe base[probe.position] == UInt8(ascii: "=") || base[probe.position] == UInt8(ascii: ";")
             {
                 try accept(builder.begin(object: true, at: start))
                 try members(closedBy: nil)
@@ -105,7 +105,7 @@ struct OpenStepPlistReader {
         try skipSpaceAndComments()
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends where a value belongs", offset: count) }
         let start = position
-        switch base[position] {
+        switch unsafe base[position] {
         case UInt8(ascii: "{"):
             position += 1
             try accept(builder.begin(object: true, at: start))
@@ -120,7 +120,7 @@ struct OpenStepPlistReader {
             try data()
         default:
             let text = try string()
-            try text.withUnsafeBytes { try accept(builder.string($0.baseAddress, count: $0.count, at: start)) }
+            unsafe try text.withUnsafeBytes { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: start)) }
         }
     }
 
@@ -130,7 +130,7 @@ struct OpenStepPlistReader {
             try skipSpaceAndComments()
             if let closer {
                 guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a dictionary", offset: count) }
-                if base[position] == closer {
+                if unsafe base[position] == closer {
                     position += 1
                     return
                 }
@@ -139,19 +139,19 @@ struct OpenStepPlistReader {
             }
             let keyStart = position
             let key = try string()
-            try key.withUnsafeBytes { try accept(builder.key($0.baseAddress, count: $0.count, at: keyStart)) }
+            unsafe try key.withUnsafeBytes { unsafe try accept(builder.key($0.baseAddress, count: $0.count, at: keyStart)) }
             try skipSpaceAndComments()
-            if position < count, base[position] == UInt8(ascii: ";") {
+            if position < count, unsafe base[position] == UInt8(ascii: ";") {
                 // `key;` is `key = key;`, as Foundation reads it.
-                try key.withUnsafeBytes { try accept(builder.string($0.baseAddress, count: $0.count, at: keyStart)) }
+                unsafe try key.withUnsafeBytes { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: keyStart)) }
                 position += 1
                 continue
             }
-            guard position < count, base[position] == UInt8(ascii: "=") else { throw fail("a dictionary key without `=`") }
+            guard position < count, unsafe base[position] == UInt8(ascii: "=") else { throw fail("a dictionary key without `=`") }
             position += 1
             try value(depth: depth + 1)
             try skipSpaceAndComments()
-            guard position < count, base[position] == UInt8(ascii: ";") else { throw fail("a dictionary value without `;`") }
+            guard position < count, unsafe base[position] == UInt8(ascii: ";") else { throw fail("a dictionary value without `;`") }
             position += 1
         }
     }
@@ -159,7 +159,7 @@ struct OpenStepPlistReader {
     /// Values separated by commas (one after the last allowed) up to `)`.
     private mutating func elements(depth: Int) throws {
         try skipSpaceAndComments()
-        if position < count, base[position] == UInt8(ascii: ")") {
+        if position < count, unsafe base[position] == UInt8(ascii: ")") {
             position += 1
             return
         }
@@ -167,14 +167,14 @@ struct OpenStepPlistReader {
             try value(depth: depth + 1)
             try skipSpaceAndComments()
             guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside an array", offset: count) }
-            switch base[position] {
+            switch unsafe base[position] {
             case UInt8(ascii: ")"):
                 position += 1
                 return
             case UInt8(ascii: ","):
                 position += 1
                 try skipSpaceAndComments()
-                if position < count, base[position] == UInt8(ascii: ")") {
+                if position < count, unsafe base[position] == UInt8(ascii: ")") {
                     position += 1
                     return
                 }
@@ -190,8 +190,8 @@ struct OpenStepPlistReader {
         position += 1
         var bytes: [UInt8] = []
         var high: UInt8?
-        while position < count, base[position] != UInt8(ascii: ">") {
-            let byte = base[position]
+        while position < count, unsafe base[position] != UInt8(ascii: ">") {
+            let byte = unsafe base[position]
             if Self.isSpace(byte) {
                 position += 1
                 continue
@@ -208,7 +208,7 @@ struct OpenStepPlistReader {
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside data", offset: count) }
         guard high == nil else { throw fail("data with an odd number of hex digits") }
         position += 1
-        try bytes.withUnsafeBytes { try PlistScalars.data($0, at: start, into: builder) }
+        unsafe try bytes.withUnsafeBytes { unsafe try PlistScalars.data($0, at: start, into: builder) }
     }
 
     // MARK: Strings
@@ -216,19 +216,19 @@ struct OpenStepPlistReader {
     /// A quoted or unquoted string, as UTF-8.
     private mutating func string() throws -> [UInt8] {
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends where a string belongs", offset: count) }
-        let quote = base[position]
+        let quote = unsafe base[position]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
             let start = position
-            while position < count, Self.isUnquoted(base[position]) { position += 1 }
+            while position < count, unsafe Self.isUnquoted(base[position]) { position += 1 }
             guard position > start else { throw fail("an unexpected character where a value belongs") }
-            return Array(UnsafeBufferPointer(start: base + start, count: position - start))
+            return unsafe Array(UnsafeBufferPointer(start: base + start, count: position - start))
         }
         let start = position
         position += 1
         var text: [UInt8] = []
         while true {
             guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a string", offset: start) }
-            let byte = base[position]
+            let byte = unsafe base[position]
             position += 1
             if byte == quote { return text }
             if byte == UInt8(ascii: "\\") {
@@ -247,7 +247,7 @@ struct OpenStepPlistReader {
     /// The character after a `\`.
     private mutating func escape(into text: inout [UInt8]) throws {
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside an escape", offset: count) }
-        let byte = base[position]
+        let byte = unsafe base[position]
         position += 1
         switch byte {
         case UInt8(ascii: "a"): text.append(0x07)
@@ -267,8 +267,8 @@ struct OpenStepPlistReader {
         case UInt8(ascii: "0")...UInt8(ascii: "7"):
             var value = byte - UInt8(ascii: "0")
             for _ in 0..<2 {
-                guard position < count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(base[position]) else { break }
-                value = value << 3 &+ (base[position] - UInt8(ascii: "0"))
+                guard position < count, unsafe (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(base[position]) else { break }
+                value = unsafe value << 3 &+ (base[position] - UInt8(ascii: "0"))
                 position += 1
             }
             text.append(contentsOf: Self.nextStep(value).utf8)
@@ -281,7 +281,7 @@ struct OpenStepPlistReader {
     private mutating func unicodeUnit() -> UInt16 {
         var value: UInt16 = 0
         var digits = 0
-        while digits < 4, position < count, let nibble = HexDigits.value(base[position]) {
+        while digits < 4, position < count, let nibble = unsafe HexDigits.value(base[position]) {
             value = value << 4 | UInt16(nibble)
             digits += 1
             position += 1
@@ -303,7 +303,7 @@ struct OpenStepPlistReader {
     // MARK: Space
 
     private mutating func skipSpaceAndComments() throws {
-        guard let next = Self.afterSpaceAndComments(base, count: count, from: position) else {
+        guard let next = unsafe Self.afterSpaceAndComments(base, count: count, from: position) else {
             throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a comment", offset: position)
         }
         position = next
@@ -314,14 +314,14 @@ struct OpenStepPlistReader {
     private static func afterSpaceAndComments(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
         var position = start
         while position < count {
-            let byte = base[position]
+            let byte = unsafe base[position]
             if isSpace(byte) {
                 position += 1
-            } else if byte == UInt8(ascii: "/"), position + 1 < count, base[position + 1] == UInt8(ascii: "/") {
-                while position < count, base[position] != UInt8(ascii: "\n"), base[position] != UInt8(ascii: "\r") { position += 1 }
-            } else if byte == UInt8(ascii: "/"), position + 1 < count, base[position + 1] == UInt8(ascii: "*") {
+            } else if byte == UInt8(ascii: "/"), position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "/") {
+                while position < count, unsafe base[position] != UInt8(ascii: "\n"), unsafe base[position] != UInt8(ascii: "\r") { position += 1 }
+            } else if byte == UInt8(ascii: "/"), position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "*") {
                 position += 2
-                while position + 1 < count, !(base[position] == UInt8(ascii: "*") && base[position + 1] == UInt8(ascii: "/")) { position += 1 }
+                while position + 1 < count, unsafe !(base[position] == UInt8(ascii: "*") && base[position + 1] == UInt8(ascii: "/")) { position += 1 }
                 guard position + 1 < count else { return nil }
                 position += 2
             } else {

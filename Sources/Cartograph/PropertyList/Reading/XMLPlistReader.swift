@@ -29,7 +29,7 @@ import Foundation
 /// unbalanced tags, content after the root, a NUL byte, an encoding other
 /// than UTF-8 — is a ``CartographError`` with the byte offset, line and
 /// column.
-struct XMLPlistReader {
+@safe struct XMLPlistReader {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private let options: PropertyListOptions
@@ -72,21 +72,21 @@ struct XMLPlistReader {
     static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws
         -> Document
     {
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var reader = XMLPlistReader(
+        let base = unsafe bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var reader = unsafe XMLPlistReader(
             base: base, count: bytes.count, options: options,
             builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
         reader.converted = converted
         do {
             try reader.run()
         } catch let error as CartographError {
-            throw error.locating(in: bytes)
+            throw unsafe error.locating(in: bytes)
         }
         return reader.builder.makeDocument()
     }
 
     private init(base: UnsafePointer<UInt8>, count: Int, options: PropertyListOptions, builder: DocumentBuilder) {
-        self.base = base
+        unsafe self.base = unsafe base
         self.count = count
         self.options = options
         self.builder = builder
@@ -108,11 +108,11 @@ struct XMLPlistReader {
     }
 
     private mutating func run() throws {
-        if let found = memchr(base, 0, count) {
-            let nul = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        if let found = unsafe memchr(base, 0, count) {
+            let nul = unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
             throw fail(nul < 2 ? "only UTF-8 XML plists are read (this looks like UTF-16)" : "a NUL byte", at: nul)
         }
-        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        if count >= 3, unsafe base[0] == 0xEF, unsafe base[1] == 0xBB, unsafe base[2] == 0xBF { position = 3 }
         try skipMisc()
         guard position < count else { throw CartographError(.unexpectedEnd, "the XML plist holds no value", offset: count) }
         var tag = try startTag()
@@ -179,9 +179,9 @@ struct XMLPlistReader {
         let source = tag.offset
         containers[last].expectsKey = false
         var isUID = false
-        try text(of: tag) { [builder] bytes, length in
-            isUID = length == 6 && bytes.map { memcmp($0, "CF$UID", 6) == 0 } == true
-            return builder.key(bytes, count: length, at: source)
+        unsafe try text(of: tag) { [builder] bytes, length in
+            isUID = unsafe length == 6 && bytes.map { unsafe memcmp($0, "CF$UID", 6) == 0 } == true
+            return unsafe builder.key(bytes, count: length, at: source)
         }
         containers[last].uidState = containers[last].uidState == 0 && isUID ? 1 : 3
     }
@@ -200,9 +200,9 @@ struct XMLPlistReader {
                 containers.append(Container(isDict: isDict))
             }
         case .string:
-            try text(of: tag) { [builder] bytes, length in builder.string(bytes, count: length, at: source) }
+            unsafe try text(of: tag) { [builder] bytes, length in unsafe builder.string(bytes, count: length, at: source) }
         case .true, .false:
-            try text(of: tag) { bytes, length in Self.isBlank(bytes, length) }
+            unsafe try text(of: tag) { bytes, length in unsafe Self.isBlank(bytes, length) }
             try accept(builder.literal(tag.element == .true ? .true : .false, at: source))
         case .integer:
             try integer(tag)
@@ -226,13 +226,13 @@ struct XMLPlistReader {
     /// whitespace unless `keepingTrailingSpace`.
     private mutating func trimmedText(of tag: Tag, keepingTrailingSpace: Bool = false) throws -> String {
         var result = ""
-        try text(of: tag) { bytes, length in
-            guard let pointer = bytes?.assumingMemoryBound(to: UInt8.self) else { return true }
+        unsafe try text(of: tag) { bytes, length in
+            guard let pointer = unsafe bytes?.assumingMemoryBound(to: UInt8.self) else { return true }
             var start = 0
             var end = length
-            while start < end, Self.isSpace(pointer[start]) { start += 1 }
-            while !keepingTrailingSpace, end > start, Self.isSpace(pointer[end - 1]) { end -= 1 }
-            result = String(decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
+            while start < end, unsafe Self.isSpace(pointer[start]) { start += 1 }
+            while !keepingTrailingSpace, end > start, unsafe Self.isSpace(pointer[end - 1]) { end -= 1 }
+            result = unsafe String(decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
             return true
         }
         return result
@@ -268,9 +268,9 @@ struct XMLPlistReader {
         }
         var value: Double?
         var keepsText = false
-        text.utf8.withContiguousStorageIfAvailable { buffer in
-            if let start = buffer.baseAddress, NumberGrammar.isValid(buffer) {
-                value = NumberText.double(start, count: buffer.count)
+        unsafe text.utf8.withContiguousStorageIfAvailable { buffer in
+            if let start = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer) {
+                value = unsafe NumberText.double(start, count: buffer.count)
                 // A Double halfway between two Floats does not say which
                 // side the text was on: the text itself is kept, so that a
                 // Float is rounded once from it (``NarrowFloat``).
@@ -279,7 +279,7 @@ struct XMLPlistReader {
         }
         if keepsText {
             var kept = text
-            try kept.withUTF8 { try PlistScalars.accept(builder.number($0.baseAddress!, count: $0.count, at: tag.offset), builder) }
+            try kept.withUTF8 { unsafe try PlistScalars.accept(builder.number($0.baseAddress!, count: $0.count, at: tag.offset), builder) }
             return
         }
         // Other spellings writers use: "+1.5", "1.", ".5", "1E5", "nan", "inf", "-infinity".
@@ -301,12 +301,12 @@ struct XMLPlistReader {
 
     private mutating func data(_ tag: Tag) throws {
         var decoded: [UInt8]?
-        try text(of: tag) { bytes, length in
-            decoded = Base64Text.decode(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+        unsafe try text(of: tag) { bytes, length in
+            decoded = unsafe Base64Text.decode(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
             return true
         }
         guard let decoded else { throw CartographError(.syntax, "invalid XML plist: <data> is not base64", offset: tag.offset) }
-        try decoded.withUnsafeBytes { try PlistScalars.data($0, at: tag.offset, into: builder) }
+        unsafe try decoded.withUnsafeBytes { unsafe try PlistScalars.data($0, at: tag.offset, into: builder) }
     }
 
     /// Whether the text is one or more ASCII digits of the radix (10 or 16)
@@ -323,8 +323,8 @@ struct XMLPlistReader {
     }
 
     private static func isBlank(_ bytes: UnsafeRawPointer?, _ length: Int) -> Bool {
-        guard let bytes else { return true }
-        for index in 0..<length where !isSpace(bytes.load(fromByteOffset: index, as: UInt8.self)) { return false }
+        guard let bytes = unsafe bytes else { return true }
+        for index in 0..<length where unsafe !isSpace(bytes.load(fromByteOffset: index, as: UInt8.self)) { return false }
         return true
     }
 
@@ -340,31 +340,31 @@ struct XMLPlistReader {
         // The common case: no escape, CDATA or comment before the end tag,
         // so the input's own bytes are the text.
         while index < count {
-            let byte = base[index]
+            let byte = unsafe base[index]
             if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
             index += 1
         }
-        if index < count, base[index] == UInt8(ascii: "<"), index + 1 < count, base[index + 1] == UInt8(ascii: "/") {
+        if index < count, unsafe base[index] == UInt8(ascii: "<"), index + 1 < count, unsafe base[index + 1] == UInt8(ascii: "/") {
             position = index
             try endTag(of: tag)
-            guard body(UnsafeRawPointer(base + start), index - start) else { throw textFailure(tag) }
+            guard unsafe body(UnsafeRawPointer(base + start), index - start) else { throw textFailure(tag) }
             return
         }
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+        unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
         position = index
         try decodeText(of: tag)
-        guard scratch.withUnsafeBytes({ body($0.baseAddress, $0.count) }) else { throw textFailure(tag) }
+        guard unsafe scratch.withUnsafeBytes({ unsafe body($0.baseAddress, $0.count) }) else { throw textFailure(tag) }
     }
 
     private func textFailure(_ tag: Tag) -> CartographError {
-        builder.failure ?? fail("<\(tag.element)> holds text where none is allowed", at: tag.offset)
+        unsafe builder.failure ?? fail("<\(tag.element)> holds text where none is allowed", at: tag.offset)
     }
 
     /// The slow path of ``text(of:_:)``: decodes into ``scratch`` up to the end tag.
     private mutating func decodeText(of tag: Tag) throws {
         while position < count {
-            let byte = base[position]
+            let byte = unsafe base[position]
             switch byte {
             case UInt8(ascii: "&"):
                 try reference()
@@ -374,8 +374,8 @@ struct XMLPlistReader {
                 } else if starts("<![CDATA[") {
                     let contentStart = position + 9
                     try skip(past: "]]>", what: "a CDATA section")
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: base + contentStart, count: position - 3 - contentStart))
-                } else if position + 1 < count, base[position + 1] == UInt8(ascii: "/") {
+                    unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: base + contentStart, count: position - 3 - contentStart))
+                } else if position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "/") {
                     try endTag(of: tag)
                     return
                 } else {
@@ -393,9 +393,9 @@ struct XMLPlistReader {
     private mutating func reference() throws {
         let start = position
         var end = position + 1
-        while end < count, end - start < 64, base[end] != UInt8(ascii: ";") { end += 1 }
-        guard end < count, base[end] == UInt8(ascii: ";") else { throw fail("an & that starts no entity or character reference", at: start) }
-        let name = String(decoding: UnsafeBufferPointer(start: base + start + 1, count: end - start - 1), as: UTF8.self)
+        while end < count, end - start < 64, unsafe base[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < count, unsafe base[end] == UInt8(ascii: ";") else { throw fail("an & that starts no entity or character reference", at: start) }
+        let name = unsafe String(decoding: UnsafeBufferPointer(start: base + start + 1, count: end - start - 1), as: UTF8.self)
         position = end + 1
         switch name {
         case "lt": scratch.append(UInt8(ascii: "<"))
@@ -424,16 +424,16 @@ struct XMLPlistReader {
     @inline(__always)
     private func starts(_ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
-        return position + length <= count && memcmp(base + position, literal.utf8Start, length) == 0
+        return unsafe position + length <= count && memcmp(base + position, literal.utf8Start, length) == 0
     }
 
     /// Moves past the next `terminator`.
     private mutating func skip(past terminator: StaticString, what: String) throws {
         let length = terminator.utf8CodeUnitCount
-        let first = terminator.utf8Start[0]
+        let first = unsafe terminator.utf8Start[0]
         var index = position
         while index + length <= count {
-            if base[index] == first, memcmp(base + index, terminator.utf8Start, length) == 0 {
+            if unsafe base[index] == first, unsafe memcmp(base + index, terminator.utf8Start, length) == 0 {
                 position = index + length
                 return
             }
@@ -445,7 +445,7 @@ struct XMLPlistReader {
     /// Whitespace, comments, processing instructions and a DOCTYPE: what may stand between elements.
     private mutating func skipMisc() throws {
         while position < count {
-            let byte = base[position]
+            let byte = unsafe base[position]
             if Self.isSpace(byte) {
                 position += 1
             } else if byte != UInt8(ascii: "<") {
@@ -468,8 +468,8 @@ struct XMLPlistReader {
     /// The `encoding="…"` of the XML declaration at `position`, lowercased.
     private func declaredEncoding() -> String? {
         var end = position
-        while end < count, base[end] != UInt8(ascii: ">") { end += 1 }
-        let declaration = String(decoding: UnsafeBufferPointer(start: base + position, count: end - position), as: UTF8.self)
+        while end < count, unsafe base[end] != UInt8(ascii: ">") { end += 1 }
+        let declaration = unsafe String(decoding: UnsafeBufferPointer(start: base + position, count: end - position), as: UTF8.self)
         guard let range = declaration.range(of: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
@@ -480,7 +480,7 @@ struct XMLPlistReader {
         var quote: UInt8 = 0
         var index = position + 9
         while index < count {
-            let byte = base[index]
+            let byte = unsafe base[index]
             if quote != 0 {
                 if byte == quote { quote = 0 }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -515,13 +515,13 @@ struct XMLPlistReader {
     private mutating func tag() throws -> Tag {
         let offset = position
         var index = position + 1
-        let isEnd = index < count && base[index] == UInt8(ascii: "/")
+        let isEnd = unsafe index < count && base[index] == UInt8(ascii: "/")
         if isEnd { index += 1 }
         let nameStart = index
-        while index < count, Self.isNameByte(base[index]) { index += 1 }
+        while index < count, unsafe Self.isNameByte(base[index]) { index += 1 }
         guard index < count else { throw cutOff("a tag") }
-        guard let element = Self.element(base + nameStart, index - nameStart) else {
-            let name = String(decoding: UnsafeBufferPointer(start: base + nameStart, count: index - nameStart), as: UTF8.self)
+        guard let element = unsafe Self.element(base + nameStart, index - nameStart) else {
+            let name = unsafe String(decoding: UnsafeBufferPointer(start: base + nameStart, count: index - nameStart), as: UTF8.self)
             throw fail(name.isEmpty ? "a < that starts no tag" : "<\(name)> is not a property-list element", at: offset)
         }
         var isEmpty = false
@@ -529,13 +529,13 @@ struct XMLPlistReader {
         var quote: UInt8 = 0
         while true {
             guard index < count else { throw cutOff("a tag") }
-            let byte = base[index]
+            let byte = unsafe base[index]
             index += 1
             if quote != 0 {
                 if byte == quote { quote = 0 } else if byte == UInt8(ascii: "<") { throw fail("a < inside an attribute", at: index - 1) }
             } else if byte == UInt8(ascii: ">") {
                 break
-            } else if byte == UInt8(ascii: "/"), !isEnd, index < count, base[index] == UInt8(ascii: ">") {
+            } else if byte == UInt8(ascii: "/"), !isEnd, index < count, unsafe base[index] == UInt8(ascii: ">") {
                 isEmpty = true
                 index += 1
                 break
@@ -559,7 +559,7 @@ struct XMLPlistReader {
 
     private static func element(_ name: UnsafePointer<UInt8>, _ length: Int) -> Element? {
         func equals(_ literal: StaticString) -> Bool {
-            literal.utf8CodeUnitCount == length && memcmp(name, literal.utf8Start, length) == 0
+            unsafe literal.utf8CodeUnitCount == length && memcmp(name, literal.utf8Start, length) == 0
         }
         switch length {
         case 3: return equals("key") ? .key : nil

@@ -46,8 +46,8 @@ struct BinaryPlistSink: PlistSink {
     @inline(__always)
     private mutating func finishScalar(from start: Int) -> Int {
         let length = output.count - start
-        let object = output.withUnsafeBufferPointer { buffer in
-            scratch.table.object(
+        let object = unsafe output.withUnsafeBufferPointer { buffer in
+            unsafe scratch.table.object(
                 for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
                 offsets: scratch.offsets, next: scratch.offsets.count)
         }
@@ -73,16 +73,16 @@ struct BinaryPlistSink: PlistSink {
         let count = scratch.pending.count - container.start
         let start = scratch.references.count
         scratch.references.append(contentsOf: repeatElement(0, count: count))
-        scratch.pending.withUnsafeBufferPointer { members in
-            scratch.references.withUnsafeMutableBufferPointer { target in
+        unsafe scratch.pending.withUnsafeBufferPointer { members in
+            unsafe scratch.references.withUnsafeMutableBufferPointer { target in
                 if container.isDict {
                     let pairs = count / 2
                     for pair in 0..<pairs {
-                        target[start + pair] = members[container.start + 2 * pair]
-                        target[start + pairs + pair] = members[container.start + 2 * pair + 1]
+                        unsafe target[start + pair] = unsafe members[container.start + 2 * pair]
+                        unsafe target[start + pairs + pair] = unsafe members[container.start + 2 * pair + 1]
                     }
                 } else {
-                    for position in 0..<count { target[start + position] = members[container.start + position] }
+                    for position in 0..<count { unsafe target[start + position] = unsafe members[container.start + position] }
                 }
             }
         }
@@ -110,12 +110,12 @@ struct BinaryPlistSink: PlistSink {
     /// Whether the object is the ASCII string `key` (a cache hit is a hint,
     /// confirmed here against the bytes written).
     private func holds(_ object: Int, _ key: String) -> Bool {
-        output.withUnsafeBytes { buffer in
-            let start = buffer.baseAddress! + scratch.offsets[object]
-            guard start.load(as: UInt8.self) >> 4 == 0x5 else { return false }
-            let (length, header) = ScalarTable.markedCount(at: start)
+        unsafe output.withUnsafeBytes { buffer in
+            let start = unsafe buffer.baseAddress! + scratch.offsets[object]
+            guard unsafe start.load(as: UInt8.self) >> 4 == 0x5 else { return false }
+            let (length, header) = unsafe ScalarTable.markedCount(at: start)
             guard key.utf8.count == length else { return false }
-            return key.utf8.withContiguousStorageIfAvailable { memcmp(start + header, $0.baseAddress!, length) == 0 } ?? false
+            return unsafe key.utf8.withContiguousStorageIfAvailable { unsafe memcmp(start + header, $0.baseAddress!, length) == 0 } ?? false
         }
     }
 
@@ -191,29 +191,29 @@ struct BinaryPlistSink: PlistSink {
 
     /// ASCII strings as bytes (marker 5), others as UTF-16 big-endian (marker 6).
     private mutating func appendString(_ text: String) {
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendString(utf8: $0) }
-        if done == nil { Array(text.utf8).withUnsafeBufferPointer { appendString(utf8: $0) } }
+        let done: Void? = unsafe text.utf8.withContiguousStorageIfAvailable { unsafe appendString(utf8: $0) }
+        if done == nil { unsafe Array(text.utf8).withUnsafeBufferPointer { unsafe appendString(utf8: $0) } }
     }
 
     private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
-        if Self.isASCII(utf8) {
+        if unsafe Self.isASCII(utf8) {
             appendMarker(0x5, count: utf8.count)
-            output.append(contentsOf: utf8)
+            unsafe output.append(contentsOf: utf8)
         } else {
-            appendUTF16(utf8)
+            unsafe appendUTF16(utf8)
         }
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
-        guard let raw = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        guard let raw = unsafe UnsafeRawPointer(bytes.baseAddress) else { return true }
         while index + 8 <= count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            if unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
             index += 8
         }
         while index < count {
-            if bytes[index] >= 0x80 { return false }
+            if unsafe bytes[index] >= 0x80 { return false }
             index += 1
         }
         return true
@@ -222,33 +222,33 @@ struct BinaryPlistSink: PlistSink {
     /// UTF-8 (valid: it came from a String) to UTF-16 big-endian, written in place.
     private mutating func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>) {
         var units = 0
-        for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        for position in 0..<utf8.count where unsafe utf8[position] & 0xC0 != 0x80 { units += unsafe utf8[position] >= 0xF0 ? 2 : 1 }
         appendMarker(0x6, count: units)
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: units * 2))
-        output.withUnsafeMutableBufferPointer { buffer in
+        unsafe output.withUnsafeMutableBufferPointer { buffer in
             var at = start
             var index = 0
             @inline(__always) func put(_ unit: UInt32) {
-                buffer[at] = UInt8(truncatingIfNeeded: unit >> 8)
-                buffer[at + 1] = UInt8(truncatingIfNeeded: unit)
+                unsafe buffer[at] = UInt8(truncatingIfNeeded: unit >> 8)
+                unsafe buffer[at + 1] = UInt8(truncatingIfNeeded: unit)
                 at += 2
             }
             while index < utf8.count {
-                let lead = UInt32(utf8[index])
+                let lead = unsafe UInt32(utf8[index])
                 switch lead {
                 case 0..<0x80:
                     put(lead)
                     index += 1
                 case 0xC0..<0xE0:
-                    put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+                    unsafe put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
                     index += 2
                 case 0xE0..<0xF0:
-                    put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                    unsafe put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
                     index += 3
                 default:
                     let scalar =
-                        (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                        unsafe (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
                         | UInt32(utf8[index + 3] & 0x3F)
                     put(0xD800 | (scalar - 0x10000) >> 10)
                     put(0xDC00 | (scalar - 0x10000) & 0x3FF)
@@ -277,7 +277,7 @@ struct BinaryPlistSink: PlistSink {
             output.append(UInt8(truncatingIfNeeded: value >> 8))
             output.append(UInt8(truncatingIfNeeded: value))
         default:
-            withUnsafeBytes(of: value.bigEndian) { output.append(contentsOf: $0.suffix(width)) }
+            unsafe withUnsafeBytes(of: value.bigEndian) { unsafe output.append(contentsOf: $0.suffix(width)) }
         }
     }
 
@@ -334,8 +334,8 @@ struct BinaryPlistSink: PlistSink {
         append(UInt64(scratch.offsets.count), width: 8)
         append(UInt64(root), width: 8)
         append(UInt64(tableStart), width: 8)
-        let result = [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
-            count = output.withUnsafeBufferPointer { output in buffer.initialize(fromContentsOf: output) }
+        let result = unsafe [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
+            count = unsafe output.withUnsafeBufferPointer { output in unsafe buffer.initialize(fromContentsOf: output) }
         }
         // The working memory goes back for the next write, held by nothing here.
         scratch.output = output
@@ -351,25 +351,29 @@ struct BinaryPlistSink: PlistSink {
     private static func appendBigEndian(_ values: ArraySlice<Int>, width: Int, to output: inout [UInt8]) {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: values.count * width))
-        output.withUnsafeMutableBytes { buffer in
-            let target = buffer.baseAddress! + start
-            values.withUnsafeBufferPointer { values in
+        unsafe output.withUnsafeMutableBytes { buffer in
+            let target = unsafe buffer.baseAddress! + start
+            unsafe values.withUnsafeBufferPointer { values in
                 switch width {
                 case 1:
-                    for (index, value) in values.enumerated() {
-                        target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
+                    for index in 0..<values.count {
+                        let value = unsafe values[index]
+                        unsafe target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
                     }
                 case 2:
-                    for (index, value) in values.enumerated() {
-                        target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: 2 * index, as: UInt16.self)
+                    for index in 0..<values.count {
+                        let value = unsafe values[index]
+                        unsafe target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: 2 * index, as: UInt16.self)
                     }
                 case 4:
-                    for (index, value) in values.enumerated() {
-                        target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: 4 * index, as: UInt32.self)
+                    for index in 0..<values.count {
+                        let value = unsafe values[index]
+                        unsafe target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: 4 * index, as: UInt32.self)
                     }
                 default:
-                    for (index, value) in values.enumerated() {
-                        target.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, toByteOffset: 8 * index, as: UInt64.self)
+                    for index in 0..<values.count {
+                        let value = unsafe values[index]
+                        unsafe target.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, toByteOffset: 8 * index, as: UInt64.self)
                     }
                 }
             }

@@ -32,7 +32,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
 
     /// Writes a Document's value straight from its tape; it must not be null.
     mutating func write(root document: Document, at index: Int) throws {
-        guard document.tape.entries[index].kind != .null else {
+        guard unsafe document.tape.entries[index].kind != .null else {
             throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$")
         }
         try write(document, at: index, depth: 0, path: "$")
@@ -57,22 +57,22 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .array(let array):
             try checkDepth(depth, path())
             try sink.beginArray()
-            try array.elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices where !omitsNulls || !elements[position].isNull {
-                    try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+            unsafe try array.elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices where unsafe !omitsNulls || !elements[position].isNull {
+                    unsafe try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
                 }
             }
             try sink.endArray()
         case .object(let object):
             try checkDepth(depth, path())
             try sink.beginDict()
-            try object.members.withUnsafeBufferPointer { members in
-                let sorted = sortedOrder(members.count, key: { members[$0].key })
+            unsafe try object.members.withUnsafeBufferPointer { members in
+                let sorted = sortedOrder(members.count, key: { unsafe members[$0].key })
                 for ordinal in members.indices {
                     let position = sorted?[ordinal] ?? ordinal
-                    if omitsNulls, members[position].value.isNull { continue }
-                    try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
-                    try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                    if omitsNulls, unsafe members[position].value.isNull { continue }
+                    unsafe try scalar(PathText.appending(members[position].key, to: path())) { unsafe try $0.key(members[position].key) }
+                    unsafe try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
                 }
             }
             try sink.endDict()
@@ -125,14 +125,14 @@ struct PlistTreeWalker<Sink: PlistSink> {
     /// dates and data again, shadowed duplicate keys stay hidden.
     private mutating func write(_ document: Document, at index: Int, depth: Int, path: @autoclosure () -> String) throws {
         let tape = document.tape
-        let entry = tape.entries[index]
+        let entry = unsafe tape.entries[index]
         switch entry.kind {
         case .null: throw failure("property lists have no null", path())
         case .true, .false: try scalar(path()) { try $0.bool(entry.kind == .true) }
         case .number:
             try number(document.jsonNumber(entry), path: path())
         case .string, .key:
-            let text = String(decoding: document.bytes(of: entry), as: UTF8.self)
+            let text = unsafe String(decoding: document.bytes(of: entry), as: UTF8.self)
             if entry.flags & TapeFlags.date != 0, let date = PlistDate.date(text) {
                 try scalar(path()) { try $0.date(date) }
             } else if entry.flags & TapeFlags.data != 0, let data = Data(base64Encoded: text) {
@@ -146,7 +146,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var position = index + 1
             var ordinal = 0
             while position < entry.payload {
-                if !omitsNulls || tape.entries[position].kind != .null {
+                if unsafe !omitsNulls || tape.entries[position].kind != .null {
                     try write(document, at: position, depth: depth + 1, path: PathText.appending(ordinal, to: path()))
                 }
                 position = document.next(after: position)
@@ -159,9 +159,9 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var members: [(name: String, value: Int)] = []
             var position = index + 1
             while position < entry.payload {
-                let key = tape.entries[position]
-                if key.flags & TapeFlags.shadowed == 0, !omitsNulls || tape.entries[position + 1].kind != .null {
-                    members.append((String(decoding: document.bytes(of: key), as: UTF8.self), position + 1))
+                let key = unsafe tape.entries[position]
+                if key.flags & TapeFlags.shadowed == 0, unsafe !omitsNulls || tape.entries[position + 1].kind != .null {
+                    unsafe members.append((String(decoding: document.bytes(of: key), as: UTF8.self), position + 1))
                 }
                 position = document.next(after: position + 1)
             }
@@ -210,9 +210,9 @@ struct PlistTreeWalker<Sink: PlistSink> {
     ) throws {
         try checkDepth(depth, path())
         try sink.beginArray()
-        try elements.withUnsafeBufferPointer { elements in
-            for position in elements.indices where !omitsNulls || !isNull(elements[position]) {
-                try element(&self, elements[position], position)
+        unsafe try elements.withUnsafeBufferPointer { elements in
+            for position in elements.indices where unsafe !omitsNulls || !isNull(elements[position]) {
+                unsafe try element(&self, elements[position], position)
             }
         }
         try sink.endArray()
@@ -233,14 +233,14 @@ struct PlistTreeWalker<Sink: PlistSink> {
     ) throws {
         try checkDepth(depth, path())
         try sink.beginDict()
-        try members.withUnsafeBufferPointer { members in
-            let sorted = sortedOrder(members.count, key: { members[$0].key })
+        unsafe try members.withUnsafeBufferPointer { members in
+            let sorted = sortedOrder(members.count, key: { unsafe members[$0].key })
             for ordinal in members.indices {
                 let position = sorted?[ordinal] ?? ordinal
-                if omitsNulls, isNull(members[position].value) { continue }
-                let key = members[position].key
+                if omitsNulls, unsafe isNull(members[position].value) { continue }
+                let key = unsafe members[position].key
                 try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
-                try member(&self, members[position].value, key)
+                unsafe try member(&self, members[position].value, key)
             }
         }
         try sink.endDict()

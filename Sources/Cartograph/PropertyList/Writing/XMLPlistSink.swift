@@ -54,7 +54,7 @@ struct XMLPlistSink: PlistSink {
 
     @inline(__always)
     private mutating func append(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        unsafe output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     mutating func beginArray() throws { open("<array>\n") }
@@ -141,7 +141,7 @@ struct XMLPlistSink: PlistSink {
     }
 
     private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
-        DecimalText.withDigits(magnitude, negative: negative) { output.append(contentsOf: $0) }
+        unsafe DecimalText.withDigits(magnitude, negative: negative) { unsafe output.append(contentsOf: $0) }
     }
 
     /// `<tag>text</tag>` with `&`, `<` and `>` escaped, runs without them copied whole.
@@ -156,14 +156,14 @@ struct XMLPlistSink: PlistSink {
         try text.withUTF8 { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
-                let byte = bytes[index]
+                let byte = unsafe bytes[index]
                 guard byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0 else { continue }
                 if byte == 0 {
                     throw CartographError(
                         .encodingFailed, "a string holding NUL cannot be written in an XML property list (the binary format holds it)",
                         expected: "text without NUL", found: "NUL")
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 switch byte {
                 case UInt8(ascii: "&"): append("&amp;")
                 case UInt8(ascii: "<"): append("&lt;")
@@ -171,7 +171,7 @@ struct XMLPlistSink: PlistSink {
                 }
                 runStart = index + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         append(close)
     }
