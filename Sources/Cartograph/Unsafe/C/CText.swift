@@ -2,7 +2,7 @@ internal import CCartographShims
 internal import CCartographTape
 
 /// The C text routines that the pure-Swift layers call, in one place, so
-/// that C is imported only in `Bridge/`.
+/// that C is imported only in `Unsafe/C/`.
 ///
 /// Each is a thin pass-through: the tape builder's short-copy and surrogate
 /// scanner are `static inline` or vectorised C shared with the C side of
