@@ -99,8 +99,7 @@ import Testing
             #expect(marks <= listed[path, default: 0], "\(path): \(marks) unsafe marks outside Unsafe/, the list allows \(listed[path, default: 0])")
         }
         for (path, marks) in listed.sorted(by: { $0.key < $1.key }) where found[path, default: 0] < marks {
-            #expect(
-                Bool(false),
+            Issue.record(
                 "\(path): the list says \(marks) unsafe marks, the file has \(found[path, default: 0]): run scripts/unsafe-perimeter --update")
         }
     }

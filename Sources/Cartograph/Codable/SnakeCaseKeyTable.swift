@@ -9,7 +9,7 @@
 /// snake_case keys. A file's keys come from a small vocabulary, so here each
 /// distinct key is converted once a decode, by the same function, and found
 /// again by a seeded hash of its bytes (``KeyHash``). Converted names are
-/// kept once each and numbered, so an object's listing (``list(_:entries:bytes:into:)``)
+/// kept once each and numbered, so an object's listing (``list(_:tape:into:)``)
 /// is a pair of integers a key, and the first of the keys that convert
 /// alike wins by a stamp per name (Foundation's rule: the first in
 /// document order), with no comparison between keys.
@@ -32,7 +32,7 @@
 /// ``capacity`` keys (about 2 MB of tables besides the keys' text). An
 /// input with more distinct keys than that (an attack: real models have
 /// a few hundred) gets the objects that bring new keys past it converted
-/// one by one (``list(_:entries:bytes:into:)`` answers false), as before
+/// one by one (``list(_:tape:into:)`` answers false), as before
 /// the table, with memory held per container.
 @safe final class SnakeCaseKeyTable {
     /// The most distinct keys a decode's table holds.
@@ -92,20 +92,20 @@
     /// conversions kept; `list` is emptied first and keeps its capacity.
     /// False when a key is new and the table holds ``capacity`` keys
     /// already (`list` is then of no use).
-    func list(_ object: Int, entries: UnsafeMutablePointer<TapeEntry>, bytes: UnsafeMutablePointer<UInt8>, into list: inout [Listed]) -> Bool {
+    func list(_ object: Int, tape: TapeReader, into list: inout [Listed]) -> Bool {
         list.removeAll(keepingCapacity: true)
         stamp &+= 1
         if stamp == 0 {
             for index in stamps.indices { stamps[index] = 0 }
             stamp = 1
         }
-        let end = unsafe entries[object].payload
+        let end = tape[object].payload
         var position = object + 1
         while position < end {
-            let entry = unsafe entries[position]
-            let valueEntry = unsafe entries[position + 1]
+            let entry = tape[position]
+            let valueEntry = tape[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
-                guard let name = unsafe self.name(of: UnsafeRawPointer(bytes + entry.payload), count: Int(entry.length)) else { return false }
+                guard let name = unsafe self.name(of: UnsafeRawPointer(tape.start(of: entry)), count: Int(entry.length)) else { return false }
                 if stamps[name] != stamp {
                     stamps[name] = stamp
                     list.append(Listed(name: name, value: position + 1))

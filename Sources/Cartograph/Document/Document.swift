@@ -58,34 +58,25 @@ public final class Document: @unchecked Sendable {
     /// Number of tokens on the tape (keys included); a measure of the document's size.
     public var tokenCount: Int { tape.count }
 
+    /// A checked reader of this document's tape.
+    @inlinable var reader: TapeReader { TapeReader(self) }
+
     @inlinable
-    func entry(_ index: Int) -> TapeEntry { unsafe tape.entries[index] }
+    func entry(_ index: Int) -> TapeEntry { tape.entry(at: index) }
 
     /// A number entry's value: its text, or for the non-finite reals of
     /// JSON5 and property lists (``TapeFlags/nonFinite``) the `Double`, so
     /// that writers treat it as any other NaN or infinity.
-    func jsonNumber(_ entry: TapeEntry) -> JSONNumber {
-        let bytes = unsafe UnsafePointer(tape.bytes + entry.payload)
-        if entry.flags & TapeFlags.nonFinite != 0 { return unsafe JSONNumber(NumberText.double(terminated: bytes, count: Int(entry.length))) }
-        return unsafe JSONNumber(validText: bytes, count: Int(entry.length), terminated: true)
-    }
+    func jsonNumber(_ entry: TapeEntry) -> JSONNumber { reader.jsonNumber(entry) }
 
     /// A copy with storage of exactly the size needed (streamed elements are
     /// handed out as copies, so the stream's own buffers can be reused).
-    func compactCopy() -> Document {
-        let copy = Tape.make(entryCapacity: max(tape.count, 1), byteCapacity: max(tape.byteCount, 1))
-        unsafe copy.storage.pointee.copy(from: tape.storage.pointee)
-        return Document(tape: copy, roots: roots)
-    }
+    func compactCopy() -> Document { Document(tape: tape.compactCopy(), roots: roots) }
 
     /// A document holding only `null`, placed at `source` in some input:
     /// what a decoder reads for a key that is absent (Foundation's
     /// `superDecoder(forKey:)` decodes a missing key as null).
-    static func null(at source: Int) -> Document {
-        let tape = Tape.make(entryCapacity: 1, byteCapacity: 1)
-        _ = unsafe tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
-        return Document(tape: tape, roots: [0])
-    }
+    static func null(at source: Int) -> Document { Document(tape: Tape.holdingNull(at: source), roots: [0]) }
 
     /// The tape index of the value whose visible key is canonically equal
     /// to `key` (equal as a Swift `String`), in an object flagged
@@ -93,16 +84,16 @@ public final class Document: @unchecked Sendable {
     /// byte-wise key lookup, taken only when that lookup missed in an object
     /// holding a non-ASCII key: `"café"` (é precomposed) finds `"cafe\u0301"`,
     /// as it would in a Swift `Dictionary` or Foundation's decoder.
-    func canonicalValue(forKey key: UnsafeRawBufferPointer, inObject object: Int) -> Int? {
-        let entries = unsafe tape.entries
-        guard unsafe entries[object].kind == .object, unsafe entries[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
-        let wanted = unsafe String(decoding: key, as: UTF8.self)
-        let end = unsafe entries[object].payload
+    func canonicalValue(forKey key: @autoclosure () -> String, inObject object: Int) -> Int? {
+        let tape = reader
+        guard tape[object].kind == .object, tape[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
+        let wanted = key()
+        let end = tape[object].payload
         var position = object + 1
         while position < end {
-            let entry = unsafe entries[position]
-            if entry.flags & TapeFlags.shadowed == 0, unsafe String(decoding: bytes(of: entry), as: UTF8.self) == wanted { return position + 1 }
-            position = next(after: position + 1)
+            let entry = tape[position]
+            if entry.flags & TapeFlags.shadowed == 0, tape.string(entry) == wanted { return position + 1 }
+            position = tape.next(after: position + 1)
         }
         return nil
     }
@@ -110,12 +101,7 @@ public final class Document: @unchecked Sendable {
     /// Index of the first entry after the value at `index`.
     @inlinable
     func next(after index: Int) -> Int {
-        let entry = unsafe tape.entries[index]
+        let entry = entry(index)
         return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
-    }
-
-    @inline(__always)
-    func bytes(of entry: TapeEntry) -> UnsafeBufferPointer<UInt8> {
-        unsafe UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length))
     }
 }

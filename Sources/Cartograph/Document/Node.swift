@@ -58,32 +58,34 @@ public struct Node: Sendable {
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         let entry = entry
         guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
-        return unsafe try body(document.bytes(of: entry))
+        // A public signature older than `Span`: the buffer is the reader's span's.
+        return try document.reader.withText(of: entry) { text in unsafe try text.withUnsafeBufferPointer(body) }
     }
 
     /// The value of a string.
     public func string() throws -> String {
-        unsafe try withUTF8 { unsafe TapeString.make($0) }
+        let entry = entry
+        guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
+        return document.reader.string(entry)
     }
 
     /// The exact text of a number, as it appeared in the input.
     public func numberText() throws -> String {
-        let entry = entry
-        guard entry.kind == .number else { throw mismatch("number") }
-        return unsafe String(decoding: document.bytes(of: entry), as: UTF8.self)
+        document.reader.string(try numberEntry())
     }
 
     /// Whether the number has neither a fraction nor an exponent.
     public var isInteger: Bool {
         let entry = entry
-        return unsafe entry.kind == .number && NumberText.isIntegerText(document.tape.bytes + entry.payload, count: Int(entry.length))
+        return entry.kind == .number && document.reader.isIntegerText(entry)
     }
 
+    /// The entry of a number; throws when the value is not one.
     @inlinable
-    func numberBytes() throws -> (UnsafePointer<UInt8>, Int) {
+    func numberEntry() throws -> TapeEntry {
         let entry = entry
         guard entry.kind == .number else { throw mismatch("number") }
-        return unsafe (UnsafePointer(document.tape.bytes + entry.payload), Int(entry.length))
+        return entry
     }
 
     @usableFromInline
@@ -97,32 +99,27 @@ public struct Node: Sendable {
     /// The value of an integer that fits in `Int64`; exponents and fractions
     /// are accepted when the value is a whole number (`1e2`, `3.0`).
     public func int64() throws -> Int64 {
-        let (bytes, count) = unsafe try numberBytes()
-        if let value = unsafe NumberText.int64(bytes, count: count) { return value }
-        if unsafe !NumberText.isIntegerText(bytes, count: count) {
-            let double = unsafe NumberText.double(bytes, count: count)
-            if let exact = Int64(exactly: double), let decimal = unsafe NumberText.decimal(bytes, count: count),
-                decimal == Decimal(exact)
-            {
-                return exact
-            }
-        }
-        throw outOfRange("Int64")
+        try wholeNumber(Int64.self) { $0.int64($1) }
     }
 
     /// The value of an integer that fits in `UInt64`.
     public func uint64() throws -> UInt64 {
-        let (bytes, count) = unsafe try numberBytes()
-        if let value = unsafe NumberText.uint64(bytes, count: count) { return value }
-        if unsafe !NumberText.isIntegerText(bytes, count: count) {
-            let double = unsafe NumberText.double(bytes, count: count)
-            if let exact = UInt64(exactly: double), let decimal = unsafe NumberText.decimal(bytes, count: count),
-                decimal == Decimal(exact)
-            {
+        try wholeNumber(UInt64.self) { $0.uint64($1) }
+    }
+
+    /// A whole number as `T`: its integer text read by `integerText`, or
+    /// text with a fraction or exponent whose exact value is whole.
+    private func wholeNumber<T: FixedWidthInteger>(_ type: T.Type, integerText: (TapeReader, TapeEntry) -> T?) throws -> T {
+        let entry = try numberEntry()
+        let tape = document.reader
+        if let value = integerText(tape, entry) { return value }
+        if !tape.isIntegerText(entry) {
+            let double = tape.double(entry)
+            if let exact = T(exactly: double), let decimal = tape.decimal(entry), decimal == Decimal(string: String(exact)) {
                 return exact
             }
         }
-        throw outOfRange("UInt64")
+        throw outOfRange("\(T.self)")
     }
 
     /// The value of an integer that fits in `Int`.
@@ -135,8 +132,8 @@ public struct Node: Sendable {
     /// (`1e400`). Underflow to zero (`1e-400`) is not an error.
     @inlinable
     public func double() throws -> Double {
-        let (bytes, count) = unsafe try numberBytes()
-        let value = unsafe NumberText.double(terminated: bytes, count: count)
+        let entry = try numberEntry()
+        let value = document.reader.double(entry)
         // JSON5's and plists' NaN and infinities are values; any other non-finite result overflowed.
         guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange("Double") }
         return value
@@ -151,16 +148,14 @@ public struct Node: Sendable {
     /// The nearest `F` to the number's text; throws beyond `F`'s range.
     func narrowed<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
         let wide = try double()
-        let (bytes, count) = unsafe try numberBytes()
-        let value = unsafe NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: bytes, count: count))
+        let value = document.reader.narrow(F.self, try numberEntry(), nearest: wide)
         guard value.isFinite || !wide.isFinite else { throw outOfRange("\(F.self)") }
         return value
     }
 
     /// The exact value as `Decimal`; throws when it has more than 38 significant digits.
     public func decimal() throws -> Decimal {
-        let (bytes, count) = unsafe try numberBytes()
-        guard let value = unsafe NumberText.decimal(bytes, count: count) else { throw outOfRange("Decimal") }
+        guard let value = document.reader.decimal(try numberEntry()) else { throw outOfRange("Decimal") }
         return value
     }
 

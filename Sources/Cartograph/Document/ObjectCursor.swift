@@ -13,34 +13,25 @@ extension ObjectView {
     /// let id = try cursor[idKey]?.int64()
     /// let name = try cursor[nameKey]?.string()
     /// ```
-    @safe public struct Cursor {
-        let document: Document
-        /// The tape's buffers, read directly (the cursor keeps the document
-        /// alive), so a lookup touches no reference counts until it returns.
-        private let entries: UnsafeMutablePointer<TapeEntry>
-        private let bytes: UnsafeMutablePointer<UInt8>
+    public struct Cursor {
+        /// The tape, read through its checked reader (which holds the document).
+        let tape: TapeReader
         let start: Int
         let end: Int
         var position: Int
 
         init(_ object: ObjectView) {
-            document = object.document
-            unsafe entries = unsafe document.tape.entries
-            unsafe bytes = unsafe document.tape.bytes
+            tape = object.document.reader
             start = object.index + 1
-            end = unsafe entries[object.index].payload
+            end = tape[object.index].payload
             position = start
         }
 
-        @inline(__always)
-        private func next(after index: Int) -> Int {
-            let entry = unsafe entries[index]
-            return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
-        }
+        var document: Document { tape.document }
 
         /// The value for a prepared key, or nil when absent.
         public mutating func callAsFunction(_ key: Key) -> Node? {
-            unsafe key.bytes.withUnsafeBytes { unsafe value(forKeyBytes: $0) }
+            valueIndex(forKey: key.bytes.span).map { Node(document: document, index: $0) }
         }
 
         /// The value for a prepared key, or nil when absent.
@@ -53,26 +44,29 @@ extension ObjectView {
             unsafe valueIndex(forKeyBytes: key).map { Node(document: document, index: $0) }
         }
 
+        /// The tape index of the value for a key given as UTF-8 bytes, or nil.
+        mutating func valueIndex(forKeyBytes key: UnsafeRawBufferPointer) -> Int? {
+            // The mapping runtime keeps its keys' bytes as buffers.
+            unsafe valueIndex(forKey: key.assumingMemoryBound(to: UInt8.self).span)
+        }
+
         /// The tape index of the value for a key given as UTF-8 bytes, or
         /// nil: the mapping layer's scalar reads take the index, so that no
         /// node (and no reference count on the document) is made per property.
-        mutating func valueIndex(forKeyBytes key: UnsafeRawBufferPointer) -> Int? {
+        mutating func valueIndex(forKey key: Span<UInt8>) -> Int? {
             guard start < end else { return nil }
-            let length = UInt32(key.count)
             var probe = position < end ? position : start
             let first = probe
             repeat {
-                let entry = unsafe entries[probe]
-                let next = self.next(after: probe + 1)
-                if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                    unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
-                {
+                let entry = tape[probe]
+                let next = tape.next(after: probe + 1)
+                if entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
                     position = next
                     return probe + 1
                 }
                 probe = next < end ? next : start
             } while probe != first
-            return unsafe document.canonicalValue(forKey: key, inObject: start - 1)
+            return document.canonicalValue(forKey: ObjectView.string(key), inObject: start - 1)
         }
     }
 }

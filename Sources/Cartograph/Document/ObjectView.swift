@@ -29,13 +29,12 @@ public struct ObjectView: Sendable, Sequence {
 
     /// The value for a key, or nil when the key is absent.
     public subscript(key: String) -> Node? {
-        var key = key
-        return key.withUTF8 { unsafe value(forKeyBytes: UnsafeRawBufferPointer($0)) }
+        value(forKey: key.utf8.span)
     }
 
     /// The value for a precomputed key, or nil when the key is absent.
     public subscript(key: Key) -> Node? {
-        unsafe key.bytes.withUnsafeBytes { unsafe value(forKeyBytes: $0) }
+        value(forKey: key.bytes.span)
     }
 
     /// Whether the object has the key.
@@ -43,27 +42,32 @@ public struct ObjectView: Sendable, Sequence {
 
     /// The value for a key given as UTF-8 bytes, or nil.
     public func value(forKeyBytes key: UnsafeRawBufferPointer) -> Node? {
-        let tape = document.tape
-        let end = unsafe tape.entries[index].payload
-        var position = index + 1
-        let length = UInt32(key.count)
-        while position < end {
-            let entry = unsafe tape.entries[position]
-            if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                unsafe key.count == 0 || memEqual(tape.bytes + entry.payload, key.baseAddress!, key.count)
-            {
-                return Node(document: document, index: position + 1)
-            }
-            position = document.next(after: position + 1)
-        }
-        return unsafe document.canonicalValue(forKey: key, inObject: index).map { Node(document: document, index: $0) }
+        // A public signature older than `Span`.
+        unsafe value(forKey: key.assumingMemoryBound(to: UInt8.self).span)
     }
 
-    @inline(__always)
-    private func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        let b = unsafe b.assumingMemoryBound(to: UInt8.self)
-        for offset in 0..<count where unsafe a[offset] != b[offset] { return false }
-        return true
+    /// The value for a key given as UTF-8 bytes, or nil.
+    func value(forKey key: Span<UInt8>) -> Node? {
+        let tape = document.reader
+        let end = tape[index].payload
+        var position = index + 1
+        while position < end {
+            let entry = tape[position]
+            if entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
+                return Node(document: document, index: position + 1)
+            }
+            position = tape.next(after: position + 1)
+        }
+        return document.canonicalValue(forKey: Self.string(key), inObject: index).map { Node(document: document, index: $0) }
+    }
+
+    /// A key's bytes as a `String` (invalid UTF-8 repaired), for the
+    /// canonical-equivalence fallback.
+    static func string(_ key: Span<UInt8>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.count)
+        for index in key.indices { bytes.append(key[index]) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Iterates `(key, value)` pairs in document order.

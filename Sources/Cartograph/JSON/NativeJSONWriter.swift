@@ -50,16 +50,16 @@ struct NativeJSONWriter {
     /// Writes a Document's value compactly, straight from the tape (numbers
     /// keep their text), for streaming elements out as NDJSON.
     mutating func writeCompact(_ document: Document, at index: Int) {
-        let tape = document.tape
-        let entry = unsafe tape.entries[index]
+        let tape = document.reader
+        let entry = tape[index]
         switch entry.kind {
         case .null: sink.append(contentsOf: .null)
         case .true: sink.append(contentsOf: .true)
         case .false: sink.append(contentsOf: .false)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
         case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: .null)
-        case .number: unsafe sink.append(contentsOf: document.bytes(of: entry))
-        case .string, .key: unsafe writeString(String(decoding: document.bytes(of: entry), as: UTF8.self))
+        case .number: tape.withText(of: entry) { text in unsafe text.withUnsafeBufferPointer { unsafe sink.append(contentsOf: $0) } }
+        case .string, .key: writeString(tape.string(entry))
         case .array:
             sink.append(UInt8(ascii: "["))
             var position = index + 1
@@ -76,7 +76,7 @@ struct NativeJSONWriter {
             var position = index + 1
             var first = true
             while position < entry.payload {
-                if unsafe tape.entries[position].flags & TapeFlags.shadowed == 0 {
+                if tape[position].flags & TapeFlags.shadowed == 0 {
                     if !first { sink.append(UInt8(ascii: ",")) }
                     first = false
                     writeCompact(document, at: position)

@@ -190,7 +190,8 @@ extension Document {
     /// the build started; a container past the stack's budget (`levels`,
     /// ``TreeStackBudget``) throws.
     func jsonValue(at index: Int, depth: Int, levels: Int, keys: inout KeyStringCache) throws -> JSONValue {
-        let entry = unsafe tape.entries[index]
+        let tape = reader
+        let entry = tape[index]
         switch entry.kind {
         case .null: return .null
         case .true: return .bool(true)
@@ -198,7 +199,7 @@ extension Document {
         case .number:
             return .number(jsonNumber(entry))
         case .string, .key:
-            return unsafe .string(TapeString.make(bytes(of: entry)))
+            return .string(tape.string(entry))
         case .array:
             var levels = levels
             guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
@@ -217,10 +218,10 @@ extension Document {
             object.reserveCapacity(Int(entry.length))
             var position = index + 1
             while position < entry.payload {
-                let key = unsafe tape.entries[position]
+                let key = tape[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    unsafe object.appendUnchecked(
-                        keys.string(for: bytes(of: key)), try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
+                    let name = tape.withText(of: key) { text in unsafe text.withUnsafeBufferPointer { unsafe keys.string(for: $0) } }
+                    object.appendUnchecked(name, try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)
             }

@@ -232,12 +232,12 @@ import Testing
         let table = SnakeCaseKeyTable()
         var list: [SnakeCaseKeyTable.Listed] = []
         let objects = try document.root.array().map(\.index)
-        #expect(table.list(objects[0], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(table.list(objects[0], tape: document.reader, into: &list))
         #expect(list.count == capacity && table.count == capacity)
-        #expect(!table.list(objects[1], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(!table.list(objects[1], tape: document.reader, into: &list))
         #expect(table.count == capacity)
         // Keys it holds: the table still serves.
-        #expect(table.list(objects[2], entries: document.tape.entries, bytes: document.tape.bytes, into: &list))
+        #expect(table.list(objects[2], tape: document.reader, into: &list))
         #expect(list.count == 2)
 
         let asked = ["key7", "key100", "userName", "newKey", "key_7"]

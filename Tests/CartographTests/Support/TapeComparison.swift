@@ -17,7 +17,7 @@ func sameTape(_ a: Document, _ b: Document) -> Bool {
         case .array, .object:
             guard left.payload == right.payload else { return false }
         case .string, .key, .number:
-            guard Array(a.bytes(of: left)) == Array(b.bytes(of: right)) else { return false }
+            guard Array(a.reader.unsafeText(of: left)) == Array(b.reader.unsafeText(of: right)) else { return false }
         default:
             break
         }
@@ -31,8 +31,8 @@ func tapeDifference(_ a: Document, _ b: Document) -> String? {
     if a.roots != b.roots { return "roots \(a.roots) / \(b.roots)" }
     for index in 0..<min(a.tape.count, b.tape.count) {
         let left = a.tape.entries[index], right = b.tape.entries[index]
-        let leftBytes = left.kind == .string || left.kind == .key || left.kind == .number ? Array(a.bytes(of: left)) : []
-        let rightBytes = right.kind == .string || right.kind == .key || right.kind == .number ? Array(b.bytes(of: right)) : []
+        let leftBytes = left.kind == .string || left.kind == .key || left.kind == .number ? Array(a.reader.unsafeText(of: left)) : []
+        let rightBytes = right.kind == .string || right.kind == .key || right.kind == .number ? Array(b.reader.unsafeText(of: right)) : []
         if left.kind != right.kind || left.flags != right.flags || left.length != right.length || left.source != right.source
             || leftBytes != rightBytes || ((left.kind == .array || left.kind == .object) && left.payload != right.payload)
         {

@@ -23,7 +23,7 @@ extension DocumentDecoder {
     func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: consuming any CodingKey, parent: consuming CodingTrail?) throws -> T {
         // Kinds are asked for first, as plain enums: a function returning
         // `T?` makes the caller look `Optional<T>`'s metadata up on every call.
-        if unsafe entries[index].kind == .array, let kind = ScalarArrayKind(T.self) {
+        if tape[index].kind == .array, let kind = ScalarArrayKind(T.self) {
             return try decodeScalarArray(kind, type, at: index, key: key, parent: parent)
         }
         if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: key, trail: parent) }
@@ -40,7 +40,7 @@ extension DocumentDecoder {
             }
         }
         // Any other array of Decodable elements (``TapeDecodedArray``).
-        if unsafe entries[index].kind == .array, let array = arrayReader(for: T.self) {
+        if tape[index].kind == .array, let array = arrayReader(for: T.self) {
             return try array.decode(self, at: index, key: key, parent: parent, as: T.self)
         }
         // The first levels cannot exhaust the stack's reserve: no check there.
@@ -77,11 +77,11 @@ extension DocumentDecoder {
     /// reads them (``TapeDecodedArray``): each decoded under its index, in
     /// order, the first failure thrown; an empty array needs no coding path.
     func decodeElements<E: Decodable>(_: E.Type, at index: Int, key: (any CodingKey)?, parent: CodingTrail?) throws -> [E] {
-        let count = unsafe Int(entries[index].length)
+        let count = Int(tape[index].length)
         guard count > 0 else { return [] }
         guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
         let arrayTrail = key.map { CodingTrail(parent: parent, key: $0) } ?? parent
-        let end = unsafe entries[index].payload
+        let end = tape[index].payload
         depth += 1
         defer { depth -= 1 }
         return unsafe try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -92,7 +92,7 @@ extension DocumentDecoder {
                 unsafe (buffer.baseAddress! + initialized).initialize(
                     to: try decodeValue(E.self, at: position, key: IndexKey(initialized), parent: arrayTrail))
                 initialized += 1
-                let entry = unsafe entries[position]
+                let entry = tape[position]
                 position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
             }
         }
@@ -104,7 +104,7 @@ extension DocumentDecoder {
         if let entry = registeredEntry(for: T.self) {
             return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
         }
-        if unsafe entries[index].kind == .array, let array = arrayReader(for: T.self) {
+        if tape[index].kind == .array, let array = arrayReader(for: T.self) {
             return try array.decode(self, at: index, key: nil, parent: trail, as: T.self)
         }
         keepDictionaryKeys(T.self)
@@ -124,14 +124,14 @@ extension DocumentDecoder {
         // `Array.append`.
         @inline(__always)
         func elements<E>(nested: Bool, _ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
-            let end = unsafe entries[index].payload
+            let end = tape[index].payload
             var result: [E] = []
-            unsafe result.reserveCapacity(Int(entries[index].length))
+            result.reserveCapacity(Int(tape[index].length))
             var position = index + 1
             var ordinal = 0
             var elementTrail: CodingTrail?
             while position < end {
-                let entry = unsafe entries[position]
+                let entry = tape[position]
                 let isContainer = entry.kind == .array || entry.kind == .object
                 if isContainer, !nested {
                     elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
@@ -251,7 +251,7 @@ extension DocumentDecoder {
         if type == Data.self { return .data }
         if type == Decimal.self { return .decimal }
         // A plist's `{relative, base}` dictionary goes through URL's own init(from:).
-        if type == URL.self, unsafe !(readsNullMarker && entries[index].kind == .object) { return .url }
+        if type == URL.self, !(readsNullMarker && tape[index].kind == .object) { return .url }
         if type == JSONValue.self { return .jsonValue }
         #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
             if type == Float16.self { return .float16 }
@@ -287,29 +287,24 @@ extension DocumentDecoder {
     }
 
     private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Decimal {
-        let entry = unsafe entries[index]
+        let entry = tape[index]
         guard entry.kind == .number else {
             if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
             throw mismatch(expected: "number", type: Decimal.self, at: index, key: key, trail: trail)
         }
-        let text = unsafe UnsafePointer(bytes + entry.payload)
-        let count = Int(entry.length)
-        if let value = unsafe NumberText.decimal(text, count: count) { return value }
+        if let value = tape.decimal(entry) { return value }
         // More significant digits than Decimal's 38 (or zeros it need not
         // keep, as in 1e127 written out): rounded as Foundation's
         // JSONDecoder reads them, so a Decimal it wrote reads back equal.
         // The mapping layer's Decimal stays exact-or-throw.
-        if let value = unsafe Decimal(
-            string: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self),
-            locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
-        {
+        if let value = Decimal(string: tape.string(entry), locale: Locale(identifier: "en_US_POSIX")), !value.isNaN {
             return value
         }
         throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
     }
 
     private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
-        if unsafe entries[index].kind == .string, unsafe entries[index].flags & TapeFlags.date != 0,
+        if tape[index].kind == .string, tape[index].flags & TapeFlags.date != 0,
             let date = PlistDate.date(tapeText(at: index))
         {
             return date
@@ -341,7 +336,7 @@ extension DocumentDecoder {
     }
 
     private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
-        if unsafe entries[index].kind == .string, unsafe entries[index].flags & TapeFlags.data != 0,
+        if tape[index].kind == .string, tape[index].flags & TapeFlags.data != 0,
             let data = Data(base64Encoded: tapeText(at: index))
         {
             return data

@@ -3,7 +3,7 @@ import Foundation
 // DocumentDecoder: errors.
 extension DocumentDecoder {
     func kindName(_ index: Int) -> String {
-        switch unsafe entries[index].kind {
+        switch tape[index].kind {
         case .null: return "null"
         case .true, .false: return "bool"
         case .number: return "number"
@@ -32,7 +32,7 @@ extension DocumentDecoder {
         expected: String? = nil, found: String? = nil
     ) -> CartographError {
         CartographError(
-            kind, message, offset: index.map { unsafe entries[$0].source }, path: CodingTrail.render(keys),
+            kind, message, offset: index.map { tape[$0].source }, path: CodingTrail.render(keys),
             expected: expected, found: found)
     }
 
@@ -47,21 +47,20 @@ extension DocumentDecoder {
     /// a missing value (`valueNotFound`), as Foundation reports it.
     func containerMismatch(object: Bool, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
         let type: Any.Type = object ? [String: Any].self : [Any].self
-        if unsafe entries[index].kind == .null { return valueNotFound(type, at: index, key: key, trail: trail) }
+        if tape[index].kind == .null { return valueNotFound(type, at: index, key: key, trail: trail) }
         return mismatch(expected: object ? "object" : "array", type: type, at: index, key: key, trail: trail)
     }
 
     /// The error for a value nested deeper than the thread's stack allows (``StackGuard``).
     func stackExhausted(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
-        let error = unsafe StackGuard.exhausted(path: CodingTrail.render(keys), offset: entries[index].source)
+        let error = StackGuard.exhausted(path: CodingTrail.render(keys), offset: tape[index].source)
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
     func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
-        let text = unsafe String(
-            decoding: UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)), as: UTF8.self)
+        let text = tape.string(tape[index])
         let error = located(.numberOutOfRange, "number \(text) does not fit in \(type)", at: index, path: keys, expected: "\(type)", found: "number")
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }

@@ -21,7 +21,7 @@ extension DocumentDecoder {
         if case .fuzzy = options.keys { return fuzzyFind(key.stringValue, in: object) }
         // .snakeCaseRoundTrip, .custom: the key converted once, then compared.
         let converted = convertedKey(key.stringValue)
-        return unsafe converted.withUnsafeBytes { unsafe find($0, in: object, hint: hint) }
+        return unsafe find(converted.span, in: object, hint: hint)
     }
 
     /// Whether a container reading its object's keys as `keys` finds each
@@ -44,10 +44,8 @@ extension DocumentDecoder {
 
     func findExact(_ name: consuming String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         // Owned and read in place (a key's name is a literal or a small
-        // string: no copy); the view's contiguous-storage path retained and
-        // released the name around each lookup.
-        var name = name
-        return name.withUTF8 { unsafe find(UnsafeRawBufferPointer($0), in: object, hint: hint) }
+        // string: no copy).
+        unsafe find(name.utf8.span, in: object, hint: hint)
     }
 
     /// How a keyed container over `object` reads its keys: as given for a
@@ -67,14 +65,14 @@ extension DocumentDecoder {
             return convertedKeys(of: object) { convert(path + [StringKey($0)]).stringValue }
         }
         guard case .snakeCase = options.keys else { return .byStrategy }
-        let end = unsafe entries[object].payload
+        let end = tape[object].payload
         var position = object + 1
         while position < end {
-            let entry = unsafe entries[position]
-            if entry.flags & TapeFlags.shadowed == 0, unsafe memchr(bytes + entry.payload, 0x5F, Int(entry.length)) != nil {
+            let entry = tape[position]
+            if entry.flags & TapeFlags.shadowed == 0, tape.text(of: entry, contains: 0x5F) {
                 return .snakeCased
             }
-            let valueEntry = unsafe entries[position + 1]
+            let valueEntry = tape[position + 1]
             position = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : position + 2
         }
         return .byStrategy
@@ -83,15 +81,15 @@ extension DocumentDecoder {
     /// The object's keys, each converted once in document order, to their
     /// value's tape index; the first of equal conversions wins.
     func convertedKeys(of object: Int, by convert: (String) -> String) -> ObjectKeys {
-        let end = unsafe entries[object].payload
+        let end = tape[object].payload
         var values: [String: Int] = [:]
         var names: [String] = []
         var position = object + 1
         while position < end {
-            let entry = unsafe entries[position]
-            let valueEntry = unsafe entries[position + 1]
+            let entry = tape[position]
+            let valueEntry = tape[position + 1]
             if entry.flags & TapeFlags.shadowed == 0 {
-                let name = unsafe String(decoding: UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+                let name = tape.string(entry)
                 let converted = convert(name)
                 if values[converted] == nil {
                     values[converted] = position + 1
@@ -126,18 +124,16 @@ extension DocumentDecoder {
     /// goes from a key to the next key of the same object (past the value's
     /// subtree), so the walk visits only this object's keys and ends where
     /// it began.
-    private func find(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    private func find(_ key: Span<UInt8>, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
         // The key the hint points at first, with nothing else set up:
         // synthesized `Codable` asks for keys in declaration order, which is
         // usually document order, so this answers most lookups without the walk.
         if let hint = unsafe hint, unsafe hint.pointee.object == object {
             let probe = unsafe hint.pointee.next
-            if unsafe probe < entries[object].payload {
-                let entry = unsafe entries[probe]
-                if entry.kind == .key, Int(entry.length) == key.count, entry.flags & TapeFlags.shadowed == 0,
-                    unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
-                {
-                    let value = unsafe entries[probe + 1]
+            if probe < tape[object].payload {
+                let entry = tape[probe]
+                if entry.kind == .key, entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
+                    let value = tape[probe + 1]
                     unsafe hint.pointee.next = value.kind == .array || value.kind == .object ? value.payload : probe + 2
                     return probe + 1
                 }
@@ -148,31 +144,28 @@ extension DocumentDecoder {
 
     /// ``find(_:in:hint:)`` past the hint's key.
     @inline(never)
-    private func walk(_ key: UnsafeRawBufferPointer, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
-        let end = unsafe entries[object].payload
+    private func walk(_ key: Span<UInt8>, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+        let end = tape[object].payload
         let start = object + 1
         guard start < end else { return nil }
-        let length = UInt32(key.count)
         var probe = start
         // Only a hint this object left is a key of this object.
         if let hint = unsafe hint, unsafe hint.pointee.object == object {
             let next = unsafe hint.pointee.next
-            if next > start, next < end, unsafe entries[next].kind == .key { probe = next }
+            if next > start, next < end, tape[next].kind == .key { probe = next }
         }
         let first = probe
         repeat {
-            let entry = unsafe entries[probe]
-            let valueEntry = unsafe entries[probe + 1]
+            let entry = tape[probe]
+            let valueEntry = tape[probe + 1]
             let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : probe + 2
-            if entry.length == length, entry.flags & TapeFlags.shadowed == 0,
-                unsafe key.count == 0 || KeyBytes.equal(bytes + entry.payload, key.baseAddress!, count: key.count)
-            {
+            if entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
                 unsafe hint?.pointee = KeyHint(object: object, next: next)
                 return probe + 1
             }
             probe = next < end ? next : start
         } while probe != first
-        return unsafe document.canonicalValue(forKey: key, inObject: object)
+        return document.canonicalValue(forKey: ObjectView.string(key), inObject: object)
     }
 
     private func fuzzyFind(_ name: String, in object: Int) -> Int? {

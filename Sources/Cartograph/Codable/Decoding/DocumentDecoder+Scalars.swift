@@ -8,7 +8,7 @@ extension DocumentDecoder {
 
     @inline(__always)
     func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Bool {
-        switch unsafe entries[index].kind {
+        switch tape[index].kind {
         case .true: return true
         case .false: return false
         // Foundation's JSONDecoder reports null for a Bool as a type
@@ -19,7 +19,7 @@ extension DocumentDecoder {
 
     @inline(__always)
     func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> String {
-        let entry = unsafe entries[index]
+        let entry = tape[index]
         guard entry.kind == .string else {
             if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail()) }
             throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
@@ -30,45 +30,43 @@ extension DocumentDecoder {
             if entry.flags & (TapeFlags.date | TapeFlags.data) != 0 {
                 throw mismatch(expected: "string", type: String.self, at: index, key: key(), trail: trail())
             }
-            if unsafe PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length)) {
+            if tape.isPlistNullMarker(entry) {
                 throw valueNotFound(String.self, at: index, key: key(), trail: trail())
             }
         }
-        return unsafe TapeString.make(UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.length)))
+        return tape.string(entry)
     }
 
     /// The text a string entry keeps (a plist's date or data included).
     func tapeText(at index: Int) -> String {
-        unsafe TapeString.make(UnsafeBufferPointer(start: bytes + entries[index].payload, count: Int(entries[index].length)))
+        tape.string(tape[index])
     }
 
     @inline(__always)
     func decodeInteger<T: FixedWidthInteger>(
         _ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
     ) throws -> T {
-        let entry = unsafe entries[index]
+        let entry = tape[index]
         guard entry.kind == .number else {
             if entry.kind == .null { throw valueNotFound(T.self, at: index, key: key(), trail: trail()) }
             throw mismatch(expected: "integer", type: T.self, at: index, key: key(), trail: trail())
         }
-        let text = unsafe UnsafePointer(bytes + entry.payload)
-        let count = Int(entry.length)
         if T.isSigned {
-            if let value = unsafe NumberText.int64(text, count: count), let exact = T(exactly: value) { return exact }
-        } else if let value = unsafe NumberText.uint64(text, count: count), let exact = T(exactly: value) {
+            if let value = tape.int64(entry), let exact = T(exactly: value) { return exact }
+        } else if let value = tape.uint64(entry), let exact = T(exactly: value) {
             return exact
         }
         if T.bitWidth > 64 {
             // Int128 / UInt128: the exact digits, or out of range. A fraction
             // of zeros (`18446744073709551616.0`) is read exactly too, where
             // Foundation's slow path gives up beyond 64 bits.
-            var digits = unsafe String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            var digits = tape.string(entry)
             if let dot = digits.firstIndex(of: "."), digits[digits.index(after: dot)...].allSatisfy({ $0 == "0" }) {
                 digits = String(digits[..<dot])
             }
             if let value = T(digits, radix: 10) { return value }
         }
-        if unsafe !NumberText.isIntegerText(text, count: count) {
+        if !tape.isIntegerText(entry) {
             // A whole number written with a fraction or exponent (`3.0`, `1e2`) is accepted when exact.
             let node = Node(document: document, index: index)
             if T.isSigned, let value = try? node.int64(), let exact = T(exactly: value) { return exact }
@@ -81,16 +79,16 @@ extension DocumentDecoder {
     func decodeDouble(
         at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self
     ) throws -> Double {
-        let entry = unsafe entries[index]
+        let entry = tape[index]
         switch entry.kind {
         case .number:
-            let value = unsafe NumberText.double(terminated: UnsafePointer(bytes + entry.payload), count: Int(entry.length))
+            let value = tape.double(entry)
             // NaN and infinities from JSON5 or a plist (strtod reads their
             // text) are the only non-finite values allowed; others overflowed.
             guard value.isFinite || entry.flags & TapeFlags.nonFinite != 0 else { throw outOfRange(type, at: index, key: key(), trail: trail()) }
             // A nonzero number read as zero underflowed: refused, as
             // `JSONDecoder` refuses it (`2.01e-1234`).
-            if value == 0, unsafe !NumberText.isZeroText(UnsafePointer(bytes + entry.payload), count: Int(entry.length)) {
+            if value == 0, !tape.isZeroText(entry) {
                 throw outOfRange(type, at: index, key: key(), trail: trail())
             }
             return value
@@ -119,12 +117,8 @@ extension DocumentDecoder {
         _ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
     ) throws -> F {
         let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: F.self)
-        let entry = unsafe entries[index]
-        let narrowed =
-            unsafe entry.kind == .number
-            ? NarrowFloat.value(
-                F.self, nearest: value, text: UnsafeBufferPointer(start: UnsafePointer(bytes + entry.payload), count: Int(entry.length)))
-            : F(value)
+        let entry = tape[index]
+        let narrowed = entry.kind == .number ? tape.narrow(F.self, entry, nearest: value) : F(value)
         // Too large for `F`, or too small: a nonzero value that narrows to zero underflowed.
         if value.isFinite, !narrowed.isFinite || (narrowed == 0 && value != 0) { throw outOfRange(F.self, at: index, key: key(), trail: trail()) }
         return narrowed

@@ -25,9 +25,8 @@ import Synchronization
 /// order), so a key costs one comparison, with no hashing and no
 /// allocation. Scalars are converted straight from the tape.
 @safe final class DocumentDecoder: Decoder {
-    let document: Document
-    let entries: UnsafeMutablePointer<TapeEntry>
-    let bytes: UnsafeMutablePointer<UInt8>
+    /// The document's tape, read through its checked reader (which holds the document).
+    let tape: TapeReader
     let options: CodableOptions
     let registry: ModelRegistry
     let registryIsEmpty: Bool
@@ -80,9 +79,7 @@ import Synchronization
         document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
         recyclesContainers: Bool = false
     ) {
-        self.document = document
-        unsafe entries = unsafe document.tape.entries
-        unsafe bytes = unsafe document.tape.bytes
+        tape = document.reader
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
@@ -109,6 +106,9 @@ import Synchronization
         return try decodeRoot(type)
     }
 
+    /// The document decoded.
+    var document: Document { tape.document }
+
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
@@ -117,7 +117,7 @@ import Synchronization
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let keepsKeys = nextContainerKeepsKeys
         nextContainerKeepsKeys = false
-        guard unsafe entries[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
+        guard tape[index].kind == .object else { throw containerMismatch(object: true, at: index, key: nil, trail: trail) }
         return keyedContainer(Key.self, object: index, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }
 
@@ -149,7 +149,7 @@ import Synchronization
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         nextContainerKeepsKeys = false
-        guard unsafe entries[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
+        guard tape[index].kind == .array else { throw containerMismatch(object: false, at: index, key: nil, trail: trail) }
         return DocumentUnkeyedContainer(decoder: self, array: index, trail: trail)
     }
 
@@ -174,8 +174,8 @@ import Synchronization
     /// Whether the value at `index` is nil: `null`, or in a property list the `$null` marker.
     @inline(__always)
     func isNil(at index: Int) -> Bool {
-        let entry = unsafe entries[index]
+        let entry = tape[index]
         if entry.kind == .null { return true }
-        return unsafe readsNullMarker && entry.kind == .string && PlistNull.isMarker(bytes + entry.payload, count: Int(entry.length))
+        return readsNullMarker && tape.isPlistNullMarker(entry)
     }
 }

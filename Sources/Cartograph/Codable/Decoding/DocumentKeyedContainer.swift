@@ -119,7 +119,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try required(key)
-        guard unsafe decoder.entries[index].kind == .object else {
+        guard decoder.tape[index].kind == .object else {
             throw unsafe decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         return unsafe decoder.keyedContainer(NestedKey.self, object: index, trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1)
@@ -127,7 +127,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try required(key)
-        guard unsafe decoder.entries[index].kind == .array else {
+        guard decoder.tape[index].kind == .array else {
             throw unsafe decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
         return unsafe DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
@@ -144,7 +144,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
     private func superDecoder(for key: some CodingKey) -> any Decoder {
         let trail = unsafe CodingTrail(parent: trail, key: key)
         if let index = index(of: key) { return decoder.superDecoder(at: index, trail: trail) }
-        return unsafe decoder.superDecoder(at: 0, of: Document.null(at: decoder.entries[object].source), trail: trail)
+        return unsafe decoder.superDecoder(at: 0, of: Document.null(at: decoder.tape[object].source), trail: trail)
     }
 }
 
@@ -162,11 +162,11 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         self.array = array
         self.trail = trail
         position = array + 1
-        end = unsafe decoder.entries[array].payload
+        end = decoder.tape[array].payload
     }
 
     var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
-    var count: Int? { unsafe Int(decoder.entries[array].length) }
+    var count: Int? { Int(decoder.tape[array].length) }
     var isAtEnd: Bool { position >= end }
 
     /// The tape index of the next element (without moving: a failed decode
@@ -186,7 +186,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
 
     @inline(__always)
     private mutating func advance() {
-        let entry = unsafe decoder.entries[position]
+        let entry = decoder.tape[position]
         position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
         currentIndex += 1
     }
@@ -335,7 +335,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (index, key) = try peek([String: Any].self)
-        guard unsafe decoder.entries[index].kind == .object else {
+        guard decoder.tape[index].kind == .object else {
             throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         advance()
@@ -344,7 +344,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (index, key) = try peek([Any].self)
-        guard unsafe decoder.entries[index].kind == .array else {
+        guard decoder.tape[index].kind == .array else {
             throw decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
         advance()

@@ -47,7 +47,7 @@
             unsafe comparesNames = unsafe decoder.comparesNames(keys)
             unsafe snakeCaseKeys = nil
             if case .snakeCased = unsafe keys, let table = decoder.snakeCaseKeys {
-                if unsafe table.list(object, entries: decoder.entries, bytes: decoder.bytes, into: &snakeCased) {
+                if unsafe table.list(object, tape: decoder.tape, into: &snakeCased) {
                     unsafe snakeCasedHint = 0
                     unsafe snakeCaseKeys = table
                 } else {

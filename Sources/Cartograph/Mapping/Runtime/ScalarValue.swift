@@ -90,7 +90,7 @@ extension String: ScalarValue {
     static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> String {
         let entry = document.entry(index)
         guard entry.kind == .string else { return try scalar(from: Node(document: document, index: index), lenient: lenient) }
-        return unsafe TapeString.make(document.bytes(of: entry))
+        return document.reader.string(entry)
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
 }
@@ -138,7 +138,7 @@ extension IntegerScalar {
         let entry = document.entry(index)
         // Plain integer text that fits: everything else (exponents, range
         // errors, lenient strings) takes the node's path.
-        if entry.kind == .number, let value = unsafe NumberText.int64(document.tape.bytes + entry.payload, count: Int(entry.length)),
+        if entry.kind == .number, let value = document.reader.int64(entry),
             let exact = Self(exactly: value)
         {
             return exact
@@ -186,7 +186,7 @@ extension Double: ScalarValue {
     static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Double {
         let entry = document.entry(index)
         if entry.kind == .number {
-            let value = unsafe NumberText.double(terminated: document.tape.bytes + entry.payload, count: Int(entry.length))
+            let value = document.reader.double(entry)
             if value.isFinite { return value }
         }
         return try scalar(from: Node(document: document, index: index), lenient: lenient)

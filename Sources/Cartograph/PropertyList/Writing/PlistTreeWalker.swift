@@ -32,7 +32,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
 
     /// Writes a Document's value straight from its tape; it must not be null.
     mutating func write(root document: Document, at index: Int) throws {
-        guard unsafe document.tape.entries[index].kind != .null else {
+        guard document.entry(index).kind != .null else {
             throw CartographError(.encodingFailed, "a property list cannot have null at the top level", path: "$")
         }
         try write(document, at: index, depth: 0, path: "$")
@@ -124,15 +124,15 @@ struct PlistTreeWalker<Sink: PlistSink> {
     /// A tape value: numbers keep their text's meaning, flagged strings are
     /// dates and data again, shadowed duplicate keys stay hidden.
     private mutating func write(_ document: Document, at index: Int, depth: Int, path: @autoclosure () -> String) throws {
-        let tape = document.tape
-        let entry = unsafe tape.entries[index]
+        let tape = document.reader
+        let entry = tape[index]
         switch entry.kind {
         case .null: throw failure("property lists have no null", path())
         case .true, .false: try scalar(path()) { try $0.bool(entry.kind == .true) }
         case .number:
             try number(document.jsonNumber(entry), path: path())
         case .string, .key:
-            let text = unsafe String(decoding: document.bytes(of: entry), as: UTF8.self)
+            let text = document.reader.string(entry)
             if entry.flags & TapeFlags.date != 0, let date = PlistDate.date(text) {
                 try scalar(path()) { try $0.date(date) }
             } else if entry.flags & TapeFlags.data != 0, let data = Data(base64Encoded: text) {
@@ -146,7 +146,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var position = index + 1
             var ordinal = 0
             while position < entry.payload {
-                if unsafe !omitsNulls || tape.entries[position].kind != .null {
+                if !omitsNulls || tape[position].kind != .null {
                     try write(document, at: position, depth: depth + 1, path: PathText.appending(ordinal, to: path()))
                 }
                 position = document.next(after: position)
@@ -159,9 +159,9 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var members: [(name: String, value: Int)] = []
             var position = index + 1
             while position < entry.payload {
-                let key = unsafe tape.entries[position]
-                if key.flags & TapeFlags.shadowed == 0, unsafe !omitsNulls || tape.entries[position + 1].kind != .null {
-                    unsafe members.append((String(decoding: document.bytes(of: key), as: UTF8.self), position + 1))
+                let key = tape[position]
+                if key.flags & TapeFlags.shadowed == 0, !omitsNulls || tape[position + 1].kind != .null {
+                    members.append((document.reader.string(key), position + 1))
                 }
                 position = document.next(after: position + 1)
             }

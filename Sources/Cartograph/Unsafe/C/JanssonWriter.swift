@@ -233,7 +233,7 @@ struct JanssonWriter {
             }
             return unsafe placeholder(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), sink: sink)
         case .string, .key:
-            return unsafe withCText(document.bytes(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
+            return unsafe withCText(document.reader.unsafeText(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
         case .array:
             guard depth < options.maxDepth else { throw depthError("$") }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
@@ -264,12 +264,15 @@ struct JanssonWriter {
                 position = document.next(after: position + 1)
             }
             if options.sortedKeys {
-                members.sort { unsafe document.bytes(of: tape.entries[$0]).lexicographicallyPrecedes(document.bytes(of: tape.entries[$1])) }
+                members.sort {
+                    unsafe document.reader.unsafeText(of: tape.entries[$0]).lexicographicallyPrecedes(
+                        document.reader.unsafeText(of: tape.entries[$1]))
+                }
             }
             for keyIndex in members {
                 do {
                     let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: sink)
-                    let inserted = unsafe withCText(document.bytes(of: tape.entries[keyIndex])) {
+                    let inserted = unsafe withCText(document.reader.unsafeText(of: tape.entries[keyIndex])) {
                         unsafe insert(child, key: $0, count: $1, into: target)
                     }
                     guard inserted else {

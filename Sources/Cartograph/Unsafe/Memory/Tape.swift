@@ -72,13 +72,37 @@ final class Tape: ManagedBuffer<TapeStorage, UInt64> {
     @inlinable var bytes: UnsafeMutablePointer<UInt8> { unsafe storage.pointee.bytes }
     /// Number of bytes used.
     @inline(__always) var byteCount: Int { unsafe storage.pointee.byteCount }
+
+    /// The entry at `index`, checked against the entries written (the
+    /// views' one read of a finished tape that skips ``TapeReader``: a
+    /// ``Node`` reads its own entry inlined into the caller).
+    @inlinable
+    func entry(at index: Int) -> TapeEntry {
+        let storage = unsafe storage
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: unsafe storage.pointee.count), "Cartograph: a tape index out of range")
+        return unsafe storage.pointee.entries[index]
+    }
+
+    /// A copy with storage of exactly the size needed.
+    func compactCopy() -> Tape {
+        let copy = Tape.make(entryCapacity: max(count, 1), byteCapacity: max(byteCount, 1))
+        unsafe copy.storage.pointee.copy(from: storage.pointee)
+        return copy
+    }
+
+    /// A tape holding only `null`, placed at `source` in some input.
+    static func holdingNull(at source: Int) -> Tape {
+        let tape = Tape.make(entryCapacity: 1, byteCapacity: 1)
+        _ = unsafe tape.storage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: source))
+        return tape
+    }
 }
 
 /// The raw buffers and counters of a ``Tape``.
 @usableFromInline
 @safe struct TapeStorage {
     @usableFromInline private(set) var entries: UnsafeMutablePointer<TapeEntry>
-    private(set) var count = 0
+    @usableFromInline private(set) var count = 0
     private var capacity: Int
     @usableFromInline private(set) var bytes: UnsafeMutablePointer<UInt8>
     private(set) var byteCount = 0
