@@ -67,8 +67,8 @@ extension JSONMapper {
         _ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
         propertyList: Bool = false
     ) throws -> T {
-        let decoder = unsafe DocumentDecoder(
-            document: document, index: index, options: codableOptions, registry: registry, input: input, issues: issues,
+        let decoder = DocumentDecoder(
+            document: document, index: index, options: codableOptions, registry: registry, issues: issues,
             recyclesContainers: true)
         decoder.readsNullMarker = propertyList
         do {

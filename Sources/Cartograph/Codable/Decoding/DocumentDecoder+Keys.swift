@@ -2,26 +2,23 @@ import Foundation
 
 // DocumentDecoder: keys.
 extension DocumentDecoder {
-    /// The hint slot of a container depth.
+    /// The tape index of the value for `key` in the object at `object`, or nil.
+    /// `keys` is how the container reads its object's keys (``ObjectKeys``);
+    /// `hint` is the container's depth, whose slot in ``hints`` says where
+    /// to look first.
     ///
-    /// Slots are a speed-up only: containers that share one (a nested
+    /// Hint slots are a speed-up only: containers that share one (a nested
     /// container, a custom strategy's decoder) overwrite each other's hint,
     /// and ``KeyHint/object`` makes `find` ignore a hint left by another
     /// object, so sharing costs a scan from the object's first key, never a
     /// key read from the wrong object.
-    func hint(_ depth: Int) -> UnsafeMutablePointer<KeyHint>? {
-        unsafe depth >= 0 && depth < hintCapacity ? hints + depth : nil
-    }
-
-    /// The tape index of the value for `key` in the object at `object`, or nil.
-    /// `keys` is how the container reads its object's keys (``ObjectKeys``).
-    func find(_ key: some CodingKey, in object: Int, hint: UnsafeMutablePointer<KeyHint>?, keys: ObjectKeys = .byStrategy) -> Int? {
-        if comparesNames(keys) { return unsafe findExact(key.stringValue, in: object, hint: hint) }
+    func find(_ key: some CodingKey, in object: Int, hint: Int, keys: ObjectKeys = .byStrategy) -> Int? {
+        if comparesNames(keys) { return findExact(key.stringValue, in: object, hint: hint) }
         if case .converted(let values, _) = keys { return values[key.stringValue] }
         if case .fuzzy = options.keys { return fuzzyFind(key.stringValue, in: object) }
         // .snakeCaseRoundTrip, .custom: the key converted once, then compared.
         let converted = convertedKey(key.stringValue)
-        return unsafe find(converted.span, in: object, hint: hint)
+        return find(converted.span, in: object, hint: hint)
     }
 
     /// Whether a container reading its object's keys as `keys` finds each
@@ -42,10 +39,10 @@ extension DocumentDecoder {
         }
     }
 
-    func findExact(_ name: consuming String, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    func findExact(_ name: consuming String, in object: Int, hint: Int) -> Int? {
         // Owned and read in place (a key's name is a literal or a small
         // string: no copy).
-        unsafe find(name.utf8.span, in: object, hint: hint)
+        find(name.utf8.span, in: object, hint: hint)
     }
 
     /// How a keyed container over `object` reads its keys: as given for a
@@ -124,34 +121,32 @@ extension DocumentDecoder {
     /// goes from a key to the next key of the same object (past the value's
     /// subtree), so the walk visits only this object's keys and ends where
     /// it began.
-    private func find(_ key: Span<UInt8>, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    private func find(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
         // The key the hint points at first, with nothing else set up:
         // synthesized `Codable` asks for keys in declaration order, which is
         // usually document order, so this answers most lookups without the walk.
-        if let hint = unsafe hint, unsafe hint.pointee.object == object {
-            let probe = unsafe hint.pointee.next
+        if let probe = hints.next(at: hint, in: object) {
             if probe < tape[object].payload {
                 let entry = tape[probe]
                 if entry.kind == .key, entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
                     let value = tape[probe + 1]
-                    unsafe hint.pointee.next = value.kind == .array || value.kind == .object ? value.payload : probe + 2
+                    hints.set(hint, object: object, next: value.kind == .array || value.kind == .object ? value.payload : probe + 2)
                     return probe + 1
                 }
             }
         }
-        return unsafe walk(key, in: object, hint: hint)
+        return walk(key, in: object, hint: hint)
     }
 
     /// ``find(_:in:hint:)`` past the hint's key.
     @inline(never)
-    private func walk(_ key: Span<UInt8>, in object: Int, hint: UnsafeMutablePointer<KeyHint>?) -> Int? {
+    private func walk(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
         let end = tape[object].payload
         let start = object + 1
         guard start < end else { return nil }
         var probe = start
         // Only a hint this object left is a key of this object.
-        if let hint = unsafe hint, unsafe hint.pointee.object == object {
-            let next = unsafe hint.pointee.next
+        if let next = hints.next(at: hint, in: object) {
             if next > start, next < end, tape[next].kind == .key { probe = next }
         }
         let first = probe
@@ -160,7 +155,7 @@ extension DocumentDecoder {
             let valueEntry = tape[probe + 1]
             let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.payload : probe + 2
             if entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
-                unsafe hint?.pointee = KeyHint(object: object, next: next)
+                hints.set(hint, object: object, next: next)
                 return probe + 1
             }
             probe = next < end ? next : start

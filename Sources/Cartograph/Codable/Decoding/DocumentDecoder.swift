@@ -32,8 +32,6 @@ import Synchronization
     let registryIsEmpty: Bool
     /// The key strategy is ``CodableOptions/KeyStrategy/useDefaultKeys``.
     let usesDefaultKeys: Bool
-    /// The input text, valid for the decode, to give errors a line and column.
-    let input: UnsafeRawBufferPointer?
     let issues: IssueCollector?
     /// The context registered models are made in: one per decode, made
     /// when the first is met (a session per model cost two allocations each).
@@ -53,8 +51,7 @@ import Synchronization
     var index: Int
     var trail: CodingTrail?
     /// Where each depth's keyed container last found a key (a hint only; see ``KeyHint``).
-    let hints: UnsafeMutablePointer<KeyHint>
-    let hintCapacity = 1024
+    let hints: KeyHints
     var depth = 0
     var convertedKeyBytes: [String: [UInt8]] = [:]
     /// Under ``CodableOptions/KeyStrategy/snakeCase``, the decode's JSON
@@ -76,7 +73,7 @@ import Synchronization
     @exclusivity(unchecked) private var recycled: RecycledContainers<KeyedContainerState>
 
     init(
-        document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, input: UnsafeRawBufferPointer?, issues: IssueCollector?,
+        document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, issues: IssueCollector?,
         recyclesContainers: Bool = false
     ) {
         tape = document.reader
@@ -85,16 +82,13 @@ import Synchronization
         registryIsEmpty = !registry.hasEntries
         usesDefaultKeys = !options.keys.convertsKeys
         if case .snakeCase = options.keys { snakeCaseKeys = SnakeCaseKeyTable() } else { snakeCaseKeys = nil }
-        unsafe self.input = unsafe input
         self.issues = issues
         self.index = index
-        unsafe hints = .allocate(capacity: hintCapacity)
-        unsafe hints.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCapacity)
+        hints = KeyHints(capacity: 1024)
         unsafe recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
     }
 
     deinit {
-        unsafe hints.deallocate()
         unsafe recycled.empty()
     }
 
@@ -162,8 +156,8 @@ import Synchronization
     /// this decoder's), reading as this one reads: the plist `$null`
     /// marker, and the depth the stack guard counts from.
     func superDecoder(at index: Int, of document: Document? = nil, trail: CodingTrail?) -> DocumentDecoder {
-        let child = unsafe DocumentDecoder(
-            document: document ?? self.document, index: index, options: options, registry: registry, input: input,
+        let child = DocumentDecoder(
+            document: document ?? self.document, index: index, options: options, registry: registry,
             issues: issues)
         child.readsNullMarker = readsNullMarker
         child.depth = depth

@@ -10,7 +10,8 @@
     // One decode, one thread: no dynamic exclusivity checks per key lookup.
     @exclusivity(unchecked) private(set) var object = 0
     @exclusivity(unchecked) private(set) var trail: CodingTrail?
-    @exclusivity(unchecked) private(set) var hint: UnsafeMutablePointer<KeyHint>?
+    /// The container's depth: its key hint's slot (``KeyHints``).
+    @exclusivity(unchecked) private(set) var hint = -1
     /// How this object's keys are read (a dictionary's keys are kept as they are).
     @exclusivity(unchecked) private(set) var keys = ObjectKeys.byStrategy
     /// Whether keys are found by their own names (``DocumentDecoder/comparesNames(_:)``):
@@ -35,8 +36,8 @@
     final func reset(object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
         unsafe self.object = object
         unsafe self.trail = trail
-        unsafe hint = unsafe decoder.hint(depth)
-        unsafe hint?.pointee = KeyHint(object: object, next: object + 1)
+        unsafe hint = depth
+        decoder.hints.set(depth, object: object, next: object + 1)
         if decoder.usesDefaultKeys {
             // Keys as they are (the common case): no strategy to consult, and
             // the enum (with payloads) written only if it changes.

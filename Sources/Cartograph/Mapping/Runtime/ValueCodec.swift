@@ -393,9 +393,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
 /// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
-        let decoder = unsafe DocumentDecoder(
+        let decoder = DocumentDecoder(
             document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
-            input: nil, issues: context.issues, recyclesContainers: true)
+            issues: context.issues, recyclesContainers: true)
         decoder.readsNullMarker = context.session.readsNullMarker
         do {
             return try decoder.decodeTopLevel(type)
