@@ -9,7 +9,7 @@
     /// The innermost open container (or the top level, at depth 0). Kept
     /// behind one pointer so each event reads it in one load; the containers
     /// around it wait on `frames`.
-    private struct Frame {
+    private struct Frame: BitwiseCopyable {
         var entry = 0
         var count = 0
         var isObject = false
@@ -31,7 +31,11 @@
     /// for an object whose keys may repeat.
     private var frames: PointerStack<Frame> { unsafe Self.madeOnce(&madeFrames) }
     @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
-    private let current: UnsafeMutablePointer<Frame>
+    private let current = InPlaceBox(Frame())
+    /// The first bytes and length of each key of a small object being
+    /// closed (scratch for the duplicate-key check).
+    private var keySignatures: PointerStack<UInt64> { unsafe Self.madeOnce(&madeKeySignatures) }
+    @exclusivity(unchecked) private var madeKeySignatures: PointerStack<UInt64>?
     /// Tape indices of the keys of the object being closed (scratch).
     private var keyIndices: PointerStack<Int> { unsafe Self.madeOnce(&madeKeyIndices) }
     @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
@@ -47,7 +51,8 @@
     private lazy var duplicateTable = DuplicateKeyTable()
     private let seed = KeyHash.seed
     private let validatesUTF8: Bool
-    private let tapeStorage: UnsafeMutablePointer<TapeStorage>
+    /// The tape, written through its checked writer.
+    private let writer: TapeWriter
     private let maxDepth: Int
     private let maxKeys: Int
     private let maxString: Int
@@ -66,28 +71,22 @@
         self.splitter = splitter
         self.options = options
         self.tape = tape
-        unsafe self.tapeStorage = unsafe tape.storage
+        writer = TapeWriter(tape)
         self.validatesUTF8 = validatesUTF8
         maxDepth = options.maxDepth
         maxKeys = options.maxKeysPerObject
         maxString = min(options.maxStringBytes, Int(UInt32.max))
         maxNumber = min(options.maxNumberDigits, Int(UInt32.max))
-        unsafe current = .allocate(capacity: 1)
-        unsafe current.initialize(to: Frame())
-    }
-
-    deinit {
-        unsafe current.deallocate()
     }
 
     /// Whether every container opened has been closed and at least one value was read.
-    var isComplete: Bool { unsafe current.pointee.depth == 0 && !roots.isEmpty }
+    var isComplete: Bool { unsafe current.value.depth == 0 && !roots.isEmpty }
 
     /// Nesting depth of the value being built.
-    var depth: Int { unsafe current.pointee.depth }
+    var depth: Int { current.value.depth }
 
     /// The memory the tape takes so far: its entries and text.
-    var memoryBytes: Int { unsafe tapeStorage.pointee.count * MemoryLayout<TapeEntry>.stride + tapeStorage.pointee.byteCount }
+    var memoryBytes: Int { writer.count * MemoryLayout<TapeEntry>.stride + writer.byteCount }
 
     /// Records a failure; always returns false so callers can `return fail(...)`.
     @discardableResult
@@ -123,7 +122,7 @@
     /// appended in place: the tape's counts, and the roots after those
     /// already taken.
     func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
-        unsafe tapeStorage.pointee.adoptCounts(count: count, byteCount: byteCount)
+        writer.adoptCounts(count: count, byteCount: byteCount)
         guard unsafe native.count > roots.count else { return }
         if native.count == 1 {
             unsafe addRoot(native[0])
@@ -164,11 +163,11 @@
 
     @inline(__always)
     private func appendValue(_ entry: TapeEntry) -> Int {
-        let index = unsafe tapeStorage.pointee.append(entry)
-        if unsafe current.pointee.depth == 0 {
+        let index = writer.append(entry)
+        if current.value.depth == 0 {
             addRoot(index)
-        } else if unsafe !current.pointee.isObject {
-            unsafe current.pointee.count += 1
+        } else if !current.value.isObject {
+            current.value.count += 1
         }
         return index
     }
@@ -196,7 +195,7 @@
             if splitter.discardsEnvelope { return count <= maxNumber || failLimit(.numberTooLong, count, at: source) }
         }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
-        let offset = unsafe tapeStorage.pointee.appendBytes(text, count: count, terminate: true)
+        let offset = unsafe writer.appendText(text, count: count, terminate: true)
         _ = appendValue(TapeEntry(kind: .number, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
@@ -223,15 +222,15 @@
             if let error = unsafe splitter.envelopeKey(bytes, count: count, at: source) { return fail(error) }
             if splitter.discardsEnvelope { return unsafe checkText(bytes, count: count, at: source) }
         }
-        let top = unsafe current
-        guard unsafe top.pointee.depth > 0, unsafe top.pointee.isObject else {
+        let top = current
+        guard top.value.depth > 0, top.value.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
-        guard unsafe top.pointee.count < maxKeys else { return unsafe failLimit(.tooManyKeys, top.pointee.count + 1, at: source) }
+        guard top.value.count < maxKeys else { return failLimit(.tooManyKeys, top.value.count + 1, at: source) }
         guard let offset = unsafe storeText(bytes, count: count, at: source) else { return false }
-        if count > 0, let bytes = unsafe bytes, unsafe !UTF8Validation.isASCII(bytes, count: count) { unsafe top.pointee.hasNonASCIIKey = true }
-        unsafe top.pointee.count += 1
-        _ = unsafe tapeStorage.pointee.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
+        if count > 0, let bytes = unsafe bytes, unsafe !UTF8Validation.isASCII(bytes, count: count) { top.value.hasNonASCIIKey = true }
+        top.value.count += 1
+        _ = writer.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
@@ -256,7 +255,7 @@
             unsafe failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
             return nil
         }
-        return unsafe tapeStorage.pointee.appendBytes(bytes, count: count)
+        return unsafe writer.appendText(bytes, count: count)
     }
 
     /// Opens an object (`isObject`) or array whose first byte is at `source`.
@@ -270,11 +269,11 @@
             splitter.envelopeBegin(isArray: !isObject)
             if splitter.discardsEnvelope { return true }
         }
-        let depth = unsafe current.pointee.depth
+        let depth = current.value.depth
         guard depth < maxDepth else { return failLimit(.depthLimitExceeded, depth + 1, at: source) }
         let index = appendValue(TapeEntry(kind: isObject ? .object : .array, flags: 0, length: 0, payload: 0, source: source))
-        unsafe frames.push(current.pointee)
-        unsafe current.pointee = Frame(entry: index, count: 0, isObject: isObject, depth: depth + 1)
+        frames.push(current.value)
+        current.value = Frame(entry: index, count: 0, isObject: isObject, depth: depth + 1)
         return true
     }
 
@@ -286,12 +285,11 @@
             splitter.envelopeEnd()
             if splitter.discardsEnvelope { return true }
         }
-        let frame = unsafe current.pointee
+        let frame = current.value
         guard frame.depth > 0, let parent = frames.pop() else {
             return fail(CartographError(.syntax, "a container closed that was never opened"))
         }
         var count = frame.count
-        let entries = unsafe tapeStorage.pointee.entries
         if frame.isObject {
             if count > 1 {
                 guard let remaining = resolveDuplicates(inObjectAt: frame.entry, count: count, canonically: frame.hasNonASCIIKey) else {
@@ -299,11 +297,11 @@
                 }
                 count = remaining
             }
-            if frame.hasNonASCIIKey { unsafe entries[frame.entry].flags |= TapeFlags.canonicalKeys }
+            if frame.hasNonASCIIKey { writer[frame.entry].flags |= TapeFlags.canonicalKeys }
         }
-        unsafe entries[frame.entry].length = UInt32(count)
-        unsafe entries[frame.entry].payload = unsafe tapeStorage.pointee.count
-        unsafe current.pointee = parent
+        writer[frame.entry].length = UInt32(count)
+        writer[frame.entry].payload = writer.count
+        current.value = parent
         return true
     }
 
@@ -311,17 +309,7 @@
 
     @inline(__always)
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let entries = unsafe tapeStorage.pointee.entries
-        let first = unsafe entries[a]
-        let second = unsafe entries[b]
-        guard first.length == second.length else { return false }
-        let bytes = unsafe tapeStorage.pointee.bytes
-        return unsafe memcmpEqual(bytes + first.payload, bytes + second.payload, Int(first.length))
-    }
-
-    private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        for index in 0..<count where unsafe a[index] != b[index] { return false }
-        return true
+        writer.sameText(writer[a], writer[b])
     }
 
     /// Applies the duplicate-key policy to the keys of the object whose
@@ -340,8 +328,8 @@
     /// would see one key, and the policy must decide which, the same way
     /// everywhere.
     func resolveDuplicates(inObjectAt objectIndex: Int, count: Int, canonically: Bool) -> Int? {
-        let entries = unsafe tapeStorage.pointee.entries
-        let end = unsafe tapeStorage.pointee.count
+        let entries = writer
+        let end = writer.count
         // Read once: each read of the lazily made stack through its getter
         // retains and releases it.
         let keyIndices = self.keyIndices
@@ -349,23 +337,23 @@
         var position = objectIndex + 1
         while position < end {
             keyIndices.push(position)
-            let value = unsafe entries[position + 1]
+            let value = entries[position + 1]
             position = value.kind == .array || value.kind == .object ? value.payload : position + 2
         }
         var visible = count
         func handle(_ earlier: Int, _ later: Int) -> Int? {
             switch options.duplicateKeys {
             case .reject:
-                let entry = unsafe entries[later]
-                let name = unsafe String(decoding: UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), as: UTF8.self)
+                let entry = entries[later]
+                let name = writer.string(entry)
                 fail(CartographError(.duplicateKey, "duplicate key \"\(name)\" in object", offset: entry.source))
                 return nil
             case .lastWins:
-                unsafe entries[earlier].flags |= TapeFlags.shadowed
+                entries[earlier].flags |= TapeFlags.shadowed
                 visible -= 1
                 return later
             case .firstWins:
-                unsafe entries[later].flags |= TapeFlags.shadowed
+                entries[later].flags |= TapeFlags.shadowed
                 visible -= 1
                 return earlier
             }
@@ -374,27 +362,21 @@
         if keyCount <= 8 {
             // A signature (length and first bytes) rules out almost every pair
             // without touching the key bytes twice.
-            var signatures: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            let bytes = unsafe tapeStorage.pointee.bytes
-            unsafe withUnsafeMutableBytes(of: &signatures) { raw in
-                let slots = unsafe raw.bindMemory(to: UInt64.self)
-                for ordinal in 0..<keyCount {
-                    let key = unsafe entries[keyIndices[ordinal]]
-                    var signature = UInt64(key.length) << 48
-                    let prefix = min(Int(key.length), 6)
-                    for offset in 0..<prefix { unsafe signature |= UInt64(bytes[key.payload + offset]) << (8 * offset) }
-                    unsafe slots[ordinal] = signature
-                }
+            let signatures = keySignatures
+            signatures.truncate(to: 0)
+            for ordinal in 0..<keyCount {
+                let key = entries[keyIndices[ordinal]]
+                var signature = UInt64(key.length) << 48
+                for offset in 0..<min(Int(key.length), 6) { signature |= UInt64(writer.byte(offset, of: key)) << (8 * offset) }
+                signatures.push(signature)
             }
-            let signature = { (ordinal: Int) -> UInt64 in
-                unsafe withUnsafeBytes(of: signatures) { unsafe $0.load(fromByteOffset: ordinal * 8, as: UInt64.self) }
-            }
+            let signature = { (ordinal: Int) -> UInt64 in signatures[ordinal] }
             for later in 1..<keyCount {
                 let laterIndex = keyIndices[later]
                 let laterSignature = signature(later)
                 for earlier in 0..<later {
                     let earlierIndex = keyIndices[earlier]
-                    guard signature(earlier) == laterSignature, unsafe entries[earlierIndex].flags & TapeFlags.shadowed == 0,
+                    guard signature(earlier) == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
                         sameKey(earlierIndex, laterIndex)
                     else { continue }
                     guard handle(earlierIndex, laterIndex) != nil else { return nil }
@@ -405,11 +387,9 @@
         }
         let table = duplicateTable.prepare(for: keyCount)
         let mask = table.mask
-        let bytes = unsafe tapeStorage.pointee.bytes
         for ordinal in 0..<keyCount {
             let keyIndex = keyIndices[ordinal]
-            let key = unsafe entries[keyIndex]
-            let hash = unsafe KeyHash.hash(bytes + key.payload, count: Int(key.length), seed: seed)
+            let hash = writer.hash(of: entries[keyIndex], seed: seed)
             var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
                 guard let occupant = table.occupant(slot) else {
@@ -432,14 +412,13 @@
     /// hashing and equality follow canonical equivalence). Only for objects
     /// holding a non-ASCII key.
     private func resolveCanonicalDuplicates(_ keyIndices: PointerStack<Int>, _ keyCount: Int, _ handle: (Int, Int) -> Int?) -> Int? {
-        let entries = unsafe tapeStorage.pointee.entries
-        let bytes = unsafe tapeStorage.pointee.bytes
+        let entries = writer
         var seen: [String: Int] = [:]
         for ordinal in 0..<keyCount {
             let keyIndex = keyIndices[ordinal]
-            let key = unsafe entries[keyIndex]
+            let key = entries[keyIndex]
             guard key.flags & TapeFlags.shadowed == 0 else { continue }
-            let name = unsafe String(decoding: UnsafeBufferPointer(start: bytes + key.payload, count: Int(key.length)), as: UTF8.self)
+            let name = writer.string(key)
             if let earlier = seen[name] {
                 guard let kept = handle(earlier, keyIndex) else { return nil }
                 seen[name] = kept
@@ -448,7 +427,7 @@
             }
         }
         var visible = 0
-        for ordinal in 0..<keyCount where unsafe entries[keyIndices[ordinal]].flags & TapeFlags.shadowed == 0 { visible += 1 }
+        for ordinal in 0..<keyCount where entries[keyIndices[ordinal]].flags & TapeFlags.shadowed == 0 { visible += 1 }
         return visible
     }
 
@@ -456,17 +435,17 @@
     /// scalar value, by that value: how an XML plist spells a UID
     /// (`<dict><key>CF$UID</key><integer>7</integer></dict>`).
     func collapseLastObjectToItsValue() {
-        let count = unsafe tapeStorage.pointee.count
-        let entries = unsafe tapeStorage.pointee.entries
+        let count = writer.count
+        let entries = writer
         let object = count - 3
-        guard object >= 0, unsafe entries[object].kind == .object, unsafe entries[object].length == 1, unsafe entries[object + 1].kind == .key else {
+        guard object >= 0, entries[object].kind == .object, entries[object].length == 1, entries[object + 1].kind == .key else {
             return
         }
-        var value = unsafe entries[count - 1]
-        value.sourceLow = unsafe entries[object].sourceLow
-        value.sourceHigh = unsafe entries[object].sourceHigh
-        unsafe entries[object] = value
-        unsafe tapeStorage.pointee.removeLast(2)
+        var value = entries[count - 1]
+        value.sourceLow = entries[object].sourceLow
+        value.sourceHigh = entries[object].sourceHigh
+        entries[object] = value
+        writer.removeLast(2)
     }
 
     /// Hands the finished tape over; the builder must not be used afterwards
@@ -480,17 +459,17 @@
     func finishedParts() -> (tape: Tape, roots: [Int]) {
         if unsafe roots.isEmpty, tape.count == 0 {
             // No value (blank NDJSON): `root` reads a null rather than past the tape.
-            _ = unsafe tapeStorage.pointee.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
+            _ = writer.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
         }
         return unsafe (tape, roots)
     }
 
     /// Empties the builder for the next streamed element, keeping its buffers.
     func reset() {
-        unsafe tape.storage.pointee.removeAll()
+        writer.removeAll()
         unsafe roots.removeAll(keepingCapacity: true)
         unsafe madeFrames?.truncate(to: 0)
-        unsafe current.pointee = Frame()
+        current.value = Frame()
         unsafe failure = nil
     }
 }

@@ -40,8 +40,14 @@
 
     /// The element at a position (0 is the bottom).
     @inline(__always) subscript(position: Int) -> Element {
-        get { unsafe elements[position] }
-        set { unsafe elements[position] = newValue }
+        get {
+            precondition(UInt(bitPattern: position) < UInt(bitPattern: unsafe storedCount), "Cartograph: a stack position out of range")
+            return unsafe elements[position]
+        }
+        set {
+            precondition(UInt(bitPattern: position) < UInt(bitPattern: unsafe storedCount), "Cartograph: a stack position out of range")
+            unsafe elements[position] = newValue
+        }
     }
 
     @inline(__always)
