@@ -149,7 +149,7 @@ public struct DefaultOnInvalid<Provider: DefaultValueProvider>: Codable {
                 Provider.Value.self,
                 DecodingError.Context(
                     codingPath: decoder.codingPath,
-                    debugDescription: "expected \(Provider.Value.self), found null at \(CodingTrail.render(decoder.codingPath))"))
+                    debugDescription: "expected \(Provider.Value.self), found null at \(PathTrail.render(codingKeys: decoder.codingPath))"))
         }
         do {
             wrappedValue = try container.decode(Provider.Value.self)

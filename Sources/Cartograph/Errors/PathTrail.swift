@@ -1,11 +1,18 @@
-/// A path from the root, as a chain of links that is only spelled out
-/// (`$.a[3].b`) when an error needs it: the encoders' paths and the model
-/// searches' (`collect`, `decodeAny`). A decode's own path lives on a
-/// ``PathStack``.
+/// The path from the root to a value, as a chain of links that is only
+/// spelled out (`$.a[3].b`, or a `Codable` coding path) when an error or a
+/// caller asks: the `Codable` decoder's and encoders' coding paths, and
+/// the model searches' (`collect`, `decodeAny`). One small allocation per
+/// nested container; a mapping decode's own path lives on a ``PathStack``,
+/// whose links name the same components.
 final class PathTrail: Sendable {
+    /// One step of a path.
     enum Component: Sendable {
+        /// A member of an object.
         case key(String)
+        /// An element of an array.
         case index(Int)
+        /// A `Codable` coding key, kept as given (a coding path hands it back).
+        case codingKey(any CodingKey)
     }
 
     let parent: PathTrail?
@@ -14,6 +21,20 @@ final class PathTrail: Sendable {
     init(parent: PathTrail?, component: Component) {
         self.parent = parent
         self.component = component
+    }
+
+    /// A link for a `Codable` coding key.
+    convenience init(parent: consuming PathTrail?, key: consuming any CodingKey) {
+        self.init(parent: parent, component: .codingKey(key))
+    }
+
+    /// This link's step as a coding key (see ``codingKeys(_:)``).
+    var codingKey: any CodingKey {
+        switch component {
+        case .codingKey(let key): return key
+        case .key(let key): return StringKey(key)
+        case .index(let index): return IndexKey(index)
+        }
     }
 
     /// `$` followed by the components from the root, then `extra`.
@@ -32,6 +53,18 @@ final class PathTrail: Sendable {
         return components.reversed()
     }
 
+    /// The coding path from the root to `trail`: coding keys as given,
+    /// object members as string keys, array elements as index keys.
+    static func codingKeys(_ trail: PathTrail?) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = trail
+        while let current = node {
+            keys.append(current.codingKey)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+
     /// `$` followed by the components.
     static func render(_ components: [Component]) -> String {
         var path = "$"
@@ -39,8 +72,32 @@ final class PathTrail: Sendable {
             switch component {
             case .key(let key): path = PathText.appending(key, to: path)
             case .index(let index): path = PathText.appending(index, to: path)
+            case .codingKey(let key): path = appending(key, to: path)
             }
         }
         return path
+    }
+
+    /// `$.statuses[3].user.id` for a coding path.
+    static func render(codingKeys keys: [any CodingKey]) -> String {
+        var path = "$"
+        for key in keys { path = appending(key, to: path) }
+        return path
+    }
+
+    /// The path of a coding key's value under `path`.
+    private static func appending(_ key: any CodingKey, to path: String) -> String {
+        switch plain(key) {
+        case .index(let index): return PathText.appending(index, to: path)
+        case .key(let name): return PathText.appending(name, to: path)
+        case .codingKey: return PathText.appending(key.stringValue, to: path)
+        }
+    }
+
+    /// A coding key as a member or element step: an array element's key (an
+    /// ``IndexKey``, or Foundation's "Index n") as a position.
+    static func plain(_ key: any CodingKey) -> Component {
+        if let index = key.intValue, key.stringValue == "Index \(index)" || key is IndexKey { return .index(index) }
+        return .key(key.stringValue)
     }
 }

@@ -20,7 +20,7 @@ extension DocumentDecoder {
     /// `key` and `parent` are consumed: the trail made for a nested value
     /// takes them over instead of copying them (the key's existential and
     /// the parent's retain were ~2 reference-count operations per value).
-    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: consuming any CodingKey, parent: consuming CodingTrail?) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: consuming any CodingKey, parent: consuming PathTrail?) throws -> T {
         // Kinds are asked for first, as plain enums: a function returning
         // `T?` makes the caller look `Optional<T>`'s metadata up on every call.
         if tape[index].kind == .array, let kind = ScalarArrayKind(T.self) {
@@ -48,7 +48,7 @@ extension DocumentDecoder {
         let savedIndex = self.index
         // Swapped in and out: no reference counting on the saved trail.
         // The last uses of `parent` and `key`: moved into the trail.
-        var other: CodingTrail? = CodingTrail(parent: parent, key: key)
+        var other: PathTrail? = PathTrail(parent: parent, key: key)
         swap(&trail, &other)
         self.index = index
         depth += 1
@@ -76,11 +76,11 @@ extension DocumentDecoder {
     /// The elements of the array at `index` as `[E]`, as `Array.init(from:)`
     /// reads them (``TapeDecodedArray``): each decoded under its index, in
     /// order, the first failure thrown; an empty array needs no coding path.
-    func decodeElements<E: Decodable>(_: E.Type, at index: Int, key: (any CodingKey)?, parent: CodingTrail?) throws -> [E] {
+    func decodeElements<E: Decodable>(_: E.Type, at index: Int, key: (any CodingKey)?, parent: PathTrail?) throws -> [E] {
         let count = Int(tape[index].length)
         guard count > 0 else { return [] }
         guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else { throw stackExhausted(at: index, key: key, trail: parent) }
-        let arrayTrail = key.map { CodingTrail(parent: parent, key: $0) } ?? parent
+        let arrayTrail = key.map { PathTrail(parent: parent, key: $0) } ?? parent
         let end = tape[index].payload
         depth += 1
         defer { depth -= 1 }
@@ -117,24 +117,24 @@ extension DocumentDecoder {
     /// pairs in `[[[Double]]]` rings). The outer levels were read by the
     /// standard library's `Array.init(from:)`, which is not specialised and
     /// looked `Array<Element>`'s metadata up per array.
-    private func decodeScalarArray<T>(_ kind: ScalarArrayKind, _ type: T.Type, at index: Int, key: any CodingKey, parent: CodingTrail?) throws -> T {
+    private func decodeScalarArray<T>(_ kind: ScalarArrayKind, _ type: T.Type, at index: Int, key: any CodingKey, parent: PathTrail?) throws -> T {
         // Inlined into each case below, so that it is specialised for the
         // element type: called generically, every array looked its storage
         // class's metadata up and every append went through the unspecialised
         // `Array.append`.
         @inline(__always)
-        func elements<E>(nested: Bool, _ read: (Int, IndexKey, CodingTrail?) throws -> E) throws -> [E] {
+        func elements<E>(nested: Bool, _ read: (Int, IndexKey, PathTrail?) throws -> E) throws -> [E] {
             let end = tape[index].payload
             var result: [E] = []
             result.reserveCapacity(Int(tape[index].length))
             var position = index + 1
             var ordinal = 0
-            var elementTrail: CodingTrail?
+            var elementTrail: PathTrail?
             while position < end {
                 let entry = tape[position]
                 let isContainer = entry.kind == .array || entry.kind == .object
                 if isContainer, !nested {
-                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    elementTrail = elementTrail ?? PathTrail(parent: parent, key: key)
                     throw mismatch(expected: "\(E.self)", type: E.self, at: position, key: IndexKey(ordinal), trail: elementTrail)
                 }
                 do {
@@ -145,7 +145,7 @@ extension DocumentDecoder {
                     result.append(try read(position, IndexKey(ordinal), nil))
                 } catch is DecodingError {
                     // Re-read with the array's path so the error names the element.
-                    elementTrail = elementTrail ?? CodingTrail(parent: parent, key: key)
+                    elementTrail = elementTrail ?? PathTrail(parent: parent, key: key)
                     result.append(try read(position, IndexKey(ordinal), elementTrail))
                 }
                 position = isContainer ? entry.payload : position + 1
@@ -260,7 +260,7 @@ extension DocumentDecoder {
     }
 
     /// Reads a special kind; `kind` names T itself (``specialKind(_:at:)``), so the casts cannot fail.
-    private func decodeSpecial<T>(_ kind: SpecialKind, _ type: T.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> T {
+    private func decodeSpecial<T>(_ kind: SpecialKind, _ type: T.Type, at index: Int, key: (any CodingKey)?, trail: PathTrail?) throws -> T {
         switch kind {
         case .date: return try decodeDate(at: index, key: key, trail: trail) as! T
         case .data: return try decodeData(at: index, key: key, trail: trail) as! T
@@ -286,7 +286,7 @@ extension DocumentDecoder {
         }
     }
 
-    private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Decimal {
+    private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: PathTrail?) throws -> Decimal {
         let entry = tape[index]
         guard entry.kind == .number else {
             if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
@@ -303,7 +303,7 @@ extension DocumentDecoder {
         throw outOfRange(Decimal.self, at: index, key: key, trail: trail)
     }
 
-    private func decodeDate(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Date {
+    private func decodeDate(at index: Int, key: (any CodingKey)?, trail: PathTrail?) throws -> Date {
         if tape[index].kind == .string, tape[index].flags & TapeFlags.date != 0,
             let date = PlistDate.date(tapeText(at: index))
         {
@@ -335,7 +335,7 @@ extension DocumentDecoder {
         }
     }
 
-    private func decodeData(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) throws -> Data {
+    private func decodeData(at index: Int, key: (any CodingKey)?, trail: PathTrail?) throws -> Data {
         if tape[index].kind == .string, tape[index].flags & TapeFlags.data != 0,
             let data = Data(base64Encoded: tapeText(at: index))
         {
@@ -358,11 +358,11 @@ extension DocumentDecoder {
     }
 
     /// Runs `body` with the decoder positioned on `index`.
-    private func nested<R>(at index: Int, key: (any CodingKey)?, trail parent: CodingTrail?, _ body: () throws -> R) throws -> R {
+    private func nested<R>(at index: Int, key: (any CodingKey)?, trail parent: PathTrail?, _ body: () throws -> R) throws -> R {
         let savedIndex = self.index
         let savedTrail = trail
         self.index = index
-        if let key { trail = CodingTrail(parent: parent, key: key) }
+        if let key { trail = PathTrail(parent: parent, key: key) }
         defer {
             self.index = savedIndex
             trail = savedTrail

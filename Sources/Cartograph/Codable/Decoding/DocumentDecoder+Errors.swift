@@ -19,7 +19,7 @@ extension DocumentDecoder {
         return keys
     }
 
-    func codingPath(_ trail: CodingTrail?) -> [any CodingKey] { CodingTrail.keys(trail) }
+    func codingPath(_ trail: PathTrail?) -> [any CodingKey] { PathTrail.codingKeys(trail) }
 
     /// A Cartograph error for the value at `index`, with its byte offset.
     ///
@@ -32,11 +32,11 @@ extension DocumentDecoder {
         expected: String? = nil, found: String? = nil
     ) -> CartographError {
         CartographError(
-            kind, message, offset: index.map { tape[$0].source }, path: CodingTrail.render(keys),
+            kind, message, offset: index.map { tape[$0].source }, path: PathTrail.render(codingKeys: keys),
             expected: expected, found: found)
     }
 
-    func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+    func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: PathTrail? = nil) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let found = kindName(index)
         let error = located(.typeMismatch, "expected \(expected), found \(found)", at: index, path: keys, expected: expected, found: found)
@@ -45,27 +45,27 @@ extension DocumentDecoder {
 
     /// The error for a container asked of a value of another kind: null is
     /// a missing value (`valueNotFound`), as Foundation reports it.
-    func containerMismatch(object: Bool, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+    func containerMismatch(object: Bool, at index: Int, key: (any CodingKey)?, trail: PathTrail?) -> DecodingError {
         let type: Any.Type = object ? [String: Any].self : [Any].self
         if tape[index].kind == .null { return valueNotFound(type, at: index, key: key, trail: trail) }
         return mismatch(expected: object ? "object" : "array", type: type, at: index, key: key, trail: trail)
     }
 
     /// The error for a value nested deeper than the thread's stack allows (``StackGuard``).
-    func stackExhausted(at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+    func stackExhausted(at index: Int, key: (any CodingKey)?, trail: PathTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
-        let error = StackGuard.exhausted(path: CodingTrail.render(keys), offset: tape[index].source)
+        let error = StackGuard.exhausted(path: PathTrail.render(codingKeys: keys), offset: tape[index].source)
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
-    func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail? = nil) -> DecodingError {
+    func outOfRange(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: PathTrail? = nil) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let text = tape.string(tape[index])
         let error = located(.numberOutOfRange, "number \(text) does not fit in \(type)", at: index, path: keys, expected: "\(type)", found: "number")
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
-    func keyNotFound(_ key: any CodingKey, in object: Int, trail: CodingTrail?) -> DecodingError {
+    func keyNotFound(_ key: any CodingKey, in object: Int, trail: PathTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: nil)
         let error = located(
             .keyNotFound, "key \"\(key.stringValue)\" is missing", at: object, path: keys + [key],
@@ -73,20 +73,20 @@ extension DocumentDecoder {
         return .keyNotFound(key, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
-    func valueNotFound(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+    func valueNotFound(_ type: Any.Type, at index: Int, key: (any CodingKey)?, trail: PathTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let error = located(.typeMismatch, "expected \(type), found null", at: index, path: keys, expected: "\(type)", found: "null")
         return .valueNotFound(type, DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
-    func dataCorrupted(_ message: String, at index: Int, key: (any CodingKey)?, trail: CodingTrail?) -> DecodingError {
+    func dataCorrupted(_ message: String, at index: Int, key: (any CodingKey)?, trail: PathTrail?) -> DecodingError {
         let keys = pathFor(trail: trail, key: key)
         let error = located(.typeMismatch, message, at: index, path: keys)
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
-    func pathFor(trail: CodingTrail?, key: (any CodingKey)?) -> [any CodingKey] {
-        var keys = CodingTrail.keys(trail ?? self.trail)
+    func pathFor(trail: PathTrail?, key: (any CodingKey)?) -> [any CodingKey] {
+        var keys = PathTrail.codingKeys(trail ?? self.trail)
         if let key { keys.append(key) }
         return keys
     }

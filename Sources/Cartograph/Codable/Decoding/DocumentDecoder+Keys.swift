@@ -55,10 +55,10 @@ extension DocumentDecoder {
     /// the listing); under
     /// ``CodableOptions/KeyStrategy/codingPath(_:)`` each JSON key converted
     /// by the closure, given the container's path (`trail`) and the key.
-    func objectKeys(of object: Int, keepsKeys: Bool, trail: CodingTrail?) -> ObjectKeys {
+    func objectKeys(of object: Int, keepsKeys: Bool, trail: PathTrail?) -> ObjectKeys {
         if keepsKeys, options.keys.convertsKeys { return .asGiven }
         if case .codingPath(let convert) = options.keys {
-            let path = CodingTrail.keys(trail)
+            let path = PathTrail.codingKeys(trail)
             return convertedKeys(of: object) { convert(path + [StringKey($0)]).stringValue }
         }
         guard case .snakeCase = options.keys else { return .byStrategy }

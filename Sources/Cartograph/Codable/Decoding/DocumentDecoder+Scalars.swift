@@ -7,7 +7,7 @@ extension DocumentDecoder {
     // recycled container's trail (a `var`) retained and released around it.
 
     @inline(__always)
-    func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Bool {
+    func decodeBool(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?) throws -> Bool {
         switch tape[index].kind {
         case .true: return true
         case .false: return false
@@ -18,7 +18,7 @@ extension DocumentDecoder {
     }
 
     @inline(__always)
-    func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> String {
+    func decodeString(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?) throws -> String {
         let entry = tape[index]
         guard entry.kind == .string else {
             if entry.kind == .null { throw valueNotFound(String.self, at: index, key: key(), trail: trail()) }
@@ -44,7 +44,7 @@ extension DocumentDecoder {
 
     @inline(__always)
     func decodeInteger<T: FixedWidthInteger>(
-        _ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+        _ type: T.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?
     ) throws -> T {
         let entry = tape[index]
         guard entry.kind == .number else {
@@ -77,7 +77,7 @@ extension DocumentDecoder {
 
     @inline(__always)
     func decodeDouble(
-        at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?, reporting type: Any.Type = Double.self
+        at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?, reporting type: Any.Type = Double.self
     ) throws -> Double {
         let entry = tape[index]
         switch entry.kind {
@@ -107,14 +107,14 @@ extension DocumentDecoder {
         }
     }
 
-    func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?) throws -> Float {
+    func decodeFloat(at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?) throws -> Float {
         try decodeNarrow(Float.self, at: index, key: key(), trail: trail())
     }
 
     /// A `Float` (or `Float16`) rounded once from the number's text
     /// (``NarrowFloat``): through `Double` it would be rounded twice.
     func decodeNarrow<F: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> CodingTrail?
+        _ type: F.Type, at index: Int, key: @autoclosure () -> (any CodingKey)?, trail: @autoclosure () -> PathTrail?
     ) throws -> F {
         let value = try decodeDouble(at: index, key: key(), trail: trail(), reporting: F.self)
         let entry = tape[index]

@@ -49,7 +49,7 @@ import Synchronization
     var nextArrayReader = 0
     /// The value being decoded.
     var index: Int
-    var trail: CodingTrail?
+    var trail: PathTrail?
     /// Where each depth's keyed container last found a key (a hint only; see ``KeyHint``).
     let hints: KeyHints
     var depth = 0
@@ -103,7 +103,7 @@ import Synchronization
     /// The document decoded.
     var document: Document { tape.document }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     // MARK: Containers
@@ -116,7 +116,7 @@ import Synchronization
     }
 
     /// A keyed container over `object`: a kept one pointed at it, or a new one (kept if this decoder keeps them).
-    func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<
+    func keyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool = false) -> KeyedDecodingContainer<
         Key
     > {
         let type = ObjectIdentifier(Key.self)
@@ -132,7 +132,7 @@ import Synchronization
     /// local container made the caller look `KeyedDecodingContainer<Key>`'s
     /// metadata up on entry, on the reuse path too.
     @inline(never)
-    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool)
         -> KeyedDecodingContainer<Key>
     {
         let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
@@ -155,7 +155,7 @@ import Synchronization
     /// A decoder for a super decoder's value at `index` (of `document`, or
     /// this decoder's), reading as this one reads: the plist `$null`
     /// marker, and the depth the stack guard counts from.
-    func superDecoder(at index: Int, of document: Document? = nil, trail: CodingTrail?) -> DocumentDecoder {
+    func superDecoder(at index: Int, of document: Document? = nil, trail: PathTrail?) -> DocumentDecoder {
         let child = DocumentDecoder(
             document: document ?? self.document, index: index, options: options, registry: registry,
             issues: issues)

@@ -1,7 +1,7 @@
 /// A keyed container over an object on the tape (see ``DocumentDecoder``);
 /// its state is ``KeyedContainerState``.
 final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDecodingContainerProtocol {
-    var codingPath: [any CodingKey] { unsafe CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { unsafe PathTrail.codingKeys(trail) }
 
     var allKeys: [Key] { keyNames.compactMap { Key(stringValue: $0) } }
 
@@ -122,7 +122,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
         guard decoder.tape[index].kind == .object else {
             throw unsafe decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
-        return unsafe decoder.keyedContainer(NestedKey.self, object: index, trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1)
+        return unsafe decoder.keyedContainer(NestedKey.self, object: index, trail: PathTrail(parent: trail, key: key), depth: decoder.depth + 1)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -130,7 +130,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
         guard decoder.tape[index].kind == .array else {
             throw unsafe decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
-        return unsafe DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
+        return unsafe DocumentUnkeyedContainer(decoder: decoder, array: index, trail: PathTrail(parent: trail, key: key))
     }
 
     /// A decoder for the value under `"super"` (Foundation's spelling; the
@@ -142,7 +142,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
     /// A decoder for the value under `key`, or for `null` when the key is
     /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
     private func superDecoder(for key: some CodingKey) -> any Decoder {
-        let trail = unsafe CodingTrail(parent: trail, key: key)
+        let trail = unsafe PathTrail(parent: trail, key: key)
         if let index = index(of: key) { return decoder.superDecoder(at: index, trail: trail) }
         return unsafe decoder.superDecoder(at: 0, of: Document.null(at: decoder.tape[object].source), trail: trail)
     }
@@ -152,12 +152,12 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
 struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: DocumentDecoder
     let array: Int
-    let trail: CodingTrail?
+    let trail: PathTrail?
     private var position: Int
     private let end: Int
     private(set) var currentIndex = 0
 
-    init(decoder: DocumentDecoder, array: Int, trail: CodingTrail?) {
+    init(decoder: DocumentDecoder, array: Int, trail: PathTrail?) {
         self.decoder = decoder
         self.array = array
         self.trail = trail
@@ -165,7 +165,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         end = decoder.tape[array].payload
     }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
     var count: Int? { Int(decoder.tape[array].length) }
     var isAtEnd: Bool { position >= end }
 
@@ -174,7 +174,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private func peek<T>(_ type: T.Type) throws -> (index: Int, key: IndexKey) {
         guard position < end else {
-            let keys = CodingTrail.keys(trail) + [IndexKey(currentIndex)]
+            let keys = PathTrail.codingKeys(trail) + [IndexKey(currentIndex)]
             let error = decoder.located(
                 .indexOutOfRange, "the array has only \(currentIndex) elements", at: array, path: keys,
                 expected: "\(T.self)", found: "end of array")
@@ -339,7 +339,7 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
             throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
         advance()
-        return decoder.keyedContainer(NestedKey.self, object: index, trail: CodingTrail(parent: trail, key: key), depth: decoder.depth + 1)
+        return decoder.keyedContainer(NestedKey.self, object: index, trail: PathTrail(parent: trail, key: key), depth: decoder.depth + 1)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -348,13 +348,13 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
             throw decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
         advance()
-        return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: CodingTrail(parent: trail, key: key))
+        return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: PathTrail(parent: trail, key: key))
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (index, key) = try peek(Any.self)
         advance()
-        return decoder.superDecoder(at: index, trail: CodingTrail(parent: trail, key: key))
+        return decoder.superDecoder(at: index, trail: PathTrail(parent: trail, key: key))
     }
 }
 
@@ -362,9 +362,9 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
 struct DocumentSingleValueContainer: SingleValueDecodingContainer {
     let decoder: DocumentDecoder
     let index: Int
-    let trail: CodingTrail?
+    let trail: PathTrail?
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
 
     func decodeNil() -> Bool { decoder.isNil(at: index) }
     func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(at: index, key: nil, trail: trail) }
@@ -385,7 +385,7 @@ struct DocumentSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.decodeInteger(UInt128.self, at: index, key: nil, trail: trail) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A single value's nested value shares its path: decode in place.
-        if let key = trail?.key {
+        if let key = trail?.codingKey {
             return try decoder.decodeValue(type, at: index, key: key, parent: trail?.parent)
         }
         return try decoder.decodeRoot(type)

@@ -9,7 +9,7 @@
     let decoder: DocumentDecoder
     // One decode, one thread: no dynamic exclusivity checks per key lookup.
     @exclusivity(unchecked) private(set) var object = 0
-    @exclusivity(unchecked) private(set) var trail: CodingTrail?
+    @exclusivity(unchecked) private(set) var trail: PathTrail?
     /// The container's depth: its key hint's slot (``KeyHints``).
     @exclusivity(unchecked) private(set) var hint = -1
     /// How this object's keys are read (a dictionary's keys are kept as they are).
@@ -27,13 +27,13 @@
     /// keeps it); nil otherwise.
     @exclusivity(unchecked) private unowned(unsafe) var snakeCaseKeys: SnakeCaseKeyTable?
 
-    init(decoder: DocumentDecoder, object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
+    init(decoder: DocumentDecoder, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
         reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }
 
     /// Points the container at another object of the same decode.
-    final func reset(object: Int, trail: CodingTrail?, depth: Int, keepsKeys: Bool) {
+    final func reset(object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         unsafe self.object = object
         unsafe self.trail = trail
         unsafe hint = depth

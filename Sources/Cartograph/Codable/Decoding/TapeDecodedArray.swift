@@ -13,11 +13,11 @@
 protocol TapeDecodedArray {
     /// Decodes the array at `index` (an array on the tape) as `R`, which is
     /// `Self`, under `key` in `parent` (no key: the array's path is `parent`).
-    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: CodingTrail?, as: R.Type) throws -> R
+    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: PathTrail?, as: R.Type) throws -> R
 }
 
 extension Array: TapeDecodedArray where Element: Decodable {
-    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: CodingTrail?, as: R.Type) throws -> R {
+    static func decode<R>(_ decoder: DocumentDecoder, at index: Int, key: (any CodingKey)?, parent: PathTrail?, as: R.Type) throws -> R {
         // R is Self (the caller's cast found Self's conformance through R).
         unsafe unsafeBitCast(try decoder.decodeElements(Element.self, at: index, key: key, parent: parent), to: R.self)
     }

@@ -18,7 +18,7 @@ extension EncoderChecks {
     func invalid(_ value: Any, _ message: String, key: (any CodingKey)?, kind: CartographError.Kind = .encodingFailed) -> EncodingError {
         var keys = codingPath
         if let key { keys.append(key) }
-        let error = CartographError(kind, message, path: CodingTrail.render(keys))
+        let error = CartographError(kind, message, path: PathTrail.render(codingKeys: keys))
         return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 

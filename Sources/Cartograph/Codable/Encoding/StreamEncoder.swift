@@ -53,8 +53,8 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     private let parent: StreamEncoder?
     private let key: (any CodingKey)?
-    private let baseTrail: CodingTrail?
-    @exclusivity(unchecked) private var madeTrail: CodingTrail??
+    private let baseTrail: PathTrail?
+    @exclusivity(unchecked) private var madeTrail: PathTrail??
 
     var options: CodableOptions { run.options }
     var registry: ModelRegistry { run.registry }
@@ -62,7 +62,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     /// An encoder for the value in `ticket`'s place in `frame`, with its
     /// coding path given whole.
-    init(run: StreamRun, trail: CodingTrail?, depth: Int, frame: Int, ticket: Int) {
+    init(run: StreamRun, trail: PathTrail?, depth: Int, frame: Int, ticket: Int) {
         self.run = run
         baseTrail = trail
         parent = nil
@@ -84,7 +84,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     }
 
     /// The encoder of a nested container already opened as frame `frame + 1`.
-    init(run: StreamRun, trail: CodingTrail, depth: Int, frame: Int, container generation: Int, isObject: Bool) {
+    init(run: StreamRun, trail: PathTrail, depth: Int, frame: Int, container generation: Int, isObject: Bool) {
         self.run = run
         baseTrail = trail
         parent = nil
@@ -97,14 +97,14 @@ final class StreamEncoder: Encoder, EncoderChecks {
     }
 
     /// The coding path as a chain, made on first use.
-    var trail: CodingTrail? {
+    var trail: PathTrail? {
         if let madeTrail = unsafe madeTrail { return madeTrail }
-        let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        let made = key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
         unsafe madeTrail = .some(made)
         return made
     }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     // MARK: Containers

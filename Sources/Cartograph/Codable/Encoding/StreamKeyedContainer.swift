@@ -113,7 +113,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     private func openNested(_ key: Key, object: Bool) -> (encoder: StreamEncoder, generation: Int) {
         let encoder = self.encoder
         let run = encoder.run
-        let trail = CodingTrail(parent: encoder.trail, key: key)
+        let trail = PathTrail(parent: encoder.trail, key: key)
         var nestedGeneration = -1
         if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = unsafe try? run.push(object: object, at: frame + 1) {
             nestedGeneration = opened
@@ -133,7 +133,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     private func superEncoder(for key: some CodingKey) -> any Encoder {
         let encoder = self.encoder
         let run = encoder.run
-        let trail = CodingTrail(parent: encoder.trail, key: key)
+        let trail = PathTrail(parent: encoder.trail, key: key)
         var ticket = -1
         if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0 {
             ticket = run.newTicket()

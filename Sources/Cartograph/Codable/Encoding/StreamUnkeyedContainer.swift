@@ -93,7 +93,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
 
     private func openNested(object: Bool) -> (encoder: StreamEncoder, generation: Int) {
         let run = encoder.run
-        let trail = CodingTrail(parent: encoder.trail, key: IndexKey(count))
+        let trail = PathTrail(parent: encoder.trail, key: IndexKey(count))
         var nestedGeneration = -1
         if (try? run.beginMember(frame, generation)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) {
             nestedGeneration = opened
@@ -105,7 +105,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         let run = encoder.run
-        let trail = CodingTrail(parent: encoder.trail, key: IndexKey(count))
+        let trail = PathTrail(parent: encoder.trail, key: IndexKey(count))
         var ticket = -1
         if (try? run.beginMember(frame, generation)) ?? -1 >= 0 {
             ticket = run.newTicket()

@@ -40,16 +40,16 @@ final class TreeEncoder: Encoder, EncoderChecks {
     private let parent: TreeEncoder?
     /// The key of this encoder's value in its parent.
     let key: (any CodingKey)?
-    private let baseTrail: CodingTrail?
-    @exclusivity(unchecked) private var madeTrail: CodingTrail??
+    private let baseTrail: PathTrail?
+    @exclusivity(unchecked) private var madeTrail: PathTrail??
     /// Keys are written without the key strategy (a string-keyed dictionary's).
     @exclusivity(unchecked) private var writesKeysAsGiven = false
 
     /// The coding path as a chain, made on first use: most encoders are never
     /// asked (it serves `codingPath`, nested containers and errors).
-    var trail: CodingTrail? {
+    var trail: PathTrail? {
         if let madeTrail = unsafe madeTrail { return madeTrail }
-        let made = key.map { CodingTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        let made = key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
         unsafe madeTrail = .some(made)
         return made
     }
@@ -69,7 +69,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         self.init(run: EncodingRun(options: options, registry: registry, propertyList: propertyList, writeAhead: writeAhead), trail: nil, depth: 0)
     }
 
-    init(run: EncodingRun, trail: CodingTrail?, depth: Int) {
+    init(run: EncodingRun, trail: PathTrail?, depth: Int) {
         self.run = run
         baseTrail = trail
         parent = nil
@@ -86,7 +86,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         self.depth = depth
     }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -154,7 +154,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// the nested container's, so the values inside it, their errors and a
     /// coding-path key strategy see the nested key (its result is unused:
     /// the container writes into its own node).
-    func scoped(_ trail: CodingTrail) -> TreeEncoder {
+    func scoped(_ trail: PathTrail) -> TreeEncoder {
         TreeEncoder(run: run, trail: trail, depth: depth + 1)
     }
 

@@ -38,9 +38,9 @@ import Foundation
 final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingContainerProtocol {
     /// The container's coding path (its encoder's: a nested container has
     /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
-    var trail: CodingTrail? { encoder.trail }
+    var trail: PathTrail? { encoder.trail }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
 
     private func put(_ value: JSONValue, _ key: Key) { withTargets { encoder, object in object.set(encoder.jsonKey(key), encoder.node(value)) } }
 
@@ -79,7 +79,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
             nested = EncodingObject()
             object.set(name, .object(nested))
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(PathTrail(parent: trail, key: key)), object: nested))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -91,7 +91,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
             nested = EncodingArray()
             object.set(name, .array(nested))
         }
-        return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)
+        return TreeUnkeyedContainer(encoder: encoder.scoped(PathTrail(parent: trail, key: key)), array: nested)
     }
 
     /// An encoder for the value under `"super"` (Foundation's spelling; the
@@ -105,7 +105,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
     private func superEncoder(for key: some CodingKey) -> any Encoder {
         let name = encoder.jsonKey(key)
         object.set(name, .value(.object(JSONObject())))
-        let child = TreeEncoder(run: encoder.run, trail: CodingTrail(parent: trail, key: key), depth: encoder.depth + 1)
+        let child = TreeEncoder(run: encoder.run, trail: PathTrail(parent: trail, key: key), depth: encoder.depth + 1)
         child.commit = { [object] slot in object.set(name, slot) }
         return child
     }

@@ -5,9 +5,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let array: EncodingArray
     /// The container's coding path (its encoder's: a nested container has
     /// an encoder of its own, ``TreeEncoder/scoped(_:)``; made only if asked).
-    var trail: CodingTrail? { encoder.trail }
+    var trail: PathTrail? { encoder.trail }
 
-    var codingPath: [any CodingKey] { CodingTrail.keys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
     var count: Int { array.count }
 
     private func append(_ value: JSONValue) { array.append(encoder.node(value)) }
@@ -37,20 +37,20 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         let nested = EncodingObject()
         let key = IndexKey(count)
         array.append(.object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), object: nested))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder.scoped(PathTrail(parent: trail, key: key)), object: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = EncodingArray()
         let key = IndexKey(count)
         array.append(.array(nested))
-        return TreeUnkeyedContainer(encoder: encoder.scoped(CodingTrail(parent: trail, key: key)), array: nested)
+        return TreeUnkeyedContainer(encoder: encoder.scoped(PathTrail(parent: trail, key: key)), array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
         let position = array.count
         array.append(.value(.object(JSONObject())))
-        let child = TreeEncoder(run: encoder.run, trail: CodingTrail(parent: trail, key: IndexKey(position)), depth: encoder.depth + 1)
+        let child = TreeEncoder(run: encoder.run, trail: PathTrail(parent: trail, key: IndexKey(position)), depth: encoder.depth + 1)
         child.commit = { [array] slot in array.replace(position, with: slot) }
         return child
     }

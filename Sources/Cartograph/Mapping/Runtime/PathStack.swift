@@ -48,7 +48,10 @@ final class PathStack {
     /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
     func push(_ component: PathTrail.Component, under parent: Int) -> Int {
         let value: Int
+        var component = component
+        if case .codingKey(let key) = component { component = PathTrail.plain(key) }
         switch component {
+        case .codingKey: value = 0
         case .index(let index):
             value = max(index, 0)
         case .key(let key):
