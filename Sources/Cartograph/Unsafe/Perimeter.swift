@@ -31,8 +31,25 @@
 // - Exclusivity is unchecked only on properties of objects one decode or
 //   encode owns on one thread, never shared between tasks.
 //
+// The layers above read and write the tape through checked values made
+// here: ``TapeReader`` (the views, the `Codable` decoder, the writers),
+// ``TapeWriter`` and ``InPlaceBox`` (``DocumentBuilder``), ``KeyHints``.
+//
 // Code outside this folder still marked `unsafe` is listed, file by file
 // with its count, in `Tests/unsafe-outside-perimeter.txt`; the
 // `SourceLayoutTests` fail when a file outside the folder gains a mark or
 // when the list overstates one, so the list can only shrink.
-// `scripts/unsafe-perimeter` prints the counts and rewrites the list.
+// `scripts/unsafe-perimeter` prints the counts and rewrites the list. What
+// it still holds is of three kinds:
+//
+// - unchecked exclusivity and `unowned(unsafe)` on the `Codable`
+//   containers' and encoders' state, which one decode or encode owns on
+//   one thread (the runtime checks they skip would run on every key
+//   looked up and every member written); a safe form needs that state
+//   passed down rather than stored;
+// - readers that scan a caller's buffer (the plist and JSON5 readers, the
+//   number and text scanners, error locations): a reader struct can only
+//   store a `Span` once non-escapable stored properties are stable (the
+//   `Lifetimes` feature is still experimental in Swift 6.3);
+// - the mapping runtime's in-place writes of struct properties at their
+//   offsets and its unretained rule references, the fastest mapping path.
