@@ -88,4 +88,24 @@ import Testing
         }
         #expect(counts == [100, 100, 100, 100])
     }
+
+    /// The byte views a caller can hold (`withUTF8`, keys as bytes) show
+    /// exactly the text, an empty string's with a place to point at; the
+    /// cursor and the key lookups find keys of every shape, non-ASCII and
+    /// canonically equivalent ones included.
+    @Test func byteViewsAndKeyLookupsReadTheTapesText() throws {
+        let document = try Document(parsing: #"{"": "", "é": "e\u0301", "cafe\u0301": 3, "long key of some length": [1, 2]}"#)
+        let object = try document.root.object()
+        try #require(object[""]).withUTF8 { text in
+            #expect(text.count == 0 && text.baseAddress != nil)
+        }
+        try #require(object["é"]).withUTF8 { text in #expect(Array(text) == Array("e\u{0301}".utf8)) }
+        #expect(try object["café"]?.int() == 3, "a precomposed key finds its decomposed spelling")
+        #expect(try Array("long key of some length".utf8).withUnsafeBytes { object.value(forKeyBytes: $0) }?.array().count == 2)
+        var cursor = object.cursor()
+        #expect(try cursor["long key of some length"]?.array().count == 2)
+        #expect(try cursor[""]?.string() == "")
+        #expect(try cursor["café"]?.int() == 3)
+        #expect(cursor["absent"] == nil)
+    }
 }

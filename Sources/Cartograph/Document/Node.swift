@@ -58,8 +58,9 @@ public struct Node: Sendable {
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         let entry = entry
         guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
-        // A public signature older than `Span`: the buffer is the reader's span's.
-        return try document.reader.withText(of: entry) { text in unsafe try text.withUnsafeBufferPointer(body) }
+        // A public signature older than `Span`: the buffer starts at the
+        // text's place on the tape, an empty string's included.
+        return unsafe try body(document.reader.unsafeText(of: entry))
     }
 
     /// The value of a string.
