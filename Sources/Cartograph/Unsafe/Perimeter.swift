@@ -19,10 +19,11 @@
 //
 // What the code here guarantees to the layers above:
 //
-// - A tape is written only by ``DocumentBuilder`` and only before its
-//   ``Document`` is handed out; afterwards it is read-only, and every
-//   pointer into it stays valid while the ``Document`` lives. A reader of
-//   the tape holds its document.
+// - A tape is written only by the C tape builder and ``DocumentBuilder``,
+//   and only before its ``Document`` is handed out; afterwards it is
+//   read-only, and every pointer into it stays valid while the
+//   ``Document`` lives. A reader of the tape holds its document, and a
+//   stream reuses an element's tape only once nothing holds the document.
 // - Every C handle is released on every path (a `defer` beside the call
 //   that made it), and who owns each jansson reference is said at the call.
 // - Every trick on the runtime's layout is checked where it can be (sizes,
