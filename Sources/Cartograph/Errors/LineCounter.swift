@@ -121,9 +121,7 @@ struct LineCounter {
         if absolute < offset, let retained, absolute >= anchor.offset, retained.base == anchor.offset,
             absolute < retained.base + retained.bytes.count
         {
-            return unsafe retained.bytes.withUnsafeBytes { buffer in
-                unsafe located(error, SourceLocation(offset: absolute - retained.base, in: buffer), from: anchor.line, anchor.column)
-            }
+            return located(error, SourceLocation(offset: absolute - retained.base, in: retained.bytes.span), from: anchor.line, anchor.column)
         }
         var text = lineTail
         let relative = max(-lineTail.count, min(absolute - offset, chunk.count))
@@ -131,9 +129,7 @@ struct LineCounter {
         unsafe text.append(contentsOf: chunk.prefix(max(0, relative) + 64))
         var scalarsBefore = 0
         for byte in lineTail where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
-        return unsafe text.withUnsafeBytes { buffer in
-            unsafe located(error, SourceLocation(offset: lineTail.count + relative, in: buffer), from: line, column - scalarsBefore)
-        }
+        return located(error, SourceLocation(offset: lineTail.count + relative, in: text.span), from: line, column - scalarsBefore)
     }
 
     /// A location within a text that starts at `line`, `column` scalars into it.

@@ -13,9 +13,9 @@ struct SourceLocation {
     /// The line around the offset (at most 60 bytes of it), and a caret under the offset.
     let excerpt: String
 
-    init(offset: Int, in input: UnsafeRawBufferPointer) {
+    init(offset: Int, in input: Span<UInt8>) {
         var cursor = Cursor()
-        self = unsafe cursor.location(of: offset, in: input)
+        self = cursor.location(of: offset, in: input)
     }
 
     fileprivate init(line: Int, column: Int, excerpt: String) {
@@ -34,7 +34,7 @@ struct SourceLocation {
 
     /// Every error located, in one pass over the input (errors without an
     /// offset, or already located, are returned as they are).
-    static func locateAll(_ errors: [CartographError], in input: UnsafeRawBufferPointer) -> [CartographError] {
+    static func locateAll(_ errors: [CartographError], in input: Span<UInt8>) -> [CartographError] {
         var located = errors
         var cursor = Cursor()
         let order = errors.indices.filter { errors[$0].offset != nil && errors[$0].line == nil }.sorted {
@@ -42,7 +42,7 @@ struct SourceLocation {
         }
         for index in order {
             let error = errors[index]
-            located[index] = unsafe error.located(at: cursor.location(of: error.offset!, in: input))
+            located[index] = error.located(at: cursor.location(of: error.offset!, in: input))
         }
         return located
     }
@@ -56,11 +56,11 @@ struct SourceLocation {
         /// Unicode scalars from `lineStart` to `index`.
         private var scalars = 0
 
-        mutating func location(of rawOffset: Int, in input: UnsafeRawBufferPointer) -> SourceLocation {
+        mutating func location(of rawOffset: Int, in input: Span<UInt8>) -> SourceLocation {
             let offset = min(max(rawOffset, 0), input.count)
             if offset < index { self = Cursor() }
             while index < offset {
-                let byte = unsafe input[index]
+                let byte = input[index]
                 if byte == UInt8(ascii: "\n") {
                     line += 1
                     lineStart = index + 1
@@ -70,23 +70,25 @@ struct SourceLocation {
                 }
                 index += 1
             }
-            return unsafe SourceLocation(line: line, column: scalars + 1, excerpt: Self.excerpt(at: offset, lineStart: lineStart, in: input))
+            return SourceLocation(line: line, column: scalars + 1, excerpt: Self.excerpt(at: offset, lineStart: lineStart, in: input))
         }
 
         /// At most 40 bytes before the offset and 20 after, within its line,
         /// control and bidirectional characters shown as U+FFFD (tabs as a space), a caret under the offset.
-        private static func excerpt(at offset: Int, lineStart: Int, in input: UnsafeRawBufferPointer) -> String {
+        private static func excerpt(at offset: Int, lineStart: Int, in input: Span<UInt8>) -> String {
             var lineEnd = offset
-            while lineEnd < input.count, lineEnd < offset + 64, unsafe input[lineEnd] != UInt8(ascii: "\n"),
-                unsafe input[lineEnd] != UInt8(ascii: "\r")
+            while lineEnd < input.count, lineEnd < offset + 64, input[lineEnd] != UInt8(ascii: "\n"),
+                input[lineEnd] != UInt8(ascii: "\r")
             {
                 lineEnd += 1
             }
             var from = max(lineStart, offset - 40)
-            while from > lineStart, from < input.count, unsafe input[from] & 0xC0 == 0x80 { from -= 1 }
+            while from > lineStart, from < input.count, input[from] & 0xC0 == 0x80 { from -= 1 }
             var to = min(lineEnd, offset + 20)
-            while to < lineEnd, unsafe input[to] & 0xC0 == 0x80 { to += 1 }
-            let shown = unsafe String(decoding: UnsafeRawBufferPointer(rebasing: input[from..<to]), as: UTF8.self)
+            while to < lineEnd, input[to] & 0xC0 == 0x80 { to += 1 }
+            var bytes: [UInt8] = []
+            for position in from..<max(from, to) { bytes.append(input[position]) }
+            let shown = String(decoding: bytes, as: UTF8.self)
             var printable = ""
             for scalar in shown.unicodeScalars {
                 if scalar == "\t" {
@@ -97,7 +99,7 @@ struct SourceLocation {
                 }
             }
             var caretColumn = 0
-            for position in from..<offset where unsafe input[position] & 0xC0 != 0x80 { caretColumn += 1 }
+            for position in from..<max(from, offset) where input[position] & 0xC0 != 0x80 { caretColumn += 1 }
             return printable + "\n" + String(repeating: " ", count: caretColumn) + "^"
         }
     }

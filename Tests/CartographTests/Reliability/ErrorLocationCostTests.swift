@@ -81,7 +81,7 @@ import Testing
                     counter.advance(over: UnsafeRawBufferPointer(rebasing: whole[offset..<end]), anchor: offset + 1)
                     offset = end
                 }
-                let expected = SourceLocation(offset: text.count, in: whole)
+                let expected = SourceLocation(offset: text.count, in: text.span)
                 #expect(counter.line == expected.line && counter.column + 1 == expected.column, "\(size)")
             }
         }

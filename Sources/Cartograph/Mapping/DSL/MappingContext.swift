@@ -190,7 +190,9 @@ final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
     /// Gives every collected error its line and column (one pass over the input).
-    func locate(in input: UnsafeRawBufferPointer) { issues = unsafe SourceLocation.locateAll(issues, in: input) }
+    func locate(in input: UnsafeRawBufferPointer) {
+        issues = unsafe SourceLocation.locateAll(issues, in: input.assumingMemoryBound(to: UInt8.self).span)
+    }
 }
 
 /// What a factory, transform or mapping knows while it encodes a model.
