@@ -2,25 +2,25 @@
 /// through the parser (user-supplied number text).
 enum NumberGrammar {
     /// Whether the bytes are exactly one JSON number.
-    static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isValid(_ text: Span<UInt8>) -> Bool {
         var index = 0
         let count = text.count
-        func digit(_ at: Int) -> Bool { unsafe at < count && text[at] >= UInt8(ascii: "0") && text[at] <= UInt8(ascii: "9") }
-        if index < count, unsafe text[index] == UInt8(ascii: "-") { index += 1 }
+        func digit(_ at: Int) -> Bool { at < count && text[at] >= UInt8(ascii: "0") && text[at] <= UInt8(ascii: "9") }
+        if index < count, text[index] == UInt8(ascii: "-") { index += 1 }
         guard digit(index) else { return false }
-        if unsafe text[index] == UInt8(ascii: "0") {
+        if text[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             while digit(index) { index += 1 }
         }
-        if index < count, unsafe text[index] == UInt8(ascii: ".") {
+        if index < count, text[index] == UInt8(ascii: ".") {
             index += 1
             guard digit(index) else { return false }
             while digit(index) { index += 1 }
         }
-        if index < count, unsafe text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
+        if index < count, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
             index += 1
-            if index < count, unsafe text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+            if index < count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
             guard digit(index) else { return false }
             while digit(index) { index += 1 }
         }
@@ -28,10 +28,10 @@ enum NumberGrammar {
     }
 
     /// Digits of the significand without leading zeros (trailing zeros count).
-    static func significantDigits(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+    static func significantDigits(_ bytes: Span<UInt8>) -> Int {
         var digits = 0
-        for index in 0..<count {
-            let byte = unsafe bytes[index]
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
             if digits == 0, byte == UInt8(ascii: "0") { continue }
@@ -41,9 +41,9 @@ enum NumberGrammar {
     }
 
     /// Whether the significand has a digit other than zero.
-    static func hasNonZeroDigit(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        for index in 0..<count {
-            let byte = unsafe bytes[index]
+    static func hasNonZeroDigit(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
             if byte >= UInt8(ascii: "1"), byte <= UInt8(ascii: "9") { return true }
         }

@@ -48,7 +48,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         var text = text
         guard
             let number = text.withUTF8({ buffer -> JSONNumber? in
-                guard let base = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer) else { return nil }
+                guard let base = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer.span) else { return nil }
                 return unsafe JSONNumber(validText: base, count: buffer.count)
             })
         else { return nil }
@@ -69,9 +69,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
                 storage = .uint(value)
                 return
             }
-        } else if unsafe NumberGrammar.significantDigits(bytes, count: count) <= 17 {
+        } else if unsafe NumberGrammar.significantDigits(UnsafeBufferPointer(start: bytes, count: count).span) <= 17 {
             let value = unsafe terminated ? NumberText.double(terminated: bytes, count: count) : NumberText.double(bytes, count: count)
-            if value.isFinite, unsafe value != 0 || !NumberGrammar.hasNonZeroDigit(bytes, count: count) {
+            if value.isFinite, unsafe value != 0 || !NumberGrammar.hasNonZeroDigit(UnsafeBufferPointer(start: bytes, count: count).span) {
                 storage = .double(value)
                 return
             }

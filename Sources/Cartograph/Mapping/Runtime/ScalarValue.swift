@@ -252,7 +252,7 @@ extension Date: ScalarValue {
         case .string:
             let text = try node.string()
             if let date = DateFormats.parseISO8601(text) { return date }
-            if lenient, unsafe Array(text.utf8).withUnsafeBufferPointer(NumberGrammar.isValid), let seconds = Double(text), seconds.isFinite {
+            if lenient, NumberGrammar.isValid(text.utf8.span), let seconds = Double(text), seconds.isFinite {
                 return Date(timeIntervalSince1970: seconds)
             }
             throw CartographError(

@@ -269,7 +269,7 @@ import Foundation
         var value: Double?
         var keepsText = false
         unsafe text.utf8.withContiguousStorageIfAvailable { buffer in
-            if let start = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer) {
+            if let start = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer.span) {
                 value = unsafe NumberText.double(start, count: buffer.count)
                 // A Double halfway between two Floats does not say which
                 // side the text was on: the text itself is kept, so that a
