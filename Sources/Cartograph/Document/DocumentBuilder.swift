@@ -32,11 +32,8 @@
     private var frames: PointerStack<Frame> { unsafe Self.madeOnce(&madeFrames) }
     @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
     private let current = InPlaceBox(Frame())
-    /// The first bytes and length of each key of a small object being
-    /// closed (scratch for the duplicate-key check).
-    private var keySignatures: PointerStack<UInt64> { unsafe Self.madeOnce(&madeKeySignatures) }
-    @exclusivity(unchecked) private var madeKeySignatures: PointerStack<UInt64>?
-    /// Tape indices of the keys of the object being closed (scratch).
+    /// Tape indices of the keys of the object being closed (scratch), and
+    /// after them, for a small object, each key's signature.
     private var keyIndices: PointerStack<Int> { unsafe Self.madeOnce(&madeKeyIndices) }
     @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
 
@@ -361,22 +358,20 @@
         let keyCount = keyIndices.count
         if keyCount <= 8 {
             // A signature (length and first bytes) rules out almost every pair
-            // without touching the key bytes twice.
-            let signatures = keySignatures
-            signatures.truncate(to: 0)
+            // without touching the key bytes twice; key `ordinal`'s sits at
+            // `keyCount + ordinal` on the same scratch stack.
             for ordinal in 0..<keyCount {
                 let key = entries[keyIndices[ordinal]]
                 var signature = UInt64(key.length) << 48
                 for offset in 0..<min(Int(key.length), 6) { signature |= UInt64(writer.byte(offset, of: key)) << (8 * offset) }
-                signatures.push(signature)
+                keyIndices.push(Int(bitPattern: UInt(signature)))
             }
-            let signature = { (ordinal: Int) -> UInt64 in signatures[ordinal] }
             for later in 1..<keyCount {
                 let laterIndex = keyIndices[later]
-                let laterSignature = signature(later)
+                let laterSignature = keyIndices[keyCount + later]
                 for earlier in 0..<later {
                     let earlierIndex = keyIndices[earlier]
-                    guard signature(earlier) == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
+                    guard keyIndices[keyCount + earlier] == laterSignature, entries[earlierIndex].flags & TapeFlags.shadowed == 0,
                         sameKey(earlierIndex, laterIndex)
                     else { continue }
                     guard handle(earlierIndex, laterIndex) != nil else { return nil }

@@ -87,17 +87,14 @@ final class PathTrail: Sendable {
 
     /// The path of a coding key's value under `path`.
     private static func appending(_ key: any CodingKey, to path: String) -> String {
-        switch plain(key) {
-        case .index(let index): return PathText.appending(index, to: path)
-        case .key(let name): return PathText.appending(name, to: path)
-        case .codingKey: return PathText.appending(key.stringValue, to: path)
-        }
+        if let index = elementIndex(key) { return PathText.appending(index, to: path) }
+        return PathText.appending(key.stringValue, to: path)
     }
 
-    /// A coding key as a member or element step: an array element's key (an
-    /// ``IndexKey``, or Foundation's "Index n") as a position.
-    static func plain(_ key: any CodingKey) -> Component {
-        if let index = key.intValue, key.stringValue == "Index \(index)" || key is IndexKey { return .index(index) }
-        return .key(key.stringValue)
+    /// The position a coding key names when it is an array element's (an
+    /// ``IndexKey``, or Foundation's "Index n"); nil for a member's key.
+    static func elementIndex(_ key: any CodingKey) -> Int? {
+        guard let index = key.intValue, key.stringValue == "Index \(index)" || key is IndexKey else { return nil }
+        return index
     }
 }

@@ -58,7 +58,7 @@ struct NativeJSONWriter {
         case .false: sink.append(contentsOf: .false)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
         case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: .null)
-        case .number: tape.withText(of: entry) { text in unsafe text.withUnsafeBufferPointer { unsafe sink.append(contentsOf: $0) } }
+        case .number: unsafe sink.append(contentsOf: tape.unsafeText(of: entry))
         case .string, .key: writeString(tape.string(entry))
         case .array:
             sink.append(UInt8(ascii: "["))

@@ -220,7 +220,7 @@ extension Document {
             while position < entry.payload {
                 let key = tape[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    let name = tape.withText(of: key) { text in unsafe text.withUnsafeBufferPointer { unsafe keys.string(for: $0) } }
+                    let name = unsafe keys.string(for: tape.unsafeText(of: key))
                     object.appendUnchecked(name, try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)

@@ -48,10 +48,9 @@ final class PathStack {
     /// Pushes `component` under the link at `parent` (-1: the root); returns the new link's index.
     func push(_ component: PathTrail.Component, under parent: Int) -> Int {
         let value: Int
-        var component = component
-        if case .codingKey(let key) = component { component = PathTrail.plain(key) }
         switch component {
-        case .codingKey: value = 0
+        case .codingKey(let key):
+            return push(PathTrail.elementIndex(key).map { .index($0) } ?? .key(key.stringValue), under: parent)
         case .index(let index):
             value = max(index, 0)
         case .key(let key):

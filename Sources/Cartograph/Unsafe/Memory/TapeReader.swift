@@ -66,13 +66,6 @@ struct TapeReader {
         return unsafe bytes + entry.payload
     }
 
-    /// Calls `body` with `entry`'s text.
-    @inline(__always)
-    func withText<R, E: Error>(of entry: TapeEntry, _ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
-        let start = unsafe start(of: entry)
-        return try unsafe body(UnsafeBufferPointer(start: start, count: Int(entry.length)).span)
-    }
-
     /// The text of a string or key, as a `String` (``TapeString``: the tape's
     /// text is valid UTF-8 already).
     @inline(__always)

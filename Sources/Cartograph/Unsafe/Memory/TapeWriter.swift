@@ -28,10 +28,7 @@ struct TapeWriter {
 
     /// The entry at `index`, checked against the entries written.
     subscript(index: Int) -> TapeEntry {
-        @inline(__always) get {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Cartograph: a tape index out of range")
-            return unsafe storage.pointee.entries[index]
-        }
+        @inline(__always) get { tape.entry(at: index) }
         @inline(__always) nonmutating set {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Cartograph: a tape index out of range")
             unsafe storage.pointee.entries[index] = newValue
