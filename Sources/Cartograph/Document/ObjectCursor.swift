@@ -46,8 +46,19 @@ extension ObjectView {
 
         /// The tape index of the value for a key given as UTF-8 bytes, or nil.
         mutating func valueIndex(forKeyBytes key: UnsafeRawBufferPointer) -> Int? {
-            // The mapping runtime keeps its keys' bytes as buffers.
             unsafe valueIndex(forKey: key.assumingMemoryBound(to: UInt8.self).span)
+        }
+
+        /// The tape index of the value for the key whose UTF-8 bytes are
+        /// `range` of `bytes`, or nil.
+        @inline(__always)
+        mutating func valueIndex(forKey bytes: borrowing [UInt8], in range: Range<Int>) -> Int? {
+            valueIndex(forKey: bytes.span.extracting(range))
+        }
+
+        /// The value for a key given as UTF-8 bytes, or nil.
+        mutating func value(forKey key: Span<UInt8>) -> Node? {
+            valueIndex(forKey: key).map { Node(document: document, index: $0) }
         }
 
         /// The tape index of the value for a key given as UTF-8 bytes, or

@@ -15,7 +15,8 @@
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).
 //     Unsafe/Memory/   the raw buffers: the tape's entries and text
 //                      (``Tape``), the writers' output (``OutputBuffer``),
-//                      the builder's stack, byte comparisons.
+//                      the builder's stack, byte comparisons, and struct
+//                      models' properties written in place (``ModelFields``).
 //
 // What the code here guarantees to the layers above:
 //
@@ -31,10 +32,16 @@
 //   `scripts/test` runs the suite both ways.
 // - Exclusivity is unchecked only on properties of objects one decode or
 //   encode owns on one thread, never shared between tasks.
+// - A struct model's property is written in place only at a
+//   ``FieldOffset`` made from a `WritableKeyPath` (so only a stored
+//   property kept inline), and only with a value of the property's own
+//   type into a model of the field's own type: ``ModelFields`` checks both
+//   on every store, in release builds too, and traps otherwise.
 //
 // The layers above read and write the tape through checked values made
 // here: ``TapeReader`` (the views, the `Codable` decoder, the writers),
-// ``TapeWriter`` and ``InPlaceBox`` (``DocumentBuilder``), ``KeyHints``.
+// ``TapeWriter`` and ``InPlaceBox`` (``DocumentBuilder``), ``KeyHints``;
+// the mapping runtime writes models through ``ModelFields``.
 //
 // Code outside this folder still marked `unsafe` is listed, file by file
 // with its count, in `Tests/unsafe-outside-perimeter.txt`; the
@@ -52,5 +59,7 @@
 //   number and text scanners, error locations): a reader struct can only
 //   store a `Span` once non-escapable stored properties are stable (the
 //   `Lifetimes` feature is still experimental in Swift 6.3);
-// - the mapping runtime's in-place writes of struct properties at their
-//   offsets and its unretained rule references, the fastest mapping path.
+// - lock-free caches that publish immutable objects through an atomic
+//   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
+//   parent and key-spec references of a mapping decode's context and path
+//   stack (``MappingContext``, ``PathStack``), which the decode outlives.

@@ -17,15 +17,13 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
 
     /// Behind one reference, so copying a key spec (into every property's
     /// decode context) costs one retain.
-    @safe final class Storage: @unchecked Sendable {
-        // @unchecked: immutable after init; `singleKey` is read-only memory owned here.
+    final class Storage: @unchecked Sendable {
+        // @unchecked: immutable after init.
         let components: [Component]
         let keyBytes: [[UInt8]]
         let trailComponents: [PathTrail.Component]
         /// The key bytes when the spec is one plain key (the common case).
-        let singleKey: UnsafeMutableRawBufferPointer?
-
-        deinit { unsafe singleKey?.deallocate() }
+        let singleKey: [UInt8]?
 
         init(_ components: [Component]) {
             self.components = components
@@ -40,12 +38,9 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
                 }
             }
             if components.count == 1, case .key(let key) = components[0] {
-                let bytes = Array(key.utf8)
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-                unsafe buffer.copyBytes(from: bytes)
-                unsafe singleKey = unsafe UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count])
+                singleKey = Array(key.utf8)
             } else {
-                unsafe singleKey = nil
+                singleKey = nil
             }
         }
     }
@@ -129,7 +124,7 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
     /// The value at this path, finding the first key through a cursor that
     /// expects keys in document order.
     func lookup(in object: ObjectView, cursor: inout ObjectView.Cursor) -> Node? {
-        if let key = unsafe storage.singleKey { return unsafe cursor.value(forKeyBytes: UnsafeRawBufferPointer(key)) }
+        if let key = storage.singleKey { return cursor.value(forKey: key.span) }
         var node = object.node
         for (position, component) in storage.components.enumerated() {
             switch component {
@@ -138,10 +133,10 @@ public struct KeySpec: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
                 let found: Node?
                 let bytes = storage.keyBytes[position]
                 if position == 0 {
-                    found = unsafe bytes.withUnsafeBytes { unsafe cursor.value(forKeyBytes: $0) }
+                    found = cursor.value(forKey: bytes.span)
                 } else {
                     let view = ObjectView(document: node.document, index: node.index)
-                    found = unsafe bytes.withUnsafeBytes { unsafe view.value(forKeyBytes: $0) }
+                    found = view.value(forKey: bytes.span)
                 }
                 guard let found else { return nil }
                 node = found

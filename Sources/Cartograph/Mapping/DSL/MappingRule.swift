@@ -108,19 +108,17 @@ func propertyRule<Model, Value>(
 ) -> MappingRule<Model> {
     // A stored property of a struct is written at its offset, not through
     // the key-path runtime, which is a generic call per property.
-    let offset = inlineOffset(of: keyPath)
+    let field = FieldOffset(keyPath)
     // Consuming: a decoded struct (a user with forty fields) is moved into
     // the model, not copied (a retain per field) and then destroyed.
     func store(_ model: inout Model, _ value: consuming Value) {
         var value = value
-        guard let offset else {
+        guard let field else {
             model[keyPath: keyPath] = value
             return
         }
         // Swapped in (moves both ways); the old value is destroyed with `value`.
-        unsafe withUnsafeMutableBytes(of: &model) { raw in
-            unsafe swap(&(raw.baseAddress! + offset).assumingMemoryBound(to: Value.self).pointee, &value)
-        }
+        ModelFields.with(&model) { $0.exchange(&value, at: field) }
     }
     var rule = MappingRule<Model>(
         role: .property, property: nil, decodeKey: decodeKey, encodeKey: encodeKey, required: required, ignoreNull: ignoreNull,
@@ -170,8 +168,8 @@ extension MappingRule {
     /// scalar array property in place (``StoredScalar``, ``InPlaceSlot``).
     mutating func readInPlace<Value>(_ keyPath: WritableKeyPath<Model, Value>, codec: ValueCodec<Value>, options: ValueOptions) {
         stored = StoredScalar.make(keyPath, options: options, rule: self)
-        if stored == nil, options.subMapper == nil, !options.coerceArrays, let offset = inlineOffset(of: keyPath) {
-            nested = codec.modelSlot?(offset) ?? codec.arraySlot?(offset, options.lenient)
+        if stored == nil, options.subMapper == nil, !options.coerceArrays, let field = FieldOffset(keyPath) {
+            nested = codec.modelSlot?(field) ?? codec.arraySlot?(field, options.lenient)
         }
     }
 }

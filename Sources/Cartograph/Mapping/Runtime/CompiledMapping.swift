@@ -3,7 +3,7 @@
 /// hold one reference, and calling it from unspecialised generic code takes
 /// the type from the instance instead of looking up a generic struct's
 /// metadata for every object.
-@safe final class CompiledMapping<Model>: @unchecked Sendable {
+final class CompiledMapping<Model>: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init.
     /// A class, so walking the rules for every object retains one reference
     /// per rule instead of copying every field of the rule.
@@ -35,26 +35,20 @@
             decodes = rule.decodes
         }
 
-        /// Applies the node found at `spec` (nil when absent): in place for
-        /// a stored scalar, else through the rule's closure.
-        func apply(_ model: UnsafeMutablePointer<Model>, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
-            if let stored {
-                unsafe try stored.read(node, at: UnsafeMutableRawPointer(model), context: context, spec: spec, mode: mode)
-            } else {
-                unsafe try read(&model.pointee, node, context, spec, mode)
-            }
-        }
     }
 
     let mapping: Mapping<Model>
     let rules: [Rule]
-    /// ``rules`` and each rule's direct read (when it has one), in buffers
-    /// the rule loop indexes without asking for the generic array's or
-    /// rule's metadata per object.
-    let ruleBuffer: UnsafeMutableBufferPointer<Rule>
-    private let directBuffer: UnsafeMutableBufferPointer<DirectScalarRead?>
-    /// Each rule's in-place slot (a nested model, an array of models or of scalars), when it has one.
-    private let slotBuffer: UnsafeMutableBufferPointer<DirectSlotRead?>
+    /// ``rules`` as the decode loop runs them: not generic, so that the
+    /// loop asks for no metadata per object (reading a generic rule asked
+    /// the runtime for `Rule`'s metadata, a hash lookup, once per object).
+    private let decodeRules: [DecodeRule]
+    /// Each rule's direct read (``DirectRead/Kind/none`` when it has none):
+    /// plain values, so the rule loop copies one out with no reference
+    /// count and no metadata asked for.
+    private let directs: [DirectRead]
+    /// The direct reads' keys, one after another.
+    private let directKeys: [UInt8]
     let naming: NamingStrategy
     let options: MappingOptions
     let isClass = Model.self is AnyClass
@@ -68,12 +62,6 @@
     /// binding the optional error (which copied the whole error struct and
     /// destroyed the copy on every apply).
     private let cannotRun: Bool
-
-    deinit {
-        unsafe ruleBuffer.deinitialize().deallocate()
-        unsafe directBuffer.deinitialize().deallocate()
-        unsafe slotBuffer.deinitialize().deallocate()
-    }
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
         self.mapping = mapping
@@ -90,30 +78,10 @@
             }
             return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived, fallbackSpec: fallback)
         }
-        unsafe ruleBuffer = .allocate(capacity: rules.count)
-        _ = unsafe ruleBuffer.initialize(from: rules)
-        unsafe directBuffer = .allocate(capacity: rules.count)
-        _ = unsafe directBuffer.initialize(
-            from: rules.map { compiled in
-                guard compiled.decodes, compiled.role == .property, let stored = compiled.stored, let spec = compiled.decodeSpec,
-                    let key = unsafe spec.storage.singleKey
-                else { return nil }
-                return unsafe DirectScalarRead(
-                    key: UnsafeRawBufferPointer(key), stored: Unmanaged.passUnretained(stored),
-                    spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil || naming.scans)
-            })
-        unsafe slotBuffer = .allocate(capacity: rules.count)
-        _ = unsafe slotBuffer.initialize(
-            from: rules.map { compiled in
-                // Not under a scanning strategy, which finds keys itself; with a
-                // fallback key, an absent key goes on to the rule's own path.
-                guard compiled.decodes, compiled.role == .property, let nested = compiled.nested, let spec = compiled.decodeSpec,
-                    let key = unsafe spec.storage.singleKey, !naming.scans
-                else { return nil }
-                return unsafe DirectSlotRead(
-                    key: UnsafeRawBufferPointer(key), slot: Unmanaged.passUnretained(nested),
-                    spec: Unmanaged.passUnretained(spec.storage), looksFurther: compiled.fallbackSpec != nil)
-            })
+        decodeRules = rules.map { DecodeRule($0) }
+        var directKeys: [UInt8] = []
+        directs = rules.map { DirectRead($0, scans: naming.scans, keys: &directKeys) }
+        self.directKeys = directKeys
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
         cannotRun = unnamed != nil
@@ -138,60 +106,60 @@
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         let childContext = isClass ? context.with(parent: model as AnyObject) : context
-        // The model's address, held for the whole loop: scalars are stored
-        // at offsets from it without generic calls per property. Passed as
-        // `&model` (no closure: `withUnsafeMutablePointer` was not inlined
-        // in this unspecialised code and cost a call and a context per object).
-        unsafe try applyRules(to: &model, object, context, childContext, mode)
+        // The model's fields, held for the whole loop: scalars are stored
+        // in place without generic calls per property.
+        try ModelFields.with(&model) { fields in try applyRules(into: fields, object, context, childContext, mode) }
     }
 
     /// The rule loop of ``apply(_:_:_:_:)``.
     private func applyRules(
-        to model: UnsafeMutablePointer<Model>, _ object: ObjectView, _ context: MappingContext,
-        _ childContext: MappingContext, _ mode: ReadMode
+        into fields: ModelFields, _ object: ObjectView, _ context: MappingContext, _ childContext: MappingContext, _ mode: ReadMode
     ) throws {
         // Nil unless the naming strategy scans (no empty dictionary made per object).
         let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
-        let rules = unsafe ruleBuffer
-        let direct = unsafe directBuffer
-        let slots = unsafe slotBuffer
+        // The rule arrays are read through `self` (immutable properties of
+        // an object the call holds): copied into locals, each cost a retain
+        // and a release per object.
         let document = object.document
-        let base = UnsafeMutableRawPointer(model)
-        for position in 0..<rules.count {
-            if let read = unsafe direct[position] {
-                let index = unsafe cursor.valueIndex(forKeyBytes: read.key)
-                if index != nil || !read.looksFurther {
-                    unsafe try read.stored._withUnsafeGuaranteedRef { stored in
-                        unsafe try stored.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
+        for position in 0..<decodeRules.count {
+            let direct = directs[position]
+            if direct.kind != .none {
+                let index = cursor.valueIndex(forKey: directKeys, in: direct.keys)
+                if let scalar = direct.scalar {
+                    if index != nil || !direct.looksFurther {
+                        do {
+                            if try scalar.read(index: index, in: document, into: fields, context: childContext) { continue }
+                        } catch let error as CartographError {
+                            throw error.replacingPath(FoundValue.path(childContext, decodeRules[position].decodeSpec))
+                        }
+                        // The rest of the null/absence matrix, with a node and the key spec.
+                        let compiled = decodeRules[position]
+                        try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
+                        continue
                     }
-                    continue
+                } else {
+                    let compiled = decodeRules[position]
+                    let spec = compiled.decodeSpec!
+                    if let index,
+                        try compiled.nested!.read(index: index, in: document, into: fields, context: childContext, spec: spec.storage, mode: mode)
+                    {
+                        continue
+                    }
+                    // Declined (absent, null, another kind, an update…): the rule's
+                    // own path, with what was found; absent with a fallback key,
+                    // the general path below looks for it.
+                    if index != nil || !direct.looksFurther {
+                        try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, spec, mode)
+                        continue
+                    }
                 }
             }
-            if let read = unsafe slots[position] {
-                let index = unsafe cursor.valueIndex(forKeyBytes: read.key)
-                if let index,
-                    unsafe try read.slot._withUnsafeGuaranteedRef({ slot in
-                        unsafe try slot.read(index: index, in: document, at: base, context: childContext, spec: read.spec, mode: mode)
-                    })
-                {
-                    continue
-                }
-                // Declined (absent, null, another kind, an update…): the rule's
-                // own path, with what was found; absent with a fallback key,
-                // the general path below looks for it.
-                if index != nil || !read.looksFurther {
-                    unsafe try rules[position].apply(
-                        model, index.map { Node(document: document, index: $0) }, childContext,
-                        unsafe KeySpec(storage: read.spec.takeUnretainedValue()), mode)
-                    continue
-                }
-            }
-            let compiled = unsafe rules[position]
+            let compiled = decodeRules[position]
             guard compiled.decodes else { continue }
             switch compiled.role {
             case .parent:
-                unsafe try compiled.read(&model.pointee, nil, context, nil, mode)
+                try compiled.read(fields, nil, context, nil, mode)
             case .ignore:
                 continue
             case .property, .setter:
@@ -199,7 +167,7 @@
                     var node = spec.lookup(in: object, cursor: &cursor)
                     // The common case first: found (or absent with nowhere else to look).
                     if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                        unsafe try compiled.apply(model, node, childContext, spec, mode)
+                        try compiled.apply(fields, node, childContext, spec, mode)
                         continue
                     }
                     var used = spec
@@ -214,11 +182,11 @@
                         node = found
                         used = .key(name)
                     }
-                    unsafe try compiled.apply(model, node, childContext, used, mode)
+                    try compiled.apply(fields, node, childContext, used, mode)
                 } else if let (key, node) = scanned?[position] {
-                    unsafe try compiled.read(&model.pointee, node, childContext, .key(key), mode)
+                    try compiled.read(fields, node, childContext, .key(key), mode)
                 } else {
-                    unsafe try compiled.read(&model.pointee, nil, childContext, .key(compiled.rule.property ?? ""), mode)
+                    try compiled.read(fields, nil, childContext, .key(compiled.property ?? ""), mode)
                 }
             }
         }
@@ -360,12 +328,14 @@ extension CompiledMapping {
     func encodeFlat(_ model: Model, _ context: EncodingContext, keys: [String?]) throws -> EncodedValue {
         var members: [(key: String, value: EncodedValue)] = []
         members.reserveCapacity(keys.count)
-        // By index into the rule buffer: `enumerated()` over the generic
-        // array asked the runtime for sequence and tuple metadata per object.
-        let rules = unsafe ruleBuffer
+        // By index into a span: `enumerated()` over the generic array asked
+        // the runtime for sequence and tuple metadata per object, and the
+        // array's own subscript for the rule's.
+        let rules = rules
+        let ruleSpan = rules.span
         for position in 0..<keys.count {
             guard let key = keys[position] else { continue }
-            let compiled = unsafe rules[position]
+            let compiled = ruleSpan[position]
             guard let write = compiled.rule.write, let spec = compiled.encodeSpec else { continue }
             do {
                 guard let written = try Self.write(compiled, write, model, context, spec) else {
@@ -385,17 +355,92 @@ extension CompiledMapping {
     }
 }
 
-/// A stored scalar whose value sits under one plain key: what most
-/// properties are, read by the rule loop without touching a reference count
-/// (the stored scalar and the key spec are owned by the compiled mapping's
-/// rules, which outlive every decode through it).
-@safe struct DirectScalarRead {
-    let key: UnsafeRawBufferPointer
-    let stored: Unmanaged<StoredScalar>
-    /// The key spec, for the path of an error.
-    let spec: Unmanaged<KeySpec.Storage>
-    /// With the key absent, the rule's fallback or a scanning strategy may still find it.
+/// A rule as the decode loop runs it. Not generic: the rule's closure
+/// reaches the model through ``ModelFields``, so nothing the loop reads
+/// per object needs the model's type.
+final class DecodeRule: @unchecked Sendable {
+    // @unchecked: immutable; the closure is the rule's own, shared as the rule is.
+    let decodes: Bool
+    let role: RuleRole
+    /// Where to read; nil when a scanning naming strategy must find the key.
+    let decodeSpec: KeySpec?
+    /// Where to read when `decodeSpec` is absent (see ``CompiledMapping/Rule/fallbackSpec``).
+    let fallbackSpec: KeySpec?
+    let property: String?
+    let stored: StoredScalar?
+    let nested: InPlaceSlot?
+    /// The rule's read, on the model in `fields`.
+    let read: (ModelFields, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
+
+    init<Model>(_ compiled: CompiledMapping<Model>.Rule) {
+        decodes = compiled.decodes
+        role = compiled.role
+        decodeSpec = compiled.decodeSpec
+        fallbackSpec = compiled.fallbackSpec
+        property = compiled.rule.property
+        stored = compiled.stored
+        nested = compiled.nested
+        let read = compiled.read
+        self.read = { fields, node, context, spec, mode in
+            try fields.withModel(Model.self) { try read(&$0, node, context, spec, mode) }
+        }
+    }
+
+    /// Applies the node found at `spec` (nil when absent): in place for
+    /// a stored scalar, else through the rule's closure.
+    func apply(_ fields: ModelFields, _ node: Node?, _ context: MappingContext, _ spec: KeySpec, _ mode: ReadMode) throws {
+        if let stored {
+            try stored.read(node, into: fields, context: context, spec: spec, mode: mode)
+        } else {
+            try read(fields, node, context, spec, mode)
+        }
+    }
+}
+
+/// How the rule loop reads a rule in place under one plain key: a stored
+/// scalar (what most properties are) or a slot (a nested model, an array
+/// of models or of scalars), with no ``Node`` or key spec made per property
+/// unless the null matrix or an error needs one.
+struct DirectRead {
+    enum Kind: UInt8 {
+        /// The rule takes the general path.
+        case none
+        /// ``scalar`` reads it.
+        case scalar
+        /// The rule's in-place slot reads it.
+        case slot
+    }
+
+    let kind: Kind
+    /// Where the key's UTF-8 bytes sit in the compiled mapping's key bytes.
+    let keys: Range<Int>
+    /// A stored scalar's read (nil for other kinds).
+    let scalar: ScalarRead?
+    /// With the key absent, the rule's fallback key (the property's own name
+    /// under a renaming strategy) or a scanning strategy may still find it.
     let looksFurther: Bool
+
+    /// The direct read of a rule, its key appended to `keys`.
+    init<Model>(_ compiled: CompiledMapping<Model>.Rule, scans: Bool, keys: inout [UInt8]) {
+        looksFurther = compiled.fallbackSpec != nil || scans
+        guard compiled.decodes, compiled.role == .property, let key = compiled.decodeSpec?.storage.singleKey,
+            compiled.stored != nil || (compiled.nested != nil && !scans) // a scanning strategy finds keys itself
+        else {
+            kind = .none
+            self.keys = 0..<0
+            scalar = nil
+            return
+        }
+        self.keys = keys.count..<keys.count + key.count
+        keys += key
+        if let stored = compiled.stored {
+            kind = .scalar
+            scalar = stored.scalar
+        } else {
+            kind = .slot
+            scalar = nil
+        }
+    }
 }
 
 extension Mapping {

@@ -18,21 +18,19 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     /// The array as the property's value (moved in, not copied).
     private let wrap: (consuming Collected) -> Value
 
-    init(offset: Int, wrap: @escaping (consuming Collected) -> Value) {
+    init(field: FieldOffset, wrap: @escaping (consuming Collected) -> Value) {
         self.wrap = wrap
-        super.init(offset: offset)
+        super.init(field: field)
     }
 
     override func read(
-        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+        index: Int, in document: Document, into fields: ModelFields, context: MappingContext, spec: KeySpec.Storage, mode: ReadMode
     ) throws -> Bool {
         let array = document.entry(index)
         guard mode == .create, array.kind == .array, context.issues == nil else { return false }
-        let slot = unsafe (base + offset).assumingMemoryBound(to: Value.self)
         let end = array.payload
         guard index + 1 < end else {
-            unsafe slot.pointee = wrap(Collected.collecting(capacity: 0))
+            fields.store(wrap(Collected.collecting(capacity: 0)), at: field)
             return true
         }
         // Every element an object, checked before anything is made, so that
@@ -42,29 +40,29 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
             guard document.entry(position).kind == .object else { return false }
             position = document.next(after: position)
         }
-        guard let mapping = unsafe mapping(of: Collected.Element.self, in: context.registry) else { return false }
-        // Entered as the general path's element loop enters it: the
-        // property's path linked once, each element's under it.
-        let mark = context.linkMark
-        let elements = unsafe context.linked(spec.takeUnretainedValue())
-        defer { elements.unlink(to: mark) }
-        var result = Collected.collecting(capacity: Int(array.length))
-        position = index + 1
-        var element = 0
-        while position < end {
-            do {
-                let model = try elements.element(element).makingObject(at: Node(document: document, index: position).sourceOffset) {
-                    let element = $0
-                    return unsafe try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: position), element) }
+        return try withMapping(of: Collected.Element.self, in: context.registry) { mapping in
+            // Entered as the general path's element loop enters it: the
+            // property's path linked once, each element's under it.
+            let mark = context.linkMark
+            let elements = context.linked(spec)
+            defer { elements.unlink(to: mark) }
+            var result = Collected.collecting(capacity: Int(array.length))
+            var position = index + 1
+            var element = 0
+            while position < end {
+                do {
+                    let model = try elements.element(element).makingObject(at: Node(document: document, index: position).sourceOffset) {
+                        try mapping.make(ObjectView(document: document, index: position), $0)
+                    }
+                    result.collect(consume model)
+                } catch is SkipElement {
+                    // The element's constructor left it out, as in the general path.
                 }
-                result.collect(consume model)
-            } catch is SkipElement {
-                // The element's constructor left it out, as in the general path.
+                element += 1
+                position = document.next(after: position)
             }
-            element += 1
-            position = document.next(after: position)
-        }
-        unsafe slot.pointee = wrap(consume result)
-        return true
+            fields.store(wrap(consume result), at: field)
+            return true
+        } ?? false
     }
 }

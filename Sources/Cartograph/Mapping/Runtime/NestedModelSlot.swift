@@ -15,12 +15,15 @@ class NestedModelReader: InPlaceSlot, @unchecked Sendable {
     // @unchecked: immutable but for the resolved entry, which is safe to share (ResolvedModelEntry).
     private let resolved = ResolvedModelEntry()
 
-    /// The compiled mapping that makes `Model`, when only it does (not a
-    /// factory, not a base class that inference may refine): resolved once
-    /// per registry, unretained (see ``ResolvedModelEntry/compiledMapping(for:in:)``).
-    final func mapping<Model>(of _: Model.Type, in registry: ModelRegistry) -> Unmanaged<CompiledMapping<Model>>? {
-        guard let compiled = unsafe resolved.compiledMapping(for: Model.self, in: registry) else { return nil }
-        return unsafe Unmanaged<CompiledMapping<Model>>.fromOpaque(compiled.toOpaque())
+    /// Runs `body` with the compiled mapping that makes `Model`, when only
+    /// it does (not a factory, not a base class that inference may refine):
+    /// resolved once per registry (see ``ResolvedModelEntry/withCompiledMapping(for:in:_:)``).
+    /// Nil, without running `body`, when there is none.
+    @inline(__always)
+    final func withMapping<Model, Result>(
+        of _: Model.Type, in registry: ModelRegistry, _ body: (CompiledMapping<Model>) throws -> Result
+    ) rethrows -> Result? {
+        try resolved.withCompiledMapping(for: Model.self, in: registry, body)
     }
 }
 
@@ -34,33 +37,32 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
     /// The property's nil, when it is optional.
     private let nothing: (() -> Value)?
 
-    init(offset: Int, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?) {
+    init(field: FieldOffset, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?) {
         self.wrap = wrap
         self.nothing = nothing
-        super.init(offset: offset)
+        super.init(field: field)
     }
 
     override func read(
-        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+        index: Int, in document: Document, into fields: ModelFields, context: MappingContext, spec: KeySpec.Storage, mode: ReadMode
     ) throws -> Bool {
-        guard mode == .create, document.entry(index).kind == .object, let mapping = unsafe mapping(of: Nested.self, in: context.registry)
-        else { return false }
-        // Entered as the general path's entry decode enters it (path, stack, errors).
-        let mark = context.linkMark
-        let property = unsafe context.linked(spec.takeUnretainedValue())
-        defer { property.unlink(to: mark) }
-        let slot = unsafe (base + offset).assumingMemoryBound(to: Value.self)
-        do {
-            let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
-                unsafe try mapping._withUnsafeGuaranteedRef { try $0.make(ObjectView(document: document, index: index), nested) }
+        guard mode == .create, document.entry(index).kind == .object else { return false }
+        return try withMapping(of: Nested.self, in: context.registry) { mapping in
+            // Entered as the general path's entry decode enters it (path, stack, errors).
+            let mark = context.linkMark
+            let property = context.linked(spec)
+            defer { property.unlink(to: mark) }
+            do {
+                let model = try property.makingObject(at: Node(document: document, index: index).sourceOffset) { nested in
+                    try mapping.make(ObjectView(document: document, index: index), nested)
+                }
+                fields.store(wrap(consume model), at: field)
+            } catch let skip as SkipElement {
+                // The mapping's constructor left the object out: nil, or an error.
+                guard let nothing else { throw skip.error(at: Node(document: document, index: index), path: property.path) }
+                fields.store(nothing(), at: field)
             }
-            unsafe slot.pointee = wrap(consume model)
-        } catch let skip as SkipElement {
-            // The mapping's constructor left the object out: nil, or an error.
-            guard let nothing else { throw skip.error(at: Node(document: document, index: index), path: property.path) }
-            unsafe slot.pointee = nothing()
-        }
-        return true
+            return true
+        } ?? false
     }
 }

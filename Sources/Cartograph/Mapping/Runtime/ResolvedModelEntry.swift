@@ -48,13 +48,24 @@ final class ResolvedModelEntry: Sendable {
         answer(for: Value.self, in: registry).answer.entry
     }
 
+    /// Runs `body` with the compiled mapping of the entry to decode `Value`
+    /// with directly, unretained: alive as long as this object (a published
+    /// answer holds the entry, which holds the mapping) or, past the
+    /// published limit, as long as `registry`. Nil, without running `body`,
+    /// for the general path or when the entry is not a mapping's. What the
+    /// in-place slots ask per nested object: with no reference counted on the way.
+    @inline(__always)
+    func withCompiledMapping<Value, Result>(
+        for _: Value.Type, in registry: ModelRegistry, _ body: (CompiledMapping<Value>) throws -> Result
+    ) rethrows -> Result? {
+        guard let compiled = unsafe compiledMapping(for: Value.self, in: registry) else { return nil }
+        // The entry was registered for `Value`, so its mapping makes `Value`.
+        return unsafe try Unmanaged<CompiledMapping<Value>>.fromOpaque(compiled.toOpaque())._withUnsafeGuaranteedRef(body)
+    }
+
     /// The compiled mapping of the entry to decode `Value` with directly,
-    /// unretained: alive as long as this object (a published answer holds
-    /// the entry, which holds the mapping) or, past the published limit, as
-    /// long as `registry`. Nil for the general path, or when the entry is
-    /// not a mapping's. What the in-place slots ask per nested object: with
-    /// no reference counted on the way.
-    func compiledMapping<Value>(for _: Value.Type, in registry: ModelRegistry) -> Unmanaged<AnyObject>? {
+    /// unretained (see ``withCompiledMapping(for:in:_:)``).
+    private func compiledMapping<Value>(for _: Value.Type, in registry: ModelRegistry) -> Unmanaged<AnyObject>? {
         if let published = unsafe publishedAnswer(for: registry.identity) {
             return unsafe published._withUnsafeGuaranteedRef { unsafe $0.compiled }
         }

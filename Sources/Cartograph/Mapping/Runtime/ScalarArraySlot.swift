@@ -19,18 +19,17 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
     private let lenient: Bool
 
     init(
-        offset: Int, lenient: Bool, elements: @escaping (Document, Int, Bool, Bool) throws -> [Collected.Element],
+        field: FieldOffset, lenient: Bool, elements: @escaping (Document, Int, Bool, Bool) throws -> [Collected.Element],
         wrap: @escaping (consuming Collected) -> Value
     ) {
         self.elements = elements
         self.wrap = wrap
         self.lenient = lenient
-        super.init(offset: offset)
+        super.init(field: field)
     }
 
     override func read(
-        index: Int, in document: Document, at base: UnsafeMutableRawPointer, context: MappingContext,
-        spec: Unmanaged<KeySpec.Storage>, mode: ReadMode
+        index: Int, in document: Document, into fields: ModelFields, context: MappingContext, spec: KeySpec.Storage, mode: ReadMode
     ) throws -> Bool {
         guard document.entry(index).kind == .array, context.issues == nil else { return false }
         let session = context.session
@@ -39,10 +38,10 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
             array = try elements(document, index, lenient || session.lenientScalars, session.ignoreNulls)
         } catch let failure as ScalarElementFailure {
             // Named as the general path names it: the property, then each element's position.
-            let property = unsafe context.child(spec: KeySpec(storage: spec.takeUnretainedValue()))
+            let property = context.child(spec: KeySpec(storage: spec))
             throw failure.error(in: property)
         }
-        unsafe (base + offset).assumingMemoryBound(to: Value.self).pointee = wrap(Collected.make(array))
+        fields.store(wrap(Collected.make(array)), at: field)
         return true
     }
 }

@@ -33,12 +33,12 @@ protocol ScalarValue {
     /// Reads the value into memory holding a `Self` (a `Self?` when
     /// `optional`): a struct's stored property written in place
     /// (``StoredScalar``). A requirement for the same reason as ``scalarArray(_:lenient:skippingNulls:)``.
-    static func store(from node: Node, lenient: Bool, optional: Bool, at address: UnsafeMutableRawPointer) throws
-    /// Stores nil (when `optional`) or ``zero`` in such memory.
-    static func storeEmpty(optional: Bool, at address: UnsafeMutableRawPointer)
+    static func store(from node: Node, lenient: Bool, optional: Bool, into fields: ModelFields, at field: FieldOffset) throws
+    /// Stores nil (when `optional`) or ``zero`` in such a property.
+    static func storeEmpty(optional: Bool, into fields: ModelFields, at field: FieldOffset)
     /// ``store(from:lenient:optional:at:)`` for the value at tape `index`
     /// (not `null`), read through ``scalar(in:at:lenient:)``.
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, into fields: ModelFields, at field: FieldOffset) throws
 }
 
 extension ScalarValue {
@@ -46,17 +46,17 @@ extension ScalarValue {
         try scalar(from: Node(document: document, index: index), lenient: lenient)
     }
 
-    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, to address: UnsafeMutableRawPointer) throws {
-        unsafe put(try scalar(in: document, at: index, lenient: lenient), optional: optional, at: address)
+    static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, into fields: ModelFields, at field: FieldOffset) throws {
+        put(try scalar(in: document, at: index, lenient: lenient), optional: optional, into: fields, at: field)
     }
 
-    /// Writes a value read from the tape into memory holding a `Self` (a `Self?` when `optional`).
+    /// Writes a value into a property holding a `Self` (a `Self?` when `optional`).
     @inline(__always)
-    static func put(_ value: Self, optional: Bool, at address: UnsafeMutableRawPointer) {
+    static func put(_ value: Self, optional: Bool, into fields: ModelFields, at field: FieldOffset) {
         if optional {
-            unsafe address.assumingMemoryBound(to: Optional<Self>.self).pointee = value
+            fields.store(Optional(value), at: field)
         } else {
-            unsafe address.assumingMemoryBound(to: Self.self).pointee = value
+            fields.store(value, at: field)
         }
     }
 }

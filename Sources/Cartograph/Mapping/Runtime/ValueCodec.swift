@@ -45,17 +45,17 @@ struct ValueCodec<Value>: @unchecked Sendable {
     let scalarNesting: ScalarNesting?
     /// Models, arrays of models and optionals of either: the slot a
     /// struct's rule loop reads such a property through, for the property's
-    /// offset (``NestedModelSlot``, ``NestedModelArraySlot``).
-    let modelSlot: ((Int) -> NestedModelReader)?
+    /// field (``NestedModelSlot``, ``NestedModelArraySlot``).
+    let modelSlot: ((FieldOffset) -> NestedModelReader)?
     /// The same for a property of type `Value?`: made here, where `Value`
     /// is concrete, so that the optional's codec needs no generic slot of its own.
-    let optionalSlot: ((Int) -> NestedModelReader)?
+    let optionalSlot: ((FieldOffset) -> NestedModelReader)?
     /// Arrays of scalars (and of arrays of them): the slot a struct's rule
-    /// loop reads such a property through, for its offset and the rule's
+    /// loop reads such a property through, for its field and the rule's
     /// `lenient` (``ScalarArraySlot``).
-    let arraySlot: ((Int, Bool) -> InPlaceSlot)?
+    let arraySlot: ((FieldOffset, Bool) -> InPlaceSlot)?
     /// The same for a property of type `Value?`.
-    let optionalArraySlot: ((Int, Bool) -> InPlaceSlot)?
+    let optionalArraySlot: ((FieldOffset, Bool) -> InPlaceSlot)?
 
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
@@ -63,8 +63,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
         scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
-        modelSlot: ((Int) -> NestedModelReader)? = nil, optionalSlot: ((Int) -> NestedModelReader)? = nil,
-        arraySlot: ((Int, Bool) -> InPlaceSlot)? = nil, optionalArraySlot: ((Int, Bool) -> InPlaceSlot)? = nil
+        modelSlot: ((FieldOffset) -> NestedModelReader)? = nil, optionalSlot: ((FieldOffset) -> NestedModelReader)? = nil,
+        arraySlot: ((FieldOffset, Bool) -> InPlaceSlot)? = nil, optionalArraySlot: ((FieldOffset, Bool) -> InPlaceSlot)? = nil
     ) {
         self.arraySlot = arraySlot
         self.optionalArraySlot = optionalArraySlot
@@ -250,13 +250,13 @@ struct ValueCodec<Value>: @unchecked Sendable {
             encode: { value, context in try encodeElements(value.elements, element, context) },
             isCollection: true, zero: { A.make([]) },
             scalarArray: reader, scalarNesting: nesting,
-            modelSlot: models ? { offset in NestedModelArraySlot<A, A>(offset: offset, wrap: { $0 }) } : nil,
-            optionalSlot: models ? { offset in NestedModelArraySlot<A?, A>(offset: offset, wrap: { $0 }) } : nil,
+            modelSlot: models ? { field in NestedModelArraySlot<A, A>(field: field, wrap: { $0 }) } : nil,
+            optionalSlot: models ? { field in NestedModelArraySlot<A?, A>(field: field, wrap: { $0 }) } : nil,
             arraySlot: scalars.map { read in
-                { offset, lenient in ScalarArraySlot<A, A>(offset: offset, lenient: lenient, elements: read, wrap: { $0 }) }
+                { field, lenient in ScalarArraySlot<A, A>(field: field, lenient: lenient, elements: read, wrap: { $0 }) }
             },
             optionalArraySlot: scalars.map { read in
-                { offset, lenient in ScalarArraySlot<A?, A>(offset: offset, lenient: lenient, elements: read, wrap: { $0 }) }
+                { field, lenient in ScalarArraySlot<A?, A>(field: field, lenient: lenient, elements: read, wrap: { $0 }) }
             })
     }
 
@@ -384,8 +384,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
-            modelSlot: { offset in NestedModelSlot<Value, Value>(offset: offset, wrap: { $0 }, nothing: nil) },
-            optionalSlot: { offset in NestedModelSlot<Value?, Value>(offset: offset, wrap: { $0 }, nothing: { nil }) })
+            modelSlot: { field in NestedModelSlot<Value, Value>(field: field, wrap: { $0 }, nothing: nil) },
+            optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }) })
     }
 }
 

@@ -1,0 +1,92 @@
+/// Struct models' stored properties written in place: what the mapping
+/// runtime's fast path does instead of a key-path write per property.
+///
+/// A ``FieldOffset`` is made only from a `WritableKeyPath` and only when
+/// `MemoryLayout.offset(of:)` answers for it, which it does for a stored
+/// property kept inline in a struct (not a computed or observed one, not a
+/// class's). It records the model's and the property's types beside the
+/// offset. ``ModelFields`` is a model's memory for the length of one
+/// closure, and writes a value only at a field of that model, of the
+/// value's own type: both checks are always on, so a store is what the key
+/// path's setter would do, without the key-path runtime's generic call.
+///
+/// ```swift
+/// let field = FieldOffset(\User.name)!        // offset 8, (User, String)
+/// ModelFields.with(&user) { $0.store("Ada", at: field) }
+/// ```
+///
+/// The checks are two comparisons of type identities. The closure gives the
+/// model's address no way out: `ModelFields` has no public initialiser and
+/// is handed only to the body, which must not keep it (the mapping runtime
+/// passes it down the rule loop as an argument).
+struct FieldOffset: Sendable, Equatable {
+    /// The property's offset in the model, in bytes.
+    let offset: Int
+    /// The model's type.
+    let model: ObjectIdentifier
+    /// The property's declared type (`String?` for an optional string).
+    let value: ObjectIdentifier
+
+    /// The field a key path names, or nil when the model is a class or the
+    /// property is not stored inline.
+    init?<Model, Value>(_ keyPath: WritableKeyPath<Model, Value>) {
+        guard !(Model.self is AnyClass), let offset = MemoryLayout<Model>.offset(of: keyPath) else { return nil }
+        self.offset = offset
+        model = ObjectIdentifier(Model.self)
+        value = ObjectIdentifier(Value.self)
+    }
+}
+
+/// A struct model's memory while the rule loop fills it (see ``FieldOffset``).
+@safe struct ModelFields {
+    private let base: UnsafeMutableRawPointer
+    private let model: ObjectIdentifier
+
+    /// Runs `body` with `model`'s fields; the value handed over is valid
+    /// inside `body` only.
+    @inline(__always)
+    static func with<Model, Result>(_ model: inout Model, _ body: (ModelFields) throws -> Result) rethrows -> Result {
+        try unsafe enter(&model, body)
+    }
+
+    @inline(__always)
+    private static func enter<Model, Result>(
+        _ model: UnsafeMutablePointer<Model>, _ body: (ModelFields) throws -> Result
+    ) rethrows -> Result {
+        try body(unsafe ModelFields(base: UnsafeMutableRawPointer(model), model: ObjectIdentifier(Model.self)))
+    }
+
+    private init(base: UnsafeMutableRawPointer, model: ObjectIdentifier) {
+        unsafe self.base = base
+        self.model = model
+    }
+
+    /// The field's memory, after checking that it belongs to this model and holds a `Value`.
+    @inline(__always)
+    private func address<Value>(of field: FieldOffset, as _: Value.Type) -> UnsafeMutablePointer<Value> {
+        precondition(
+            field.model == model && field.value == ObjectIdentifier(Value.self), "a field offset used with another model or value type")
+        return unsafe (base + field.offset).assumingMemoryBound(to: Value.self)
+    }
+
+    /// Replaces the property's value with `value`.
+    @inline(__always)
+    func store<Value>(_ value: consuming Value, at field: FieldOffset) {
+        unsafe address(of: field, as: Value.self).pointee = value
+    }
+
+    /// Runs `body` with the whole model as `inout`: the rule loop's general
+    /// path, which writes through a rule's closure.
+    @inline(__always)
+    func withModel<Model, Result>(_: Model.Type, _ body: (inout Model) throws -> Result) rethrows -> Result {
+        precondition(ObjectIdentifier(Model.self) == model, "model fields used as another model type")
+        return try unsafe body(&base.assumingMemoryBound(to: Model.self).pointee)
+    }
+
+    /// Swaps `value` with the property's value (moves both ways: the caller
+    /// destroys the old value with its variable).
+    @inline(__always)
+    func exchange<Value>(_ value: inout Value, at field: FieldOffset) {
+        unsafe swap(&address(of: field, as: Value.self).pointee, &value)
+    }
+}
