@@ -17,13 +17,13 @@ import Testing
         for _ in 0..<20_000 {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.surrogatePieces.randomElement(using: &generator)! }.joined()
             let raw = Array(text.utf8)
-            let fast = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+            let fast = SurrogateCheck.firstUnpaired(in: raw.span)
             let reference = Self.firstUnpairedReference(raw)
             #expect(fast == reference, "\(text.debugDescription)")
             if fast != reference { return }
         }
-        #expect(Array(#"\uD83D\uDE00 \uD83D"#.utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 13)
-        #expect(Array(#"\uD83Dx\uDE00"#.utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 0)
+        #expect(SurrogateCheck.firstUnpaired(in: Array(#"\uD83D\uDE00 \uD83D"#.utf8).span) == 13)
+        #expect(SurrogateCheck.firstUnpaired(in: Array(#"\uD83Dx\uDE00"#.utf8).span) == 0)
     }
 
     /// Long text, where the search for `\u` runs 32 byte pairs at a step:
@@ -40,15 +40,15 @@ import Testing
                 let text =
                     String(repeating: "x", count: filler) + pieces.joined() + String(repeating: "y", count: Int.random(in: 0...40, using: &generator))
                 let raw = Array(text.utf8)
-                let fast = raw.withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) }
+                let fast = SurrogateCheck.firstUnpaired(in: raw.span)
                 #expect(fast == Self.firstUnpairedReference(raw), "\(text.debugDescription)")
                 if fast != Self.firstUnpairedReference(raw) { return }
             }
         }
         // An escaped backslash before `u` is no escape; an odd run is.
         let long = String(repeating: "z", count: 50)
-        #expect(Array((long + #"\\uD83D"#).utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == nil)
-        #expect(Array((long + #"\\\uD83D"#).utf8).withUnsafeBufferPointer { SurrogateCheck.firstUnpaired(in: $0) } == 52)
+        #expect(SurrogateCheck.firstUnpaired(in: Array((long + #"\\uD83D"#).utf8).span) == nil)
+        #expect(SurrogateCheck.firstUnpaired(in: Array((long + #"\\\uD83D"#).utf8).span) == 52)
     }
 
     /// A plain reference of another shape: the raw text read into a list of
@@ -84,7 +84,7 @@ import Testing
         ]
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...12, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
-            let fast = bytes.withUnsafeBytes { SurrogateCheck.needsRawCheck($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
+            let fast = SurrogateCheck.needsRawCheck(bytes.span)
             let reference = bytes.contains { $0 == UInt8(ascii: "?") || $0 >= 0xED }
             #expect(fast == reference, "\(bytes)")
             if fast != reference { return }

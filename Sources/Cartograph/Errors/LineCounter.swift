@@ -23,52 +23,55 @@ struct LineCounter {
 
     /// Counts a chunk; remembers the line and column at `anchorOffset`
     /// when it lies in the chunk (or at its end).
-    mutating func advance(over chunk: UnsafeRawBufferPointer, anchor anchorOffset: Int? = nil) {
+    mutating func advance(over chunk: Span<UInt8>, anchor anchorOffset: Int? = nil) {
         if let anchorOffset, anchorOffset >= offset, anchorOffset <= offset + chunk.count {
             let split = anchorOffset - offset
-            unsafe count(UnsafeRawBufferPointer(rebasing: chunk[..<split]))
+            count(chunk.extracting(..<split))
             anchor = (anchorOffset, line, column)
-            unsafe count(UnsafeRawBufferPointer(rebasing: chunk[split...]))
+            count(chunk.extracting(split...))
         } else {
-            unsafe count(chunk)
+            count(chunk)
         }
     }
 
     /// Newlines counted a word at a time, the last one found with `memrchr`,
     /// scalars after it counted a word at a time (every byte that is not a
     /// UTF-8 continuation byte).
-    private mutating func count(_ bytes: UnsafeRawBufferPointer) {
-        guard unsafe !bytes.isEmpty else { return }
+    private mutating func count(_ bytes: Span<UInt8>) {
+        guard !bytes.isEmpty else { return }
         var lineStart = -1
-        if let last = unsafe Self.lastNewline(in: bytes) {
-            unsafe line += Self.newlines(in: bytes)
+        if let last = Self.lastNewline(in: bytes) {
+            line += Self.newlines(in: bytes)
             lineStart = last + 1
         }
         if lineStart >= 0 {
             column = 0
             lineTail.removeAll()
         }
-        let tail = unsafe UnsafeRawBufferPointer(rebasing: bytes[max(lineStart, 0)...])
-        unsafe column += Self.scalars(in: tail)
-        unsafe lineTail.append(contentsOf: tail.suffix(80))
+        let tail = bytes.extracting(max(lineStart, 0)...)
+        column += Self.scalars(in: tail)
+        Self.append(tail.extracting(last: 80), to: &lineTail)
         if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
         offset += bytes.count
     }
 
+    private static func append(_ bytes: Span<UInt8>, to array: inout [UInt8]) {
+        array.reserveCapacity(array.count + bytes.count)
+        for index in bytes.indices { array.append(bytes[index]) }
+    }
+
     /// The offset of the last `\n`, looking a word at a time from the end.
-    private static func lastNewline(in bytes: UnsafeRawBufferPointer) -> Int? {
+    private static func lastNewline(in bytes: Span<UInt8>) -> Int? {
         var end = bytes.count
-        if let base = bytes.baseAddress {
-            while end >= 8 {
-                let word = unsafe base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-                let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
-                if nonzero & 0x8080_8080_8080_8080 != 0x8080_8080_8080_8080 { break }
-                end -= 8
-            }
+        while end >= 8 {
+            let word = bytes.word(at: end - 8) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
+            if nonzero & 0x8080_8080_8080_8080 != 0x8080_8080_8080_8080 { break }
+            end -= 8
         }
         var index = end - 1
         while index >= 0 {
-            if unsafe bytes[index] == 0x0A { return index }
+            if bytes[index] == 0x0A { return index }
             index -= 1
         }
         return nil
@@ -76,37 +79,33 @@ struct LineCounter {
 
     /// Bytes equal to `\n`: in each word, a byte is zero after the XOR
     /// exactly when its high bit stays clear in `((x & 0x7F…) + 0x7F…) | x`.
-    private static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+    private static func newlines(in bytes: Span<UInt8>) -> Int {
         var count = 0
         var index = 0
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count {
-                let word = unsafe base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-                let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
-                count += 8 - (nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
-                index += 8
-            }
+        while index + 8 <= bytes.count {
+            let word = bytes.word(at: index) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
+            count += 8 - (nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
         }
         while index < bytes.count {
-            if unsafe bytes[index] == 0x0A { count += 1 }
+            if bytes[index] == 0x0A { count += 1 }
             index += 1
         }
         return count
     }
 
     /// Unicode scalars in valid UTF-8: bytes that are not `10xxxxxx`.
-    private static func scalars(in bytes: UnsafeRawBufferPointer) -> Int {
+    private static func scalars(in bytes: Span<UInt8>) -> Int {
         var continuation = 0
         var index = 0
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count {
-                let word = unsafe base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                continuation += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-                index += 8
-            }
+        while index + 8 <= bytes.count {
+            let word = bytes.word(at: index)
+            continuation += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
         }
         while index < bytes.count {
-            if unsafe bytes[index] & 0xC0 == 0x80 { continuation += 1 }
+            if bytes[index] & 0xC0 == 0x80 { continuation += 1 }
             index += 1
         }
         return bytes.count - continuation
@@ -114,7 +113,7 @@ struct LineCounter {
 
     /// The error located within `chunk`, which starts at ``offset``, or in
     /// the `retained` bytes the parser still holds from before it.
-    func locate(_ error: CartographError, in chunk: UnsafeRawBufferPointer, retained: (base: Int, bytes: [UInt8])? = nil)
+    func locate(_ error: CartographError, in chunk: Span<UInt8>, retained: (base: Int, bytes: [UInt8])? = nil)
         -> CartographError
     {
         guard let absolute = error.offset, error.line == nil, error.kind.isLocatedInText else { return error }
@@ -126,7 +125,7 @@ struct LineCounter {
         var text = lineTail
         let relative = max(-lineTail.count, min(absolute - offset, chunk.count))
         // Enough of the chunk for the offset and the excerpt after it.
-        unsafe text.append(contentsOf: chunk.prefix(max(0, relative) + 64))
+        Self.append(chunk.extracting(first: max(0, relative) + 64), to: &text)
         var scalarsBefore = 0
         for byte in lineTail where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
         return located(error, SourceLocation(offset: lineTail.count + relative, in: text.span), from: line, column - scalarsBefore)

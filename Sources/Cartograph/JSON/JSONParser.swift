@@ -40,9 +40,9 @@ public final class JSONParser {
             return
         }
         if let error = unsafe engine.feed(chunk) {
-            throw unsafe lines.locate(error, in: chunk, retained: engine.retained)
+            throw unsafe lines.locate(error, in: chunk.assumingMemoryBound(to: UInt8.self).span, retained: engine.retained)
         }
-        unsafe lines.advance(over: chunk, anchor: engine.retainedBase)
+        unsafe lines.advance(over: chunk.assumingMemoryBound(to: UInt8.self).span, anchor: engine.retainedBase)
     }
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …).
@@ -60,7 +60,7 @@ public final class JSONParser {
         finished = true
         if let json5Input { return unsafe try json5Input.withUnsafeBytes { unsafe try JSON5Reader.parse($0, options: options) } }
         if let error = engine.finish() {
-            throw unsafe lines.locate(error, in: UnsafeRawBufferPointer(start: nil, count: 0), retained: engine.retained)
+            throw lines.locate(error, in: [UInt8]().span, retained: engine.retained)
         }
         let parts = engine.finishedParts()
         return Document(tape: parts.tape, roots: parts.roots)

@@ -139,7 +139,7 @@ public final class ModelStream<Model> {
             start += slice.count
             error = unsafe parser.feed(slice).map { unsafe located($0, in: slice) }
             if error == nil {
-                unsafe lines.advance(over: slice, anchor: parser.retainedBase)
+                unsafe lines.advance(over: slice.assumingMemoryBound(to: UInt8.self).span, anchor: parser.retainedBase)
                 error = brokenLimit()
             }
         } while error == nil && start < chunk.count
@@ -251,7 +251,7 @@ public final class ModelStream<Model> {
     }
 
     private func located(_ error: CartographError, in chunk: UnsafeRawBufferPointer) -> CartographError {
-        var located = unsafe lines.locate(error, in: chunk, retained: parser.retained)
+        var located = unsafe lines.locate(error, in: chunk.assumingMemoryBound(to: UInt8.self).span, retained: parser.retained)
         // Inside an element, or between elements: the element being read or next to be read.
         located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located

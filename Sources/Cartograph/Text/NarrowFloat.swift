@@ -19,13 +19,13 @@
 enum NarrowFloat {
     /// The value of `text` (valid number text whose nearest `Double` is
     /// `nearest`) correctly rounded to `F`.
-    static func value<F: BinaryFloatingPoint & LosslessStringConvertible>(_: F.Type, nearest: Double, text: UnsafeBufferPointer<UInt8>) -> F {
+    static func value<F: BinaryFloatingPoint & LosslessStringConvertible>(_: F.Type, nearest: Double, text: Span<UInt8>) -> F {
         let rounded = F(nearest)
         guard let below = lowerNeighbour(of: nearest, in: F.self) else { return rounded }
-        guard let order = unsafe compare(text: text, with: nearest.magnitude) else {
+        guard let order = compare(text: text, with: nearest.magnitude) else {
             // Text that is not plain decimal (JSON5's hexadecimal integers):
             // the standard library's own parser.
-            return unsafe F(String(decoding: text, as: UTF8.self)) ?? rounded
+            return F(String(decoding: text.indices.map { text[$0] }, as: UTF8.self)) ?? rounded
         }
         let chosen: F
         switch order {
@@ -72,8 +72,8 @@ enum NarrowFloat {
 
     /// How the magnitude of decimal `text` compares with `value` (positive,
     /// finite), exactly; nil when the text is not `[+-]digits[.digits][e[+-]digits]`.
-    static func compare(text: UnsafeBufferPointer<UInt8>, with value: Double) -> Order? {
-        guard let decimal = unsafe Decimal10(text: text) else { return nil }
+    static func compare(text: Span<UInt8>, with value: Double) -> Order? {
+        guard let decimal = Decimal10(text: text) else { return nil }
         let exact = Decimal10(exactly: value)
         return decimal.compare(with: exact)
     }
@@ -86,16 +86,16 @@ private struct Decimal10 {
     var exponent: Int
 
     /// Parses plain decimal number text, sign ignored.
-    init?(text: UnsafeBufferPointer<UInt8>) {
+    init?(text: Span<UInt8>) {
         var index = 0
         let count = text.count
-        if index < count, unsafe text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
+        if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
         var digits: [UInt8] = []
         var pointShift = 0
         var sawDigit = false
         var sawPoint = false
         while index < count {
-            let byte = unsafe text[index]
+            let byte = text[index]
             if byte == UInt8(ascii: ".") {
                 if sawPoint { return nil }
                 sawPoint = true
@@ -117,16 +117,16 @@ private struct Decimal10 {
         guard sawDigit else { return nil }
         var exponent = 0
         if index < count {
-            guard unsafe text[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            guard text[index] | 0x20 == UInt8(ascii: "e") else { return nil }
             index += 1
             var negative = false
-            if index < count, unsafe text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-                negative = unsafe text[index] == UInt8(ascii: "-")
+            if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                negative = text[index] == UInt8(ascii: "-")
                 index += 1
             }
             guard index < count else { return nil }
             while index < count {
-                let digit = unsafe text[index] &- UInt8(ascii: "0")
+                let digit = text[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 // Saturated: an exponent this large is beyond every midpoint anyway.
                 exponent = min(exponent * 10 + Int(digit), 1 << 40)

@@ -21,19 +21,18 @@ enum SurrogateCheck {
     /// but a backslash always starts an escape). Walking from backslash to
     /// backslash with `memchr` stopped at every escape: 17% of parsing text
     /// from an ASCII-only encoder (`\u00e9`, `\n`, emoji as pairs).
-    static func firstUnpaired(in raw: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = raw.baseAddress else { return nil }
+    static func firstUnpaired(in raw: Span<UInt8>) -> Int? {
         // Where the search resumes: never right after a backslash (always
         // after a `u` or a hex digit), so the run before a later candidate
         // starts at or after it.
         var from = 0
         while from < raw.count {
-            let found = unsafe CText.findSurrogateEscape(base + from, count: raw.count - from)
+            let found = CText.findSurrogateEscape(in: raw, from: from)
             guard found >= 0 else { return nil }
             let candidate = from + found
             var run = candidate
-            while run > from, unsafe raw[run - 1] == UInt8(ascii: "\\") { run -= 1 }
-            guard (candidate - run) % 2 == 0, let unit = unsafe unit(in: raw, at: candidate) else {
+            while run > from, raw[run - 1] == UInt8(ascii: "\\") { run -= 1 }
+            guard (candidate - run) % 2 == 0, let unit = unit(in: raw, at: candidate) else {
                 // An escaped backslash and the text "uD…", or no four hex digits.
                 from = candidate + 2
                 continue
@@ -41,7 +40,7 @@ enum SurrogateCheck {
             switch unit {
             case 0xD800...0xDBFF:
                 let next = candidate + 6
-                guard let low = unsafe self.unit(in: raw, at: next), (0xDC00...0xDFFF).contains(low) else { return candidate }
+                guard let low = self.unit(in: raw, at: next), (0xDC00...0xDFFF).contains(low) else { return candidate }
                 from = next + 6
             case 0xDC00...0xDFFF:
                 return candidate
@@ -55,9 +54,9 @@ enum SurrogateCheck {
     /// The code unit of a `\u` escape of four hex digits starting at
     /// `index`, or nil when there is none there.
     @inline(__always)
-    private static func unit(in raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
-        guard index + 6 <= raw.count, unsafe raw[index] == UInt8(ascii: "\\"), unsafe raw[index + 1] == UInt8(ascii: "u") else { return nil }
-        return unsafe HexDigits.value(of: raw[(index + 2)..<(index + 6)])
+    private static func unit(in raw: Span<UInt8>, at index: Int) -> UInt32? {
+        guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u") else { return nil }
+        return HexDigits.value(of: [raw[index + 2], raw[index + 3], raw[index + 4], raw[index + 5]])
     }
 
     /// Whether decoded string bytes could hide an unpaired surrogate: they
@@ -66,7 +65,7 @@ enum SurrogateCheck {
     /// combined from a mismatched pair). Eight bytes at a time, whatever the
     /// text (a byte loop after the first non-ASCII byte was 9% of parsing
     /// text in other scripts).
-    static func needsRawCheck(_ base: UnsafeRawPointer, count: Int) -> Bool {
+    static func needsRawCheck(_ bytes: Span<UInt8>) -> Bool {
         @inline(__always) func suspicious(_ word: UInt64) -> Bool {
             let questionMarks = word ^ 0x3F3F_3F3F_3F3F_3F3F
             let hasQuestionMark = (questionMarks &- 0x0101_0101_0101_0101) & ~questionMarks & 0x8080_8080_8080_8080
@@ -75,14 +74,14 @@ enum SurrogateCheck {
             let high = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x1313_1313_1313_1313) & word & 0x8080_8080_8080_8080
             return hasQuestionMark | high != 0
         }
+        let count = bytes.count
         var index = 0
         while index + 8 <= count {
-            if unsafe suspicious(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
+            if suspicious(bytes.word(at: index)) { return true }
             index += 8
         }
-        let bytes = unsafe base.assumingMemoryBound(to: UInt8.self)
         while index < count {
-            let byte = unsafe bytes[index]
+            let byte = bytes[index]
             if byte == UInt8(ascii: "?") || byte >= 0xED { return true }
             index += 1
         }

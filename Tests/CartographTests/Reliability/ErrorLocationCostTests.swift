@@ -72,18 +72,17 @@ import Testing
         // Newlines, multi-byte scalars and runs longer than a word, at every split.
         let parts: [String] = ["ab\né😀\n\n", String(repeating: "x", count: 19), "\nçç\n", String(repeating: "\n", count: 9), "tail é"]
         let text = Array(parts.joined().utf8)
-        text.withUnsafeBytes { whole in
-            for size in [1, 3, 7, 8, 9, 16, text.count] {
-                var counter = LineCounter()
-                var offset = 0
-                while offset < text.count {
-                    let end = min(text.count, offset + size)
-                    counter.advance(over: UnsafeRawBufferPointer(rebasing: whole[offset..<end]), anchor: offset + 1)
-                    offset = end
-                }
-                let expected = SourceLocation(offset: text.count, in: text.span)
-                #expect(counter.line == expected.line && counter.column + 1 == expected.column, "\(size)")
+        let whole = text.span
+        for size in [1, 3, 7, 8, 9, 16, text.count] {
+            var counter = LineCounter()
+            var offset = 0
+            while offset < text.count {
+                let end = min(text.count, offset + size)
+                counter.advance(over: whole.extracting(offset..<end), anchor: offset + 1)
+                offset = end
             }
+            let expected = SourceLocation(offset: text.count, in: whole)
+            #expect(counter.line == expected.line && counter.column + 1 == expected.column, "\(size)")
         }
     }
 

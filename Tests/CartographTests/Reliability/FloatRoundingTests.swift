@@ -61,7 +61,7 @@ import Testing
             checked += 1
             let expected = Self.strtofValue(text)
             let wide = Double(text)!
-            let ours = Array(text.utf8).withUnsafeBufferPointer { NarrowFloat.value(Float.self, nearest: wide, text: $0) }
+            let ours = NarrowFloat.value(Float.self, nearest: wide, text: Array(text.utf8).span)
             if ours.bitPattern != expected.bitPattern, mismatches.count < 10 { mismatches.append(text) }
         }
         #expect(mismatches.isEmpty, "differ from strtof: \(mismatches)")

@@ -23,6 +23,14 @@ enum CText {
         unsafe cartograph_find_surrogate_escape(bytes, count)
     }
 
+    /// ``findSurrogateEscape(_:count:)`` in `bytes` from `offset` on (the
+    /// result counts from `offset`).
+    @inline(__always)
+    static func findSurrogateEscape(in bytes: Span<UInt8>, from offset: Int) -> Int {
+        let rest = bytes.extracting(offset...)
+        return unsafe rest.withUnsafeBufferPointer { unsafe cartograph_find_surrogate_escape($0.baseAddress, $0.count) }
+    }
+
     /// The nearest `Double` to NUL-terminated number text, read in the C
     /// locale whatever the process locale is.
     static func strtodCLocale(_ text: UnsafePointer<CChar>) -> Double {

@@ -98,6 +98,6 @@ extension UnsafeMutablePointer where Pointee == cartograph_yajl_tape {
         // The raw text is at hand: the search for `\u` answers alone, and
         // faster than asking first whether the decoded text could hide a case.
         let raw = unsafe UnsafeBufferPointer(start: chunk + (start + 1 - base), count: end - start - 2)
-        return unsafe (start, SurrogateCheck.firstUnpaired(in: raw).map { start + 1 + $0 })
+        return unsafe (start, SurrogateCheck.firstUnpaired(in: raw.span).map { start + 1 + $0 })
     }
 }

@@ -642,14 +642,14 @@ import Foundation
             // Carried over from earlier chunks: copied out only when the
             // decoded text could hide an unpaired surrogate.
             start = openingQuote(endingAt: end, previousTokenEnd: previousTokenEnd, decodedLength: count)
-            if count > 0, let pointer = unsafe pointer, unsafe SurrogateCheck.needsRawCheck(pointer, count: count) {
+            if count > 0, let pointer = unsafe pointer, unsafe SurrogateCheck.needsRawCheck(UnsafeBufferPointer(start: pointer, count: count).span) {
                 var raw: [UInt8] = []
                 raw.reserveCapacity(end - start)
                 for position in (start + 1)..<(end - 1) {
                     guard let byte = rawByte(position) else { break }
                     raw.append(byte)
                 }
-                bad = unsafe raw.withUnsafeBufferPointer { unsafe SurrogateCheck.firstUnpaired(in: $0) }.map { start + 1 + $0 }
+                bad = SurrogateCheck.firstUnpaired(in: raw.span).map { start + 1 + $0 }
             } else {
                 bad = nil
             }

@@ -129,7 +129,7 @@ struct TapeReader {
     /// A number's nearest `F`, from its nearest `Double` `wide` and its text
     /// (``NarrowFloat``: rounding twice can miss by one unit).
     func narrow<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type, _ entry: TapeEntry, nearest wide: Double) -> F {
-        unsafe NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: start(of: entry), count: Int(entry.length)))
+        unsafe NarrowFloat.value(F.self, nearest: wide, text: UnsafeBufferPointer(start: start(of: entry), count: Int(entry.length)).span)
     }
 
     /// A number entry as a ``JSONNumber``: its text, or for the non-finite
