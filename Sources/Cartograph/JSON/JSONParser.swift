@@ -106,7 +106,9 @@ public final class JSONParser {
             // Only an input that failed is looked at for trailing commas:
             // the scan costs nothing on valid input. The copy keeps every
             // offset, so errors found in it are placed in the input.
-            guard let relaxed = unsafe TrailingCommas.blanked(input, comments: options.allowComments) else { throw error }
+            guard let relaxed = unsafe TrailingCommas.blanked(input.assumingMemoryBound(to: UInt8.self).span, comments: options.allowComments) else {
+                throw error
+            }
             return unsafe try relaxed.withUnsafeBytes { unsafe try parseStrictParts($0, options: options) }
         }
     }

@@ -10,7 +10,7 @@
 /// stay errors, as in `JSONDecoder`.
 enum TrailingCommas {
     /// A copy of `input` without its trailing commas, or nil when it has none.
-    static func blanked(_ input: UnsafeRawBufferPointer, comments: Bool) -> [UInt8]? {
+    static func blanked(_ input: Span<UInt8>, comments: Bool) -> [UInt8]? {
         var copy: [UInt8]?
         var position = 0
         // The last byte outside strings and comments that is not whitespace.
@@ -21,18 +21,18 @@ enum TrailingCommas {
         // the container (`{"a": 1,]`) is left for the parser to report.
         var open: [UInt8] = []
         while position < input.count {
-            let byte = unsafe input[position]
+            let byte = input[position]
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 position += 1
                 continue
             case UInt8(ascii: "/") where comments && position + 1 < input.count:
-                if let end = unsafe commentEnd(input, at: position) {
+                if let end = commentEnd(input, at: position) {
                     position = end
                     continue
                 }
             case UInt8(ascii: "\""):
-                position = unsafe stringEnd(input, after: position)
+                position = stringEnd(input, after: position)
                 pendingComma = nil
                 previous = byte
                 continue
@@ -50,7 +50,7 @@ enum TrailingCommas {
                 let opener = open.popLast()
                 let closes = opener == (byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{"))
                 if let comma = pendingComma, closes {
-                    if copy == nil { copy = unsafe Array(input) }
+                    if copy == nil { copy = input.indices.map { input[$0] } }
                     copy![comma] = UInt8(ascii: " ")
                 }
             default:
@@ -64,10 +64,10 @@ enum TrailingCommas {
     }
 
     /// The position after the string that opens at `start` (the input's end when it is not closed).
-    private static func stringEnd(_ input: UnsafeRawBufferPointer, after start: Int) -> Int {
+    private static func stringEnd(_ input: Span<UInt8>, after start: Int) -> Int {
         var position = start + 1
         while position < input.count {
-            switch unsafe input[position] {
+            switch input[position] {
             case UInt8(ascii: "\\"): position += 2
             case UInt8(ascii: "\""): return position + 1
             default: position += 1
@@ -77,16 +77,16 @@ enum TrailingCommas {
     }
 
     /// The position after a `//` or `/* */` comment at `start`, or nil when none starts there.
-    private static func commentEnd(_ input: UnsafeRawBufferPointer, at start: Int) -> Int? {
-        switch unsafe input[start + 1] {
+    private static func commentEnd(_ input: Span<UInt8>, at start: Int) -> Int? {
+        switch input[start + 1] {
         case UInt8(ascii: "/"):
             var position = start + 2
-            while position < input.count, unsafe input[position] != UInt8(ascii: "\n") { position += 1 }
+            while position < input.count, input[position] != UInt8(ascii: "\n") { position += 1 }
             return position
         case UInt8(ascii: "*"):
             var position = start + 2
             while position + 1 < input.count {
-                if unsafe input[position] == UInt8(ascii: "*"), unsafe input[position + 1] == UInt8(ascii: "/") { return position + 2 }
+                if input[position] == UInt8(ascii: "*"), input[position + 1] == UInt8(ascii: "/") { return position + 2 }
                 position += 1
             }
             return input.count

@@ -15,7 +15,8 @@
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).
 //     Unsafe/Memory/   the raw buffers: the tape's entries and text
 //                      (``Tape``), the writers' output (``OutputBuffer``),
-//                      the builder's stack, byte comparisons, and struct
+//                      the builder's stack, byte comparisons, bounds-checked
+//                      word loads from spans (`Span.word(at:)`), and struct
 //                      models' properties written in place (``ModelFields``).
 //
 // What the code here guarantees to the layers above:
@@ -56,9 +57,11 @@
 //   looked up and every member written); a safe form needs that state
 //   passed down rather than stored;
 // - readers that scan a caller's buffer (the plist and JSON5 readers, the
-//   number and text scanners, error locations): a reader struct can only
-//   store a `Span` once non-escapable stored properties are stable (the
-//   `Lifetimes` feature is still experimental in Swift 6.3);
+//   number scanner): a reader struct can only store a `Span` once
+//   non-escapable stored properties are stable (the `Lifetimes` feature is
+//   still experimental in Swift 6.3). Scanners made of a few functions take
+//   the `Span` as an argument instead (the line counter, the surrogate
+//   check, `Float` rounding, trailing commas);
 // - lock-free caches that publish immutable objects through an atomic
 //   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
 //   parent and key-spec references of a mapping decode's context and path
