@@ -5,8 +5,10 @@
 /// metadata for every object.
 final class CompiledMapping<Model>: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init.
-    /// A class, so walking the rules for every object retains one reference
-    /// per rule instead of copying every field of the rule.
+    /// A rule with its keys resolved. A class, so the encoder's walk over
+    /// the rules for every object retains one reference per rule instead of
+    /// copying every field of the rule; the decode loop reads the same
+    /// rules as ``DecodeRule``s.
     final class Rule: @unchecked Sendable {
         // @unchecked: immutable.
         let rule: MappingRule<Model>
