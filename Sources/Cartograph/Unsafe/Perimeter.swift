@@ -15,9 +15,10 @@
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).
 //     Unsafe/Memory/   the raw buffers: the tape's entries and text
 //                      (``Tape``), the writers' output (``OutputBuffer``),
-//                      the builder's stack, byte comparisons, bounds-checked
-//                      word loads from spans (`Span.word(at:)`), and struct
-//                      models' properties written in place (``ModelFields``).
+//                      the builder's stack and duplicate-key table, byte
+//                      comparisons, bounds-checked word loads from spans
+//                      (`Span.word(at:)`), and struct models' properties
+//                      written in place (``ModelFields``).
 //
 // What the code here guarantees to the layers above:
 //
