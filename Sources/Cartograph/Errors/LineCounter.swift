@@ -50,14 +50,9 @@ struct LineCounter {
         }
         let tail = bytes.extracting(max(lineStart, 0)...)
         column += Self.scalars(in: tail)
-        Self.append(tail.extracting(last: 80), to: &lineTail)
+        tail.extracting(last: 80).append(to: &lineTail)
         if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
         offset += bytes.count
-    }
-
-    private static func append(_ bytes: Span<UInt8>, to array: inout [UInt8]) {
-        array.reserveCapacity(array.count + bytes.count)
-        for index in bytes.indices { array.append(bytes[index]) }
     }
 
     /// The offset of the last `\n`, looking a word at a time from the end.
@@ -125,7 +120,7 @@ struct LineCounter {
         var text = lineTail
         let relative = max(-lineTail.count, min(absolute - offset, chunk.count))
         // Enough of the chunk for the offset and the excerpt after it.
-        Self.append(chunk.extracting(first: max(0, relative) + 64), to: &text)
+        chunk.extracting(first: max(0, relative) + 64).append(to: &text)
         var scalarsBefore = 0
         for byte in lineTail where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
         return located(error, SourceLocation(offset: lineTail.count + relative, in: text.span), from: line, column - scalarsBefore)

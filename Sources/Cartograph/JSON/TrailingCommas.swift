@@ -50,7 +50,7 @@ enum TrailingCommas {
                 let opener = open.popLast()
                 let closes = opener == (byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{"))
                 if let comma = pendingComma, closes {
-                    if copy == nil { copy = input.indices.map { input[$0] } }
+                    if copy == nil { copy = input.copiedBytes }
                     copy![comma] = UInt8(ascii: " ")
                 }
             default:

@@ -25,7 +25,7 @@ enum NarrowFloat {
         guard let order = compare(text: text, with: nearest.magnitude) else {
             // Text that is not plain decimal (JSON5's hexadecimal integers):
             // the standard library's own parser.
-            return F(String(decoding: text.indices.map { text[$0] }, as: UTF8.self)) ?? rounded
+            return F(String(decoding: text.copiedBytes, as: UTF8.self)) ?? rounded
         }
         let chosen: F
         switch order {

@@ -19,24 +19,13 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// Where to read when `decodeSpec` is absent: the property's own name,
         /// for a key derived by a renaming strategy (`created_at`, else `createdAt`).
         let fallbackSpec: KeySpec?
-        let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
-        let stored: StoredScalar?
-        let nested: InPlaceSlot?
-        let role: RuleRole
-        let decodes: Bool
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
             self.decodeSpec = decodeSpec
             self.encodeSpec = encodeSpec
             self.fallbackSpec = fallbackSpec
-            read = rule.read
-            stored = rule.stored
-            nested = rule.nested
-            role = rule.role
-            decodes = rule.decodes
         }
-
     }
 
     let mapping: Mapping<Model>
@@ -120,9 +109,6 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         // Nil unless the naming strategy scans (no empty dictionary made per object).
         let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
-        // The rule arrays are read through `self` (immutable properties of
-        // an object the call holds): copied into locals, each cost a retain
-        // and a release per object.
         let document = object.document
         for position in 0..<decodeRules.count {
             let direct = directs[position]
@@ -375,14 +361,14 @@ final class DecodeRule: @unchecked Sendable {
     let read: (ModelFields, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
 
     init<Model>(_ compiled: CompiledMapping<Model>.Rule) {
-        decodes = compiled.decodes
-        role = compiled.role
+        decodes = compiled.rule.decodes
+        role = compiled.rule.role
         decodeSpec = compiled.decodeSpec
         fallbackSpec = compiled.fallbackSpec
         property = compiled.rule.property
-        stored = compiled.stored
-        nested = compiled.nested
-        let read = compiled.read
+        stored = compiled.rule.stored
+        nested = compiled.rule.nested
+        let read = compiled.rule.read
         self.read = { fields, node, context, spec, mode in
             try fields.withModel(Model.self) { try read(&$0, node, context, spec, mode) }
         }
@@ -425,8 +411,9 @@ struct DirectRead {
     /// The direct read of a rule, its key appended to `keys`.
     init<Model>(_ compiled: CompiledMapping<Model>.Rule, scans: Bool, keys: inout [UInt8]) {
         looksFurther = compiled.fallbackSpec != nil || scans
-        guard compiled.decodes, compiled.role == .property, let key = compiled.decodeSpec?.storage.singleKey,
-            compiled.stored != nil || (compiled.nested != nil && !scans) // a scanning strategy finds keys itself
+        let rule = compiled.rule
+        guard rule.decodes, rule.role == .property, let key = compiled.decodeSpec?.storage.singleKey,
+            rule.stored != nil || (rule.nested != nil && !scans) // a scanning strategy finds keys itself
         else {
             kind = .none
             self.keys = 0..<0
@@ -435,7 +422,7 @@ struct DirectRead {
         }
         self.keys = keys.count..<keys.count + key.count
         keys += key
-        if let stored = compiled.stored {
+        if let stored = rule.stored {
             kind = .scalar
             scalar = stored.scalar
         } else {

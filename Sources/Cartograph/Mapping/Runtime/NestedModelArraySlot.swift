@@ -35,10 +35,10 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
         }
         // Every element an object, checked before anything is made, so that
         // declining leaves nothing behind.
-        var position = index + 1
-        while position < end {
-            guard document.entry(position).kind == .object else { return false }
-            position = document.next(after: position)
+        var probe = index + 1
+        while probe < end {
+            guard document.entry(probe).kind == .object else { return false }
+            probe = document.next(after: probe)
         }
         return try withMapping(of: Collected.Element.self, in: context.registry) { mapping in
             // Entered as the general path's element loop enters it: the

@@ -16,15 +16,9 @@ enum CText {
         unsafe cartograph_copy_text(target, source, count)
     }
 
-    /// The offset of the next `\uD` escape candidate in `count` bytes, or a
-    /// negative number when there is none (32 byte triples at a step).
-    @inline(__always)
-    static func findSurrogateEscape(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
-        unsafe cartograph_find_surrogate_escape(bytes, count)
-    }
-
-    /// ``findSurrogateEscape(_:count:)`` in `bytes` from `offset` on (the
-    /// result counts from `offset`).
+    /// The offset of the next `\uD` escape candidate in `bytes` from
+    /// `offset` on (counted from `offset`), or a negative number when there
+    /// is none (32 byte triples at a step).
     @inline(__always)
     static func findSurrogateEscape(in bytes: Span<UInt8>, from offset: Int) -> Int {
         let rest = bytes.extracting(offset...)
