@@ -102,8 +102,13 @@ let package = Package(
             // exclusivity must be marked `unsafe` (SE-0458), so the compiler
             // finds each one; `scripts/unsafe-perimeter` then checks that the
             // marks stay inside `Sources/Cartograph/Unsafe/` and the files
-            // it still lists.
-            swiftSettings: [.strictMemorySafety()]
+            // it still lists. `Lifetimes` lets a reader keep a `Span` of its
+            // input (a `~Escapable` struct) instead of a pointer: the
+            // language steering group has promised that what this
+            // experimental flag spells today keeps compiling for two more
+            // releases, which is why swift-nio enables it too
+            // (forums.swift.org/t/78638).
+            swiftSettings: [.strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]
         ),
         .executableTarget(
             name: "CartographCLI",

@@ -114,7 +114,7 @@ import Testing
         var options = PropertyListOptions()
         options.maxInputBytes = .max
         try withHugeInput { input in
-            try expectTooLarge { _ = try PlistInput.document(input, options: options) }
+            try expectTooLarge { _ = try withByteSpan(input) { try PlistInput.document($0, options: options) } }
         }
     }
 

@@ -184,75 +184,77 @@
 
     /// A number's validated JSON text (`flags`: ``TapeFlags/nonFinite`` for JSON5's `Infinity` and `NaN`).
     @inline(__always)
-    func number(_ text: UnsafePointer<UInt8>, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
+    func number(_ text: Span<UInt8>, at source: Int, flags: UInt8 = 0) -> Bool {
+        let count = text.count
         if let splitter {
             if let element = splitter.elementBuilder(forValueIn: self) {
-                return unsafe routed(element.number(text, count: count, at: source, flags: flags), element) && completed(element, splitter)
+                return routed(element.number(text, at: source, flags: flags), element) && completed(element, splitter)
             }
             if splitter.discardsEnvelope { return count <= maxNumber || failLimit(.numberTooLong, count, at: source) }
         }
         guard count <= maxNumber else { return failLimit(.numberTooLong, count, at: source) }
-        let offset = unsafe writer.appendText(text, count: count, terminate: true)
+        let offset = writer.appendText(text, terminate: true)
         _ = appendValue(TapeEntry(kind: .number, flags: flags, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
     /// A string value's decoded bytes (`flags` marks property-list dates and data).
     @inline(__always)
-    func string(_ bytes: UnsafeRawPointer?, count: Int, at source: Int, flags: UInt8 = 0) -> Bool {
+    func string(_ bytes: Span<UInt8>, at source: Int, flags: UInt8 = 0) -> Bool {
         if let splitter {
             if let element = splitter.elementBuilder(forValueIn: self) {
-                return unsafe routed(element.string(bytes, count: count, at: source, flags: flags), element) && completed(element, splitter)
+                return routed(element.string(bytes, at: source, flags: flags), element) && completed(element, splitter)
             }
-            if splitter.discardsEnvelope { return unsafe checkText(bytes, count: count, at: source) }
+            if splitter.discardsEnvelope { return checkText(bytes, at: source) }
         }
-        guard let offset = unsafe storeText(bytes, count: count, at: source) else { return false }
-        _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(count), payload: offset, source: source))
+        guard let offset = storeText(bytes, at: source) else { return false }
+        _ = appendValue(TapeEntry(kind: .string, flags: flags, length: UInt32(bytes.count), payload: offset, source: source))
         return true
     }
 
     /// An object key's decoded bytes.
     @inline(__always)
-    func key(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
+    func key(_ bytes: Span<UInt8>, at source: Int) -> Bool {
+        let count = bytes.count
         if let splitter {
-            if let element = splitter.activeElement { return unsafe routed(element.key(bytes, count: count, at: source), element) }
-            if let error = unsafe splitter.envelopeKey(bytes, count: count, at: source) { return fail(error) }
-            if splitter.discardsEnvelope { return unsafe checkText(bytes, count: count, at: source) }
+            if let element = splitter.activeElement { return routed(element.key(bytes, at: source), element) }
+            if let error = splitter.envelopeKey(bytes, at: source) { return fail(error) }
+            if splitter.discardsEnvelope { return checkText(bytes, at: source) }
         }
         let top = current
         guard top.value.depth > 0, top.value.isObject else {
             return fail(CartographError(.syntax, "a key outside an object", offset: source))
         }
         guard top.value.count < maxKeys else { return failLimit(.tooManyKeys, top.value.count + 1, at: source) }
-        guard let offset = unsafe storeText(bytes, count: count, at: source) else { return false }
-        if count > 0, let bytes = unsafe bytes, unsafe !UTF8Validation.isASCII(bytes, count: count) { top.value.hasNonASCIIKey = true }
+        guard let offset = storeText(bytes, at: source) else { return false }
+        if !UTF8Validation.isASCII(bytes) { top.value.hasNonASCIIKey = true }
         top.value.count += 1
         _ = writer.append(TapeEntry(kind: .key, flags: 0, length: UInt32(count), payload: offset, source: source))
         return true
     }
 
-    /// The checks ``storeText(_:count:at:)`` makes, for text that is not kept
+    /// The checks ``storeText(_:at:)`` makes, for text that is not kept
     /// (a discarded envelope's): its length and its UTF-8.
-    private func checkText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Bool {
-        guard count <= maxString else { return failLimit(.stringTooLong, count, at: source) }
-        if validatesUTF8, let bytes = unsafe bytes, let bad = unsafe UTF8Validation.firstInvalid(bytes, count: count) {
-            unsafe failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
+    private func checkText(_ bytes: Span<UInt8>, at source: Int) -> Bool {
+        guard bytes.count <= maxString else { return failLimit(.stringTooLong, bytes.count, at: source) }
+        if validatesUTF8, let bad = UTF8Validation.firstInvalid(bytes) {
+            failInvalidUTF8(bytes[bad], at: bad, source: source)
             return false
         }
         return true
     }
 
     @inline(__always)
-    private func storeText(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> Int? {
-        guard count <= maxString else {
-            _ = failLimit(.stringTooLong, count, at: source)
+    private func storeText(_ bytes: Span<UInt8>, at source: Int) -> Int? {
+        guard bytes.count <= maxString else {
+            _ = failLimit(.stringTooLong, bytes.count, at: source)
             return nil
         }
-        if validatesUTF8, let bytes = unsafe bytes, let bad = unsafe UTF8Validation.firstInvalid(bytes, count: count) {
-            unsafe failInvalidUTF8(bytes.load(fromByteOffset: bad, as: UInt8.self), at: bad, source: source)
+        if validatesUTF8, let bad = UTF8Validation.firstInvalid(bytes) {
+            failInvalidUTF8(bytes[bad], at: bad, source: source)
             return nil
         }
-        return unsafe writer.appendText(bytes, count: count)
+        return writer.appendText(bytes)
     }
 
     /// Opens an object (`isObject`) or array whose first byte is at `source`.

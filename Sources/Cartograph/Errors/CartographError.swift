@@ -58,6 +58,12 @@ public struct CartographError: Error, Sendable, Hashable {
         return unsafe located(at: SourceLocation(offset: offset - base, in: input.assumingMemoryBound(to: UInt8.self).span))
     }
 
+    /// A copy with the line, column and excerpt computed from the input text.
+    func locating(in input: Span<UInt8>, base: Int = 0) -> CartographError {
+        guard let offset, line == nil, kind.isLocatedInText else { return self }
+        return located(at: SourceLocation(offset: offset - base, in: input))
+    }
+
     /// A copy with this line, column and excerpt.
     func located(at location: SourceLocation) -> CartographError {
         var copy = CartographError(

@@ -240,7 +240,7 @@ import Foundation
         switch unsafe bytes[at] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             try readString()
-            unsafe try check(scratch.withUnsafeBytes { unsafe builder.string($0.baseAddress, count: $0.count, at: start) })
+            try check(builder.string(scratch.span, at: start))
         case UInt8(ascii: "n"):
             try expectWord("null")
             try check(builder.literal(.null, at: start))
@@ -253,7 +253,7 @@ import Foundation
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "I"), UInt8(ascii: "N"):
             let flags = try readNumber()
-            unsafe try check(scratch.withUnsafeBufferPointer { unsafe builder.number($0.baseAddress!, count: $0.count, at: start, flags: flags) })
+            try check(builder.number(scratch.span, at: start, flags: flags))
         default:
             throw unexpected("a value")
         }
@@ -469,7 +469,7 @@ import Foundation
             }
             if first { throw unexpected("an object key") }
         }
-        unsafe try check(scratch.withUnsafeBytes { unsafe builder.key($0.baseAddress, count: $0.count, at: start) })
+        try check(builder.key(scratch.span, at: start))
     }
 
     private func isIdentifierPart(_ index: Int) -> Bool {

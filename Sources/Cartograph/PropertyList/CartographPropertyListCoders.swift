@@ -64,8 +64,8 @@ open class CartographPropertyListDecoder: PropertyListDecoder, @unchecked Sendab
         _ type: T.Type, from data: Data, format: inout PropertyListDecoder.PropertyListFormat,
         addingUserInfo: ([CodingUserInfoKey: Any]) -> [CodingUserInfoKey: Any]
     ) throws -> T {
-        format = unsafe data.withUnsafeBytes { bytes in
-            unsafe Cartograph.PropertyListFormat.detect(bytes) == .binary ? .binary : PlistInput.isOpenStep(bytes) ? .openStep : .xml
+        format = withByteSpan(data) { bytes in
+            Cartograph.PropertyListFormat.detect(bytes) == .binary ? .binary : PlistInput.isOpenStep(bytes) ? .openStep : .xml
         }
         let options = CodableOptions { $0.userInfo = addingUserInfo(userInfo) }
         // A keyed archiver's UID is not a value Codable can read (Foundation refuses it too).

@@ -14,7 +14,7 @@ enum PlistScalars {
     /// An integer given as sign and magnitude.
     static func integer(magnitude: UInt64, negative: Bool, at source: Int, into builder: DocumentBuilder) throws {
         unsafe try DecimalText.withDigits(magnitude, negative: negative) { digits in
-            unsafe try accept(builder.number(digits.baseAddress!, count: digits.count, at: source), builder)
+            unsafe try accept(builder.number(digits.span, at: source), builder)
         }
     }
 
@@ -25,11 +25,11 @@ enum PlistScalars {
     static func real(_ value: Double, at source: Int, into builder: DocumentBuilder) throws {
         guard value.isFinite else {
             var text = value.isNaN ? (value.sign == .minus ? "-NaN" : "NaN") : (value < 0 ? "-Infinity" : "Infinity")
-            try text.withUTF8 { unsafe try accept(builder.number($0.baseAddress!, count: $0.count, at: source, flags: TapeFlags.nonFinite), builder) }
+            try text.withUTF8Span { try accept(builder.number($0, at: source, flags: TapeFlags.nonFinite), builder) }
             return
         }
         var text = DoubleFormatting.shortest(value)
-        try text.withUTF8 { unsafe try accept(builder.number($0.baseAddress!, count: $0.count, at: source), builder) }
+        try text.withUTF8Span { try accept(builder.number($0, at: source), builder) }
     }
 
     /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 0 to
@@ -44,14 +44,14 @@ enum PlistScalars {
     }
 
     /// Data, kept as base64 text.
-    static func data(_ bytes: UnsafeRawBufferPointer, at source: Int, into builder: DocumentBuilder) throws {
-        let encoded = unsafe bytes.isEmpty ? "" : Data(bytes).base64EncodedString()
+    static func data(_ bytes: Span<UInt8>, at source: Int, into builder: DocumentBuilder) throws {
+        let encoded = bytes.isEmpty ? "" : bytes.copiedData.base64EncodedString()
         try text(encoded, flags: TapeFlags.data, at: source, into: builder)
     }
 
     private static func text(_ text: String, flags: UInt8, at source: Int, into builder: DocumentBuilder) throws {
         var text = text
-        try text.withUTF8 { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: source, flags: flags), builder) }
+        try text.withUTF8Span { try accept(builder.string($0, at: source, flags: flags), builder) }
     }
 
     /// A UID (keyed-archiver reference): an integer, or refused by option.

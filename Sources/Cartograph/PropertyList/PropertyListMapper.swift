@@ -34,7 +34,7 @@ public struct PropertyListMapper: Sendable {
     /// - Throws: ``CartographError`` when the bytes are not a plist, are
     ///   truncated or corrupted, or break a limit.
     public func document(from bytes: some ContiguousBytes) throws -> Document {
-        unsafe try bytes.withUnsafeBytes { unsafe try PlistInput.document($0, options: options) }
+        try withByteSpan(bytes) { try PlistInput.document($0, options: options) }
     }
 
     /// Decodes a `Decodable` type.

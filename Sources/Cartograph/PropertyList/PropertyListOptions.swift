@@ -99,8 +99,13 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format of some bytes: binary when they start with `bplist00`, else XML.
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
+        unsafe withByteSpan(bytes) { detect($0) }
+    }
+
+    /// The format of some bytes: binary when they start with `bplist0`, else XML.
+    static func detect(_ bytes: Span<UInt8>) -> PropertyListFormat {
         // Any version byte after "bplist0", as Foundation reads them (the
         // layout is bplist00's; later versions were never written).
-        unsafe bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8) ? .binary : .xml
+        bytes.count >= 8 && bytes.matches("bplist0", at: 0) ? .binary : .xml
     }
 }

@@ -145,8 +145,8 @@ final class StreamSplitter {
     ///   changes nothing the stream delivers.
     /// - ``DuplicateKeyPolicy/reject``: any repeat in the envelope is
     ///   refused (the elements' own objects are checked by their builder).
-    func envelopeKey(_ bytes: UnsafeRawPointer?, count: Int, at source: Int) -> CartographError? {
-        let key = unsafe bytes.map { unsafe String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    func envelopeKey(_ bytes: Span<UInt8>, at source: Int) -> CartographError? {
+        let key = bytes.decodedString
         pendingKey = key
         pendingShadowed = false
         guard let last = stack.indices.last else { return nil }

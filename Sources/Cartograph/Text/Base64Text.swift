@@ -4,14 +4,14 @@
 /// whitespace or, with `.ignoreUnknownCharacters`, everything unknown.
 enum Base64Text {
     /// The decoded bytes, or nil when the text is not base64.
-    static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    static func decode(_ text: Span<UInt8>) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(text.count / 4 * 3)
         var group: UInt32 = 0
         var inGroup = 0
         var padding = 0
         for position in 0..<text.count {
-            let byte = unsafe text[position]
+            let byte = text[position]
             let value: UInt32
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(byte - UInt8(ascii: "A"))

@@ -23,7 +23,9 @@ enum InputEncoding {
     /// Runs `body` on the input as UTF-8: the bytes themselves, or their conversion.
     static func withUTF8<R>(_ bytes: some ContiguousBytes, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         unsafe try bytes.withUnsafeBytes { input in
-            guard input.count >= 2, unsafe input[0] == 0 || input[1] == 0 || input[0] >= 0xFE, let converted = unsafe try utf8(from: input) else {
+            guard input.count >= 2, unsafe input[0] == 0 || input[1] == 0 || input[0] >= 0xFE,
+                let converted = unsafe try utf8(from: input.assumingMemoryBound(to: UInt8.self).span)
+            else {
                 return unsafe try body(input)
             }
             return unsafe try converted.withUnsafeBytes(body)
@@ -33,17 +35,17 @@ enum InputEncoding {
     /// The input as UTF-8, or nil when it already is UTF-8.
     /// - Throws: ``CartographError/Kind/invalidUTF8`` when the detected
     ///   encoding does not decode (a lone surrogate, a cut-off unit).
-    static func utf8(from input: UnsafeRawBufferPointer) throws -> [UInt8]? {
-        guard let (encoding, bom) = unsafe detect(input) else { return nil }
-        let body = unsafe Data(UnsafeRawBufferPointer(rebasing: input[bom...]))
+    static func utf8(from input: Span<UInt8>) throws -> [UInt8]? {
+        guard let (encoding, bom) = detect(input) else { return nil }
+        let body = input.extracting(bom...).copiedData
         guard let text = String(data: body, encoding: encoding) else {
             throw CartographError(.invalidUTF8, "the input looks like \(encoding) but does not decode as it", offset: 0)
         }
         return Array(text.utf8)
     }
 
-    private static func detect(_ input: UnsafeRawBufferPointer) -> (String.Encoding, Int)? {
-        func byte(_ index: Int) -> UInt8? { unsafe index < input.count ? input[index] : nil }
+    private static func detect(_ input: Span<UInt8>) -> (String.Encoding, Int)? {
+        func byte(_ index: Int) -> UInt8? { index < input.count ? input[index] : nil }
         switch (byte(0), byte(1), byte(2), byte(3)) {
         case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
         case (0xFF, 0xFE, 0x00, 0x00): return (.utf32LittleEndian, 4)

@@ -17,7 +17,10 @@
 //                      (``Tape``), the writers' output (``OutputBuffer``),
 //                      the builder's stack and duplicate-key table, byte
 //                      comparisons, bounds-checked word loads from spans
-//                      (`Span.word(at:)`), and struct models' properties
+//                      (`Span.word(at:)`), the text operations on spans
+//                      the standard library lacks (`SpanText.swift`:
+//                      `memchr`, `memcmp`, decoding, lending a caller's
+//                      bytes as a span), and struct models' properties
 //                      written in place (``ModelFields``).
 //
 // What the code here guarantees to the layers above:
@@ -57,12 +60,14 @@
 //   one thread (the runtime checks they skip would run on every key
 //   looked up and every member written); a safe form needs that state
 //   passed down rather than stored;
-// - readers that scan a caller's buffer (the plist and JSON5 readers, the
-//   number scanner): a reader struct can only store a `Span` once
-//   non-escapable stored properties are stable (the `Lifetimes` feature is
-//   still experimental in Swift 6.3). Scanners made of a few functions take
-//   the `Span` as an argument instead (the line counter, the surrogate
-//   check, `Float` rounding, trailing commas);
+// - readers that still scan a caller's buffer through a pointer (the
+//   JSON5 reader, the number scanner, the streaming parser's chunks). The
+//   plist readers show the way out: each is a `~Escapable` struct that
+//   stores its input as a `Span` (the `Lifetimes` feature, enabled in
+//   Package.swift for the reason given there), so it cannot outlive the
+//   bytes and every byte it reads is bounds-checked; scanners made of a
+//   few functions take the `Span` as an argument (the line counter, the
+//   surrogate check, `Float` rounding, trailing commas);
 // - lock-free caches that publish immutable objects through an atomic
 //   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
 //   parent and key-spec references of a mapping decode's context and path

@@ -39,10 +39,10 @@ extension Document {
             }
             var text = number.text
             try room(text.utf8.count)
-            try text.withUTF8 { unsafe try check(builder.number($0.baseAddress!, count: $0.count, at: 0)) }
+            try text.withUTF8Span { try check(builder.number($0, at: 0)) }
         case .string(var text):
             try room(text.utf8.count)
-            try text.withUTF8 { unsafe try check(builder.string(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+            try text.withUTF8Span { try check(builder.string($0, at: 0)) }
         case .array(let elements):
             try open(object: false)
             for element in elements { try emit(element, into: builder) }
@@ -52,7 +52,7 @@ extension Document {
             for (key, member) in object {
                 var key = key
                 try room(key.utf8.count)
-                try key.withUTF8 { unsafe try check(builder.key(UnsafeRawPointer($0.baseAddress), count: $0.count, at: 0)) }
+                try key.withUTF8Span { try check(builder.key($0, at: 0)) }
                 try emit(member, into: builder)
             }
             try check(builder.end())

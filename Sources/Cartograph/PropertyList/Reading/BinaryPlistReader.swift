@@ -24,9 +24,11 @@ import Foundation
 /// 2. ``build()`` emits the values in document order; keys, scalar extents
 ///    and encodings are checked as they are read.
 ///
-/// Every failure is a ``CartographError`` with the byte offset of the object.
-@safe struct BinaryPlistReader {
-    private let bytes: UnsafeRawBufferPointer
+/// Every failure is a ``CartographError`` with the byte offset of the
+/// object. The reader keeps the file as a `Span` (it is `~Escapable`), so
+/// every byte it reads is bounds-checked.
+struct BinaryPlistReader: ~Escapable {
+    private let bytes: Span<UInt8>
     private let options: PropertyListOptions
     private let builder: DocumentBuilder
     private let rejectsNULInKeys: Bool
@@ -49,17 +51,18 @@ import Foundation
 
     /// Reads the whole plist. `rejectsNULInKeys` is for files about to be
     /// handed to libplist 2.2, which aborts (an assertion) on such keys.
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool = false)
+    static func document(_ bytes: Span<UInt8>, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool = false)
         throws -> Document
     {
-        var reader = unsafe try BinaryPlistReader(bytes, options: options, parse: parse, rejectsNULInKeys: rejectsNULInKeys)
+        var reader = try BinaryPlistReader(bytes, options: options, parse: parse, rejectsNULInKeys: rejectsNULInKeys)
         try reader.measure()
         try reader.build()
         return reader.builder.makeDocument()
     }
 
-    private init(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool) throws {
-        unsafe self.bytes = unsafe bytes
+    @_lifetime(copy bytes)
+    private init(_ bytes: Span<UInt8>, options: PropertyListOptions, parse: ParseOptions, rejectsNULInKeys: Bool) throws {
+        self.bytes = bytes
         self.options = options
         self.rejectsNULInKeys = rejectsNULInKeys
         builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count * 2)
@@ -75,25 +78,15 @@ import Foundation
     /// A big-endian unsigned integer of `width` bytes (1 to 8) at `offset`; the caller checked the range.
     @inline(__always)
     private func unsigned(_ offset: Int, _ width: Int) -> UInt64 {
-        let base = unsafe bytes.baseAddress!.advanced(by: offset)
-        switch width {
-        case 1: return unsafe UInt64(base.load(as: UInt8.self))
-        case 2: return unsafe UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
-        case 4: return unsafe UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
-        case 8: return unsafe UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for index in 0..<width { value = unsafe value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
-            return value
-        }
+        bytes.bigEndianInteger(at: offset, width: width)
     }
 
     private mutating func readTrailer() throws {
-        let count = unsafe bytes.count
+        let count = bytes.count
         guard count >= 8 + 32 else { throw fail("too short for a header and a trailer", at: 0) }
         let trailer = count - 32
-        offsetSize = unsafe Int(bytes[trailer + 6])
-        referenceSize = unsafe Int(bytes[trailer + 7])
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw fail("offset or reference size \(offsetSize)/\(referenceSize) is not 1 to 8 bytes", at: trailer + 6)
         }
@@ -138,11 +131,11 @@ import Foundation
     /// after it) and where its payload starts; `unit` bytes per element must fit.
     @inline(__always)
     private func sized(at offset: Int, unit: Int) throws -> (length: Int, start: Int) {
-        var length = unsafe Int(bytes[offset] & 0x0F)
+        var length = Int(bytes[offset] & 0x0F)
         var start = offset + 1
         if length == 0x0F {
             guard start < offsetTable else { throw fail("the object's length is cut off", at: offset) }
-            let marker = unsafe bytes[start]
+            let marker = bytes[start]
             let width = 1 << Int(marker & 0x0F)
             guard marker >> 4 == 0x1, marker & 0x0F <= 3, start + 1 + width <= offsetTable else {
                 throw fail("the object has an invalid length", at: start)
@@ -159,7 +152,7 @@ import Foundation
     /// A container's references: where they start, how many elements, and the key-to-value distance.
     @inline(__always)
     private func container(at offset: Int) throws -> (start: Int, count: Int, valueDistance: Int)? {
-        switch unsafe bytes[offset] >> 4 {
+        switch bytes[offset] >> 4 {
         case 0xA, 0xC:
             let (count, start) = try sized(at: offset, unit: referenceSize)
             return (start, count, 0)
@@ -182,32 +175,19 @@ import Foundation
         // a dict's keys count with it). Value totals never pass their limit,
         // which is kept below 2^32, so 4 bytes hold them.
         let limit = min(options.maxValues, Int(UInt32.max))
-        let budget = unsafe min(
+        let budget = min(
             Tape.maxDocumentBytes,
             max(options.minExpansionBudget, options.maxExpansionFactor.multipliedReportingOverflow(by: bytes.count).partialValue))
         var expanded = [UInt32](repeating: 1, count: objectCount)
         var expandedBytes = [Int](repeating: 0, count: objectCount)
         var stack: [(object: Int, offset: Int, next: Int, end: Int, total: Int, bytes: Int)] = []
-        func open(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int)) throws
-            -> (Int, Int, Int, Int, Int, Int)
-        {
-            // Only values nest: keys are strings, and pass 2 checks their
-            // references as it reads them; their bytes count here.
-            state[object] = 1
-            var cost = Self.entryBytes
-            if shape.valueDistance > 0 {
-                for position in stride(from: shape.start, to: shape.start + shape.count * referenceSize, by: referenceSize) {
-                    let key = try reference(at: position)
-                    cost += try scalarBytes(of: key, offset: try self.offset(of: key))
-                }
-                if cost > budget { throw tooManyBytes(budget, at: offset) }
-            }
-            let first = shape.start + shape.valueDistance
-            return (object, offset, first, first + shape.count * referenceSize, 1, cost)
-        }
         let rootOffset = try offset(of: topObject)
         guard let rootShape = try container(at: rootOffset) else { return }
-        stack.append(try open(topObject, rootOffset, rootShape))
+        // Opening a container is a method, not a local function: a local
+        // function that used the reader would copy it (a `~Escapable` value
+        // is captured by copy) for every container.
+        state[topObject] = 1
+        stack.append(try opened(topObject, rootOffset, rootShape, budget: budget))
         while let last = stack.indices.last {
             if stack[last].next < stack[last].end {
                 let position = stack[last].next
@@ -221,7 +201,8 @@ import Foundation
                             throw CartographError(
                                 .depthLimitExceeded, "the plist nests deeper than maxDepth (\(options.maxDepth))", offset: childOffset)
                         }
-                        stack.append(try open(child, childOffset, shape))
+                        state[child] = 1
+                        stack.append(try opened(child, childOffset, shape, budget: budget))
                     } else {
                         state[child] = 2
                         expandedBytes[child] = try scalarBytes(of: child, offset: childOffset)
@@ -251,6 +232,31 @@ import Foundation
         }
     }
 
+    /// A container's entry on ``measure()``'s stack: the object, its
+    /// offset, its first and end value references, and its cost so far
+    /// (one value; its tape entry and, for a dict, its keys' bytes).
+    private func opened(_ object: Int, _ offset: Int, _ shape: (start: Int, count: Int, valueDistance: Int), budget: Int) throws
+        -> (object: Int, offset: Int, next: Int, end: Int, total: Int, bytes: Int)
+    {
+        let first = shape.start + shape.valueDistance
+        return (object, offset, first, first + shape.count * referenceSize, 1, try containerBytes(shape, offset: offset, budget: budget))
+    }
+
+    /// What a container costs in a Document before its values: its entry,
+    /// and a dict's keys. Only values nest: keys are strings, and pass 2
+    /// checks their references as it reads them; their bytes count here.
+    private func containerBytes(_ shape: (start: Int, count: Int, valueDistance: Int), offset: Int, budget: Int) throws -> Int {
+        var cost = Self.entryBytes
+        if shape.valueDistance > 0 {
+            for position in stride(from: shape.start, to: shape.start + shape.count * referenceSize, by: referenceSize) {
+                let key = try reference(at: position)
+                cost += try scalarBytes(of: key, offset: try self.offset(of: key))
+            }
+            if cost > budget { throw tooManyBytes(budget, at: offset) }
+        }
+        return cost
+    }
+
     /// What one value costs in a Document besides its text.
     private static let entryBytes = MemoryLayout<TapeEntry>.stride
 
@@ -258,7 +264,7 @@ import Foundation
     /// its tape entry and its text. Nothing is checked beyond its extent;
     /// pass 2 reads and checks it.
     private func scalarBytes(of object: Int, offset at: Int) throws -> Int {
-        let marker = unsafe bytes[at]
+        let marker = bytes[at]
         switch marker >> 4 {
         case 0x1, 0x2, 0x8: return Self.entryBytes + 48 // integer or real text and its NUL
         case 0x3: return Self.entryBytes + 27 // 0001-01-01T00:00:00.000000Z
@@ -314,33 +320,33 @@ import Foundation
 
     private mutating func emitKey(_ object: Int) throws {
         let at = try offset(of: object)
-        guard unsafe bytes[at] >> 4 == 0x5 || bytes[at] >> 4 == 0x6 else {
+        guard bytes[at] >> 4 == 0x5 || bytes[at] >> 4 == 0x6 else {
             throw fail("object \(object) is a dictionary key that is not a string", at: at)
         }
-        unsafe try withString(at: at) { [builder, rejectsNULInKeys] text, count in
-            if rejectsNULInKeys, let text = unsafe text, unsafe memchr(text, 0, count) != nil {
+        try withString(at: at) { [builder, rejectsNULInKeys] text in
+            if rejectsNULInKeys, text.firstIndex(of: 0) != nil {
                 return builder.fail(CartographError(.syntax, "a dictionary key holds a NUL character, which libplist cannot read", offset: at))
             }
-            return unsafe builder.key(text, count: count, at: at)
+            return builder.key(text, at: at)
         }
     }
 
     /// Hands the UTF-8 bytes of the string object at `at` to `body`: ASCII
     /// strings as they are in the file, UTF-16 ones converted into ``scratch``.
-    private mutating func withString(at: Int, _ body: (UnsafeRawPointer?, Int) -> Bool) throws {
-        if unsafe bytes[at] >> 4 == 0x5 {
+    private mutating func withString(at: Int, _ body: (Span<UInt8>) -> Bool) throws {
+        if bytes[at] >> 4 == 0x5 {
             let (length, start) = try sized(at: at, unit: 1)
-            unsafe try accept(body(bytes.baseAddress! + start, length))
+            try accept(body(bytes.extracting(start..<start + length)))
         } else {
             try utf16(at: at)
-            unsafe try accept(scratch.withUnsafeBytes { unsafe body($0.baseAddress, $0.count) })
+            try accept(body(scratch.span))
         }
     }
 
     /// One value: a scalar is appended, a container is opened and pushed.
     private mutating func emit(_ object: Int, into frames: inout [Frame]) throws {
         let at = try offset(of: object)
-        let marker = unsafe bytes[at]
+        let marker = bytes[at]
         switch marker >> 4 {
         case 0x0:
             switch marker {
@@ -363,9 +369,9 @@ import Foundation
             try PlistScalars.date(secondsSince2001: Double(bitPattern: unsigned(at + 1, 8)), at: at, into: builder)
         case 0x4:
             let (length, start) = try sized(at: at, unit: 1)
-            unsafe try PlistScalars.data(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), at: at, into: builder)
+            try PlistScalars.data(bytes.extracting(start..<(start + length)), at: at, into: builder)
         case 0x5, 0x6:
-            unsafe try withString(at: at) { [builder] text, count in unsafe builder.string(text, count: count, at: at) }
+            try withString(at: at) { [builder] text in builder.string(text, at: at) }
         case 0x8:
             let width = Int(marker & 0x0F) + 1
             guard at + 1 + width <= offsetTable else { throw fail("object \(object) runs past the object area", at: at) }
@@ -382,7 +388,7 @@ import Foundation
     /// An unsigned value of up to 16 bytes whose leading bytes beyond 8 are zero.
     private func wideUnsigned(_ position: Int, _ width: Int, object: Int) throws -> UInt64 {
         guard width > 8 else { return unsigned(position, width) }
-        for index in position..<(position + width - 8) where unsafe bytes[index] != 0 {
+        for index in position..<(position + width - 8) where bytes[index] != 0 {
             throw CartographError(.numberOutOfRange, "object \(object) is an integer wider than 64 bits", offset: position - 1)
         }
         return unsigned(position + width - 8, 8)
@@ -391,7 +397,7 @@ import Foundation
     /// Integers: 1, 2 and 4 bytes are unsigned, 8 bytes signed, 16 bytes a
     /// signed 128-bit value that must fit in Int64 or UInt64.
     private func emitInteger(at: Int) throws {
-        let exponent = unsafe Int(bytes[at] & 0x0F)
+        let exponent = Int(bytes[at] & 0x0F)
         guard exponent <= 4 else { throw fail("an integer wider than 16 bytes", at: at) }
         let width = 1 << exponent
         guard at + 1 + width <= offsetTable else { throw fail("the integer runs past the object area", at: at) }

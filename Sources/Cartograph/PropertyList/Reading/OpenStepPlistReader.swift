@@ -26,8 +26,11 @@ import Foundation
 ///
 /// The input is UTF-8 (the caller converts UTF-16 and UTF-32). Errors are
 /// ``CartographError``s placed at the byte where reading stopped.
-@safe struct OpenStepPlistReader {
-    private let base: UnsafePointer<UInt8>
+///
+/// The reader keeps its input as a `Span` (it is `~Escapable`), so every
+/// byte it reads is bounds-checked.
+struct OpenStepPlistReader: ~Escapable {
+    private let input: Span<UInt8>
     private let count: Int
     private var position = 0
     private let builder: DocumentBuilder
@@ -35,31 +38,31 @@ import Foundation
     /// Whether a plist that is not binary is OpenStep: its first character
     /// that is not space or a comment is not `<` (XML, or OpenStep data at
     /// the top, which Foundation also reads as XML first).
-    static func looksLikeOpenStep(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = unsafe bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-        let start = unsafe bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    static func looksLikeOpenStep(_ bytes: Span<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         // A comment that never ends is OpenStep's (XML has none of that form): its reader says so.
-        guard let first = unsafe afterSpaceAndComments(base, count: bytes.count, from: start) else { return true }
+        guard let first = afterSpaceAndComments(bytes, from: start) else { return true }
         // Only space and comments: an empty strings file, `{}` as Foundation reads it.
         guard first < bytes.count else { return bytes.count > 0 }
-        return unsafe base[first] != UInt8(ascii: "<")
+        return bytes[first] != UInt8(ascii: "<")
     }
 
-    static func document(_ bytes: UnsafeRawBufferPointer, parse: ParseOptions) throws -> Document {
-        var reader = unsafe OpenStepPlistReader(
-            base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count,
-            builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
+    static func document(_ bytes: Span<UInt8>, parse: ParseOptions) throws -> Document {
+        let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count)
+        var reader = OpenStepPlistReader(bytes, builder: builder)
         do {
             try reader.run()
         } catch let error as CartographError {
-            throw unsafe error.locating(in: bytes)
+            throw error.locating(in: bytes)
         }
-        return reader.builder.makeDocument()
+        return builder.makeDocument()
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, builder: DocumentBuilder) {
-        unsafe self.base = unsafe base
-        self.count = count
+    @_lifetime(copy input)
+    private init(_ input: Span<UInt8>, builder: DocumentBuilder) {
+        self.input = input
+        self.count = input.count
         self.builder = builder
     }
 
@@ -72,7 +75,7 @@ import Foundation
     }
 
     private mutating func run() throws {
-        if count >= 3, unsafe base[0] == 0xEF, unsafe base[1] == 0xBB, unsafe base[2] == 0xBF { position = 3 }
+        if count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { position = 3 }
         try skipSpaceAndComments()
         guard position < count else {
             // Nothing but space and comments: an empty strings file.
@@ -82,10 +85,10 @@ import Foundation
         }
         let start = position
         // A string followed by `=` or `;` starts the strings-file form: members without braces.
-        if unsafe base[position] != UInt8(ascii: "{"), unsafe base[position] != UInt8(ascii: "("), unsafe base[position] != UInt8(ascii: "<") {
+        if input[position] != UInt8(ascii: "{"), input[position] != UInt8(ascii: "("), input[position] != UInt8(ascii: "<") {
             var probe = self
             if (try? probe.skipString()) != nil, (try? probe.skipSpaceAndComments()) != nil, probe.position < count,
-                unsafe base[probe.position] == UInt8(ascii: "=") || base[probe.position] == UInt8(ascii: ";")
+                input[probe.position] == UInt8(ascii: "=") || input[probe.position] == UInt8(ascii: ";")
             {
                 try accept(builder.begin(object: true, at: start))
                 try members(closedBy: nil)
@@ -105,7 +108,7 @@ import Foundation
         try skipSpaceAndComments()
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends where a value belongs", offset: count) }
         let start = position
-        switch unsafe base[position] {
+        switch input[position] {
         case UInt8(ascii: "{"):
             position += 1
             try accept(builder.begin(object: true, at: start))
@@ -120,7 +123,7 @@ import Foundation
             try data()
         default:
             let text = try string()
-            unsafe try text.withUnsafeBytes { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: start)) }
+            try accept(builder.string(text.span, at: start))
         }
     }
 
@@ -130,7 +133,7 @@ import Foundation
             try skipSpaceAndComments()
             if let closer {
                 guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a dictionary", offset: count) }
-                if unsafe base[position] == closer {
+                if input[position] == closer {
                     position += 1
                     return
                 }
@@ -139,19 +142,19 @@ import Foundation
             }
             let keyStart = position
             let key = try string()
-            unsafe try key.withUnsafeBytes { unsafe try accept(builder.key($0.baseAddress, count: $0.count, at: keyStart)) }
+            try accept(builder.key(key.span, at: keyStart))
             try skipSpaceAndComments()
-            if position < count, unsafe base[position] == UInt8(ascii: ";") {
+            if position < count, input[position] == UInt8(ascii: ";") {
                 // `key;` is `key = key;`, as Foundation reads it.
-                unsafe try key.withUnsafeBytes { unsafe try accept(builder.string($0.baseAddress, count: $0.count, at: keyStart)) }
+                try accept(builder.string(key.span, at: keyStart))
                 position += 1
                 continue
             }
-            guard position < count, unsafe base[position] == UInt8(ascii: "=") else { throw fail("a dictionary key without `=`") }
+            guard position < count, input[position] == UInt8(ascii: "=") else { throw fail("a dictionary key without `=`") }
             position += 1
             try value(depth: depth + 1)
             try skipSpaceAndComments()
-            guard position < count, unsafe base[position] == UInt8(ascii: ";") else { throw fail("a dictionary value without `;`") }
+            guard position < count, input[position] == UInt8(ascii: ";") else { throw fail("a dictionary value without `;`") }
             position += 1
         }
     }
@@ -159,7 +162,7 @@ import Foundation
     /// Values separated by commas (one after the last allowed) up to `)`.
     private mutating func elements(depth: Int) throws {
         try skipSpaceAndComments()
-        if position < count, unsafe base[position] == UInt8(ascii: ")") {
+        if position < count, input[position] == UInt8(ascii: ")") {
             position += 1
             return
         }
@@ -167,14 +170,14 @@ import Foundation
             try value(depth: depth + 1)
             try skipSpaceAndComments()
             guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside an array", offset: count) }
-            switch unsafe base[position] {
+            switch input[position] {
             case UInt8(ascii: ")"):
                 position += 1
                 return
             case UInt8(ascii: ","):
                 position += 1
                 try skipSpaceAndComments()
-                if position < count, unsafe base[position] == UInt8(ascii: ")") {
+                if position < count, input[position] == UInt8(ascii: ")") {
                     position += 1
                     return
                 }
@@ -190,8 +193,8 @@ import Foundation
         position += 1
         var bytes: [UInt8] = []
         var high: UInt8?
-        while position < count, unsafe base[position] != UInt8(ascii: ">") {
-            let byte = unsafe base[position]
+        while position < count, input[position] != UInt8(ascii: ">") {
+            let byte = input[position]
             if Self.isSpace(byte) {
                 position += 1
                 continue
@@ -208,7 +211,7 @@ import Foundation
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside data", offset: count) }
         guard high == nil else { throw fail("data with an odd number of hex digits") }
         position += 1
-        unsafe try bytes.withUnsafeBytes { unsafe try PlistScalars.data($0, at: start, into: builder) }
+        try PlistScalars.data(bytes.span, at: start, into: builder)
     }
 
     // MARK: Strings
@@ -216,19 +219,19 @@ import Foundation
     /// A quoted or unquoted string, as UTF-8.
     private mutating func string() throws -> [UInt8] {
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends where a string belongs", offset: count) }
-        let quote = unsafe base[position]
+        let quote = input[position]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
             let start = position
-            while position < count, unsafe Self.isUnquoted(base[position]) { position += 1 }
+            while position < count, Self.isUnquoted(input[position]) { position += 1 }
             guard position > start else { throw fail("an unexpected character where a value belongs") }
-            return unsafe Array(UnsafeBufferPointer(start: base + start, count: position - start))
+            return input.extracting(start..<position).copiedBytes
         }
         let start = position
         position += 1
         var text: [UInt8] = []
         while true {
             guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a string", offset: start) }
-            let byte = unsafe base[position]
+            let byte = input[position]
             position += 1
             if byte == quote { return text }
             if byte == UInt8(ascii: "\\") {
@@ -247,7 +250,7 @@ import Foundation
     /// The character after a `\`.
     private mutating func escape(into text: inout [UInt8]) throws {
         guard position < count else { throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside an escape", offset: count) }
-        let byte = unsafe base[position]
+        let byte = input[position]
         position += 1
         switch byte {
         case UInt8(ascii: "a"): text.append(0x07)
@@ -267,8 +270,8 @@ import Foundation
         case UInt8(ascii: "0")...UInt8(ascii: "7"):
             var value = byte - UInt8(ascii: "0")
             for _ in 0..<2 {
-                guard position < count, unsafe (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(base[position]) else { break }
-                value = unsafe value << 3 &+ (base[position] - UInt8(ascii: "0"))
+                guard position < count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(input[position]) else { break }
+                value = value << 3 &+ (input[position] - UInt8(ascii: "0"))
                 position += 1
             }
             text.append(contentsOf: Self.nextStep(value).utf8)
@@ -281,7 +284,7 @@ import Foundation
     private mutating func unicodeUnit() -> UInt16 {
         var value: UInt16 = 0
         var digits = 0
-        while digits < 4, position < count, let nibble = unsafe HexDigits.value(base[position]) {
+        while digits < 4, position < count, let nibble = HexDigits.value(input[position]) {
             value = value << 4 | UInt16(nibble)
             digits += 1
             position += 1
@@ -303,7 +306,7 @@ import Foundation
     // MARK: Space
 
     private mutating func skipSpaceAndComments() throws {
-        guard let next = unsafe Self.afterSpaceAndComments(base, count: count, from: position) else {
+        guard let next = Self.afterSpaceAndComments(input, from: position) else {
             throw CartographError(.unexpectedEnd, "the OpenStep plist ends inside a comment", offset: position)
         }
         position = next
@@ -311,17 +314,18 @@ import Foundation
 
     /// Where the first byte after `start` that is not space or inside a
     /// comment is (`count` when none is), or nil when a `/*` comment never ends.
-    private static func afterSpaceAndComments(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
+    private static func afterSpaceAndComments(_ text: Span<UInt8>, from start: Int) -> Int? {
+        let count = text.count
         var position = start
         while position < count {
-            let byte = unsafe base[position]
+            let byte = text[position]
             if isSpace(byte) {
                 position += 1
-            } else if byte == UInt8(ascii: "/"), position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "/") {
-                while position < count, unsafe base[position] != UInt8(ascii: "\n"), unsafe base[position] != UInt8(ascii: "\r") { position += 1 }
-            } else if byte == UInt8(ascii: "/"), position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "*") {
+            } else if byte == UInt8(ascii: "/"), position + 1 < count, text[position + 1] == UInt8(ascii: "/") {
+                while position < count, text[position] != UInt8(ascii: "\n"), text[position] != UInt8(ascii: "\r") { position += 1 }
+            } else if byte == UInt8(ascii: "/"), position + 1 < count, text[position + 1] == UInt8(ascii: "*") {
                 position += 2
-                while position + 1 < count, unsafe !(base[position] == UInt8(ascii: "*") && base[position + 1] == UInt8(ascii: "/")) { position += 1 }
+                while position + 1 < count, !(text[position] == UInt8(ascii: "*") && text[position + 1] == UInt8(ascii: "/")) { position += 1 }
                 guard position + 1 < count else { return nil }
                 position += 2
             } else {

@@ -29,9 +29,13 @@ import Foundation
 /// unbalanced tags, content after the root, a NUL byte, an encoding other
 /// than UTF-8 — is a ``CartographError`` with the byte offset, line and
 /// column.
-@safe struct XMLPlistReader {
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
+///
+/// The reader keeps its input as a `Span` (it is `~Escapable`: it cannot
+/// outlive the bytes it reads), so every byte it reads is bounds-checked.
+struct XMLPlistReader: ~Escapable {
+    private let bytes: Span<UInt8>
+    /// The span's own count, so that a loop bounded by it needs no second check per byte.
+    private var count: Int { bytes.count }
     private let options: PropertyListOptions
     private let builder: DocumentBuilder
     private var position = 0
@@ -69,25 +73,23 @@ import Foundation
     /// Reads the whole plist.
     /// `converted`: the bytes are a UTF-16/32 plist's UTF-8 conversion, so
     /// the encoding its declaration names is not UTF-8 and is not checked.
-    static func document(_ bytes: UnsafeRawBufferPointer, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws
+    static func document(_ bytes: Span<UInt8>, options: PropertyListOptions, parse: ParseOptions, converted: Bool = false) throws
         -> Document
     {
-        let base = unsafe bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var reader = unsafe XMLPlistReader(
-            base: base, count: bytes.count, options: options,
-            builder: DocumentBuilder(options: parse, expectedInputBytes: bytes.count))
+        let builder = DocumentBuilder(options: parse, expectedInputBytes: bytes.count)
+        var reader = XMLPlistReader(bytes, options: options, builder: builder)
         reader.converted = converted
         do {
             try reader.run()
         } catch let error as CartographError {
-            throw unsafe error.locating(in: bytes)
+            throw error.locating(in: bytes)
         }
-        return reader.builder.makeDocument()
+        return builder.makeDocument()
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, options: PropertyListOptions, builder: DocumentBuilder) {
-        unsafe self.base = unsafe base
-        self.count = count
+    @_lifetime(copy bytes)
+    private init(_ bytes: Span<UInt8>, options: PropertyListOptions, builder: DocumentBuilder) {
+        self.bytes = bytes
         self.options = options
         self.builder = builder
     }
@@ -108,11 +110,10 @@ import Foundation
     }
 
     private mutating func run() throws {
-        if let found = unsafe memchr(base, 0, count) {
-            let nul = unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        if let nul = bytes.firstIndex(of: 0) {
             throw fail(nul < 2 ? "only UTF-8 XML plists are read (this looks like UTF-16)" : "a NUL byte", at: nul)
         }
-        if count >= 3, unsafe base[0] == 0xEF, unsafe base[1] == 0xBB, unsafe base[2] == 0xBF { position = 3 }
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         try skipMisc()
         guard position < count else { throw CartographError(.unexpectedEnd, "the XML plist holds no value", offset: count) }
         var tag = try startTag()
@@ -179,9 +180,9 @@ import Foundation
         let source = tag.offset
         containers[last].expectsKey = false
         var isUID = false
-        unsafe try text(of: tag) { [builder] bytes, length in
-            isUID = unsafe length == 6 && bytes.map { unsafe memcmp($0, "CF$UID", 6) == 0 } == true
-            return unsafe builder.key(bytes, count: length, at: source)
+        try text(of: tag) { [builder] text in
+            isUID = text.count == 6 && text.matches("CF$UID", at: 0)
+            return builder.key(text, at: source)
         }
         containers[last].uidState = containers[last].uidState == 0 && isUID ? 1 : 3
     }
@@ -200,9 +201,9 @@ import Foundation
                 containers.append(Container(isDict: isDict))
             }
         case .string:
-            unsafe try text(of: tag) { [builder] bytes, length in unsafe builder.string(bytes, count: length, at: source) }
+            try text(of: tag) { [builder] text in builder.string(text, at: source) }
         case .true, .false:
-            unsafe try text(of: tag) { bytes, length in unsafe Self.isBlank(bytes, length) }
+            try text(of: tag) { text in Self.isBlank(text) }
             try accept(builder.literal(tag.element == .true ? .true : .false, at: source))
         case .integer:
             try integer(tag)
@@ -226,13 +227,12 @@ import Foundation
     /// whitespace unless `keepingTrailingSpace`.
     private mutating func trimmedText(of tag: Tag, keepingTrailingSpace: Bool = false) throws -> String {
         var result = ""
-        unsafe try text(of: tag) { bytes, length in
-            guard let pointer = unsafe bytes?.assumingMemoryBound(to: UInt8.self) else { return true }
+        try text(of: tag) { text in
             var start = 0
-            var end = length
-            while start < end, unsafe Self.isSpace(pointer[start]) { start += 1 }
-            while !keepingTrailingSpace, end > start, unsafe Self.isSpace(pointer[end - 1]) { end -= 1 }
-            result = unsafe String(decoding: UnsafeBufferPointer(start: pointer + start, count: end - start), as: UTF8.self)
+            var end = text.count
+            while start < end, Self.isSpace(text[start]) { start += 1 }
+            while !keepingTrailingSpace, end > start, Self.isSpace(text[end - 1]) { end -= 1 }
+            result = text.decodedString(start..<end)
             return true
         }
         return result
@@ -279,7 +279,7 @@ import Foundation
         }
         if keepsText {
             var kept = text
-            try kept.withUTF8 { unsafe try PlistScalars.accept(builder.number($0.baseAddress!, count: $0.count, at: tag.offset), builder) }
+            try kept.withUTF8Span { try PlistScalars.accept(builder.number($0, at: tag.offset), builder) }
             return
         }
         // Other spellings writers use: "+1.5", "1.", ".5", "1E5", "nan", "inf", "-infinity".
@@ -301,12 +301,12 @@ import Foundation
 
     private mutating func data(_ tag: Tag) throws {
         var decoded: [UInt8]?
-        unsafe try text(of: tag) { bytes, length in
-            decoded = unsafe Base64Text.decode(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+        try text(of: tag) { text in
+            decoded = Base64Text.decode(text)
             return true
         }
         guard let decoded else { throw CartographError(.syntax, "invalid XML plist: <data> is not base64", offset: tag.offset) }
-        unsafe try decoded.withUnsafeBytes { unsafe try PlistScalars.data($0, at: tag.offset, into: builder) }
+        try PlistScalars.data(decoded.span, at: tag.offset, into: builder)
     }
 
     /// Whether the text is one or more ASCII digits of the radix (10 or 16)
@@ -322,39 +322,33 @@ import Foundation
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
-    private static func isBlank(_ bytes: UnsafeRawPointer?, _ length: Int) -> Bool {
-        guard let bytes = unsafe bytes else { return true }
-        for index in 0..<length where unsafe !isSpace(bytes.load(fromByteOffset: index, as: UInt8.self)) { return false }
+    private static func isBlank(_ text: Span<UInt8>) -> Bool {
+        for index in text.indices where !isSpace(text[index]) { return false }
         return true
     }
 
     /// Hands the decoded text of the element `tag` opened to `body` (a
     /// `false` return is the builder's failure) and moves past its end tag.
-    private mutating func text(of tag: Tag, _ body: (UnsafeRawPointer?, Int) -> Bool) throws {
+    private mutating func text(of tag: Tag, _ body: (Span<UInt8>) -> Bool) throws {
         if tag.isEmpty {
-            guard body(nil, 0) else { throw textFailure(tag) }
+            guard body(bytes.extracting(0..<0)) else { throw textFailure(tag) }
             return
         }
         let start = position
-        var index = position
         // The common case: no escape, CDATA or comment before the end tag,
         // so the input's own bytes are the text.
-        while index < count {
-            let byte = unsafe base[index]
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { break }
-            index += 1
-        }
-        if index < count, unsafe base[index] == UInt8(ascii: "<"), index + 1 < count, unsafe base[index + 1] == UInt8(ascii: "/") {
+        let index = bytes.firstIndex(from: position) { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+        if index < count, bytes[index] == UInt8(ascii: "<"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/") {
             position = index
             try endTag(of: tag)
-            guard unsafe body(UnsafeRawPointer(base + start), index - start) else { throw textFailure(tag) }
+            guard body(bytes.extracting(start..<index)) else { throw textFailure(tag) }
             return
         }
         scratch.removeAll(keepingCapacity: true)
-        unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+        bytes.extracting(start..<index).append(to: &scratch)
         position = index
         try decodeText(of: tag)
-        guard unsafe scratch.withUnsafeBytes({ unsafe body($0.baseAddress, $0.count) }) else { throw textFailure(tag) }
+        guard body(scratch.span) else { throw textFailure(tag) }
     }
 
     private func textFailure(_ tag: Tag) -> CartographError {
@@ -364,7 +358,7 @@ import Foundation
     /// The slow path of ``text(of:_:)``: decodes into ``scratch`` up to the end tag.
     private mutating func decodeText(of tag: Tag) throws {
         while position < count {
-            let byte = unsafe base[position]
+            let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "&"):
                 try reference()
@@ -374,8 +368,8 @@ import Foundation
                 } else if starts("<![CDATA[") {
                     let contentStart = position + 9
                     try skip(past: "]]>", what: "a CDATA section")
-                    unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: base + contentStart, count: position - 3 - contentStart))
-                } else if position + 1 < count, unsafe base[position + 1] == UInt8(ascii: "/") {
+                    bytes.extracting(contentStart..<position - 3).append(to: &scratch)
+                } else if position + 1 < count, bytes[position + 1] == UInt8(ascii: "/") {
                     try endTag(of: tag)
                     return
                 } else {
@@ -393,9 +387,9 @@ import Foundation
     private mutating func reference() throws {
         let start = position
         var end = position + 1
-        while end < count, end - start < 64, unsafe base[end] != UInt8(ascii: ";") { end += 1 }
-        guard end < count, unsafe base[end] == UInt8(ascii: ";") else { throw fail("an & that starts no entity or character reference", at: start) }
-        let name = unsafe String(decoding: UnsafeBufferPointer(start: base + start + 1, count: end - start - 1), as: UTF8.self)
+        while end < count, end - start < 64, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < count, bytes[end] == UInt8(ascii: ";") else { throw fail("an & that starts no entity or character reference", at: start) }
+        let name = bytes.decodedString(start + 1..<end)
         position = end + 1
         switch name {
         case "lt": scratch.append(UInt8(ascii: "<"))
@@ -423,17 +417,16 @@ import Foundation
 
     @inline(__always)
     private func starts(_ literal: StaticString) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        return unsafe position + length <= count && memcmp(base + position, literal.utf8Start, length) == 0
+        bytes.matches(literal, at: position)
     }
 
     /// Moves past the next `terminator`.
     private mutating func skip(past terminator: StaticString, what: String) throws {
         let length = terminator.utf8CodeUnitCount
-        let first = unsafe terminator.utf8Start[0]
+        let first = terminator.firstByte
         var index = position
         while index + length <= count {
-            if unsafe base[index] == first, unsafe memcmp(base + index, terminator.utf8Start, length) == 0 {
+            if bytes[index] == first, bytes.matches(terminator, at: index) {
                 position = index + length
                 return
             }
@@ -445,7 +438,7 @@ import Foundation
     /// Whitespace, comments, processing instructions and a DOCTYPE: what may stand between elements.
     private mutating func skipMisc() throws {
         while position < count {
-            let byte = unsafe base[position]
+            let byte = bytes[position]
             if Self.isSpace(byte) {
                 position += 1
             } else if byte != UInt8(ascii: "<") {
@@ -468,8 +461,8 @@ import Foundation
     /// The `encoding="…"` of the XML declaration at `position`, lowercased.
     private func declaredEncoding() -> String? {
         var end = position
-        while end < count, unsafe base[end] != UInt8(ascii: ">") { end += 1 }
-        let declaration = unsafe String(decoding: UnsafeBufferPointer(start: base + position, count: end - position), as: UTF8.self)
+        while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+        let declaration = bytes.decodedString(position..<end)
         guard let range = declaration.range(of: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
@@ -480,7 +473,7 @@ import Foundation
         var quote: UInt8 = 0
         var index = position + 9
         while index < count {
-            let byte = unsafe base[index]
+            let byte = bytes[index]
             if quote != 0 {
                 if byte == quote { quote = 0 }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -515,13 +508,13 @@ import Foundation
     private mutating func tag() throws -> Tag {
         let offset = position
         var index = position + 1
-        let isEnd = unsafe index < count && base[index] == UInt8(ascii: "/")
+        let isEnd = index < count && bytes[index] == UInt8(ascii: "/")
         if isEnd { index += 1 }
         let nameStart = index
-        while index < count, unsafe Self.isNameByte(base[index]) { index += 1 }
+        index = bytes.firstIndex(from: index) { !Self.isNameByte($0) }
         guard index < count else { throw cutOff("a tag") }
-        guard let element = unsafe Self.element(base + nameStart, index - nameStart) else {
-            let name = unsafe String(decoding: UnsafeBufferPointer(start: base + nameStart, count: index - nameStart), as: UTF8.self)
+        guard let element = Self.element(bytes.extracting(nameStart..<index)) else {
+            let name = bytes.decodedString(nameStart..<index)
             throw fail(name.isEmpty ? "a < that starts no tag" : "<\(name)> is not a property-list element", at: offset)
         }
         var isEmpty = false
@@ -529,13 +522,13 @@ import Foundation
         var quote: UInt8 = 0
         while true {
             guard index < count else { throw cutOff("a tag") }
-            let byte = unsafe base[index]
+            let byte = bytes[index]
             index += 1
             if quote != 0 {
                 if byte == quote { quote = 0 } else if byte == UInt8(ascii: "<") { throw fail("a < inside an attribute", at: index - 1) }
             } else if byte == UInt8(ascii: ">") {
                 break
-            } else if byte == UInt8(ascii: "/"), !isEnd, index < count, unsafe base[index] == UInt8(ascii: ">") {
+            } else if byte == UInt8(ascii: "/"), !isEnd, index < count, bytes[index] == UInt8(ascii: ">") {
                 isEmpty = true
                 index += 1
                 break
@@ -557,11 +550,9 @@ import Foundation
             || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") || byte >= 0x80
     }
 
-    private static func element(_ name: UnsafePointer<UInt8>, _ length: Int) -> Element? {
-        func equals(_ literal: StaticString) -> Bool {
-            unsafe literal.utf8CodeUnitCount == length && memcmp(name, literal.utf8Start, length) == 0
-        }
-        switch length {
+    private static func element(_ name: Span<UInt8>) -> Element? {
+        func equals(_ literal: StaticString) -> Bool { name.matches(literal, at: 0) }
+        switch name.count {
         case 3: return equals("key") ? .key : nil
         case 4:
             return equals("dict") ? .dict : equals("real") ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil

@@ -12,12 +12,11 @@ import Foundation
 /// `plist_dict_next_item` / `plist_dict_new_iter` are new and freed with `free`.
 enum LibplistReader {
     static func document(
-        _ bytes: UnsafeRawBufferPointer, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions,
+        _ bytes: Span<UInt8>, format: PropertyListFormat, options: PropertyListOptions, parse: ParseOptions,
         converted: Bool = false
     ) throws
         -> Document
     {
-        let base = bytes.baseAddress!
         var root: plist_t?
         switch format {
         // Cartograph's own reader reads the whole file first and refuses what
@@ -29,11 +28,11 @@ enum LibplistReader {
         // attribute value looked self-closing to it but opens an element to
         // libplist.
         case .binary:
-            _ = unsafe try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
-            unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe plist_from_bin($0, UInt32(bytes.count), &root) }
+            _ = try BinaryPlistReader.document(bytes, options: options, parse: parse, rejectsNULInKeys: true)
+            unsafe bytes.withUnsafeBytes { unsafe plist_from_bin($0.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32($0.count), &root) }
         case .xml:
-            _ = unsafe try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
-            unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe plist_from_xml($0, UInt32(bytes.count), &root) }
+            _ = try XMLPlistReader.document(bytes, options: options, parse: parse, converted: converted)
+            unsafe bytes.withUnsafeBytes { unsafe plist_from_xml($0.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32($0.count), &root) }
         }
         guard let root = unsafe root else {
             throw CartographError(.syntax, "libplist could not read the \(format == .binary ? "binary" : "XML") plist (it is malformed or truncated)")
@@ -61,7 +60,8 @@ enum LibplistReader {
                 unsafe plist_dict_next_item(node, iterator, &key, &value)
                 defer { unsafe free(key) }
                 guard let value = unsafe value else { break }
-                unsafe try check(builder.key(key.map(UnsafeRawPointer.init), count: key.map { unsafe strlen($0) } ?? 0, at: 0), builder)
+                let name = unsafe key.map { unsafe UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+                unsafe try check(builder.key(UnsafeBufferPointer(start: name, count: key.map { unsafe strlen($0) } ?? 0).span, at: 0), builder)
                 unsafe try convert(value, builder: builder, options: options)
             }
             try check(builder.end(), builder)
@@ -82,7 +82,8 @@ enum LibplistReader {
         case PLIST_STRING:
             var length: UInt64 = 0
             let pointer = unsafe plist_get_string_ptr(node, &length)
-            unsafe try check(builder.string(pointer.map(UnsafeRawPointer.init), count: Int(length), at: 0), builder)
+            let text = unsafe pointer.map { unsafe UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+            unsafe try check(builder.string(UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(length)).span, at: 0), builder)
         case PLIST_BOOLEAN:
             var flag: UInt8 = 0
             unsafe plist_get_bool_val(node, &flag)
@@ -114,7 +115,8 @@ enum LibplistReader {
         case PLIST_DATA:
             var length: UInt64 = 0
             let pointer = unsafe plist_get_data_ptr(node, &length)
-            unsafe try PlistScalars.data(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(length)), at: 0, into: builder)
+            let bytes = unsafe pointer.map { unsafe UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+            unsafe try PlistScalars.data(UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(length)).span, at: 0, into: builder)
         case PLIST_UID:
             var value: UInt64 = 0
             unsafe plist_get_uid_val(node, &value)

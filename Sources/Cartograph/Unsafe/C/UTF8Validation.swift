@@ -20,6 +20,20 @@ enum UTF8Validation {
         return bad < 0 ? nil : bad
     }
 
+    /// The offset of the first byte of `text` that starts an invalid sequence, or nil when all is valid.
+    @inline(__always)
+    static func firstInvalid(_ text: Span<UInt8>) -> Int? {
+        guard !text.isEmpty else { return nil }
+        return unsafe text.withUnsafeBufferPointer { unsafe firstInvalid(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
+    }
+
+    /// Whether every byte of `text` is below 0x80.
+    @inline(__always)
+    static func isASCII(_ text: Span<UInt8>) -> Bool {
+        guard !text.isEmpty else { return true }
+        return unsafe text.withUnsafeBufferPointer { unsafe isASCII(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
+    }
+
     /// Whether every byte is below 0x80: whole words, then one overlapping
     /// word (or two overlapping half-words) for the tail, never byte by byte;
     /// over 32 bytes, 32 at a step, stopping at the first non-ASCII step.

@@ -681,17 +681,17 @@ import Foundation
         } else {
             start = tokenEnd() - count
         }
-        return unsafe eventBuilder.unsafelyUnwrapped.number(bytes, count: count, at: start) ? 1 : 0
+        return unsafe eventBuilder.unsafelyUnwrapped.number(UnsafeBufferPointer(start: bytes, count: count).span, at: start) ? 1 : 0
     }
 
     private func onString(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         guard let start = unsafe stringStart(bytes, count: count) else { return 0 }
-        return unsafe eventBuilder.unsafelyUnwrapped.string(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        return unsafe eventBuilder.unsafelyUnwrapped.string(UnsafeBufferPointer(start: bytes, count: count).span, at: start) ? 1 : 0
     }
 
     private func onKey(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         guard let start = unsafe stringStart(bytes, count: count) else { return 0 }
-        return unsafe eventBuilder.unsafelyUnwrapped.key(bytes.map(UnsafeRawPointer.init), count: count, at: start) ? 1 : 0
+        return unsafe eventBuilder.unsafelyUnwrapped.key(UnsafeBufferPointer(start: bytes, count: count).span, at: start) ? 1 : 0
     }
 
     private func onBegin(object: Bool) -> Int32 {

@@ -13,4 +13,23 @@ extension Span where Element == UInt8 {
     func word(at offset: Int) -> UInt64 {
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
+
+    /// The big-endian unsigned integer of `width` bytes (1 to 8) from
+    /// `offset`, as binary plists store their offsets and references, in
+    /// one load for 1, 2, 4 and 8 bytes; traps when the bytes do not all
+    /// lie inside the span.
+    @inline(__always)
+    func bigEndianInteger(at offset: Int, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(self[offset])
+        case 2: return UInt64(UInt16(bigEndian: unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: word(at: offset))
+        default:
+            precondition(width > 0 && width < 8, "Cartograph: an integer of \(width) bytes")
+            var value: UInt64 = 0
+            for index in offset..<offset + width { value = value << 8 | UInt64(self[index]) }
+            return value
+        }
+    }
 }

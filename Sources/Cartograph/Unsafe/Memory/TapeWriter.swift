@@ -48,6 +48,12 @@ struct TapeWriter {
         unsafe storage.pointee.appendBytes(source, count: count, terminate: terminate)
     }
 
+    /// Copies `text`, with a NUL after it when `terminate`; returns its offset.
+    @inline(__always)
+    func appendText(_ text: Span<UInt8>, terminate: Bool = false) -> Int {
+        unsafe text.withUnsafeBufferPointer { unsafe appendText(UnsafeRawPointer($0.baseAddress), count: $0.count, terminate: terminate) }
+    }
+
     /// Takes the counts the C tape builder appended in place.
     func adoptCounts(count: Int, byteCount: Int) {
         unsafe storage.pointee.adoptCounts(count: count, byteCount: byteCount)

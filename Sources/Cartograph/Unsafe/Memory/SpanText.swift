@@ -1,0 +1,73 @@
+import Foundation
+
+/// Text operations on a byte `Span` that the standard library has no safe
+/// form of yet, for the readers that keep their input as a span (the plist
+/// and JSON5 readers): decoding bytes as a `String`, finding a byte with
+/// `memchr`, comparing with a static literal with `memcmp`.
+///
+/// Each reads only the span's own bytes (a range is checked by
+/// `extracting(_:)`, which traps outside the span), so each is safe to
+/// call from the layers above.
+extension Span where Element == UInt8 {
+    /// The bytes as a `String`, invalid UTF-8 repaired as
+    /// `String(decoding:as:)` repairs it.
+    var decodedString: String {
+        unsafe withUnsafeBufferPointer { unsafe String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes in `range` as a `String` (see ``decodedString``); traps
+    /// when `range` is not inside the span.
+    func decodedString(_ range: Range<Int>) -> String {
+        extracting(range).decodedString
+    }
+
+    /// The bytes copied into a `Data`, in one copy.
+    var copiedData: Data {
+        unsafe withUnsafeBytes { unsafe Data($0) }
+    }
+
+    /// The index of the first `byte` at or after `start`, or nil.
+    func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
+        precondition(start >= 0 && start <= count, "Cartograph: a span search starts outside the span")
+        return unsafe withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count else { return nil }
+            guard let found = unsafe memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
+    /// Whether the bytes from `offset` spell `literal` (false when fewer
+    /// bytes are left than it has).
+    @inline(__always)
+    func matches(_ literal: StaticString, at offset: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        precondition(offset >= 0, "Cartograph: a span comparison starts before the span")
+        guard length <= count - offset else { return false }
+        guard length > 0 else { return true }
+        return unsafe withUnsafeBufferPointer { unsafe memcmp($0.baseAddress! + offset, literal.utf8Start, length) == 0 }
+    }
+}
+
+extension String {
+    /// Lends the string's UTF-8 to `body` as a span. For the short strings
+    /// the plist readers make (a number's text) this is cheaper than
+    /// `utf8.span`, which the standard library does not inline.
+    @inline(__always)
+    mutating func withUTF8Span<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try withUTF8 { unsafe try body($0.span) }
+    }
+}
+
+extension StaticString {
+    /// The first UTF-8 byte of a non-empty literal (0 for an empty one).
+    var firstByte: UInt8 {
+        utf8CodeUnitCount > 0 ? unsafe utf8Start.pointee : 0
+    }
+}
+
+/// Lends the bytes of `bytes` (`Data`, `[UInt8]`, a buffer) to `body` as a
+/// span, valid for the call: how a reader that keeps its input as a span
+/// is given a caller's bytes.
+func withByteSpan<Bytes: ContiguousBytes, Result>(_ bytes: Bytes, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+    unsafe try bytes.withUnsafeBytes { raw in unsafe try body(raw.assumingMemoryBound(to: UInt8.self).span) }
+}
