@@ -17,6 +17,9 @@ public struct FuzzInput {
         options.byteOrderMark = flags & 16 != 0 ? .reject : .skip
         options.maxDepth = flags & 32 != 0 ? 16 : 512
         options.maxStringBytes = flags & 64 != 0 ? 8 : options.maxStringBytes
+        // JSON5 (its own reader), with braces optional when bit 2 is set too.
+        options.allowsJSON5 = flags & 128 != 0
+        options.assumesTopLevelObject = flags & 128 != 0 && flags & 2 != 0
         self.options = options
     }
 

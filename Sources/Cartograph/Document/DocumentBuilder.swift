@@ -20,9 +20,11 @@
 
     let tape: Tape
     let options: ParseOptions
+    /// The first error an event met. Read and written only when something
+    /// fails (and cleared on reuse), so its exclusivity checks stay.
+    private(set) var failure: CartographError?
     // One parse drives a builder at a time: no runtime exclusivity checks
-    // on its stored state (three per parse of a small document otherwise).
-    @exclusivity(unchecked) private(set) var failure: CartographError?
+    // on the roots, which every top-level value appends to.
     @exclusivity(unchecked) private(set) var roots: [Int] = []
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
@@ -88,7 +90,7 @@
     /// Records a failure; always returns false so callers can `return fail(...)`.
     @discardableResult
     func fail(_ error: CartographError) -> Bool {
-        if unsafe failure == nil { unsafe failure = error }
+        if failure == nil { failure = error }
         return false
     }
 
@@ -152,7 +154,7 @@
 
     /// Carries an element builder's failure up to this (the envelope) builder.
     private func routed(_ accepted: Bool, _ element: DocumentBuilder) -> Bool {
-        if !accepted, let failure = unsafe element.failure { fail(failure) }
+        if !accepted, let failure = element.failure { fail(failure) }
         return accepted
     }
 
@@ -467,6 +469,6 @@
         unsafe roots.removeAll(keepingCapacity: true)
         unsafe madeFrames?.truncate(to: 0)
         current.value = Frame()
-        unsafe failure = nil
+        failure = nil
     }
 }

@@ -20,16 +20,22 @@ import Foundation
 /// Numbers reach the tape as JSON number text (`+0x1F` is stored as `31`,
 /// `.5` as `0.5`, `1.` as `1`), so every number reader takes them unchanged;
 /// `Infinity` and `NaN` are stored as that text with ``TapeFlags/nonFinite``.
-@safe struct JSON5Reader {
-    private let bytes: UnsafePointer<UInt8>
+///
+/// The reader keeps its input as a `Span` (it is `~Escapable`: it cannot
+/// outlive the bytes), so every byte it reads is bounds-checked.
+struct JSON5Reader: ~Escapable {
+    /// The input and one zero byte after it (see ``parse(_:options:)``).
+    private let bytes: Span<UInt8>
+    /// The input's length: where the text ends, one before the span does.
     private let end: Int
     private var at = 0
     private let builder: DocumentBuilder
     /// Decoded string, key or number text (reused).
     private var scratch: [UInt8] = []
 
-    private init(bytes: UnsafePointer<UInt8>, count: Int, builder: DocumentBuilder) {
-        unsafe self.bytes = unsafe bytes
+    @_lifetime(copy bytes)
+    private init(bytes: Span<UInt8>, count: Int, builder: DocumentBuilder) {
+        self.bytes = bytes
         end = count
         self.builder = builder
     }
@@ -37,23 +43,23 @@ import Foundation
     /// Parses `input` whole; errors carry their offset, line and column.
     /// `assumesTopLevelObject`: the input may be an object's members
     /// without their braces (Foundation's `assumesTopLevelDictionary`).
-    static func parse(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
+    static func parse(_ input: Span<UInt8>, options: ParseOptions) throws -> Document {
         let options = options.bounded(streamed: false)
         guard input.count <= options.maxInputBytes else {
             throw CartographError(.inputTooLarge, "input larger than maxInputBytes (\(options.maxInputBytes))", offset: options.maxInputBytes)
         }
         let builder = DocumentBuilder(options: options, expectedInputBytes: input.count)
-        // A copy with one byte more, so that an empty input has an address
-        // and a one-byte lookahead past the end reads a zero, not memory.
-        let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count + 1)
-        defer { unsafe padded.deallocate() }
-        if let base = input.baseAddress { unsafe UnsafeMutableRawPointer(padded).copyMemory(from: base, byteCount: input.count) }
-        unsafe padded[input.count] = 0
-        var reader = unsafe JSON5Reader(bytes: padded, count: input.count, builder: builder)
+        // A copy with one byte more, so that a one-byte lookahead past the
+        // end (the reader's `bytes[at + 1]`) reads a zero.
+        var padded: [UInt8] = []
+        padded.reserveCapacity(input.count + 1)
+        input.append(to: &padded)
+        padded.append(0)
+        var reader = JSON5Reader(bytes: padded.span, count: input.count, builder: builder)
         do throws(CartographError) {
             try reader.read(options: options)
         } catch {
-            throw unsafe (builder.failure ?? error).locating(in: input)
+            throw (builder.failure ?? error).locating(in: input)
         }
         return builder.makeDocument()
     }
@@ -63,7 +69,7 @@ import Foundation
     private enum State { case value, elementOrClose, keyOrClose, afterValue }
 
     private mutating func read(options: ParseOptions) throws(CartographError) {
-        if end >= 3, unsafe bytes[0] == 0xEF, unsafe bytes[1] == 0xBB, unsafe bytes[2] == 0xBF {
+        if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             if options.byteOrderMark == .reject { throw CartographError(.syntax, "a byte order mark before the JSON5 text", offset: 0) }
             at = 3
         }
@@ -73,7 +79,7 @@ import Foundation
         skipWhitespace()
         // The members of a top-level object whose braces are left out end at
         // the end of the input instead of at a `}`.
-        let implicitObject = unsafe options.assumesTopLevelObject && !(at < end && bytes[at] == UInt8(ascii: "{"))
+        let implicitObject = options.assumesTopLevelObject && !(at < end && bytes[at] == UInt8(ascii: "{"))
         if implicitObject {
             try check(builder.begin(object: true, at: at))
             open.append(true)
@@ -83,7 +89,7 @@ import Foundation
             switch state {
             case .value:
                 try skipWhitespaceBeforeMore()
-                switch unsafe bytes[at] {
+                switch bytes[at] {
                 case UInt8(ascii: "{"):
                     try check(builder.begin(object: true, at: at))
                     at += 1
@@ -100,7 +106,7 @@ import Foundation
                 }
             case .elementOrClose:
                 try skipWhitespaceBeforeMore()
-                if unsafe bytes[at] == UInt8(ascii: "]") {
+                if bytes[at] == UInt8(ascii: "]") {
                     try close(&open)
                     state = .afterValue
                 } else {
@@ -113,14 +119,14 @@ import Foundation
                     return try finish()
                 }
                 try needMore()
-                if unsafe bytes[at] == UInt8(ascii: "}"), !(implicitObject && open.count == 1) {
+                if bytes[at] == UInt8(ascii: "}"), !(implicitObject && open.count == 1) {
                     try close(&open)
                     state = .afterValue
                     continue
                 }
                 try readKey()
                 try skipWhitespaceBeforeMore()
-                guard unsafe bytes[at] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
+                guard bytes[at] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
                 at += 1
                 state = .value
             case .afterValue:
@@ -131,7 +137,7 @@ import Foundation
                     return try finish()
                 }
                 try needMore()
-                switch unsafe bytes[at] {
+                switch bytes[at] {
                 case UInt8(ascii: ","):
                     at += 1
                     state = isObject ? .keyOrClose : .elementOrClose
@@ -158,7 +164,7 @@ import Foundation
     }
 
     private func check(_ accepted: Bool) throws(CartographError) {
-        if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the JSON5 text was refused", offset: at) }
+        if !accepted { throw builder.failure ?? CartographError(.syntax, "the JSON5 text was refused", offset: at) }
     }
 
     private func needMore() throws(CartographError) {
@@ -172,7 +178,7 @@ import Foundation
 
     private func unexpected(_ expected: String) -> CartographError {
         if at >= end { return CartographError(.unexpectedEnd, "the JSON5 text ends where \(expected) should be", offset: end) }
-        let byte = unsafe bytes[at]
+        let byte = bytes[at]
         let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
         return CartographError(.syntax, "expected \(expected), found \(shown)", offset: at)
     }
@@ -183,17 +189,17 @@ import Foundation
     /// in place (the next read reports it).
     private mutating func skipWhitespace() {
         while at < end {
-            let byte = unsafe bytes[at]
+            let byte = bytes[at]
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
                 at += 1
             case UInt8(ascii: "/"):
-                if unsafe bytes[at + 1] == UInt8(ascii: "/") {
+                if bytes[at + 1] == UInt8(ascii: "/") {
                     at += 2
-                    while at < end, unsafe bytes[at] != 0x0A, unsafe bytes[at] != 0x0D, unicodeLineBreakLength(at) == 0 { at += 1 }
-                } else if unsafe bytes[at + 1] == UInt8(ascii: "*") {
+                    while at < end, bytes[at] != 0x0A, bytes[at] != 0x0D, unicodeLineBreakLength(at) == 0 { at += 1 }
+                } else if bytes[at + 1] == UInt8(ascii: "*") {
                     var probe = at + 2
-                    while probe + 1 < end, unsafe !(bytes[probe] == UInt8(ascii: "*") && bytes[probe + 1] == UInt8(ascii: "/")) { probe += 1 }
+                    while probe + 1 < end, !(bytes[probe] == UInt8(ascii: "*") && bytes[probe + 1] == UInt8(ascii: "/")) { probe += 1 }
                     guard probe + 1 < end else { return }
                     at = probe + 2
                 } else {
@@ -211,12 +217,12 @@ import Foundation
 
     /// The UTF-8 length of a non-ASCII JSON5 whitespace character at `index` (0: none).
     private func unicodeSpaceLength(_ index: Int) -> Int {
-        let first = unsafe bytes[index]
+        let first = bytes[index]
         guard index + 1 < end else { return 0 }
-        let second = unsafe bytes[index + 1]
+        let second = bytes[index + 1]
         if first == 0xC2 { return second == 0xA0 ? 2 : 0 } // U+00A0
         guard index + 2 < end else { return 0 }
-        let third = unsafe bytes[index + 2]
+        let third = bytes[index + 2]
         switch (first, second) {
         case (0xEF, 0xBB): return third == 0xBF ? 3 : 0 // U+FEFF
         case (0xE1, 0x9A): return third == 0x80 ? 3 : 0 // U+1680
@@ -230,14 +236,14 @@ import Foundation
 
     /// The UTF-8 length of U+2028 or U+2029 at `index` (0: neither).
     private func unicodeLineBreakLength(_ index: Int) -> Int {
-        unsafe index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) ? 3 : 0
+        index + 2 < end && bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) ? 3 : 0
     }
 
     // MARK: Scalars
 
     private mutating func readScalar() throws(CartographError) {
         let start = at
-        switch unsafe bytes[at] {
+        switch bytes[at] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             try readString()
             try check(builder.string(scratch.span, at: start))
@@ -262,7 +268,7 @@ import Foundation
     private mutating func expectWord(_ word: StaticString) throws(CartographError) {
         let start = at
         let count = word.utf8CodeUnitCount
-        guard end - at >= count, unsafe memcmp(bytes + at, word.utf8Start, count) == 0 else {
+        guard end - at >= count, bytes.matches(word, at: at) else {
             throw CartographError(at + count > end ? .unexpectedEnd : .syntax, "expected '\(word)'", offset: start)
         }
         at += count
@@ -274,23 +280,23 @@ import Foundation
         let start = at
         scratch.removeAll(keepingCapacity: true)
         var negative = false
-        if unsafe bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
-            negative = unsafe bytes[at] == UInt8(ascii: "-")
+        if bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+            negative = bytes[at] == UInt8(ascii: "-")
             at += 1
         }
         if negative { scratch.append(UInt8(ascii: "-")) }
         func invalid(_ what: String) -> CartographError { CartographError(.syntax, "invalid number: \(what)", offset: start) }
-        switch unsafe bytes[at] {
+        switch bytes[at] {
         case UInt8(ascii: "I"), UInt8(ascii: "N"):
-            let word: StaticString = unsafe bytes[at] == UInt8(ascii: "I") ? "Infinity" : "NaN"
-            try expectWord(word)
-            unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            let infinity = bytes[at] == UInt8(ascii: "I")
+            try expectWord(infinity ? "Infinity" : "NaN")
+            scratch.append(contentsOf: (infinity ? "Infinity" : "NaN").utf8)
             return TapeFlags.nonFinite
-        case UInt8(ascii: "0") where unsafe bytes[at + 1] | 0x20 == UInt8(ascii: "x"):
+        case UInt8(ascii: "0") where bytes[at + 1] | 0x20 == UInt8(ascii: "x"):
             at += 2
             var value: UInt64 = 0
             var digits = 0
-            while at < end, let digit = unsafe HexDigits.value(bytes[at]) {
+            while at < end, let digit = HexDigits.value(bytes[at]) {
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 16)
                 guard !overflow else { throw CartographError(.numberOutOfRange, "hexadecimal number larger than 64 bits", offset: start) }
                 value = shifted | UInt64(digit)
@@ -303,41 +309,41 @@ import Foundation
             scratch.append(contentsOf: String(value).utf8)
         default:
             let integerStart = at
-            if unsafe bytes[at] == UInt8(ascii: "0"), at + 1 < end, unsafe Self.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
-            while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
+            if bytes[at] == UInt8(ascii: "0"), at + 1 < end, Self.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
+            while at < end, Self.isDigit(bytes[at]) { at += 1 }
             let integerDigits = at - integerStart
             var fractionStart = at
             var fractionDigits = 0
-            if at < end, unsafe bytes[at] == UInt8(ascii: ".") {
+            if at < end, bytes[at] == UInt8(ascii: ".") {
                 at += 1
                 fractionStart = at
-                while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, Self.isDigit(bytes[at]) { at += 1 }
                 fractionDigits = at - fractionStart
             }
             guard integerDigits + fractionDigits > 0 else { throw invalid("no digits") }
             if integerDigits > 0 {
-                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + integerStart, count: integerDigits))
+                bytes.extracting(integerStart..<integerStart + integerDigits).append(to: &scratch)
             } else {
                 scratch.append(UInt8(ascii: "0"))
             }
             if fractionDigits > 0 {
                 scratch.append(UInt8(ascii: "."))
-                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + fractionStart, count: fractionDigits))
+                bytes.extracting(fractionStart..<fractionStart + fractionDigits).append(to: &scratch)
             }
-            if at < end, unsafe bytes[at] | 0x20 == UInt8(ascii: "e") {
+            if at < end, bytes[at] | 0x20 == UInt8(ascii: "e") {
                 scratch.append(UInt8(ascii: "e"))
                 at += 1
-                if at < end, unsafe bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
-                    unsafe scratch.append(bytes[at])
+                if at < end, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+                    scratch.append(bytes[at])
                     at += 1
                 }
                 let exponentStart = at
-                while at < end, unsafe Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, Self.isDigit(bytes[at]) { at += 1 }
                 guard at > exponentStart else { throw invalid("no digits in the exponent") }
-                unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + exponentStart, count: at - exponentStart))
+                bytes.extracting(exponentStart..<at).append(to: &scratch)
             }
         }
-        if at < end, unsafe isIdentifierPart(at) || bytes[at] == UInt8(ascii: ".") { throw invalid("unexpected character after it") }
+        if at < end, isIdentifierPart(at) || bytes[at] == UInt8(ascii: ".") { throw invalid("unexpected character after it") }
         return 0
     }
 
@@ -347,13 +353,13 @@ import Foundation
 
     /// Reads a quoted string (either quote) into `scratch`, unescaped.
     private mutating func readString() throws(CartographError) {
-        let quote = unsafe bytes[at]
+        let quote = bytes[at]
         let start = at
         at += 1
         scratch.removeAll(keepingCapacity: true)
         while true {
             guard at < end else { throw CartographError(.unexpectedEnd, "unterminated string", offset: start) }
-            let byte = unsafe bytes[at]
+            let byte = bytes[at]
             if byte == quote {
                 at += 1
                 return
@@ -377,7 +383,7 @@ import Foundation
         let start = at
         at += 1
         guard at < end else { throw CartographError(.unexpectedEnd, "unterminated escape", offset: start) }
-        let letter = unsafe bytes[at]
+        let letter = bytes[at]
         at += 1
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(letter)
@@ -389,12 +395,12 @@ import Foundation
         case 0x0A: scratch.append(0x0A)
         case 0x0D:
             scratch.append(0x0D)
-            if at < end, unsafe bytes[at] == 0x0A {
+            if at < end, bytes[at] == 0x0A {
                 scratch.append(0x0A)
                 at += 1
             }
         case UInt8(ascii: "x"):
-            guard end - at >= 2, let high = unsafe HexDigits.value(bytes[at]), let low = unsafe HexDigits.value(bytes[at + 1]) else {
+            guard end - at >= 2, let high = HexDigits.value(bytes[at]), let low = HexDigits.value(bytes[at + 1]) else {
                 throw CartographError(.invalidEscape, "\\x needs two hexadecimal digits", offset: start)
             }
             at += 2
@@ -416,7 +422,7 @@ import Foundation
             guard high != 0 else { throw CartographError(.invalidEscape, "\\u0000 (a NUL) is not allowed in JSON5 strings", offset: start) }
             return high
         }
-        guard high < 0xDC00, end - at >= 2, unsafe bytes[at] == UInt8(ascii: "\\"), unsafe bytes[at + 1] == UInt8(ascii: "u") else {
+        guard high < 0xDC00, end - at >= 2, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
             throw CartographError(.invalidEscape, "a lone surrogate in a \\u escape", offset: start)
         }
         at += 2
@@ -428,7 +434,7 @@ import Foundation
     }
 
     private mutating func readHex4(start: Int) throws(CartographError) -> UInt32 {
-        guard end - at >= 4, let value = unsafe HexDigits.value(of: UnsafeBufferPointer(start: bytes + at, count: 4)) else {
+        guard end - at >= 4, let value = HexDigits.value(of: bytes.extracting(at..<at + 4).copiedBytes) else {
             throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start)
         }
         at += 4
@@ -443,15 +449,15 @@ import Foundation
     /// Reads a key: a quoted string or an ECMAScript identifier name.
     private mutating func readKey() throws(CartographError) {
         let start = at
-        if unsafe bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
+        if bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
             try readString()
         } else {
             scratch.removeAll(keepingCapacity: true)
             var first = true
             while at < end {
-                if unsafe bytes[at] == UInt8(ascii: "\\") {
+                if bytes[at] == UInt8(ascii: "\\") {
                     let escape = at
-                    guard end - at >= 2, unsafe bytes[at + 1] == UInt8(ascii: "u") else {
+                    guard end - at >= 2, bytes[at + 1] == UInt8(ascii: "u") else {
                         throw CartographError(.invalidEscape, "only \\u escapes are allowed in an unquoted key", offset: escape)
                     }
                     at += 2
@@ -462,7 +468,7 @@ import Foundation
                     appendScalar(value)
                 } else {
                     guard let (scalar, length) = try decodeScalar(at), Self.isIdentifier(scalar, first: first) else { break }
-                    unsafe scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + at, count: length))
+                    bytes.extracting(at..<at + length).append(to: &scratch)
                     at += length
                 }
                 first = false
@@ -473,18 +479,18 @@ import Foundation
     }
 
     private func isIdentifierPart(_ index: Int) -> Bool {
-        if unsafe bytes[index] == UInt8(ascii: "\\") { return true }
+        if bytes[index] == UInt8(ascii: "\\") { return true }
         guard let decoded = try? decodeScalar(index) else { return false }
         return Self.isIdentifier(decoded.0, first: false)
     }
 
     /// The scalar whose UTF-8 starts at `index` and its length; invalid UTF-8 throws.
     private func decodeScalar(_ index: Int) throws(CartographError) -> (UnicodeScalar, Int)? {
-        let first = unsafe bytes[index]
+        let first = bytes[index]
         if first < 0x80 { return (UnicodeScalar(first), 1) }
         let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 0
         guard length > 0, index + length <= end,
-            let text = unsafe String(validating: UnsafeBufferPointer(start: bytes + index, count: length), as: UTF8.self),
+            let text = String(validating: bytes.extracting(index..<index + length).copiedBytes, as: UTF8.self),
             let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1
         else {
             throw CartographError(.invalidUTF8, "invalid UTF-8 (byte 0x\(String(first, radix: 16, uppercase: true)))", offset: index)

@@ -58,7 +58,7 @@ public final class JSONParser {
     public func finish() throws -> Document {
         precondition(!finished, "JSONParser.finish called twice")
         finished = true
-        if let json5Input { return unsafe try json5Input.withUnsafeBytes { unsafe try JSON5Reader.parse($0, options: options) } }
+        if let json5Input { return try JSON5Reader.parse(json5Input.span, options: options) }
         if let error = engine.finish() {
             throw lines.locate(error, in: [UInt8]().span, retained: engine.retained)
         }
@@ -115,7 +115,7 @@ public final class JSONParser {
 
     private static func parseStrictParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
         if options.allowsJSON5 {
-            let document = unsafe try JSON5Reader.parse(input, options: options)
+            let document = unsafe try withByteSpan(input) { try JSON5Reader.parse($0, options: options) }
             return (document.tape, document.roots)
         }
         if options.assumesTopLevelObject, let prefix = unsafe bracelessPrefix(input, options: options) {

@@ -8,7 +8,7 @@ enum PlistScalars {
     /// Throws the builder's failure when it refused an event.
     @inline(__always)
     static func accept(_ accepted: Bool, _ builder: DocumentBuilder) throws {
-        if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the plist could not be read") }
+        if !accepted { throw builder.failure ?? CartographError(.syntax, "the plist could not be read") }
     }
 
     /// An integer given as sign and magnitude.

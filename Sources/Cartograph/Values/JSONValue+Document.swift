@@ -13,7 +13,7 @@ extension Document {
 
     private static func emit(_ value: JSONValue, into builder: DocumentBuilder) throws {
         func check(_ accepted: Bool) throws {
-            if !accepted { throw unsafe builder.failure ?? CartographError(.syntax, "the value could not be stored") }
+            if !accepted { throw builder.failure ?? CartographError(.syntax, "the value could not be stored") }
         }
         // A Document's offsets are 32-bit: a value is held to the ceiling
         // parsed input is held to, checked before each token's text goes in.

@@ -352,7 +352,7 @@ struct XMLPlistReader: ~Escapable {
     }
 
     private func textFailure(_ tag: Tag) -> CartographError {
-        unsafe builder.failure ?? fail("<\(tag.element)> holds text where none is allowed", at: tag.offset)
+        builder.failure ?? fail("<\(tag.element)> holds text where none is allowed", at: tag.offset)
     }
 
     /// The slow path of ``text(of:_:)``: decodes into ``scratch`` up to the end tag.
