@@ -38,16 +38,22 @@ struct ScalarTable {
         stamp = (stamp + 1) & 0xFFFF
         if stamp == 0 {
             // Stamps wrapped (every 65,535 writes): clear for real.
-            unsafe slots.withUnsafeMutableBufferPointer { unsafe $0.update(repeating: 0) }
+            for index in slots.indices { slots[index] = 0 }
             stamp = 1
         }
     }
 
-    /// The object already holding these bytes, or `next` (now recorded for them).
-    mutating func object(for bytes: UnsafeRawPointer, length: Int, in output: UnsafeRawPointer, offsets: [Int], next: Int) -> Int {
+    /// The object already holding the bytes of `output` from `start` to its
+    /// end (a scalar just written), or `next` (now recorded for them).
+    /// (`output` is the array, not its span: the sink's span of its own
+    /// output would borrow the whole sink while its table is modified.)
+    mutating func object(from start: Int, in written: [UInt8], offsets: [Int], next: Int) -> Int {
+        let output = written.span
         // Grown before the lookup, while every recorded object has its offset.
-        if (used + 1) * 3 > slots.count * 2 { unsafe grow(output: output, offsets: offsets) }
-        let hash = unsafe KeyHash.hash(bytes, count: length, seed: seed)
+        if (used + 1) * 3 > slots.count * 2 { grow(output: output, offsets: offsets) }
+        let length = output.count - start
+        let bytes = output.extracting(start...)
+        let hash = KeyHash.hash(bytes, seed: seed)
         let tag = (hash >> 48) << 16 | stamp
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
@@ -55,7 +61,11 @@ struct ScalarTable {
             if slot & 0xFFFF != stamp { break }
             // An object recorded earlier starts before these bytes, so
             // `length` bytes from it stay inside the output.
-            if slot & 0xFFFF_FFFF == tag, unsafe memcmp(output + offsets[Int(slot >> 32)], bytes, length) == 0 { return Int(slot >> 32) }
+            if slot & 0xFFFF_FFFF == tag, case let earlier = offsets[Int(slot >> 32)],
+                output.extracting(earlier..<earlier + length).elementsEqual(bytes)
+            {
+                return Int(slot >> 32)
+            }
             index = (index + 1) & mask
         }
         guard next < 0xFFFF_FFFF else { return next }
@@ -67,13 +77,13 @@ struct ScalarTable {
     /// Doubles the table. A slot keeps 16 bits of its hash, too few to
     /// place it in a larger table, so each object's bytes are hashed again
     /// (amortised: one hash per entry per doubling).
-    private mutating func grow(output: UnsafeRawPointer, offsets: [Int]) {
+    private mutating func grow(output: Span<UInt8>, offsets: [Int]) {
         let old = slots
         slots = Array(repeating: 0, count: max(old.count * 2, 16))
         mask = slots.count - 1
         for slot in old where slot & 0xFFFF == stamp {
-            let start = unsafe output + offsets[Int(slot >> 32)]
-            let hash = unsafe KeyHash.hash(start, count: Self.encodedLength(at: start), seed: seed)
+            let start = offsets[Int(slot >> 32)]
+            let hash = KeyHash.hash(output.extracting(start..<start + Self.encodedLength(at: start, in: output)), seed: seed)
             var index = Int(truncatingIfNeeded: hash) & mask
             while slots[index] & 0xFFFF == stamp { index = (index + 1) & mask }
             slots[index] = slot
@@ -82,15 +92,15 @@ struct ScalarTable {
 
     /// The length of the scalar encoded at `start`, from its marker (and
     /// count): a bool or null, an integer, real or date, data or a string.
-    static func encodedLength(at start: UnsafeRawPointer) -> Int {
-        let marker = unsafe start.load(as: UInt8.self)
+    static func encodedLength(at start: Int, in output: Span<UInt8>) -> Int {
+        let marker = output[start]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0: return 1
         case 0x1, 0x2: return 1 + (1 << low)
         case 0x3: return 9
         default:
-            let (count, header) = unsafe markedCount(at: start)
+            let (count, header) = markedCount(at: start, in: output)
             return header + (marker >> 4 == 0x6 ? 2 * count : count)
         }
     }
@@ -98,12 +108,10 @@ struct ScalarTable {
     /// A data or string object's count (bytes, or UTF-16 units) and the
     /// length of its marker and count: in the marker's low nibble, or past
     /// 14 in an integer object after it.
-    static func markedCount(at start: UnsafeRawPointer) -> (count: Int, header: Int) {
-        let low = unsafe Int(start.load(as: UInt8.self) & 0x0F)
+    static func markedCount(at start: Int, in output: Span<UInt8>) -> (count: Int, header: Int) {
+        let low = Int(output[start] & 0x0F)
         guard low == 0x0F else { return (low, 1) }
-        let width = unsafe 1 << Int(start.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
-        var count = 0
-        for index in 0..<width { count = unsafe count << 8 | Int(start.load(fromByteOffset: 2 + index, as: UInt8.self)) }
-        return (count, 2 + width)
+        let width = 1 << Int(output[start + 1] & 0x0F)
+        return (Int(truncatingIfNeeded: output.bigEndianInteger(at: start + 2, width: width)), 2 + width)
     }
 }

@@ -1,12 +1,6 @@
 /// Copying a byte span out: `Span` is not a `Sequence`, so the standard
 /// library's array initialisers and `append(contentsOf:)` do not take one.
 extension Span where Element == UInt8 {
-    /// Appends the bytes to `array`.
-    func append(to array: inout [UInt8]) {
-        array.reserveCapacity(array.count + count)
-        for index in indices { array.append(self[index]) }
-    }
-
     /// The index of the first byte at or after `start` for which `stop`
     /// holds, or `count`. Written so that the optimiser can see each index
     /// is inside the span and drop the per-byte bounds check.

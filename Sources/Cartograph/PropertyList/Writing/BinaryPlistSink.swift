@@ -45,14 +45,9 @@ struct BinaryPlistSink: PlistSink {
     /// a new object, or dropped for an equal one written before.
     @inline(__always)
     private mutating func finishScalar(from start: Int) -> Int {
-        let length = output.count - start
-        let object = unsafe output.withUnsafeBufferPointer { buffer in
-            unsafe scratch.table.object(
-                for: UnsafeRawPointer(buffer.baseAddress! + start), length: length, in: UnsafeRawPointer(buffer.baseAddress!),
-                offsets: scratch.offsets, next: scratch.offsets.count)
-        }
+        let object = scratch.table.object(from: start, in: output, offsets: scratch.offsets, next: scratch.offsets.count)
         if object < scratch.offsets.count {
-            output.removeLast(length)
+            output.removeLast(output.count - start)
         } else {
             scratch.offsets.append(start)
         }
@@ -72,19 +67,15 @@ struct BinaryPlistSink: PlistSink {
         let container = scratch.open.removeLast()
         let count = scratch.pending.count - container.start
         let start = scratch.references.count
-        scratch.references.append(contentsOf: repeatElement(0, count: count))
-        unsafe scratch.pending.withUnsafeBufferPointer { members in
-            unsafe scratch.references.withUnsafeMutableBufferPointer { target in
-                if container.isDict {
-                    let pairs = count / 2
-                    for pair in 0..<pairs {
-                        unsafe target[start + pair] = unsafe members[container.start + 2 * pair]
-                        unsafe target[start + pairs + pair] = unsafe members[container.start + 2 * pair + 1]
-                    }
-                } else {
-                    for position in 0..<count { unsafe target[start + position] = unsafe members[container.start + position] }
-                }
+        if container.isDict {
+            scratch.references.reserveCapacity(start + count)
+            let members = container.start..<container.start + count
+            for position in stride(from: members.lowerBound, to: members.upperBound, by: 2) { scratch.references.append(scratch.pending[position]) }
+            for position in stride(from: members.lowerBound + 1, to: members.upperBound, by: 2) {
+                scratch.references.append(scratch.pending[position])
             }
+        } else {
+            scratch.references.append(contentsOf: scratch.pending[container.start...])
         }
         scratch.pending.removeLast(count)
         scratch.containers.append((container.object, start, container.isDict ? count / 2 : count, container.isDict))
@@ -110,13 +101,13 @@ struct BinaryPlistSink: PlistSink {
     /// Whether the object is the ASCII string `key` (a cache hit is a hint,
     /// confirmed here against the bytes written).
     private func holds(_ object: Int, _ key: String) -> Bool {
-        unsafe output.withUnsafeBytes { buffer in
-            let start = unsafe buffer.baseAddress! + scratch.offsets[object]
-            guard unsafe start.load(as: UInt8.self) >> 4 == 0x5 else { return false }
-            let (length, header) = unsafe ScalarTable.markedCount(at: start)
-            guard key.utf8.count == length else { return false }
-            return unsafe key.utf8.withContiguousStorageIfAvailable { unsafe memcmp(start + header, $0.baseAddress!, length) == 0 } ?? false
-        }
+        let output = output.span
+        let start = scratch.offsets[object]
+        guard output[start] >> 4 == 0x5 else { return false }
+        let (length, header) = ScalarTable.markedCount(at: start, in: output)
+        guard key.utf8.count == length else { return false }
+        var key = key
+        return key.withUTF8Span { output.extracting(start + header..<start + header + length).elementsEqual($0) }
     }
 
     // MARK: Scalars
@@ -191,71 +182,53 @@ struct BinaryPlistSink: PlistSink {
 
     /// ASCII strings as bytes (marker 5), others as UTF-16 big-endian (marker 6).
     private mutating func appendString(_ text: String) {
-        let done: Void? = unsafe text.utf8.withContiguousStorageIfAvailable { unsafe appendString(utf8: $0) }
-        if done == nil { unsafe Array(text.utf8).withUnsafeBufferPointer { unsafe appendString(utf8: $0) } }
+        var text = text
+        text.withUTF8Span { appendString(utf8: $0) }
     }
 
-    private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
-        if unsafe Self.isASCII(utf8) {
+    private mutating func appendString(utf8: Span<UInt8>) {
+        if UTF8Validation.isASCII(utf8) {
             appendMarker(0x5, count: utf8.count)
-            unsafe output.append(contentsOf: utf8)
+            utf8.append(to: &output)
         } else {
-            unsafe appendUTF16(utf8)
+            appendUTF16(utf8)
         }
     }
 
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        let count = bytes.count
-        guard let raw = unsafe UnsafeRawPointer(bytes.baseAddress) else { return true }
-        while index + 8 <= count {
-            if unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
-        }
-        while index < count {
-            if unsafe bytes[index] >= 0x80 { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// UTF-8 (valid: it came from a String) to UTF-16 big-endian, written in place.
-    private mutating func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// UTF-8 (valid: it came from a String) to UTF-16 big-endian.
+    private mutating func appendUTF16(_ utf8: Span<UInt8>) {
         var units = 0
-        for position in 0..<utf8.count where unsafe utf8[position] & 0xC0 != 0x80 { units += unsafe utf8[position] >= 0xF0 ? 2 : 1 }
+        for position in utf8.indices where utf8[position] & 0xC0 != 0x80 { units += utf8[position] >= 0xF0 ? 2 : 1 }
         appendMarker(0x6, count: units)
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: units * 2))
-        unsafe output.withUnsafeMutableBufferPointer { buffer in
-            var at = start
-            var index = 0
-            @inline(__always) func put(_ unit: UInt32) {
-                unsafe buffer[at] = UInt8(truncatingIfNeeded: unit >> 8)
-                unsafe buffer[at + 1] = UInt8(truncatingIfNeeded: unit)
-                at += 2
-            }
-            while index < utf8.count {
-                let lead = unsafe UInt32(utf8[index])
-                switch lead {
-                case 0..<0x80:
-                    put(lead)
-                    index += 1
-                case 0xC0..<0xE0:
-                    unsafe put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
-                    index += 2
-                case 0xE0..<0xF0:
-                    unsafe put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
-                    index += 3
-                default:
-                    let scalar =
-                        unsafe (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
-                        | UInt32(utf8[index + 3] & 0x3F)
-                    put(0xD800 | (scalar - 0x10000) >> 10)
-                    put(0xDC00 | (scalar - 0x10000) & 0x3FF)
-                    index += 4
-                }
+        output.reserveCapacity(output.count + units * 2)
+        var index = 0
+        while index < utf8.count {
+            let lead = UInt32(utf8[index])
+            switch lead {
+            case 0..<0x80:
+                appendUnit(lead)
+                index += 1
+            case 0xC0..<0xE0:
+                appendUnit((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+                index += 2
+            case 0xE0..<0xF0:
+                appendUnit((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                index += 3
+            default:
+                let scalar =
+                    (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6
+                    | UInt32(utf8[index + 3] & 0x3F)
+                appendUnit(0xD800 | (scalar - 0x10000) >> 10)
+                appendUnit(0xDC00 | (scalar - 0x10000) & 0x3FF)
+                index += 4
             }
         }
+    }
+
+    @inline(__always)
+    private mutating func appendUnit(_ unit: UInt32) {
+        output.append(UInt8(truncatingIfNeeded: unit >> 8))
+        output.append(UInt8(truncatingIfNeeded: unit))
     }
 
     // MARK: Encoding
@@ -277,7 +250,7 @@ struct BinaryPlistSink: PlistSink {
             output.append(UInt8(truncatingIfNeeded: value >> 8))
             output.append(UInt8(truncatingIfNeeded: value))
         default:
-            unsafe withUnsafeBytes(of: value.bigEndian) { unsafe output.append(contentsOf: $0.suffix(width)) }
+            for shift in stride(from: 8 * (width - 1), through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
     }
 
@@ -334,9 +307,8 @@ struct BinaryPlistSink: PlistSink {
         append(UInt64(scratch.offsets.count), width: 8)
         append(UInt64(root), width: 8)
         append(UInt64(tableStart), width: 8)
-        let result = unsafe [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
-            count = unsafe output.withUnsafeBufferPointer { output in unsafe buffer.initialize(fromContentsOf: output) }
-        }
+        // A copy of exactly its length (an array made from a slice gets its own storage).
+        let result = Array(output[...])
         // The working memory goes back for the next write, held by nothing here.
         scratch.output = output
         output = []
@@ -349,34 +321,12 @@ struct BinaryPlistSink: PlistSink {
     /// Integers of one width, big-endian, written in place: a store of the
     /// width each, not a loop over each value's bytes.
     private static func appendBigEndian(_ values: ArraySlice<Int>, width: Int, to output: inout [UInt8]) {
-        let start = output.count
+        var at = output.count
         output.append(contentsOf: repeatElement(0, count: values.count * width))
-        unsafe output.withUnsafeMutableBytes { buffer in
-            let target = unsafe buffer.baseAddress! + start
-            unsafe values.withUnsafeBufferPointer { values in
-                switch width {
-                case 1:
-                    for index in 0..<values.count {
-                        let value = unsafe values[index]
-                        unsafe target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: index, as: UInt8.self)
-                    }
-                case 2:
-                    for index in 0..<values.count {
-                        let value = unsafe values[index]
-                        unsafe target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: 2 * index, as: UInt16.self)
-                    }
-                case 4:
-                    for index in 0..<values.count {
-                        let value = unsafe values[index]
-                        unsafe target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: 4 * index, as: UInt32.self)
-                    }
-                default:
-                    for index in 0..<values.count {
-                        let value = unsafe values[index]
-                        unsafe target.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, toByteOffset: 8 * index, as: UInt64.self)
-                    }
-                }
-            }
+        var target = output.mutableSpan
+        for value in values {
+            target.storeBigEndian(value, width: width, at: at)
+            at += width
         }
     }
 }

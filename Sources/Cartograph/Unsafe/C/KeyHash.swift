@@ -18,4 +18,10 @@ enum KeyHash {
     static func hash(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
         unsafe cartograph_key_hash(base?.assumingMemoryBound(to: UInt8.self), count, seed)
     }
+
+    /// The hash of `bytes`.
+    @inline(__always)
+    static func hash(_ bytes: Span<UInt8>, seed: UInt64) -> UInt64 {
+        unsafe bytes.withUnsafeBufferPointer { unsafe cartograph_key_hash($0.baseAddress, $0.count, seed) }
+    }
 }

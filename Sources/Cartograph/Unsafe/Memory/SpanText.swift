@@ -21,6 +21,20 @@ extension Span where Element == UInt8 {
         extracting(range).decodedString
     }
 
+    /// Appends the bytes to `array`, in one copy.
+    func append(to array: inout [UInt8]) {
+        unsafe withUnsafeBufferPointer { unsafe array.append(contentsOf: $0) }
+    }
+
+    /// Whether the two spans hold the same bytes.
+    func elementsEqual(_ other: Span<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return unsafe withUnsafeBufferPointer { mine in
+            unsafe other.withUnsafeBufferPointer { theirs in unsafe memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0 }
+        }
+    }
+
     /// The bytes copied into a `Data`, in one copy.
     var copiedData: Data {
         unsafe withUnsafeBytes { unsafe Data($0) }

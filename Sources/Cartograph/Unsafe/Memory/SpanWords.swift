@@ -33,3 +33,24 @@ extension Span where Element == UInt8 {
         }
     }
 }
+
+/// Big-endian stores into a byte `MutableSpan`. The raw view of a byte
+/// span is marked unsafe because it could store any type; integers are
+/// valid as any bytes, and each store is bounds-checked.
+extension MutableSpan where Element == UInt8 {
+    /// Stores the low `width` bytes (1, 2, 4 or 8) of `value` big-endian
+    /// at `offset`: the write of a binary plist's references and offsets.
+    /// Traps when the bytes do not all lie inside the span.
+    @inline(__always)
+    mutating func storeBigEndian(_ value: Int, width: Int, at offset: Int) {
+        var bytes = unsafe mutableBytes
+        switch width {
+        case 1: bytes.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
+        case 2: bytes.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt16.self)
+        case 4: bytes.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
+        default:
+            precondition(width == 8, "Cartograph: a big-endian store of \(width) bytes")
+            bytes.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt64.self)
+        }
+    }
+}
