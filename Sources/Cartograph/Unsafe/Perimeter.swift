@@ -60,14 +60,15 @@
 //   one thread (the runtime checks they skip would run on every key
 //   looked up and every member written); a safe form needs that state
 //   passed down rather than stored;
-// - readers that still scan a caller's buffer through a pointer (the
-//   JSON5 reader, the number scanner, the streaming parser's chunks). The
-//   plist readers show the way out: each is a `~Escapable` struct that
-//   stores its input as a `Span` (the `Lifetimes` feature, enabled in
+// - code that still scans a caller's buffer through a pointer (the
+//   number scanner, the streaming parser's chunks, the JSON writers). The
+//   plist and JSON5 readers show the way out: each is a `~Escapable` struct
+//   that stores its input as a `Span` (the `Lifetimes` feature, enabled in
 //   Package.swift for the reason given there), so it cannot outlive the
 //   bytes and every byte it reads is bounds-checked; scanners made of a
 //   few functions take the `Span` as an argument (the line counter, the
-//   surrogate check, `Float` rounding, trailing commas);
+//   surrogate check, `Float` rounding, trailing commas), and the binary
+//   plist writer stores through a `MutableSpan`;
 // - lock-free caches that publish immutable objects through an atomic
 //   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
 //   parent and key-spec references of a mapping decode's context and path
