@@ -13,8 +13,8 @@ enum PlistScalars {
 
     /// An integer given as sign and magnitude.
     static func integer(magnitude: UInt64, negative: Bool, at source: Int, into builder: DocumentBuilder) throws {
-        unsafe try DecimalText.withDigits(magnitude, negative: negative) { digits in
-            unsafe try accept(builder.number(digits.span, at: source), builder)
+        try DecimalText.withDigits(magnitude, negative: negative) { digits in
+            try accept(builder.number(digits, at: source), builder)
         }
     }
 

@@ -51,29 +51,29 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .value(.bool(let flag)): try scalar(path()) { try $0.bool(flag) }
         case .value(let value): try write(value, depth: depth, path: path())
         case .native(let native): try write(native, depth: depth, path: path())
-        // The encoder's containers are walked through borrowed buffers (the
-        // hot path of `Codable` output): no retain per member for the null
-        // check and the read.
+        // The encoder's containers are walked through spans (the hot path of
+        // `Codable` output): no retain per member for the null check and
+        // the read.
         case .array(let array):
             try checkDepth(depth, path())
             try sink.beginArray()
-            unsafe try array.elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices where unsafe !omitsNulls || !elements[position].isNull {
-                    unsafe try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
-                }
+            let held = unsafe array.elements
+            let elements = held.span
+            for position in elements.indices where !omitsNulls || !elements[position].isNull {
+                try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
             }
             try sink.endArray()
         case .object(let object):
             try checkDepth(depth, path())
             try sink.beginDict()
-            unsafe try object.members.withUnsafeBufferPointer { members in
-                let sorted = sortedOrder(members.count, key: { unsafe members[$0].key })
-                for ordinal in members.indices {
-                    let position = sorted?[ordinal] ?? ordinal
-                    if omitsNulls, unsafe members[position].value.isNull { continue }
-                    unsafe try scalar(PathText.appending(members[position].key, to: path())) { unsafe try $0.key(members[position].key) }
-                    unsafe try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
-                }
+            let held = unsafe object.members
+            let members = held.span
+            let sorted = sortedOrder(members.count, key: { held[$0].key })
+            for ordinal in members.indices {
+                let position = sorted?[ordinal] ?? ordinal
+                if omitsNulls, members[position].value.isNull { continue }
+                try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
+                try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
             }
             try sink.endDict()
         }
@@ -203,17 +203,16 @@ struct PlistTreeWalker<Sink: PlistSink> {
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
     }
 
-    /// An array's elements through a borrowed buffer (no retain per element for the null check).
+    /// An array's elements through a span (no retain per element for the null check).
     private mutating func array<Element>(
         _ elements: [Element], depth: Int, path: @autoclosure () -> String, isNull: (borrowing Element) -> Bool,
         _ element: (inout Self, borrowing Element, Int) throws -> Void
     ) throws {
         try checkDepth(depth, path())
         try sink.beginArray()
-        unsafe try elements.withUnsafeBufferPointer { elements in
-            for position in elements.indices where unsafe !omitsNulls || !isNull(elements[position]) {
-                unsafe try element(&self, elements[position], position)
-            }
+        let span = elements.span
+        for position in span.indices where !omitsNulls || !isNull(span[position]) {
+            try element(&self, span[position], position)
         }
         try sink.endArray()
     }
@@ -226,22 +225,20 @@ struct PlistTreeWalker<Sink: PlistSink> {
         return (0..<count).sorted { key($0) < key($1) }
     }
 
-    /// A dict's members through a borrowed buffer; `member` gets the value and its key.
+    /// A dict's members through a span; `member` gets the value and its key.
     private mutating func dict<Value>(
         _ members: [(key: String, value: Value)], depth: Int, path: @autoclosure () -> String,
         isNull: (borrowing Value) -> Bool, _ member: (inout Self, borrowing Value, String) throws -> Void
     ) throws {
         try checkDepth(depth, path())
         try sink.beginDict()
-        unsafe try members.withUnsafeBufferPointer { members in
-            let sorted = sortedOrder(members.count, key: { unsafe members[$0].key })
-            for ordinal in members.indices {
-                let position = sorted?[ordinal] ?? ordinal
-                if omitsNulls, unsafe isNull(members[position].value) { continue }
-                let key = unsafe members[position].key
-                try scalar(PathText.appending(key, to: path())) { try $0.key(key) }
-                unsafe try member(&self, members[position].value, key)
-            }
+        let span = members.span
+        let sorted = sortedOrder(span.count, key: { members[$0].key })
+        for ordinal in span.indices {
+            let position = sorted?[ordinal] ?? ordinal
+            if omitsNulls, isNull(span[position].value) { continue }
+            try scalar(PathText.appending(span[position].key, to: path())) { try $0.key(span[position].key) }
+            try member(&self, span[position].value, span[position].key)
         }
         try sink.endDict()
     }

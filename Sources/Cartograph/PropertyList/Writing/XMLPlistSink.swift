@@ -54,7 +54,7 @@ struct XMLPlistSink: PlistSink {
 
     @inline(__always)
     private mutating func append(_ text: StaticString) {
-        unsafe output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.append(to: &output)
     }
 
     mutating func beginArray() throws { open("<array>\n") }
@@ -141,7 +141,7 @@ struct XMLPlistSink: PlistSink {
     }
 
     private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
-        unsafe DecimalText.withDigits(magnitude, negative: negative) { unsafe output.append(contentsOf: $0) }
+        DecimalText.withDigits(magnitude, negative: negative) { $0.append(to: &output) }
     }
 
     /// `<tag>text</tag>` with `&`, `<` and `>` escaped, runs without them copied whole.
@@ -153,17 +153,17 @@ struct XMLPlistSink: PlistSink {
         indent()
         append(open)
         var text = text
-        try text.withUTF8 { bytes in
+        try text.withUTF8Span { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = unsafe bytes[index]
+            for index in bytes.indices {
+                let byte = bytes[index]
                 guard byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0 else { continue }
                 if byte == 0 {
                     throw CartographError(
                         .encodingFailed, "a string holding NUL cannot be written in an XML property list (the binary format holds it)",
                         expected: "text without NUL", found: "NUL")
                 }
-                unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                bytes.extracting(runStart..<index).append(to: &output)
                 switch byte {
                 case UInt8(ascii: "&"): append("&amp;")
                 case UInt8(ascii: "<"): append("&lt;")
@@ -171,7 +171,7 @@ struct XMLPlistSink: PlistSink {
                 }
                 runStart = index + 1
             }
-            unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            bytes.extracting(runStart...).append(to: &output)
         }
         append(close)
     }

@@ -73,6 +73,12 @@ extension String {
 }
 
 extension StaticString {
+    /// Appends the literal's UTF-8 to `array`.
+    @inline(__always)
+    func append(to array: inout [UInt8]) {
+        unsafe array.append(contentsOf: UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount))
+    }
+
     /// The first UTF-8 byte of a non-empty literal (0 for an empty one).
     var firstByte: UInt8 {
         utf8CodeUnitCount > 0 ? unsafe utf8Start.pointee : 0
