@@ -434,7 +434,7 @@ struct JSON5Reader: ~Escapable {
     }
 
     private mutating func readHex4(start: Int) throws(CartographError) -> UInt32 {
-        guard end - at >= 4, let value = HexDigits.value(of: bytes.extracting(at..<at + 4).copiedBytes) else {
+        guard end - at >= 4, let value = HexDigits.value(of: bytes.extracting(at..<at + 4)) else {
             throw CartographError(.invalidEscape, "\\u needs four hexadecimal digits", offset: start)
         }
         at += 4

@@ -12,10 +12,10 @@ enum HexDigits {
     }
 
     /// The value of a run of digits (four for a `\u` escape), or nil when one is not a digit.
-    static func value(of digits: some Collection<UInt8>) -> UInt32? {
+    static func value(of digits: Span<UInt8>) -> UInt32? {
         var value: UInt32 = 0
-        for digit in digits {
-            guard let nibble = Self.value(digit) else { return nil }
+        for index in digits.indices {
+            guard let nibble = Self.value(digits[index]) else { return nil }
             value = value << 4 | UInt32(nibble)
         }
         return value

@@ -1,5 +1,7 @@
-/// Copying a byte span out: `Span` is not a `Sequence`, so the standard
-/// library's array initialisers and `append(contentsOf:)` do not take one.
+/// Byte-span operations written in safe code: `Span` is not a `Sequence`,
+/// so the standard library's searches and array initialisers do not take
+/// one. (Those that need `memchr`, `memcmp` or a buffer copy are in
+/// `Unsafe/Memory/SpanText.swift`.)
 extension Span where Element == UInt8 {
     /// The index of the first byte at or after `start` for which `stop`
     /// holds, or `count`. Written so that the optimiser can see each index

@@ -56,7 +56,7 @@ enum SurrogateCheck {
     @inline(__always)
     private static func unit(in raw: Span<UInt8>, at index: Int) -> UInt32? {
         guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u") else { return nil }
-        return HexDigits.value(of: [raw[index + 2], raw[index + 3], raw[index + 4], raw[index + 5]])
+        return HexDigits.value(of: raw.extracting(index + 2..<index + 6))
     }
 
     /// Whether decoded string bytes could hide an unpaired surrogate: they

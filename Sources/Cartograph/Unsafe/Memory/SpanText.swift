@@ -1,9 +1,10 @@
 import Foundation
 
-/// Text operations on a byte `Span` that the standard library has no safe
-/// form of yet, for the readers that keep their input as a span (the plist
-/// and JSON5 readers): decoding bytes as a `String`, finding a byte with
-/// `memchr`, comparing with a static literal with `memcmp`.
+/// Operations on a byte `Span` that the standard library has no safe form
+/// of yet, for the readers and writers that work on spans (the plist and
+/// JSON5 readers, the plist writers): decoding bytes as a `String`, copying
+/// them into an array or `Data` in one copy, finding a byte with `memchr`,
+/// comparing with another span or a static literal with `memcmp`.
 ///
 /// Each reads only the span's own bytes (a range is checked by
 /// `extracting(_:)`, which traps outside the span), so each is safe to
