@@ -20,24 +20,22 @@
 
     let tape: Tape
     let options: ParseOptions
-    /// The first error an event met. Read and written only when something
-    /// fails (and cleared on reuse), so its exclusivity checks stay.
+    /// The first error an event met (cleared on reuse).
     private(set) var failure: CartographError?
-    // One parse drives a builder at a time: no runtime exclusivity checks
-    // on the roots, which every top-level value appends to.
-    @exclusivity(unchecked) private(set) var roots: [Int] = []
+    /// Where each top-level value starts.
+    private(set) var roots: [Int] = []
     /// Open containers and the keys of open objects: pointer-backed for the
     /// same reason as ``TapeStorage`` (no exclusivity checks per event).
     /// Both stacks are made at their first use: a parse through the C tape
     /// builder (every whole JSON input) uses neither, or only `keyIndices`
     /// for an object whose keys may repeat.
-    private var frames: PointerStack<Frame> { unsafe Self.madeOnce(&madeFrames) }
-    @exclusivity(unchecked) private var madeFrames: PointerStack<Frame>?
+    private var frames: PointerStack<Frame> { Self.madeOnce(&madeFrames) }
+    private var madeFrames: PointerStack<Frame>?
     private let current = InPlaceBox(Frame())
     /// Tape indices of the keys of the object being closed (scratch), and
     /// after them, for a small object, each key's signature.
-    private var keyIndices: PointerStack<Int> { unsafe Self.madeOnce(&madeKeyIndices) }
-    @exclusivity(unchecked) private var madeKeyIndices: PointerStack<Int>?
+    private var keyIndices: PointerStack<Int> { Self.madeOnce(&madeKeyIndices) }
+    private var madeKeyIndices: PointerStack<Int>?
 
     @inline(__always)
     private static func madeOnce<Element>(_ stack: inout PointerStack<Element>?) -> PointerStack<Element> {
@@ -79,7 +77,7 @@
     }
 
     /// Whether every container opened has been closed and at least one value was read.
-    var isComplete: Bool { unsafe current.value.depth == 0 && !roots.isEmpty }
+    var isComplete: Bool { current.value.depth == 0 && !roots.isEmpty }
 
     /// Nesting depth of the value being built.
     var depth: Int { current.value.depth }
@@ -122,7 +120,7 @@
     /// already taken.
     func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
         writer.adoptCounts(count: count, byteCount: byteCount)
-        guard unsafe native.count > roots.count else { return }
+        guard native.count > roots.count else { return }
         if native.count == 1 {
             unsafe addRoot(native[0])
         } else {
@@ -137,10 +135,10 @@
 
     @inline(__always)
     private func addRoot(_ index: Int) {
-        if index == 0, unsafe roots.capacity == 0 {
-            unsafe roots = Self.firstEntryOnly
+        if index == 0, roots.capacity == 0 {
+            roots = Self.firstEntryOnly
         } else {
-            unsafe roots.append(index)
+            roots.append(index)
         }
     }
 
@@ -456,18 +454,18 @@
 
     /// The finished tape and its roots, what a ``Document`` is made of.
     func finishedParts() -> (tape: Tape, roots: [Int]) {
-        if unsafe roots.isEmpty, tape.count == 0 {
+        if roots.isEmpty, tape.count == 0 {
             // No value (blank NDJSON): `root` reads a null rather than past the tape.
             _ = writer.append(TapeEntry(kind: .null, flags: 0, length: 0, payload: 0, source: 0))
         }
-        return unsafe (tape, roots)
+        return (tape, roots)
     }
 
     /// Empties the builder for the next streamed element, keeping its buffers.
     func reset() {
         writer.removeAll()
-        unsafe roots.removeAll(keepingCapacity: true)
-        unsafe madeFrames?.truncate(to: 0)
+        roots.removeAll(keepingCapacity: true)
+        madeFrames?.truncate(to: 0)
         current.value = Frame()
         failure = nil
     }

@@ -20,8 +20,10 @@
 //                      (`Span.word(at:)`), the text operations on spans
 //                      the standard library lacks (`SpanText.swift`:
 //                      `memchr`, `memcmp`, decoding, lending a caller's
-//                      bytes as a span), and struct models' properties
-//                      written in place (``ModelFields``).
+//                      bytes as a span), struct models' properties
+//                      written in place (``ModelFields``), and the one
+//                      place exclusivity goes unchecked
+//                      (``ExclusiveState``).
 //
 // What the code here guarantees to the layers above:
 //
@@ -35,8 +37,11 @@
 // - Every trick on the runtime's layout is checked where it can be (sizes,
 //   a round trip) and has a portable path that gives the same results;
 //   `scripts/test` runs the suite both ways.
-// - Exclusivity is unchecked only on properties of objects one decode or
-//   encode owns on one thread, never shared between tasks.
+// - Exclusivity is unchecked only on the state of objects one decode or
+//   encode owns on one task (``ExclusiveState``: the encoders' stacks and
+//   trees, the keyed encoding containers, the binary plist sink), never
+//   across code the library does not own; debug builds, which the test
+//   suite runs, check those accesses themselves.
 // - A struct model's property is written in place only at a
 //   ``FieldOffset`` made from a `WritableKeyPath` (so only a stored
 //   property kept inline), and only with a value of the property's own
@@ -55,11 +60,11 @@
 // `scripts/unsafe-perimeter` prints the counts and rewrites the list. What
 // it still holds is of three kinds:
 //
-// - unchecked exclusivity and `unowned(unsafe)` on the `Codable`
-//   containers' and encoders' state, which one decode or encode owns on
-//   one thread (the runtime checks they skip would run on every key
-//   looked up and every member written); a safe form needs that state
-//   passed down rather than stored;
+// - one `unowned(unsafe)` reference, a keyed decoding container's to its
+//   decoder's snake_case key table (the decoder, which the container
+//   holds, keeps the table), and the encoders handing their output to a
+//   caller's closure as an `UnsafeRawBufferPointer` (the public
+//   `withEncodedBytes` form a server copies from);
 // - code that still scans a caller's buffer through a pointer (the
 //   number scanner, the streaming parser's chunks, the JSON writers). The
 //   plist and JSON5 readers show the way out: each is a `~Escapable` struct

@@ -68,9 +68,8 @@ import Synchronization
     /// Keyed containers kept for reuse (``RecycledContainers``), for a
     /// decoder whose owner decodes through ``decodeTopLevel(_:)``, which
     /// empties it. A value in the decoder, read per container with no
-    /// reference counting; one decode, one thread: no dynamic exclusivity
-    /// checks.
-    @exclusivity(unchecked) private var recycled: RecycledContainers<KeyedContainerState>
+    /// reference counting.
+    private var recycled: RecycledContainers<KeyedContainerState>
 
     init(
         document: Document, index: Int, options: CodableOptions, registry: ModelRegistry, issues: IssueCollector?,
@@ -85,18 +84,18 @@ import Synchronization
         self.issues = issues
         self.index = index
         hints = KeyHints(capacity: 1024)
-        unsafe recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
+        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
     }
 
     deinit {
-        unsafe recycled.empty()
+        recycled.empty()
     }
 
     /// Decodes the root value as `type` and releases the containers kept
     /// for reuse, which hold this decoder (the owner of a decoder made with
     /// `recyclesContainers` decodes through this).
     func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
-        defer { unsafe recycled.empty() }
+        defer { recycled.empty() }
         return try decodeRoot(type)
     }
 
@@ -120,10 +119,11 @@ import Synchronization
         Key
     > {
         let type = ObjectIdentifier(Key.self)
-        if let (holder, state) = unsafe recycled.reuse(type, depth: depth) {
-            unsafe state._withUnsafeGuaranteedRef { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) }
-            // Kept for this key type: the holder's is a `KeyedDecodingContainer<Key>`.
-            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedDecodingContainer<Key>>.self).take() }
+        if let kept: KeptContainerOf<KeyedDecodingContainer<Key>> = recycled.reuse(
+            type, depth: depth,
+            reset: { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) })
+        {
+            return kept.take()
         }
         return newKeyedContainer(Key.self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }
@@ -137,7 +137,7 @@ import Synchronization
     {
         let state = DocumentKeyedContainer<Key>(decoder: self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
         let container = KeyedDecodingContainer(state)
-        if unsafe recycled.admits() { unsafe recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
+        if recycled.admits() { recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth) }
         return container
     }
 

@@ -1,7 +1,7 @@
 /// A keyed container over an object on the tape (see ``DocumentDecoder``);
 /// its state is ``KeyedContainerState``.
 final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDecodingContainerProtocol {
-    var codingPath: [any CodingKey] { unsafe PathTrail.codingKeys(trail) }
+    var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
 
     var allKeys: [Key] { keyNames.compactMap { Key(stringValue: $0) } }
 
@@ -9,7 +9,7 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
 
     @inline(__always)
     private func required(_ key: Key) throws -> Int {
-        guard let index = index(of: key) else { throw unsafe decoder.keyNotFound(key, in: object, trail: trail) }
+        guard let index = index(of: key) else { throw decoder.keyNotFound(key, in: object, trail: trail) }
         return index
     }
 
@@ -21,116 +21,116 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.isNil(at: try required(key)) }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { unsafe try decoder.decodeBool(at: required(key), key: key, trail: trail) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { unsafe try decoder.decodeString(at: required(key), key: key, trail: trail) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { unsafe try decoder.decodeDouble(at: required(key), key: key, trail: trail) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { unsafe try decoder.decodeFloat(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(at: required(key), key: key, trail: trail) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.decodeString(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.decodeDouble(at: required(key), key: key, trail: trail) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.decodeFloat(at: required(key), key: key, trail: trail) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        unsafe try decoder.decodeInteger(Int.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        unsafe try decoder.decodeInteger(Int8.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int8.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        unsafe try decoder.decodeInteger(Int16.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int16.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        unsafe try decoder.decodeInteger(Int32.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int32.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        unsafe try decoder.decodeInteger(Int64.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int64.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        unsafe try decoder.decodeInteger(UInt.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        unsafe try decoder.decodeInteger(UInt8.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt8.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        unsafe try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt16.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        unsafe try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt32.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        unsafe try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt64.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        unsafe try decoder.decodeInteger(Int128.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(Int128.self, at: required(key), key: key, trail: trail)
     }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        unsafe try decoder.decodeInteger(UInt128.self, at: required(key), key: key, trail: trail)
+        try decoder.decodeInteger(UInt128.self, at: required(key), key: key, trail: trail)
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        unsafe try decoder.decodeValue(type, at: required(key), key: key, parent: trail)
+        try decoder.decodeValue(type, at: required(key), key: key, parent: trail)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try present(key).map { unsafe try decoder.decodeBool(at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeBool(at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try present(key).map { unsafe try decoder.decodeString(at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeString(at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try present(key).map { unsafe try decoder.decodeDouble(at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeDouble(at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try present(key).map { unsafe try decoder.decodeFloat(at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeFloat(at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int8.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int8.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int16.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int16.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int32.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int32.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int64.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int64.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt8.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt8.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt16.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt32.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt64.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-        try present(key).map { unsafe try decoder.decodeInteger(Int128.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(Int128.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-        try present(key).map { unsafe try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) }
+        try present(key).map { try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key).map { unsafe try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
+        try present(key).map { try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try required(key)
         guard decoder.tape[index].kind == .object else {
-            throw unsafe decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: true, at: index, key: key, trail: trail)
         }
-        return unsafe decoder.keyedContainer(NestedKey.self, object: index, trail: PathTrail(parent: trail, key: key), depth: decoder.depth + 1)
+        return decoder.keyedContainer(NestedKey.self, object: index, trail: PathTrail(parent: trail, key: key), depth: decoder.depth + 1)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try required(key)
         guard decoder.tape[index].kind == .array else {
-            throw unsafe decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
+            throw decoder.containerMismatch(object: false, at: index, key: key, trail: trail)
         }
-        return unsafe DocumentUnkeyedContainer(decoder: decoder, array: index, trail: PathTrail(parent: trail, key: key))
+        return DocumentUnkeyedContainer(decoder: decoder, array: index, trail: PathTrail(parent: trail, key: key))
     }
 
     /// A decoder for the value under `"super"` (Foundation's spelling; the
@@ -142,9 +142,9 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
     /// A decoder for the value under `key`, or for `null` when the key is
     /// absent (as Foundation's `JSONDecoder`), never for the enclosing object.
     private func superDecoder(for key: some CodingKey) -> any Decoder {
-        let trail = unsafe PathTrail(parent: trail, key: key)
+        let trail = PathTrail(parent: trail, key: key)
         if let index = index(of: key) { return decoder.superDecoder(at: index, trail: trail) }
-        return unsafe decoder.superDecoder(at: 0, of: Document.null(at: decoder.tape[object].source), trail: trail)
+        return decoder.superDecoder(at: 0, of: Document.null(at: decoder.tape[object].source), trail: trail)
     }
 }
 

@@ -7,25 +7,24 @@
 /// it, so no container a caller holds ever changes.
 @safe class KeyedContainerState {
     let decoder: DocumentDecoder
-    // One decode, one thread: no dynamic exclusivity checks per key lookup.
-    @exclusivity(unchecked) private(set) var object = 0
-    @exclusivity(unchecked) private(set) var trail: PathTrail?
+    private(set) var object = 0
+    private(set) var trail: PathTrail?
     /// The container's depth: its key hint's slot (``KeyHints``).
-    @exclusivity(unchecked) private(set) var hint = -1
+    private(set) var hint = -1
     /// How this object's keys are read (a dictionary's keys are kept as they are).
-    @exclusivity(unchecked) private(set) var keys = ObjectKeys.byStrategy
+    private(set) var keys = ObjectKeys.byStrategy
     /// Whether keys are found by their own names (``DocumentDecoder/comparesNames(_:)``):
     /// a flag read per key where `keys`, an enum with payloads, was copied.
-    @exclusivity(unchecked) private(set) var comparesNames = true
+    private(set) var comparesNames = true
     /// Under snake_case reading, this object's keys converted
     /// (``ObjectKeys/snakeCased``; reused from object to object) and where
     /// the next lookup starts in them.
-    @exclusivity(unchecked) private var snakeCased: [SnakeCaseKeyTable.Listed] = []
-    @exclusivity(unchecked) private var snakeCasedHint = 0
+    private var snakeCased: [SnakeCaseKeyTable.Listed] = []
+    private var snakeCasedHint = 0
     /// The decoder's table while this object's keys are `snakeCased`, read
     /// with no reference count (the decoder, which this container holds,
     /// keeps it); nil otherwise.
-    @exclusivity(unchecked) private unowned(unsafe) var snakeCaseKeys: SnakeCaseKeyTable?
+    private unowned(unsafe) var snakeCaseKeys: SnakeCaseKeyTable?
 
     init(decoder: DocumentDecoder, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
@@ -34,26 +33,26 @@
 
     /// Points the container at another object of the same decode.
     final func reset(object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
-        unsafe self.object = object
-        unsafe self.trail = trail
-        unsafe hint = depth
+        self.object = object
+        self.trail = trail
+        hint = depth
         decoder.hints.set(depth, object: object, next: object + 1)
         if decoder.usesDefaultKeys {
             // Keys as they are (the common case): no strategy to consult, and
             // the enum (with payloads) written only if it changes.
-            if case .byStrategy = unsafe keys {} else { unsafe keys = .byStrategy }
-            unsafe comparesNames = true
+            if case .byStrategy = keys {} else { keys = .byStrategy }
+            comparesNames = true
         } else {
-            unsafe keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
-            unsafe comparesNames = unsafe decoder.comparesNames(keys)
+            keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
+            comparesNames = decoder.comparesNames(keys)
             unsafe snakeCaseKeys = nil
-            if case .snakeCased = unsafe keys, let table = decoder.snakeCaseKeys {
-                if unsafe table.list(object, tape: decoder.tape, into: &snakeCased) {
-                    unsafe snakeCasedHint = 0
+            if case .snakeCased = keys, let table = decoder.snakeCaseKeys {
+                if table.list(object, tape: decoder.tape, into: &snakeCased) {
+                    snakeCasedHint = 0
                     unsafe snakeCaseKeys = table
                 } else {
                     // The table is full: this object's keys one by one.
-                    unsafe keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
+                    keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
                 }
             }
         }
@@ -67,8 +66,8 @@
     /// The tape index of the value for `key` in the object, or nil.
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
-        if unsafe comparesNames { return unsafe decoder.findExact(key.stringValue, in: object, hint: hint) }
-        if let snakeCaseKeys = unsafe snakeCaseKeys { return unsafe snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
-        return unsafe decoder.find(key, in: object, hint: hint, keys: keys)
+        if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
+        if let snakeCaseKeys = unsafe snakeCaseKeys { return snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
+        return decoder.find(key, in: object, hint: hint, keys: keys)
     }
 }

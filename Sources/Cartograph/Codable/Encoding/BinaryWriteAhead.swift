@@ -15,45 +15,56 @@ import Foundation
 ///
 /// Only the binary format with Cartograph's own writer takes writes ahead:
 /// XML is written in document order, and libplist builds its own tree.
-final class BinaryWriteAhead {
-    /// Nil once ``take()`` has handed it to the walk.
-    @exclusivity(unchecked) private var sink: BinaryPlistSink? = BinaryPlistSink()
+///
+/// The sink is an ``ExclusiveState``: it is written once per scalar, and a
+/// class's stored property would pay the runtime's exclusivity check each time.
+final class BinaryWriteAhead: ExclusiveState<BinaryWriteAhead.Sink> {
+    /// The sink, nil once ``take()`` has handed it to the walk.
+    struct Sink {
+        var sink: BinaryPlistSink? = BinaryPlistSink()
+
+        mutating func node(_ value: JSONValue) -> EncodingNode? {
+            guard sink != nil else { return nil }
+            switch value {
+            case .string(let text): return .written(sink!.stringObject(text))
+            case .bool(let flag): return .written(sink!.boolObject(flag))
+            case .number(let number):
+                switch number.storage {
+                case .int(let integer): return .written(sink!.integerObject(integer))
+                case .uint(let integer): return .written(sink!.unsignedObject(integer))
+                case .double(let real): return .written(sink!.realObject(real))
+                case .text: return nil
+                }
+            case .null, .array, .object: return nil
+            }
+        }
+
+        mutating func node(_ value: EncodedValue) -> EncodingNode? {
+            guard sink != nil else { return nil }
+            switch value {
+            case .date(let date): return (try? sink!.dateObject(date)).map { .written($0) }
+            case .data(let data): return .written(sink!.dataObject(data))
+            default: return nil
+            }
+        }
+    }
+
+    init() { super.init(state: Sink()) }
 
     /// The node of a scalar written now; nil for a value that waits for the
     /// walk (null, which the walker leaves out or refuses by option; integers
     /// beyond 64 bits, which it refuses with the value's path; containers).
     @inline(__always)
-    func node(_ value: JSONValue) -> EncodingNode? {
-        guard unsafe sink != nil else { return nil }
-        switch value {
-        case .string(let text): return unsafe .written(sink!.stringObject(text))
-        case .bool(let flag): return unsafe .written(sink!.boolObject(flag))
-        case .number(let number):
-            switch number.storage {
-            case .int(let integer): return unsafe .written(sink!.integerObject(integer))
-            case .uint(let integer): return unsafe .written(sink!.unsignedObject(integer))
-            case .double(let real): return unsafe .written(sink!.realObject(real))
-            case .text: return nil
-            }
-        case .null, .array, .object: return nil
-        }
-    }
+    func node(_ value: JSONValue) -> EncodingNode? { state.node(value) }
 
     /// The node of a date or data written now; nil for a date the format
     /// cannot hold (the walk refuses it with its path).
-    func node(_ value: EncodedValue) -> EncodingNode? {
-        guard unsafe sink != nil else { return nil }
-        switch value {
-        case .date(let date): return unsafe (try? sink!.dateObject(date)).map { .written($0) }
-        case .data(let data): return unsafe .written(sink!.dataObject(data))
-        default: return nil
-        }
-    }
+    func node(_ value: EncodedValue) -> EncodingNode? { state.node(value) }
 
     /// The sink, for the walk (none is left behind: the walk's writes then
     /// do not copy its buffers).
     func take() -> BinaryPlistSink {
-        defer { unsafe sink = nil }
-        return unsafe sink!
+        defer { state.sink = nil }
+        return state.sink!
     }
 }

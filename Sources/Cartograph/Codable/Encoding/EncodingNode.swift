@@ -19,7 +19,7 @@ enum EncodingNode {
         case .value(let value): return value
         case .native(let native): return try native.jsonValue()
         case .object(let object): return .object(try object.finished())
-        case .array(let array): return unsafe .array(try array.elements.map { try $0.value() })
+        case .array(let array): return .array(try array.elements.map { try $0.value() })
         case .written: preconditionFailure("a value written ahead into a binary plist has no JSON form")
         }
     }
@@ -29,8 +29,8 @@ enum EncodingNode {
         switch self {
         case .value(let value): return EncodedValue(value)
         case .native(let native): return native
-        case .object(let object): return unsafe .object(object.members.map { ($0.key, $0.value.encoded) })
-        case .array(let array): return unsafe .array(array.elements.map(\.encoded))
+        case .object(let object): return .object(object.members.map { ($0.key, $0.value.encoded) })
+        case .array(let array): return .array(array.elements.map(\.encoded))
         case .written: preconditionFailure("a value written ahead into a binary plist has no other form")
         }
     }
@@ -48,33 +48,12 @@ enum EncodingNode {
 /// 15,000-key dictionary took 0.5 s) a hash index of the keys takes over;
 /// it compares keys as `String`s, so canonically equivalent spellings are
 /// one key there (a Swift dictionary cannot hold both either). Keys and values share
-/// one array (one allocation per object, one buffer to walk). It is
-/// `@exclusivity(unchecked)`: appending to an array stored in a class
-/// property otherwise pays a runtime exclusivity check each time; a slot is
+/// one array (one allocation per object, one buffer to walk). The members
+/// are an ``ExclusiveState``: appending to an array stored in a class
+/// otherwise pays a runtime exclusivity check each time, and an object is
 /// only ever filled by the one encoder that owns it.
-final class EncodingObject {
-    /// One member: a struct, not a `(key:value:)` tuple, so that an array of
-    /// them is destroyed through the struct's own value witness rather than
-    /// the runtime's generic tuple destroy.
-    struct Member {
-        let key: String
-        var value: EncodingNode
-    }
-
-    @exclusivity(unchecked) private(set) var members: [Member] = []
-    /// One bit per (UTF-8 length, first byte) signature among the keys: a key
-    /// whose bit is clear is new without a scan, which is nearly always.
-    @exclusivity(unchecked) private var signatures: UInt64 = 0
-    /// Key → position, built once the object passes ``indexThreshold``
-    /// members and holds a key that is not ASCII.
-    @exclusivity(unchecked) private var index: [String: Int]?
-    /// Past ``indexThreshold`` while every key is ASCII (nearly always):
-    /// positions by a seeded hash of the key's bytes: `String`'s own hashing
-    /// normalises the text first, which objects of many keys feel. For
-    /// ASCII keys equal bytes are equal strings;
-    /// with a non-ASCII key, canonical equivalence (the Kelvin sign is
-    /// `K`) needs `String` equality, so the object moves to ``index``.
-    @exclusivity(unchecked) private var asciiIndex = ASCIIKeyIndex()
+final class EncodingObject: ExclusiveState<EncodingMembers> {
+    typealias Member = EncodingMembers.Member
     static let indexThreshold = 32
 
     /// A key's signature bit (its UTF-8 length and first byte), shared with
@@ -84,52 +63,85 @@ final class EncodingObject {
         1 << UInt64((length &+ Int(key.utf8.first ?? 0) &* 7) & 63)
     }
 
-    func set(_ key: String, _ slot: EncodingNode) {
-        if unsafe members.count >= Self.indexThreshold { return setIndexed(key, slot) }
-        let length = key.utf8.count
-        let bit = Self.signatureBit(of: key, length: length)
-        if unsafe signatures & bit != 0, let position = position(of: key, length: length) {
-            unsafe members[position].value = slot
-            return
-        }
-        unsafe signatures |= bit
-        // Models have a handful of keys or more: skip the 1-2-4 growth steps.
-        if unsafe members.isEmpty { unsafe members.reserveCapacity(8) }
-        unsafe members.append(Member(key: key, value: slot))
+    init() { super.init(state: EncodingMembers()) }
+
+    var members: [Member] { state.members }
+    func set(_ key: String, _ slot: EncodingNode) { state.set(key, slot) }
+    func node(_ key: String) -> EncodingNode? { state.node(key) }
+    func finished() throws -> JSONObject { try state.finished() }
+}
+
+/// The members of an ``EncodingObject`` and the indexes that find a key among them.
+struct EncodingMembers {
+    /// One member: a struct, not a `(key:value:)` tuple, so that an array of
+    /// them is destroyed through the struct's own value witness rather than
+    /// the runtime's generic tuple destroy.
+    struct Member {
+        let key: String
+        var value: EncodingNode
     }
 
-    private func setIndexed(_ key: String, _ slot: EncodingNode) {
-        if unsafe index == nil, let hash = ASCIIKeyIndex.hash(of: key), unsafe !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
-            if let position = unsafe asciiIndex.position(of: key, hash: hash, in: members) {
-                unsafe members[position].value = slot
+    private(set) var members: [Member] = []
+    /// One bit per (UTF-8 length, first byte) signature among the keys: a key
+    /// whose bit is clear is new without a scan, which is nearly always.
+    private var signatures: UInt64 = 0
+    /// Key → position, built once the object passes ``EncodingObject/indexThreshold``
+    /// members and holds a key that is not ASCII.
+    private var index: [String: Int]?
+    /// Past ``EncodingObject/indexThreshold`` while every key is ASCII (nearly always):
+    /// positions by a seeded hash of the key's bytes: `String`'s own hashing
+    /// normalises the text first, which objects of many keys feel. For
+    /// ASCII keys equal bytes are equal strings;
+    /// with a non-ASCII key, canonical equivalence (the Kelvin sign is
+    /// `K`) needs `String` equality, so the object moves to ``index``.
+    private var asciiIndex = ASCIIKeyIndex()
+
+    mutating func set(_ key: String, _ slot: EncodingNode) {
+        if members.count >= EncodingObject.indexThreshold { return setIndexed(key, slot) }
+        let length = key.utf8.count
+        let bit = EncodingObject.signatureBit(of: key, length: length)
+        if signatures & bit != 0, let position = position(of: key, length: length) {
+            members[position].value = slot
+            return
+        }
+        signatures |= bit
+        // Models have a handful of keys or more: skip the 1-2-4 growth steps.
+        if members.isEmpty { members.reserveCapacity(8) }
+        members.append(Member(key: key, value: slot))
+    }
+
+    private mutating func setIndexed(_ key: String, _ slot: EncodingNode) {
+        if index == nil, let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(with: members) {
+            if let position = asciiIndex.position(of: key, hash: hash, in: members) {
+                members[position].value = slot
             } else {
-                unsafe asciiIndex.insert(hash, position: members.count)
-                unsafe members.append(Member(key: key, value: slot))
+                asciiIndex.insert(hash, position: members.count)
+                members.append(Member(key: key, value: slot))
             }
             return
         }
-        if unsafe index == nil {
-            unsafe index = unsafe Dictionary(members.indices.map { unsafe (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
-            unsafe asciiIndex = ASCIIKeyIndex()
+        if index == nil {
+            index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+            asciiIndex = ASCIIKeyIndex()
         }
-        if let position = unsafe index![key] {
-            unsafe members[position].value = slot
+        if let position = index![key] {
+            members[position].value = slot
         } else {
-            unsafe index![key] = unsafe members.count
-            unsafe members.append(Member(key: key, value: slot))
+            index![key] = members.count
+            members.append(Member(key: key, value: slot))
         }
     }
 
     func node(_ key: String) -> EncodingNode? {
-        if let index = unsafe index { return index[key].map { unsafe members[$0].value } }
-        if unsafe !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
-            return unsafe asciiIndex.position(of: key, hash: hash, in: members).map { unsafe members[$0].value }
+        if let index { return index[key].map { members[$0].value } }
+        if !asciiIndex.isEmpty, let hash = ASCIIKeyIndex.hash(of: key) {
+            return asciiIndex.position(of: key, hash: hash, in: members).map { members[$0].value }
         }
-        return position(of: key, length: key.utf8.count).map { unsafe members[$0].value }
+        return position(of: key, length: key.utf8.count).map { members[$0].value }
     }
 
     private func position(of key: String, length: Int) -> Int? {
-        for position in unsafe members.indices where unsafe members[position].key.utf8.count == length && members[position].key == key {
+        for position in members.indices where members[position].key.utf8.count == length && members[position].key == key {
             return position
         }
         return nil
@@ -137,17 +149,18 @@ final class EncodingObject {
 
     func finished() throws -> JSONObject {
         var object = JSONObject()
-        unsafe object.reserveCapacity(members.count)
-        for member in unsafe members { object.appendUnchecked(member.key, try member.value.value()) }
+        object.reserveCapacity(members.count)
+        for member in members { object.appendUnchecked(member.key, try member.value.value()) }
         return object
     }
 }
 
-/// An array being encoded (unchecked exclusivity, as in ``EncodingObject``).
-final class EncodingArray {
-    @exclusivity(unchecked) private(set) var elements: [EncodingNode] = []
+/// An array being encoded (an ``ExclusiveState``, as ``EncodingObject``'s members are).
+final class EncodingArray: ExclusiveState<[EncodingNode]> {
+    init() { super.init(state: []) }
 
-    var count: Int { unsafe elements.count }
-    func append(_ slot: EncodingNode) { unsafe elements.append(slot) }
-    func replace(_ position: Int, with slot: EncodingNode) { unsafe elements[position] = slot }
+    var elements: [EncodingNode] { state }
+    var count: Int { state.count }
+    func append(_ slot: EncodingNode) { state.append(slot) }
+    func replace(_ position: Int, with slot: EncodingNode) { state[position] = slot }
 }

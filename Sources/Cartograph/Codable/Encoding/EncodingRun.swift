@@ -10,12 +10,12 @@ final class EncodingRun {
     /// Writing a property list: dates and data stay dates and data.
     let propertyList: Bool
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
-    @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
+    var convertedKeys: [String: String] = [:]
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
     let writeAhead: BinaryWriteAhead?
     /// Keyed containers kept for the next object of their key type at their
     /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootNode(_:requiringValue:)``).
-    @exclusivity(unchecked) var recycled: RecycledContainers<TreeKeyedState>
+    var recycled: RecycledContainers<TreeKeyedState>
 
     init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil, recyclesContainers: Bool = true) {
         self.options = options
@@ -24,6 +24,6 @@ final class EncodingRun {
         self.propertyList = propertyList
         self.writeAhead = writeAhead
         // Past 16 containers: below that the table costs more than it saves.
-        unsafe recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
+        recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedEncoding, after: 16)
     }
 }

@@ -45,16 +45,16 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// nested container's encoder, whose place is already its container).
     let ticket: Int
     /// The generation of this encoder's container, 0 before it has one.
-    @exclusivity(unchecked) private var containerGeneration = 0
-    @exclusivity(unchecked) private var containerIsObject = false
-    @exclusivity(unchecked) private var wroteValue = false
+    private var containerGeneration = 0
+    private var containerIsObject = false
+    private var wroteValue = false
     /// Keys are written without the key strategy (a string-keyed dictionary's).
-    @exclusivity(unchecked) private(set) var writesKeysAsGiven = false
+    private(set) var writesKeysAsGiven = false
 
     private let parent: StreamEncoder?
     private let key: (any CodingKey)?
     private let baseTrail: PathTrail?
-    @exclusivity(unchecked) private var madeTrail: PathTrail??
+    private var madeTrail: PathTrail??
 
     var options: CodableOptions { run.options }
     var registry: ModelRegistry { run.registry }
@@ -92,15 +92,15 @@ final class StreamEncoder: Encoder, EncoderChecks {
         self.depth = depth
         self.frame = frame
         ticket = 0
-        unsafe containerGeneration = generation
-        unsafe containerIsObject = isObject
+        containerGeneration = generation
+        containerIsObject = isObject
     }
 
     /// The coding path as a chain, made on first use.
     var trail: PathTrail? {
-        if let madeTrail = unsafe madeTrail { return madeTrail }
+        if let madeTrail = madeTrail { return madeTrail }
         let made = key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
-        unsafe madeTrail = .some(made)
+        madeTrail = .some(made)
         return made
     }
 
@@ -111,10 +111,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         guard let generation = openContainer(object: true) else { return newKeyedContainer(Key.self, generation: -1) }
-        if let (holder, state) = unsafe run.recycled.reuse(ObjectIdentifier(Key.self), depth: frame) {
-            unsafe state._withUnsafeGuaranteedRef { $0.reset(encoder: self, frame: frame + 1, generation: generation) }
-            // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
-            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+        if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.state.recycled.reuse(
+            ObjectIdentifier(Key.self), depth: frame,
+            reset: { $0.reset(encoder: self, frame: frame + 1, generation: generation) })
+        {
+            return kept.take()
         }
         return newKeyedContainer(Key.self, generation: generation)
     }
@@ -125,8 +126,8 @@ final class StreamEncoder: Encoder, EncoderChecks {
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, generation: Int) -> KeyedEncodingContainer<Key> {
         let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation)
         let container = KeyedEncodingContainer(state)
-        if generation > 0, unsafe run.recycled.admits() {
-            unsafe run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
+        if generation > 0, run.state.recycled.admits() {
+            run.state.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
         }
         return container
     }
@@ -144,40 +145,40 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// abandoned, where the stream cannot give one (a container of the
     /// other kind, a closed one, a place already written).
     private func openContainer(object: Bool) -> Int? {
-        if unsafe containerGeneration != 0 {
-            guard unsafe containerIsObject == object, unsafe run.isOpen(frame + 1, containerGeneration) else {
-                _ = run.abandon()
+        if containerGeneration != 0 {
+            guard containerIsObject == object, run.state.isOpen(frame + 1, containerGeneration) else {
+                _ = run.state.abandon()
                 return nil
             }
-            run.closeAbove(frame + 1)
-            return unsafe containerGeneration
+            run.state.closeAbove(frame + 1)
+            return containerGeneration
         }
-        guard unsafe !wroteValue, run.takePlace(frame, ticket: ticket), let generation = try? run.push(object: object, at: frame + 1) else {
-            _ = run.abandon()
+        guard !wroteValue, run.state.takePlace(frame, ticket: ticket), let generation = try? run.state.push(object: object, at: frame + 1) else {
+            _ = run.state.abandon()
             return nil
         }
-        unsafe containerGeneration = generation
-        unsafe containerIsObject = object
+        containerGeneration = generation
+        containerIsObject = object
         return generation
     }
 
     /// Takes this encoder's place for a single value; a second value, or one
     /// after a container, abandons. False, writing nothing, once the encode has ended.
     func beginSingleValue() throws -> Bool {
-        if unsafe run.ended { return false }
-        guard unsafe !wroteValue, unsafe containerGeneration == 0, run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
-        unsafe wroteValue = true
+        if run.state.ended { return false }
+        guard !wroteValue, containerGeneration == 0, run.state.takePlace(frame, ticket: ticket) else { throw run.state.abandon() }
+        wroteValue = true
         return true
     }
 
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if unsafe writesKeysAsGiven { return key.stringValue }
+        if writesKeysAsGiven { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
-        case .snakeCase, .snakeCaseRoundTrip: return unsafe KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+        case .snakeCase, .snakeCaseRoundTrip: return KeyConversion.converted(key.stringValue, options.keys, cache: &run.state.convertedKeys)
         // Never streamed (StreamRun.streams): the tree encoder calls these.
         case .custom, .codingPath: return key.stringValue
         }
@@ -186,7 +187,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// A `[String: Value]` dictionary's keys are data, written as they are
     /// under a key strategy (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { unsafe writesKeysAsGiven = true }
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
     }
 
     // MARK: Values
@@ -198,31 +199,31 @@ final class StreamEncoder: Encoder, EncoderChecks {
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey, frame: Int) throws {
         if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true) { return }
         try checkDepth(value, key: key)
-        let ticket = run.newTicket()
-        run.setPending(frame, ticket: ticket)
+        let ticket = run.state.newTicket()
+        run.state.setPending(frame, ticket: ticket)
         let child = StreamEncoder(run: run, parent: self, key: key, frame: frame, ticket: ticket)
         child.keepDictionaryKeys(T.self)
         try value.encode(to: child)
-        run.finishPlace(frame, ticket: ticket)
+        run.state.finishPlace(frame, ticket: ticket)
     }
 
     /// Writes a value a single-value container holds into this encoder's
     /// place: one level deeper, the same coding path. On an error the place
     /// is empty again, as the tree encoder leaves it.
     func encodeNested<T: Encodable>(_ value: T) throws {
-        let start = unsafe run.writer.sink.count
+        let start = run.state.writer.sink.count
         guard try beginSingleValue() else { return }
         do {
             if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
             try checkDepth(value, key: nil)
-            let ticket = run.newTicket()
-            run.setPending(frame, ticket: ticket)
+            let ticket = run.state.newTicket()
+            run.state.setPending(frame, ticket: ticket)
             let child = StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
             child.keepDictionaryKeys(T.self)
             try value.encode(to: child)
-            run.finishPlace(frame, ticket: ticket)
+            run.state.finishPlace(frame, ticket: ticket)
         } catch {
-            if run.undoPlace(frame, ticket: ticket, from: start) { unsafe wroteValue = false }
+            if run.state.undoPlace(frame, ticket: ticket, from: start) { wroteValue = false }
             throw error
         }
     }
@@ -231,16 +232,16 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// `requiringValue`, a value that encodes nothing throws, as Foundation's
     /// encoders do at the top level.
     func encodeRoot<T: Encodable>(_ value: T, requiringValue: Bool) throws {
-        defer { unsafe run.recycled.empty() }
-        guard run.takePlace(frame, ticket: ticket) else { throw run.abandon() }
+        defer { run.state.recycled.empty() }
+        guard run.state.takePlace(frame, ticket: ticket) else { throw run.state.abandon() }
         if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
-        run.setPending(frame, ticket: ticket)
+        run.state.setPending(frame, ticket: ticket)
         keepDictionaryKeys(T.self)
         try value.encode(to: self)
-        if requiringValue, unsafe !run.abandoned, unsafe run.frames[frame].pendingTicket == ticket {
+        if requiringValue, !run.state.abandoned, run.state.frames[frame].pendingTicket == ticket {
             throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil)
         }
-        run.finishPlace(frame, ticket: ticket)
+        run.state.finishPlace(frame, ticket: ticket)
     }
 
     /// Writes the values with a JSON form of their own (dates, data, URLs,
@@ -252,18 +253,18 @@ final class StreamEncoder: Encoder, EncoderChecks {
     private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool) throws -> Bool {
         let type = T.self
         if type == [Double].self {
-            let generation = try run.push(object: false, at: frame + 1)
+            let generation = try run.state.push(object: false, at: frame + 1)
             for (index, element) in (value as! [Double]).enumerated() {
                 if element.isFinite {
-                    _ = try run.beginMember(frame + 1, generation)
-                    unsafe run.writer.writeDouble(element)
+                    _ = try run.state.beginMember(frame + 1, generation)
+                    run.state.writer.writeDouble(element)
                 } else {
                     let replacement = try nonFinite(element, key: IndexKey(index))
-                    _ = try run.beginMember(frame + 1, generation)
-                    unsafe try run.writer.write(replacement, depth: frame + 1, path: "")
+                    _ = try run.state.beginMember(frame + 1, generation)
+                    try run.state.writer.write(replacement, depth: frame + 1, path: "")
                 }
             }
-            run.closeAbove(frame)
+            run.state.closeAbove(frame)
             return true
         }
         if type == [Int].self { return try writeArray(value as! [Int], frame: frame) { $0.writeInteger(Int64($1)) } }
@@ -279,11 +280,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
             return true
         }
         if type == Decimal.self {
-            unsafe try run.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
+            try run.state.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
             return true
         }
         if type == URL.self {
-            unsafe run.writer.writeString((value as! URL).absoluteString)
+            run.state.writer.writeString((value as! URL).absoluteString)
             return true
         }
         if type == JSONValue.self {
@@ -298,10 +299,10 @@ final class StreamEncoder: Encoder, EncoderChecks {
                 throw invalid(value, error.message, key: key)
             }
             do {
-                unsafe try run.writer.write(encoded, depth: frame, path: "")
+                try run.state.writer.write(encoded, depth: frame, path: "")
             } catch {
                 // The tree's writer reports it, with its path.
-                throw run.abandon()
+                throw run.state.abandon()
             }
             return true
         }
@@ -309,12 +310,12 @@ final class StreamEncoder: Encoder, EncoderChecks {
     }
 
     private func writeArray<Element>(_ elements: [Element], frame: Int, _ write: (inout NativeJSONWriter, Element) -> Void) throws -> Bool {
-        let generation = try run.push(object: false, at: frame + 1)
+        let generation = try run.state.push(object: false, at: frame + 1)
         for element in elements {
-            _ = try run.beginMember(frame + 1, generation)
-            unsafe write(&run.writer, element)
+            _ = try run.state.beginMember(frame + 1, generation)
+            write(&run.state.writer, element)
         }
-        run.closeAbove(frame)
+        run.state.closeAbove(frame)
         return true
     }
 
@@ -322,9 +323,9 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// inside, too deep) the tree's writer reports, with its path.
     private func writeWhole(_ value: JSONValue, frame: Int) throws {
         do {
-            unsafe try run.writer.write(value, depth: frame, path: "")
+            try run.state.writer.write(value, depth: frame, path: "")
         } catch {
-            throw run.abandon()
+            throw run.state.abandon()
         }
     }
 
@@ -334,11 +335,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
         case .secondsSince1970: try writeDouble(date.timeIntervalSince1970, key: key, frame: frame)
         case .millisecondsSince1970:
             let millis = date.timeIntervalSince1970 * 1000
-            if let whole = Int64(exactly: millis) { return unsafe run.writer.writeInteger(whole) }
+            if let whole = Int64(exactly: millis) { return run.state.writer.writeInteger(whole) }
             try writeDouble(millis, key: key, frame: frame)
-        case .iso8601(let fractional): unsafe run.writer.writeString(try DateFormats.iso8601String(date, fractional: fractional))
+        case .iso8601(let fractional): run.state.writer.writeString(try DateFormats.iso8601String(date, fractional: fractional))
         case .formatted(let format, let timeZone):
-            unsafe run.writer.writeString(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date))
+            run.state.writer.writeString(LockedFormatter.shared(format: format, timeZone: timeZone).string(from: date))
         case .custom(_, let encode):
             try nested(key: key, frame: frame) { try encode(date, $0) }
         }
@@ -346,27 +347,27 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     private func writeData(_ data: Data, key: (any CodingKey)?, frame: Int) throws {
         switch options.data {
-        case .base64: unsafe run.writer.writeString(data.base64EncodedString())
+        case .base64: run.state.writer.writeString(data.base64EncodedString())
         case .deferredToData: try nested(key: key, frame: frame) { encoder in try Array(data).encode(to: encoder) }
         case .custom(_, let encode): try nested(key: key, frame: frame) { try encode(data, $0) }
         }
     }
 
     private func writeDouble(_ value: Double, key: (any CodingKey)?, frame: Int) throws {
-        if value.isFinite { return unsafe run.writer.writeDouble(value) }
+        if value.isFinite { return run.state.writer.writeDouble(value) }
         try writeWhole(try nonFinite(value, key: key), frame: frame)
     }
 
     /// A value a closure encodes (a custom date or data strategy) in the
     /// member's place, through an encoder of its own.
     private func nested(key: (any CodingKey)?, frame: Int, _ body: (StreamEncoder) throws -> Void) throws {
-        let ticket = run.newTicket()
-        run.setPending(frame, ticket: ticket)
+        let ticket = run.state.newTicket()
+        run.state.setPending(frame, ticket: ticket)
         let child =
             key.map { StreamEncoder(run: run, parent: self, key: $0, frame: frame, ticket: ticket) }
             ?? StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
         try body(child)
-        run.finishPlace(frame, ticket: ticket)
+        run.state.finishPlace(frame, ticket: ticket)
     }
 }
 
@@ -379,18 +380,18 @@ extension StreamEncoder {
         _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result? {
         let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry)
-        let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.newTicket())
-        run.setPending(0, ticket: root.ticket)
+        let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.state.newTicket())
+        run.state.setPending(0, ticket: root.ticket)
         // Containers kept past the encode write nothing from here on, also
         // while the tree encodes the value again.
-        defer { unsafe run.ended = true }
+        defer { run.state.ended = true }
         do {
             try root.encodeRoot(value, requiringValue: requiringValue)
         } catch {
-            if unsafe run.abandoned { return nil }
+            if run.state.abandoned { return nil }
             throw error
         }
-        return unsafe run.abandoned ? nil : try run.finish(body)
+        return unsafe run.state.abandoned ? nil : try run.state.finish(body)
     }
 
     /// ``encode(_:options:writeOptions:registry:requiringValue:_:)`` as an array.

@@ -2,36 +2,39 @@ import Foundation
 
 /// What a streaming keyed container writes through and into: a class, so
 /// that a kept container (``RecycledContainers``) can be pointed at the
-/// next object. It owns its encoder and reads it unretained on the hot
-/// paths, as ``TreeKeyedState`` does.
-@safe class StreamKeyedState {
-    @exclusivity(unchecked) private final var owner: StreamEncoder
-    @exclusivity(unchecked) private final var encoderRef: Unmanaged<StreamEncoder>
-    /// The frame of the object this container writes, and its generation
-    /// (-1: a container handed out after the stream was abandoned).
-    @exclusivity(unchecked) final var frame: Int
-    @exclusivity(unchecked) final var generation: Int
-
+/// next object. Its targets are an ``ExclusiveState``, read in place on
+/// the hot paths (``withTargets(_:)``), as ``TreeKeyedState``'s are.
+class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
     init(encoder: StreamEncoder, frame: Int, generation: Int) {
-        unsafe owner = encoder
-        unsafe encoderRef = unsafe .passUnretained(encoder)
-        unsafe self.frame = frame
-        unsafe self.generation = generation
+        super.init(state: StreamKeyedTargets(encoder: encoder, frame: frame, generation: generation))
     }
 
     final func reset(encoder: StreamEncoder, frame: Int, generation: Int) {
-        unsafe owner = encoder
-        unsafe encoderRef = unsafe .passUnretained(encoder)
-        unsafe self.frame = frame
-        unsafe self.generation = generation
+        state = StreamKeyedTargets(encoder: encoder, frame: frame, generation: generation)
     }
 
-    final var encoder: StreamEncoder { unsafe owner }
+    final var encoder: StreamEncoder { state.encoder }
+    final var frame: Int { state.frame }
+    final var generation: Int { state.generation }
 
-    /// The encoder and its run, unretained (``owner`` keeps them).
+    /// The encoder and its run, borrowed for `body` (no reference counting).
     @inline(__always)
     final func withTargets<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
-        unsafe try encoderRef._withUnsafeGuaranteedRef { encoder in try body(encoder, encoder.run) }
+        try state.with(body)
+    }
+}
+
+/// The encoder a streaming keyed container writes through, the frame of
+/// the object it writes and that frame's generation (-1: a container
+/// handed out after the stream was abandoned).
+struct StreamKeyedTargets {
+    let encoder: StreamEncoder
+    let frame: Int
+    let generation: Int
+
+    @inline(__always)
+    func with<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
+        try body(encoder, encoder.run)
     }
 }
 
@@ -42,15 +45,15 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     /// where its bytes start, or -1 once the encode has ended (nothing is written).
     @inline(__always)
     private func begin(_ name: String, _ run: StreamRun) throws -> Int {
-        let start = unsafe try run.beginMember(frame, generation)
-        if start >= 0 { unsafe try run.writeKey(name, frame: frame) }
+        let start = try run.state.beginMember(frame, generation)
+        if start >= 0 { try run.state.writeKey(name, frame: frame) }
         return start
     }
 
     private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {
         try withTargets { encoder, run in
             guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
-            unsafe write(&run.writer)
+            write(&run.state.writer)
         }
     }
 
@@ -80,9 +83,9 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
             let start = try begin(name, run)
             guard start >= 0 else { return }
             do {
-                unsafe try encoder.encodeValue(value, key: key, frame: frame)
+                try encoder.encodeValue(value, key: key, frame: frame)
             } catch {
-                unsafe run.undoMember(frame, from: start, key: name)
+                run.state.undoMember(frame, from: start, key: name)
                 throw error
             }
         }
@@ -92,19 +95,19 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     private func encodeWhole(_ value: JSONValue, forKey key: Key) throws {
         try withTargets { encoder, run in
             guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
-            unsafe try run.writer.write(value, depth: frame, path: "")
+            try run.state.writer.write(value, depth: frame, path: "")
         }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = openNested(key, object: true)
-        return unsafe KeyedEncodingContainer(
+        return KeyedEncodingContainer(
             StreamKeyedContainer<NestedKey>(encoder: nested.encoder, frame: frame + 1, generation: nested.generation))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = openNested(key, object: false)
-        return unsafe StreamUnkeyedContainer(encoder: nested.encoder, frame: frame + 1, generation: nested.generation)
+        return StreamUnkeyedContainer(encoder: nested.encoder, frame: frame + 1, generation: nested.generation)
     }
 
     /// Begins the member `key` and opens a container in it, with the
@@ -115,10 +118,10 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         let run = encoder.run
         let trail = PathTrail(parent: encoder.trail, key: key)
         var nestedGeneration = -1
-        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = unsafe try? run.push(object: object, at: frame + 1) {
+        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = try? run.state.push(object: object, at: frame + 1) {
             nestedGeneration = opened
         }
-        let nested = unsafe StreamEncoder(
+        let nested = StreamEncoder(
             run: run, trail: trail, depth: encoder.depth + 1, frame: frame, container: nestedGeneration, isObject: object)
         return (nested, nestedGeneration)
     }
@@ -136,9 +139,9 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         let trail = PathTrail(parent: encoder.trail, key: key)
         var ticket = -1
         if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0 {
-            ticket = run.newTicket()
-            unsafe run.setPending(frame, ticket: ticket)
+            ticket = run.state.newTicket()
+            run.state.setPending(frame, ticket: ticket)
         }
-        return unsafe StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
+        return StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
     }
 }

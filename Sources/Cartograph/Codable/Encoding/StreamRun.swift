@@ -84,29 +84,14 @@ struct StreamKeyLog {
     }
 }
 
-/// What one streaming encode shares: the writer, the stack of open
-/// containers, and what every encoder of the value reads (options,
-/// registry, converted keys, recycled containers).
-///
-/// Frame 0 is the root's place, never closed; frame `f` above it is a
-/// container at output level `f - 1`, whose members sit at level `f`.
-final class StreamRun {
+/// What one streaming encode shares: the options and registry every
+/// encoder of the value reads, and the ``StreamStack`` they write through
+/// (``ExclusiveState``: touched several times per value, it skips the
+/// runtime's exclusivity check).
+final class StreamRun: ExclusiveState<StreamStack> {
     let options: CodableOptions
     let registry: ModelRegistry
     let registryIsEmpty: Bool
-    @exclusivity(unchecked) var writer: NativeJSONWriter
-    @exclusivity(unchecked) var convertedKeys: [String: String] = [:]
-    @exclusivity(unchecked) private(set) var frames: [StreamFrame] = [StreamFrame()]
-    /// Frames open, the root's included.
-    @exclusivity(unchecked) private(set) var open = 1
-    @exclusivity(unchecked) private var lastTicket = 0
-    /// Set when a value could not be written in order: nothing after it is
-    /// written, and the caller encodes again with the tree encoder.
-    @exclusivity(unchecked) private(set) var abandoned = false
-    /// Set when the encode has returned: a container kept past it writes
-    /// nothing (as Foundation's `JSONEncoder` drops such writes) and throws nothing.
-    @exclusivity(unchecked) var ended = false
-    @exclusivity(unchecked) var recycled: RecycledContainers<StreamKeyedState>
 
     /// Whether values with these options can be streamed. Sorted keys need
     /// every key of an object first; a custom key strategy must be called
@@ -124,20 +109,45 @@ final class StreamRun {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
-        unsafe writer = NativeJSONWriter(options: writeOptions, capacity: capacity)
-        unsafe recycled = RecycledContainers(keeps: ContainerLayout.keyedEncoding, after: 16)
+        super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity))
+    }
+}
+
+/// The writer and the stack of open containers of one streaming encode,
+/// with the converted keys and recycled containers its encoders share.
+///
+/// Frame 0 is the root's place, never closed; frame `f` above it is a
+/// container at output level `f - 1`, whose members sit at level `f`.
+struct StreamStack {
+    var writer: NativeJSONWriter
+    var convertedKeys: [String: String] = [:]
+    private(set) var frames: [StreamFrame] = [StreamFrame()]
+    /// Frames open, the root's included.
+    private(set) var open = 1
+    private var lastTicket = 0
+    /// Set when a value could not be written in order: nothing after it is
+    /// written, and the caller encodes again with the tree encoder.
+    private(set) var abandoned = false
+    /// Set when the encode has returned: a container kept past it writes
+    /// nothing (as Foundation's `JSONEncoder` drops such writes) and throws nothing.
+    var ended = false
+    var recycled: RecycledContainers<StreamKeyedState>
+
+    init(writeOptions: WriteOptions, capacity: Int) {
+        writer = NativeJSONWriter(options: writeOptions, capacity: capacity)
+        recycled = RecycledContainers(keeps: ContainerLayout.keyedEncoding, after: 16)
     }
 
     /// A ticket for an encoder's place: unique within the encode.
     @inline(__always)
-    func newTicket() -> Int {
-        unsafe lastTicket &+= 1
-        return unsafe lastTicket
+    mutating func newTicket() -> Int {
+        lastTicket &+= 1
+        return lastTicket
     }
 
     /// Gives up streaming: the encode is done again by the tree encoder.
-    func abandon() -> StreamAbandoned {
-        unsafe abandoned = true
+    mutating func abandon() -> StreamAbandoned {
+        abandoned = true
         return StreamAbandoned()
     }
 
@@ -146,42 +156,42 @@ final class StreamRun {
     /// Whether `frame` is still open as the container of that generation.
     @inline(__always)
     func isOpen(_ frame: Int, _ generation: Int) -> Bool {
-        unsafe frame < open && frames[frame].generation == generation && !abandoned
+        frame < open && frames[frame].generation == generation && !abandoned
     }
 
     /// Makes `frame` the innermost open container: the containers above it
     /// are closed (a nested container ends when its parent writes again).
     @inline(__always)
-    func closeAbove(_ frame: Int) {
-        while unsafe open > frame + 1 { closeTop() }
+    mutating func closeAbove(_ frame: Int) {
+        while open > frame + 1 { closeTop() }
     }
 
-    private func closeTop() {
-        let top = unsafe open - 1
+    private mutating func closeTop() {
+        let top = open - 1
         settlePending(top)
-        let frame = unsafe frames[top]
+        let frame = frames[top]
         if frame.count == 0 {
-            if unsafe writer.foundationLayout { unsafe writer.emptyContainerLines(top - 1) }
+            if writer.foundationLayout { writer.emptyContainerLines(top - 1) }
         } else {
-            unsafe writer.newline(top - 1)
+            writer.newline(top - 1)
         }
-        unsafe writer.sink.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-        unsafe open -= 1
+        writer.sink.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        open -= 1
     }
 
     /// Writes `{}` for a member whose encoder wrote nothing (as the tree
     /// encoder does), so that nothing else is written in its place.
-    func settlePending(_ frame: Int) {
-        guard unsafe frames[frame].pendingTicket != 0 else { return }
-        unsafe frames[frame].pendingTicket = 0
+    mutating func settlePending(_ frame: Int) {
+        guard frames[frame].pendingTicket != 0 else { return }
+        frames[frame].pendingTicket = 0
         writeEmptyObject(level: frame)
     }
 
     /// `{}` at an output level.
-    func writeEmptyObject(level: Int) {
-        unsafe writer.sink.append(UInt8(ascii: "{"))
-        if unsafe writer.foundationLayout { unsafe writer.emptyContainerLines(level) }
-        unsafe writer.sink.append(UInt8(ascii: "}"))
+    mutating func writeEmptyObject(level: Int) {
+        writer.sink.append(UInt8(ascii: "{"))
+        if writer.foundationLayout { writer.emptyContainerLines(level) }
+        writer.sink.append(UInt8(ascii: "}"))
     }
 
     /// Starts the next member of `frame`: closes what is above it, settles
@@ -190,17 +200,17 @@ final class StreamRun {
     /// ``undoMember(_:from:key:)``), or -1, writing nothing, once the
     /// encode has ended. Throws (abandoning) if the frame was closed.
     @inline(__always)
-    func beginMember(_ frame: Int, _ generation: Int) throws -> Int {
+    mutating func beginMember(_ frame: Int, _ generation: Int) throws -> Int {
         guard isOpen(frame, generation) else {
-            if unsafe ended { return -1 }
+            if ended { return -1 }
             throw abandon()
         }
-        if unsafe open > frame + 1 { closeAbove(frame) }
-        if unsafe frames[frame].pendingTicket != 0 { settlePending(frame) }
-        let start = unsafe writer.sink.count
-        if unsafe frames[frame].count > 0 { unsafe writer.sink.append(UInt8(ascii: ",")) }
-        unsafe frames[frame].count += 1
-        unsafe writer.newline(frame)
+        if open > frame + 1 { closeAbove(frame) }
+        if frames[frame].pendingTicket != 0 { settlePending(frame) }
+        let start = writer.sink.count
+        if frames[frame].count > 0 { writer.sink.append(UInt8(ascii: ",")) }
+        frames[frame].count += 1
+        writer.newline(frame)
         return start
     }
 
@@ -208,37 +218,37 @@ final class StreamRun {
     /// the containers its value opened are dropped unwritten. The value's
     /// error then leaves the stream as the tree encoder leaves its tree, with
     /// no member for it, so a caller that catches the error writes on.
-    func undoMember(_ frame: Int, from mark: Int, key: String?) {
-        guard unsafe !abandoned, unsafe !ended, unsafe frame < open else { return }
-        unsafe open = frame + 1
-        unsafe frames[frame].count -= 1
-        unsafe frames[frame].pendingTicket = 0
-        if let key { unsafe frames[frame].keys.removeLast(key) }
-        unsafe writer.sink.truncate(to: mark)
+    mutating func undoMember(_ frame: Int, from mark: Int, key: String?) {
+        guard !abandoned, !ended, frame < open else { return }
+        open = frame + 1
+        frames[frame].count -= 1
+        frames[frame].pendingTicket = 0
+        if let key { frames[frame].keys.removeLast(key) }
+        writer.sink.truncate(to: mark)
     }
 
     /// Writes a member's key; a key already written in this object abandons.
     @inline(__always)
-    func writeKey(_ key: String, frame: Int) throws {
-        guard unsafe frames[frame].keys.insert(key) else { throw abandon() }
-        unsafe writer.writeString(key)
-        if unsafe writer.foundationLayout { unsafe writer.sink.append(UInt8(ascii: " ")) }
-        unsafe writer.sink.append(UInt8(ascii: ":"))
-        if unsafe writer.indent > 0 { unsafe writer.sink.append(UInt8(ascii: " ")) }
+    mutating func writeKey(_ key: String, frame: Int) throws {
+        guard frames[frame].keys.insert(key) else { throw abandon() }
+        writer.writeString(key)
+        if writer.foundationLayout { writer.sink.append(UInt8(ascii: " ")) }
+        writer.sink.append(UInt8(ascii: ":"))
+        if writer.indent > 0 { writer.sink.append(UInt8(ascii: " ")) }
     }
 
     /// Marks the member just begun in `frame` as the place of the encoder
     /// holding `ticket`.
     @inline(__always)
-    func setPending(_ frame: Int, ticket: Int) { unsafe frames[frame].pendingTicket = ticket }
+    mutating func setPending(_ frame: Int, ticket: Int) { frames[frame].pendingTicket = ticket }
 
     /// Undoes a single value begun in `frame` (from `mark`): the place is
     /// the encoder's holding `ticket` again. False if nothing was undone.
-    func undoPlace(_ frame: Int, ticket: Int, from mark: Int) -> Bool {
-        guard unsafe !abandoned, unsafe !ended, unsafe frame < open else { return false }
-        unsafe open = frame + 1
-        unsafe frames[frame].pendingTicket = ticket
-        unsafe writer.sink.truncate(to: mark)
+    mutating func undoPlace(_ frame: Int, ticket: Int, from mark: Int) -> Bool {
+        guard !abandoned, !ended, frame < open else { return false }
+        open = frame + 1
+        frames[frame].pendingTicket = ticket
+        writer.sink.truncate(to: mark)
         return true
     }
 
@@ -246,49 +256,49 @@ final class StreamRun {
     /// now: the member it was given is the last one there and still empty.
     /// On true, the place is taken.
     @inline(__always)
-    func takePlace(_ frame: Int, ticket: Int) -> Bool {
-        guard unsafe !abandoned, unsafe !ended, unsafe frame < open, unsafe frames[frame].pendingTicket == ticket else { return false }
-        if unsafe open > frame + 1 { closeAbove(frame) }
-        unsafe frames[frame].pendingTicket = 0
+    mutating func takePlace(_ frame: Int, ticket: Int) -> Bool {
+        guard !abandoned, !ended, frame < open, frames[frame].pendingTicket == ticket else { return false }
+        if open > frame + 1 { closeAbove(frame) }
+        frames[frame].pendingTicket = 0
         return true
     }
 
     /// After an encoder's value is done: closes what it opened and writes
     /// `{}` if it wrote nothing.
     @inline(__always)
-    func finishPlace(_ frame: Int, ticket: Int) {
-        guard unsafe !abandoned, unsafe frame < open else { return }
-        if unsafe open > frame + 1 { closeAbove(frame) }
-        if unsafe frames[frame].pendingTicket == ticket { settlePending(frame) }
+    mutating func finishPlace(_ frame: Int, ticket: Int) {
+        guard !abandoned, frame < open else { return }
+        if open > frame + 1 { closeAbove(frame) }
+        if frames[frame].pendingTicket == ticket { settlePending(frame) }
     }
 
     /// Opens a container at output level `frame` (its members then sit in
     /// frame `frame + 1`); returns its generation. Past the writer's depth
     /// limit or the stack's room the stream is abandoned: the tree encoder
     /// reports it as it always has.
-    func push(object: Bool, at frame: Int) throws -> Int {
-        guard unsafe frame == open, unsafe frame - 1 < writer.options.maxDepth, StackGuard.hasRoom else { throw abandon() }
-        unsafe writer.sink.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    mutating func push(object: Bool, at frame: Int) throws -> Int {
+        guard frame == open, frame - 1 < writer.options.maxDepth, StackGuard.hasRoom else { throw abandon() }
+        writer.sink.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let generation = newTicket()
-        if unsafe open == frames.count {
-            unsafe frames.append(StreamFrame(generation: generation, isObject: object))
+        if open == frames.count {
+            frames.append(StreamFrame(generation: generation, isObject: object))
         } else {
-            unsafe frames[open].generation = generation
-            unsafe frames[open].isObject = object
-            unsafe frames[open].count = 0
-            unsafe frames[open].pendingTicket = 0
-            if object { unsafe frames[open].keys.reset() }
+            frames[open].generation = generation
+            frames[open].isObject = object
+            frames[open].count = 0
+            frames[open].pendingTicket = 0
+            if object { frames[open].keys.reset() }
         }
-        unsafe open += 1
+        open += 1
         return generation
     }
 
     /// Closes every container, finishes the output (a final newline when
     /// pretty, as the tree's writer writes it) and hands it to `body` in place.
-    func finish<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        unsafe ended = true
+    mutating func finish<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        ended = true
         closeAbove(0)
-        if unsafe writer.indent > 0, unsafe !writer.foundationLayout { unsafe writer.sink.append(UInt8(ascii: "\n")) }
+        if writer.indent > 0, !writer.foundationLayout { writer.sink.append(UInt8(ascii: "\n")) }
         return unsafe try writer.sink.withBytes(body)
     }
 }

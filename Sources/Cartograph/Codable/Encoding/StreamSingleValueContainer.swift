@@ -10,13 +10,13 @@ struct StreamSingleValueContainer: SingleValueEncodingContainer {
 
     private func put(_ write: (inout NativeJSONWriter) -> Void) throws {
         guard try encoder.beginSingleValue() else { return }
-        unsafe write(&encoder.run.writer)
+        write(&encoder.run.state.writer)
     }
 
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func putWhole(_ value: JSONValue) throws {
         guard try encoder.beginSingleValue() else { return }
-        unsafe try encoder.run.writer.write(value, depth: encoder.frame, path: "")
+        try encoder.run.state.writer.write(value, depth: encoder.frame, path: "")
     }
 
     mutating func encodeNil() throws { try put { $0.sink.append(contentsOf: .null) } }

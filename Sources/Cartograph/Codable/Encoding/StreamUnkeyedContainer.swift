@@ -15,20 +15,20 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     /// closed one had is not kept, and no write into it can follow).
     var count: Int {
         let run = encoder.run
-        return unsafe run.isOpen(frame, generation) ? run.frames[frame].count : 0
+        return run.state.isOpen(frame, generation) ? run.state.frames[frame].count : 0
     }
 
     private func put(_ write: (inout NativeJSONWriter) -> Void) throws {
         let run = encoder.run
-        guard try run.beginMember(frame, generation) >= 0 else { return }
-        unsafe write(&run.writer)
+        guard try run.state.beginMember(frame, generation) >= 0 else { return }
+        write(&run.state.writer)
     }
 
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func putWhole(_ value: JSONValue) throws {
         let run = encoder.run
-        guard try run.beginMember(frame, generation) >= 0 else { return }
-        unsafe try run.writer.write(value, depth: frame, path: "")
+        guard try run.state.beginMember(frame, generation) >= 0 else { return }
+        try run.state.writer.write(value, depth: frame, path: "")
     }
 
     mutating func encodeNil() throws { try put { $0.sink.append(contentsOf: .null) } }
@@ -51,9 +51,9 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     /// array abandons (its count is gone, and the tree knows the index).
     private func isWritable() throws -> Bool {
         let run = encoder.run
-        if run.isOpen(frame, generation) { return true }
-        if unsafe run.ended { return false }
-        throw run.abandon()
+        if run.state.isOpen(frame, generation) { return true }
+        if run.state.ended { return false }
+        throw run.state.abandon()
     }
     mutating func encode(_ value: Int) throws { try put { $0.writeInteger(Int64(value)) } }
     mutating func encode(_ value: Int8) throws { try put { $0.writeInteger(Int64(value)) } }
@@ -69,14 +69,14 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { try putWhole(.number(JSONNumber(wide: value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let run = encoder.run
-        let start = try run.beginMember(frame, generation)
+        let start = try run.state.beginMember(frame, generation)
         guard start >= 0 else { return }
         // The member just begun: its index is the count before it.
-        let key = unsafe IndexKey(run.frames[frame].count - 1)
+        let key = IndexKey(run.state.frames[frame].count - 1)
         do {
             try encoder.encodeValue(value, key: key, frame: frame)
         } catch {
-            run.undoMember(frame, from: start, key: nil)
+            run.state.undoMember(frame, from: start, key: nil)
             throw error
         }
     }
@@ -95,7 +95,7 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         let run = encoder.run
         let trail = PathTrail(parent: encoder.trail, key: IndexKey(count))
         var nestedGeneration = -1
-        if (try? run.beginMember(frame, generation)) ?? -1 >= 0, let opened = try? run.push(object: object, at: frame + 1) {
+        if (try? run.state.beginMember(frame, generation)) ?? -1 >= 0, let opened = try? run.state.push(object: object, at: frame + 1) {
             nestedGeneration = opened
         }
         let nested = StreamEncoder(
@@ -107,9 +107,9 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
         let run = encoder.run
         let trail = PathTrail(parent: encoder.trail, key: IndexKey(count))
         var ticket = -1
-        if (try? run.beginMember(frame, generation)) ?? -1 >= 0 {
-            ticket = run.newTicket()
-            run.setPending(frame, ticket: ticket)
+        if (try? run.state.beginMember(frame, generation)) ?? -1 >= 0 {
+            ticket = run.state.newTicket()
+            run.state.setPending(frame, ticket: ticket)
         }
         return StreamEncoder(run: run, trail: trail, depth: encoder.depth + 1, frame: frame, ticket: ticket)
     }

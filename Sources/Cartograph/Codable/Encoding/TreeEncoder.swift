@@ -41,16 +41,16 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// The key of this encoder's value in its parent.
     let key: (any CodingKey)?
     private let baseTrail: PathTrail?
-    @exclusivity(unchecked) private var madeTrail: PathTrail??
+    private var madeTrail: PathTrail??
     /// Keys are written without the key strategy (a string-keyed dictionary's).
-    @exclusivity(unchecked) private var writesKeysAsGiven = false
+    private var writesKeysAsGiven = false
 
     /// The coding path as a chain, made on first use: most encoders are never
     /// asked (it serves `codingPath`, nested containers and errors).
     var trail: PathTrail? {
-        if let madeTrail = unsafe madeTrail { return madeTrail }
+        if let madeTrail = madeTrail { return madeTrail }
         let made = key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
-        unsafe madeTrail = .some(made)
+        madeTrail = .some(made)
         return made
     }
 
@@ -97,10 +97,10 @@ final class TreeEncoder: Encoder, EncoderChecks {
             object = EncodingObject()
             result = .object(object)
         }
-        if let (holder, state) = unsafe run.recycled.reuse(ObjectIdentifier(Key.self), depth: depth) {
-            unsafe state._withUnsafeGuaranteedRef { $0.reset(encoder: self, object: object) }
-            // Kept for this key type: the holder's is a `KeyedEncodingContainer<Key>`.
-            return unsafe holder._withUnsafeGuaranteedRef { unsafe unsafeDowncast($0, to: KeptContainerOf<KeyedEncodingContainer<Key>>.self).take() }
+        if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.recycled.reuse(
+            ObjectIdentifier(Key.self), depth: depth, reset: { $0.reset(encoder: self, object: object) })
+        {
+            return kept.take()
         }
         return newKeyedContainer(Key.self, object: object)
     }
@@ -112,8 +112,8 @@ final class TreeEncoder: Encoder, EncoderChecks {
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, object: EncodingObject) -> KeyedEncodingContainer<Key> {
         let state = TreeKeyedContainer<Key>(encoder: self, object: object)
         let container = KeyedEncodingContainer(state)
-        if unsafe run.recycled.admits() {
-            unsafe run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth)
+        if run.recycled.admits() {
+            run.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: depth)
         }
         return container
     }
@@ -161,14 +161,14 @@ final class TreeEncoder: Encoder, EncoderChecks {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if unsafe writesKeysAsGiven { return key.stringValue }
+        if writesKeysAsGiven { return key.stringValue }
         switch options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
         case .codingPath(let convert):
             return convert(codingPath + [key]).stringValue
         case .snakeCase, .snakeCaseRoundTrip, .custom:
-            return unsafe KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+            return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
         }
     }
 
@@ -176,7 +176,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// the key strategy changes keys: its keys are data, not coding keys, and
     /// are written as they are (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { unsafe writesKeysAsGiven = true }
+        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
     }
 
     // MARK: Values
@@ -224,7 +224,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     func encodeRootNode<T: Encodable>(_ value: T, requiringValue: Bool = false) throws -> EncodingNode {
         // The kept containers hold encoders, which hold the run: released
         // when the root value is done, however it ends.
-        defer { if depth == 0 { unsafe run.recycled.empty() } }
+        defer { if depth == 0 { run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))

@@ -3,35 +3,45 @@ import Foundation
 /// What a keyed container writes through and into: a class, so that a kept
 /// container (``RecycledContainers``) can be pointed at the next object.
 ///
-/// It owns both (``owners``) and reads them through unmanaged references
-/// on the hot paths (``withTargets(_:)``): a strong reference read from a
-/// `var` is retained and released around each use.
-@safe class TreeKeyedState {
-    @exclusivity(unchecked) private final var owners: (TreeEncoder, EncodingObject)
-    @exclusivity(unchecked) private final var encoderRef: Unmanaged<TreeEncoder>
-    @exclusivity(unchecked) private final var objectRef: Unmanaged<EncodingObject>
-
+/// Its targets are an ``ExclusiveState``, read in place on the hot paths
+/// (``withTargets(_:)``): a strong reference read from a class's `var` is
+/// otherwise retained and released around each use, beside the
+/// exclusivity check.
+class TreeKeyedState: ExclusiveState<TreeKeyedTargets> {
     init(encoder: TreeEncoder, object: EncodingObject) {
-        unsafe owners = (encoder, object)
-        unsafe encoderRef = unsafe .passUnretained(encoder)
-        unsafe objectRef = unsafe .passUnretained(object)
+        super.init(state: TreeKeyedTargets(encoder: encoder, object: object))
     }
 
     final func reset(encoder: TreeEncoder, object: EncodingObject) {
-        unsafe owners = (encoder, object)
-        unsafe encoderRef = unsafe .passUnretained(encoder)
-        unsafe objectRef = unsafe .passUnretained(object)
+        state = TreeKeyedTargets(encoder: encoder, object: object)
     }
 
-    final var encoder: TreeEncoder { unsafe owners.0 }
-    final var object: EncodingObject { unsafe owners.1 }
+    final var encoder: TreeEncoder { state.encoder }
+    final var object: EncodingObject { state.object }
 
-    /// The encoder and the object, unretained (``owners`` keeps them).
+    /// The encoder and the object, borrowed for `body` (no reference counting).
     @inline(__always)
     final func withTargets<Result>(_ body: (TreeEncoder, EncodingObject) throws -> Result) rethrows -> Result {
-        unsafe try encoderRef._withUnsafeGuaranteedRef { encoder in
-            unsafe try objectRef._withUnsafeGuaranteedRef { object in try body(encoder, object) }
-        }
+        try state.with(body)
+    }
+}
+
+/// The encoder a keyed container writes through and the object it fills.
+struct TreeKeyedTargets {
+    let encoder: TreeEncoder
+    let object: EncodingObject
+
+    @inline(__always)
+    func with<Result>(_ body: (TreeEncoder, EncodingObject) throws -> Result) rethrows -> Result {
+        try body(encoder, object)
+    }
+
+    /// Sets the member `key` to a scalar (a method here, not a closure
+    /// through ``with(_:)``: the optimizer then reads the two references
+    /// in place instead of retaining them).
+    @inline(__always)
+    func put(_ value: JSONValue, _ key: some CodingKey) {
+        object.set(encoder.jsonKey(key), encoder.node(value))
     }
 }
 
@@ -42,7 +52,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
 
     var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
 
-    private func put(_ value: JSONValue, _ key: Key) { withTargets { encoder, object in object.set(encoder.jsonKey(key), encoder.node(value)) } }
+    private func put(_ value: JSONValue, _ key: Key) { state.put(value, key) }
 
     func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
     func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }

@@ -30,10 +30,8 @@ final class PathStack {
     /// The links (plain values: the stack's memory, no exclusivity or
     /// uniqueness checks per push).
     private let links = PointerStack<Link>(capacity: 16)
-    // One stack per decode, used by one thread at a time (a decode is
-    // synchronous): no dynamic exclusivity checks.
     /// The object keys that links name, in the order they were pushed.
-    @exclusivity(unchecked) private var keys: [String] = []
+    private var keys: [String] = []
     /// The number of links: a mark to cut back to (``truncate(to:)``).
     var count: Int { links.count }
 
@@ -54,8 +52,8 @@ final class PathStack {
         case .index(let index):
             value = max(index, 0)
         case .key(let key):
-            value = unsafe ~keys.count
-            unsafe keys.append(key)
+            value = ~keys.count
+            keys.append(key)
         }
         return unsafe append(Link(parent: parent < count ? parent : -1, spec: nil, value: value))
     }
@@ -85,7 +83,7 @@ final class PathStack {
                 firstKey = ~link.value
             }
         }
-        if firstKey >= 0 { unsafe keys.removeLast(keys.count - firstKey) }
+        if firstKey >= 0 { keys.removeLast(keys.count - firstKey) }
         links.truncate(to: mark)
     }
 
@@ -100,7 +98,7 @@ final class PathStack {
             } else if link.value >= 0 {
                 components.append(.index(link.value))
             } else {
-                unsafe components.append(.key(keys[~link.value]))
+                components.append(.key(keys[~link.value]))
             }
             at = link.parent
         }
@@ -115,7 +113,7 @@ final class PathStack {
             if let spec = unsafe link.spec {
                 for case .key(let name) in unsafe spec.takeUnretainedValue().trailComponents.reversed() { return name }
             } else if link.value < 0 {
-                return unsafe keys[~link.value]
+                return keys[~link.value]
             }
             at = link.parent
         }

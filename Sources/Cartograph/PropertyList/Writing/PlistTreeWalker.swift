@@ -57,7 +57,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .array(let array):
             try checkDepth(depth, path())
             try sink.beginArray()
-            let held = unsafe array.elements
+            let held = array.elements
             let elements = held.span
             for position in elements.indices where !omitsNulls || !elements[position].isNull {
                 try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
@@ -66,7 +66,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .object(let object):
             try checkDepth(depth, path())
             try sink.beginDict()
-            let held = unsafe object.members
+            let held = object.members
             let members = held.span
             let sorted = sortedOrder(members.count, key: { held[$0].key })
             for ordinal in members.indices {

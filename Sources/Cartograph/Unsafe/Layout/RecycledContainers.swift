@@ -80,20 +80,31 @@
         return Int(mixed >> UInt(UInt.bitWidth - 7))
     }
 
-    /// The holder of a kept container for `type` at `depth` that nothing
-    /// else holds, and its state for the caller to point at the new object
-    /// (neither retained: the table keeps them); nil if there is none.
+    /// The holder of the kept container for `type` at `depth` that nothing
+    /// else holds, after `reset` has pointed its state at the new object;
+    /// nil if there is none. The caller takes the container out
+    /// (``KeptContainerOf/take()``).
+    ///
+    /// `Container`, the type the caller asks for, is the container type
+    /// kept for `type` (a `KeyedDecodingContainer<Key>` for
+    /// `ObjectIdentifier(Key.self)`; debug builds check it). It is inferred
+    /// from the caller's result: neither a metatype argument nor an
+    /// optional container, whose handling in the caller's generic code
+    /// looks `KeyedDecodingContainer<Key>`'s metadata up at run time, the
+    /// cost this table exists to avoid.
     @inline(__always)
-    func reuse(_ type: ObjectIdentifier, depth: Int) -> (holder: Unmanaged<KeptContainer>, state: Unmanaged<State>)? {
+    func reuse<Container>(_ type: ObjectIdentifier, depth: Int, reset: (State) -> Void) -> KeptContainerOf<Container>? {
         guard let slots = unsafe slots else { return nil }
         var index = Self.home(of: type, depth: depth)
         for _ in 0..<Self.probes {
             let slot = unsafe slots + index
             guard let kept = unsafe slot.pointee.type else { return nil }
             if kept == type, unsafe slot.pointee.depth == depth {
-                let holder = unsafe Unmanaged.passUnretained(slot.pointee.holder!)
-                guard unsafe holder._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
-                return unsafe (holder, slot.pointee.state!)
+                guard let holder = unsafe slot.pointee.holder, holder.isUnique() else { return nil }
+                // Not retained: the table keeps it.
+                unsafe slot.pointee.state!._withUnsafeGuaranteedRef(reset)
+                assert(holder is KeptContainerOf<Container>, "a container kept for another type")
+                return unsafe unsafeDowncast(holder, to: KeptContainerOf<Container>.self)
             }
             index = (index + 1) & (Self.capacity - 1)
         }

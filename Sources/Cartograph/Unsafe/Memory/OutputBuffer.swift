@@ -9,7 +9,9 @@
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// The number of bytes written.
-    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var used = 0
+    /// Bytes written.
+    var count: Int { unsafe used }
 
     init(capacity: Int) {
         unsafe self.capacity = max(capacity, 16)
@@ -19,23 +21,23 @@
     deinit { unsafe base.deallocate() }
 
     /// The bytes written, as an array (one copy).
-    var bytes: [UInt8] { unsafe Array(UnsafeBufferPointer(start: base, count: count)) }
+    var bytes: [UInt8] { unsafe Array(UnsafeBufferPointer(start: base, count: used)) }
 
     /// The bytes written, in place (valid only inside `body`).
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        unsafe try body(UnsafeRawBufferPointer(start: base, count: count))
+        unsafe try body(UnsafeRawBufferPointer(start: base, count: used))
     }
 
     @inline(__always)
     private func reserve(_ more: Int) {
-        if unsafe capacity - count < more { unsafe grow(to: count + more) }
+        if unsafe capacity - used < more { unsafe grow(to: used + more) }
     }
 
     private func grow(to needed: Int) {
         var grown = unsafe capacity * 2
         while grown < needed { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        unsafe moved.moveInitialize(from: base, count: count)
+        unsafe moved.moveInitialize(from: base, count: used)
         unsafe base.deallocate()
         unsafe base = unsafe moved
         unsafe capacity = grown
@@ -44,22 +46,22 @@
     /// Drops the bytes written after the first `count` (a streamed member
     /// whose value threw).
     func truncate(to count: Int) {
-        unsafe precondition(count >= 0 && count <= self.count, "truncating past the bytes written")
-        unsafe self.count = count
+        unsafe precondition(count >= 0 && count <= used, "truncating past the bytes written")
+        unsafe used = count
     }
 
     @inline(__always)
     func append(_ byte: UInt8) {
         reserve(1)
-        unsafe base[count] = byte
-        unsafe count += 1
+        unsafe base[used] = byte
+        unsafe used += 1
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        unsafe UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-        unsafe count += bytes.count
+        unsafe UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: bytes.count)
+        unsafe used += bytes.count
     }
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { unsafe append(UnsafeRawBufferPointer(bytes)) }
@@ -69,17 +71,17 @@
     @inline(__always)
     func append(contentsOf literal: StaticBytes) {
         reserve(8)
-        unsafe UnsafeMutableRawPointer(base + count).storeBytes(of: literal.word.littleEndian, as: UInt64.self)
-        unsafe count += literal.count
+        unsafe UnsafeMutableRawPointer(base + used).storeBytes(of: literal.word.littleEndian, as: UInt64.self)
+        unsafe used += literal.count
     }
 
     /// Appends a backslash and `byte` (a two-byte escape such as `\n`).
     @inline(__always)
     func escape(_ byte: UInt8) {
         reserve(2)
-        unsafe base[count] = UInt8(ascii: "\\")
-        unsafe base[count + 1] = byte
-        unsafe count += 2
+        unsafe base[used] = UInt8(ascii: "\\")
+        unsafe base[used + 1] = byte
+        unsafe used += 2
     }
 
     /// Appends any bytes (a string's UTF-8, repeated spaces): contiguous

@@ -1,0 +1,80 @@
+// Mutable state read and written without the runtime's exclusivity check.
+//
+// Swift checks at run time that two accesses to a class's stored property
+// never overlap (a `modify` of `frames` while something reads `frames`):
+// each access calls `swift_beginAccess`, which the optimizer cannot remove
+// when the access reaches across calls. On the streaming encoder's stack,
+// touched several times per value written, those calls were a fifth of
+// the encode (HISTORY.md, thirty-first session).
+//
+// A class that one encode or decode owns keeps its mutable state in one
+// struct and derives from `ExclusiveState<ThatStruct>`:
+//
+//     final class StreamRun: ExclusiveState<StreamStack> { … }
+//     run.state.beginMember(frame, generation)   // one access, no check
+//
+// Why skipping the check is sound here: such an object lives on one task
+// (its class is not `Sendable`), and no code reached while `state` is
+// being modified touches the same object's state: the struct's mutating
+// methods write bytes and bookkeeping and return, and never run code the
+// library does not own (a value's `encode(to:)`, a transform). The one
+// read held across such code, a keyed container's targets borrowed while
+// a member's value encodes (`withTargets`), is of a container the caller
+// still holds, which is therefore never recycled (reset) meanwhile
+// (``RecycledContainers`` hands out only containers nothing else holds).
+//
+// Debug builds, which the test suite runs, check what they can: an access
+// that begins while a modification is open traps, as the runtime's check
+// would. (A debug build copies what it reads and ends the read at once,
+// so a modification during a borrow is the one overlap it cannot see;
+// the argument above covers it.)
+
+/// A base class whose subclass's mutable state, one `State` value, is read
+/// and written without the runtime's dynamic exclusivity check (checked in
+/// debug builds instead).
+///
+/// Only for objects that one encode or decode owns on one task, whose
+/// accesses to ``state`` never run code outside the library.
+class ExclusiveState<State> {
+    @exclusivity(unchecked) private final var storage: State
+
+    #if DEBUG
+        /// Accesses open now: readers, or -1 while one modifies.
+        private final var openAccesses = 0
+    #endif
+
+    /// Whether accesses are checked (debug builds).
+    static var checksAccesses: Bool {
+        #if DEBUG
+            true
+        #else
+            false
+        #endif
+    }
+
+    init(state: State) {
+        unsafe storage = state
+    }
+
+    /// The state. Reading it while it is modified, or modifying it while it
+    /// is read or modified, is undefined in release builds and traps in
+    /// debug builds.
+    final var state: State {
+        @inline(__always) _read {
+            #if DEBUG
+                precondition(openAccesses >= 0, "\(Self.self): state read while it is being modified")
+                openAccesses += 1
+                defer { openAccesses -= 1 }
+            #endif
+            yield unsafe storage
+        }
+        @inline(__always) _modify {
+            #if DEBUG
+                precondition(openAccesses == 0, "\(Self.self): state modified while another access is open")
+                openAccesses = -1
+                defer { openAccesses = 0 }
+            #endif
+            yield unsafe &storage
+        }
+    }
+}
