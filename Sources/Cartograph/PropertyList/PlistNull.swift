@@ -7,7 +7,7 @@
 enum PlistNull {
     static let marker = "$null"
 
-    static func isMarker(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        unsafe count == 5 && bytes[0] == 0x24 && bytes[1] == 0x6E && bytes[2] == 0x75 && bytes[3] == 0x6C && bytes[4] == 0x6C
+    static func isMarker(_ bytes: Span<UInt8>) -> Bool {
+        bytes.count == 5 && bytes[0] == 0x24 && bytes[1] == 0x6E && bytes[2] == 0x75 && bytes[3] == 0x6C && bytes[4] == 0x6C
     }
 }

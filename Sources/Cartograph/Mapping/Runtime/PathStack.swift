@@ -5,9 +5,9 @@
 ///
 /// It replaced a chain of one ``PathTrail`` object per nested model (an
 /// allocation, a release chain and an array of pending components each). A link is a
-/// plain value (a property's key spec, retained while linked, or an array
-/// position, or a key kept beside the stack): pushing copies no string and
-/// cutting back destroys nothing through a value witness. Links that held
+/// plain value (the position of a property's key spec or of an object key,
+/// both kept beside the stack, or an array position): pushing copies no
+/// string and cutting back destroys nothing through a value witness. Links that held
 /// their path components had cost a String retain per component and a
 /// witness call per link cut.
 ///
@@ -17,11 +17,26 @@
 /// after that call (a factory storing the one it was given) names what the
 /// stack then holds, never reads outside it and never loops: a link's
 /// parent always sits below it.
-final class PathStack {
-    @safe private struct Link {
+final class PathStack: ExclusiveState<PathStack.Names> {
+    /// The object keys and the key specs that links name, in the order they
+    /// were pushed (an ``ExclusiveState``: pushed and cut per nested model).
+    struct Names {
+        var keys: [String] = []
+        var specs: [KeySpec.Storage] = []
+
+        /// Drops the names from `firstKey` and `firstSpec` (-1: none) on.
+        mutating func cut(keysFrom firstKey: Int, specsFrom firstSpec: Int) {
+            // One at a time: `removeLast(_:)` goes through the generic
+            // `replaceSubrange`, and nearly every cut drops one name.
+            if firstKey >= 0 { while keys.count > firstKey { keys.removeLast() } }
+            if firstSpec >= 0 { while specs.count > firstSpec { specs.removeLast() } }
+        }
+    }
+
+    private struct Link {
         let parent: Int
-        /// A property's key path, retained while linked; or nil.
-        let spec: Unmanaged<KeySpec.Storage>?
+        /// The index in ``specs`` of a property's key path; or -1.
+        let spec: Int
         /// Without a spec: an array position (>= 0) or, complemented (`~`),
         /// the index in ``keys`` of an object key.
         let value: Int
@@ -30,12 +45,9 @@ final class PathStack {
     /// The links (plain values: the stack's memory, no exclusivity or
     /// uniqueness checks per push).
     private let links = PointerStack<Link>(capacity: 16)
-    /// The object keys that links name, in the order they were pushed.
-    private var keys: [String] = []
+    init() { super.init(state: Names()) }
     /// The number of links: a mark to cut back to (``truncate(to:)``).
     var count: Int { links.count }
-
-    deinit { truncate(to: 0) }
 
     @inline(__always)
     private func append(_ link: Link) -> Int {
@@ -52,16 +64,17 @@ final class PathStack {
         case .index(let index):
             value = max(index, 0)
         case .key(let key):
-            value = ~keys.count
-            keys.append(key)
+            value = ~state.keys.count
+            state.keys.append(key)
         }
-        return unsafe append(Link(parent: parent < count ? parent : -1, spec: nil, value: value))
+        return append(Link(parent: parent < count ? parent : -1, spec: -1, value: value))
     }
 
     /// Pushes the components of a property's key path, as one link, under
     /// the link at `parent`; returns the new link's index.
     func push(_ spec: KeySpec.Storage, under parent: Int) -> Int {
-        unsafe append(Link(parent: parent < count ? parent : -1, spec: Unmanaged.passRetained(spec), value: 0))
+        state.specs.append(spec)
+        return append(Link(parent: parent < count ? parent : -1, spec: state.specs.count - 1, value: 0))
     }
 
     /// Removes the links from `mark` up. Most calls find nothing above the
@@ -75,15 +88,17 @@ final class PathStack {
 
     private func cut(to mark: Int) {
         var firstKey = -1
+        var firstSpec = -1
         for position in mark..<count {
             let link = links[position]
-            if let spec = unsafe link.spec {
-                unsafe spec.release()
+            if link.spec >= 0 {
+                if firstSpec < 0 { firstSpec = link.spec }
             } else if link.value < 0, firstKey < 0 {
                 firstKey = ~link.value
             }
+            if firstKey >= 0, firstSpec >= 0 { break }
         }
-        if firstKey >= 0 { keys.removeLast(keys.count - firstKey) }
+        state.cut(keysFrom: firstKey, specsFrom: firstSpec)
         links.truncate(to: mark)
     }
 
@@ -93,12 +108,12 @@ final class PathStack {
         var at = index
         while at >= 0, at < count {
             let link = links[at]
-            if let spec = unsafe link.spec {
-                unsafe components.append(contentsOf: spec.takeUnretainedValue().trailComponents.reversed())
+            if link.spec >= 0 {
+                components.append(contentsOf: state.specs[link.spec].trailComponents.reversed())
             } else if link.value >= 0 {
                 components.append(.index(link.value))
             } else {
-                components.append(.key(keys[~link.value]))
+                components.append(.key(state.keys[~link.value]))
             }
             at = link.parent
         }
@@ -110,10 +125,10 @@ final class PathStack {
         var at = index
         while at >= 0, at < count {
             let link = links[at]
-            if let spec = unsafe link.spec {
-                for case .key(let name) in unsafe spec.takeUnretainedValue().trailComponents.reversed() { return name }
+            if link.spec >= 0 {
+                for case .key(let name) in state.specs[link.spec].trailComponents.reversed() { return name }
             } else if link.value < 0 {
-                return keys[~link.value]
+                return state.keys[~link.value]
             }
             at = link.parent
         }

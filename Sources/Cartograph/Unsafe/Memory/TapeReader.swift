@@ -97,7 +97,7 @@ struct TapeReader {
     @inline(__always)
     func isPlistNullMarker(_ entry: TapeEntry) -> Bool {
         guard entry.kind == .string, entry.length == 5 else { return false }
-        return unsafe PlistNull.isMarker(start(of: entry), count: 5)
+        return unsafe PlistNull.isMarker(UnsafeBufferPointer(start: start(of: entry), count: 5).span)
     }
 
     // MARK: Numbers (their text, validated by the parser and NUL-terminated)
