@@ -39,7 +39,8 @@
 //   `scripts/test` runs the suite both ways.
 // - Exclusivity is unchecked only on the state of objects one decode or
 //   encode owns on one task (``ExclusiveState``: the encoders' stacks and
-//   trees, the keyed encoding containers, the binary plist sink), never
+//   trees, the keyed encoding containers, the binary plist sink, the
+//   names on a mapping decode's path stack), never
 //   across code the library does not own; debug builds, which the test
 //   suite runs, check those accesses themselves.
 // - A struct model's property is written in place only at a
@@ -76,5 +77,5 @@
 //   plist writer stores through a `MutableSpan`;
 // - lock-free caches that publish immutable objects through an atomic
 //   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
-//   parent and key-spec references of a mapping decode's context and path
-//   stack (``MappingContext``, ``PathStack``), which the decode outlives.
+//   parent reference of a mapping decode's context (``MappingContext``),
+//   which the decode outlives.
