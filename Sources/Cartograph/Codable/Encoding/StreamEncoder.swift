@@ -391,7 +391,9 @@ extension StreamEncoder {
             if run.state.abandoned { return nil }
             throw error
         }
-        return unsafe run.state.abandoned ? nil : try run.state.finish(body)
+        if run.state.abandoned { return nil }
+        // The caller's closure runs after the state's modification ends.
+        return unsafe try run.state.finish().withBytes(body)
     }
 
     /// ``encode(_:options:writeOptions:registry:requiringValue:_:)`` as an array.

@@ -293,12 +293,13 @@ struct StreamStack {
         return generation
     }
 
-    /// Closes every container, finishes the output (a final newline when
-    /// pretty, as the tree's writer writes it) and hands it to `body` in place.
-    mutating func finish<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    /// Closes every container and finishes the output (a final newline
+    /// when pretty, as the tree's writer writes it); returns the buffer
+    /// holding it.
+    mutating func finish() -> OutputBuffer {
         ended = true
         closeAbove(0)
         if writer.indent > 0, !writer.foundationLayout { writer.sink.append(UInt8(ascii: "\n")) }
-        return unsafe try writer.sink.withBytes(body)
+        return writer.sink
     }
 }

@@ -35,14 +35,6 @@ struct TreeKeyedTargets {
     func with<Result>(_ body: (TreeEncoder, EncodingObject) throws -> Result) rethrows -> Result {
         try body(encoder, object)
     }
-
-    /// Sets the member `key` to a scalar (a method here, not a closure
-    /// through ``with(_:)``: the optimizer then reads the two references
-    /// in place instead of retaining them).
-    @inline(__always)
-    func put(_ value: JSONValue, _ key: some CodingKey) {
-        object.set(encoder.jsonKey(key), encoder.node(value))
-    }
 }
 
 final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingContainerProtocol {
@@ -52,7 +44,7 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
 
     var codingPath: [any CodingKey] { PathTrail.codingKeys(trail) }
 
-    private func put(_ value: JSONValue, _ key: Key) { state.put(value, key) }
+    private func put(_ value: JSONValue, _ key: Key) { withTargets { encoder, object in object.set(encoder.jsonKey(key), encoder.node(value)) } }
 
     func encodeNil(forKey key: Key) throws { put(encoder.nilValue, key) }
     func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }

@@ -35,10 +35,10 @@ final class PathStack: ExclusiveState<PathStack.Names> {
 
     private struct Link {
         let parent: Int
-        /// The index in ``specs`` of a property's key path; or -1.
+        /// The index in ``Names/specs`` of a property's key path; or -1.
         let spec: Int
         /// Without a spec: an array position (>= 0) or, complemented (`~`),
-        /// the index in ``keys`` of an object key.
+        /// the index in ``Names/keys`` of an object key.
         let value: Int
     }
 

@@ -56,9 +56,9 @@ class ExclusiveState<State> {
         unsafe storage = state
     }
 
-    /// The state. Reading it while it is modified, or modifying it while it
-    /// is read or modified, is undefined in release builds and traps in
-    /// debug builds.
+    /// The state. An access that overlaps a modification is undefined in
+    /// release builds; debug builds trap when an access begins while a
+    /// modification is open.
     final var state: State {
         @inline(__always) _read {
             #if DEBUG
