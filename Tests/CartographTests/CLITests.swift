@@ -1,5 +1,6 @@
 import Cartograph
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// The `cartograph` executable: output lines and exit statuses other tools rely on.
@@ -13,24 +14,9 @@ import Testing
     static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("cartograph")
 
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errors: String(decoding: errData, as: UTF8.self))
+        let ended = try ChildProcess.run(
+            executable, arguments, input: input.map { Data($0.utf8) }, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        return Run(status: ended.status, output: String(decoding: ended.output, as: UTF8.self), errors: String(decoding: ended.errors, as: UTF8.self))
     }
 
     static func temporaryFile(_ contents: String, name: String = "sample.json") throws -> String {

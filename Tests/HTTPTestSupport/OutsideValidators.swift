@@ -60,20 +60,10 @@ public enum OutsideValidators {
             try file.write(to: url)
             paths.append(url.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + paths
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "validator exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
+        let ended = try ChildProcess.run(URL(fileURLWithPath: python), ["-c", script] + paths)
+        guard ended.status == 0 else {
+            throw Failure(description: "validator exited \(ended.status): \(String(decoding: ended.errors, as: UTF8.self))")
         }
-        return out
+        return ended.output
     }
 }

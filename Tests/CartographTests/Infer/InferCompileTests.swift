@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// Every file `cartograph infer` prints compiles: seeded samples whose keys
@@ -123,23 +124,9 @@ import Testing
     }
 
     static func run(_ arguments: [String]) throws -> CLITests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        // Errors to a file: a compiler's many diagnostics would fill a pipe read only at the end.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("cartograph-swiftc-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let errors = try FileHandle(forWritingTo: errorFile)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errors.close()
+        // Output and errors to files (ChildProcess): a compiler's many diagnostics would fill a pipe read only at the end.
+        let ended = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
         return CLITests.Run(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-            errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+            status: ended.status, output: String(decoding: ended.output, as: UTF8.self), errors: String(decoding: ended.errors, as: UTF8.self))
     }
 }
