@@ -30,7 +30,7 @@ struct NativeJSONWriter {
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).
     mutating func write(_ slot: EncodingNode) throws {
         try write(slot, depth: 0, path: "$")
-        if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
+        endDocument()
     }
 
     /// Writes a mapping's encoded tree as ``EncodedValue/jsonValue(path:)``
@@ -38,12 +38,17 @@ struct NativeJSONWriter {
     /// `JSONValue` (dates become ISO 8601 strings, data base64).
     mutating func write(_ value: EncodedValue) throws {
         try write(value, depth: 0, path: "$")
-        if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
+        endDocument()
     }
 
     /// Writes a whole JSON value.
     mutating func write(_ value: JSONValue) throws {
         try write(.value(value), depth: 0, path: "$")
+        endDocument()
+    }
+
+    /// Ends a whole value: a final newline when pretty, as the jansson writer writes.
+    mutating func endDocument() {
         if indent > 0, !foundationLayout { sink.append(UInt8(ascii: "\n")) }
     }
 
@@ -187,49 +192,67 @@ struct NativeJSONWriter {
         _ count: Int, depth: Int, path: @autoclosure () -> String,
         _ element: (inout NativeJSONWriter, Int) throws -> Void
     ) throws {
-        guard depth < options.maxDepth else { throw depthError(path()) }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-        sink.append(UInt8(ascii: "["))
-        guard count > 0 else {
-            if foundationLayout { emptyContainerLines(depth) }
-            sink.append(UInt8(ascii: "]"))
-            return
-        }
+        try open(UInt8(ascii: "["), depth: depth, path: path())
         for position in 0..<count {
-            if position > 0 { sink.append(UInt8(ascii: ",")) }
-            newline(depth + 1)
+            beginElement(position, depth: depth)
             try element(&self, position)
         }
-        newline(depth)
-        sink.append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"), count: count, depth: depth)
     }
 
     private mutating func writeObject(
         _ count: Int, key: (Int) -> String, depth: Int, path: @autoclosure () -> String,
         _ member: (inout NativeJSONWriter, Int) throws -> Void
     ) throws {
-        guard depth < options.maxDepth else { throw depthError(path()) }
-        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
-        sink.append(UInt8(ascii: "{"))
-        guard count > 0 else {
-            if foundationLayout { emptyContainerLines(depth) }
-            sink.append(UInt8(ascii: "}"))
-            return
-        }
+        try open(UInt8(ascii: "{"), depth: depth, path: path())
         // The sorted order is only made when asked for: an array per object otherwise.
-        let order = options.sortedKeys ? (0..<count).sorted { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } : nil
+        let order = options.sortedKeys && count > 1 ? (0..<count).sorted { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) } : nil
         for ordinal in 0..<count {
             let position = order?[ordinal] ?? ordinal
-            if ordinal > 0 { sink.append(UInt8(ascii: ",")) }
-            newline(depth + 1)
-            writeString(key(position))
-            if foundationLayout { sink.append(UInt8(ascii: " ")) }
-            sink.append(UInt8(ascii: ":"))
-            if indent > 0 { sink.append(UInt8(ascii: " ")) }
+            beginMember(key(position), ordinal, depth: depth)
             try member(&self, position)
         }
-        newline(depth)
-        sink.append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"), count: count, depth: depth)
+    }
+
+    // MARK: Containers written piece by piece
+    //
+    // The tree walks above and the mapping layer's stream (MappingStream.swift)
+    // write containers through these four, so both lay them out alike.
+
+    /// Opens an array (`[`) or object (`{`) at `depth`, within
+    /// ``WriteOptions/maxDepth`` and the thread's stack.
+    mutating func open(_ bracket: UInt8, depth: Int, path: @autoclosure () -> String) throws {
+        guard depth < options.maxDepth else { throw depthError(path()) }
+        guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
+        sink.append(bracket)
+    }
+
+    /// Starts the element at `position` of the array open at `depth`.
+    mutating func beginElement(_ position: Int, depth: Int) {
+        if position > 0 { sink.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+    }
+
+    /// Starts the member at `position` of the object open at `depth`: its
+    /// key and separator, leaving its value to the caller.
+    mutating func beginMember(_ key: String, _ position: Int, depth: Int) {
+        if position > 0 { sink.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+        writeString(key)
+        if foundationLayout { sink.append(UInt8(ascii: " ")) }
+        sink.append(UInt8(ascii: ":"))
+        if indent > 0 { sink.append(UInt8(ascii: " ")) }
+    }
+
+    /// Closes the container open at `depth` after `count` elements or members.
+    mutating func close(_ bracket: UInt8, count: Int, depth: Int) {
+        if count == 0 {
+            if foundationLayout { emptyContainerLines(depth) }
+        } else {
+            newline(depth)
+        }
+        sink.append(bracket)
     }
 
     mutating func writeNumber(_ number: JSONNumber, path: @autoclosure () -> String) throws {

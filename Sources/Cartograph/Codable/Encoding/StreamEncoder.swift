@@ -292,6 +292,18 @@ final class StreamEncoder: Encoder, EncoderChecks {
             return true
         }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+            // Streamed into the run's buffer through a copy of its writer
+            // (no access to the run held while the model's rules run). On
+            // an error its bytes are cut off and the tree below reports it
+            // (MappingStream.swift).
+            var writer = run.state.writer
+            let start = writer.sink.count
+            do {
+                try entry.streamValue(value, EncodingContext(registry: registry, profile: .json), &writer, frame)
+                return true
+            } catch {
+                writer.sink.truncate(to: start)
+            }
             let encoded: EncodedValue
             do {
                 encoded = try entry.encodeValue(value, EncodingContext(registry: registry, profile: .json))

@@ -245,6 +245,14 @@ public struct JSONMapper: Sendable {
     /// The model (or array, optional … of models) as JSON bytes.
     @_disfavoredOverload
     public func encode<Model>(_ model: Model) throws -> [UInt8] {
+        // Streamed as the rules run (MappingStream.swift). On an error the
+        // stream's bytes are dropped and the tree path below reports it.
+        var stream = NativeJSONWriter(options: writeOptions)
+        do {
+            try ValueCodec<Model>.resolve().stream(model, EncodingContext(registry: registry, profile: .json), &stream, 0)
+            stream.endDocument()
+            return stream.output
+        } catch {}
         // The tree is written as it is: no JSONValue, no jansson DOM in between.
         let tree = try encodeTree(model, profile: .json)
         var writer = NativeJSONWriter(options: writeOptions)

@@ -51,6 +51,10 @@ public struct MappingRule<Model>: @unchecked Sendable {
     let read: (inout Model, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
     /// The value to write, or nil when an optional property is nil.
     let write: ((Model, EncodingContext) throws -> EncodedValue?)?
+    /// ``write`` as JSON straight into a writer at a depth (MappingStream.swift):
+    /// false, with nothing written, where ``write`` gives nil; nil for a
+    /// rule whose value is only written through its tree.
+    var stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Bool)?
 
     init(
         role: RuleRole, property: String?, decodeKey: KeySpec?, encodeKey: KeySpec?, required: Bool = false, ignoreNull: Bool? = nil,
@@ -80,6 +84,7 @@ public struct MappingRule<Model>: @unchecked Sendable {
                 sub = base as! Sub
             },
             write: write.map { write in { sub, context in try write(sub as! Model, context) } })
+        lifted.stream = stream.map { stream in { sub, context, writer, depth in try stream(sub as! Model, context, &writer, depth) } }
         lifted.decodes = decodes
         lifted.encodes = encodes
         lifted.inherited = true
@@ -157,6 +162,12 @@ func propertyRule<Model, Value>(
             // A sub-mapper writes the model it read (the registry's entry otherwise).
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
+    rule.stream = { model, context, writer, depth in
+        let value = model[keyPath: keyPath]
+        if codec.isNone(value) { return false }
+        try codec.stream(value, options.subMapper.map { context.using($0) } ?? context, &writer, depth)
+        return true
+    }
     rule.keyPath = keyPath
     rule.writesLeaf = codec.isLeaf && options.subMapper == nil
     rule.facts = ValueFacts(codec: codec, shape: shape, options: options)
@@ -361,6 +372,12 @@ private func encodeOnlyRule<Model, Value>(
             let value = try body(model)
             return codec.isNone(value) ? nil : try codec.encode(value, context)
         })
+    rule.stream = { model, context, writer, depth in
+        let value = try body(model)
+        if codec.isNone(value) { return false }
+        try codec.stream(value, context, &writer, depth)
+        return true
+    }
     rule.decodes = false
     rule.nilEncoding = nilEncoding
     rule.facts = ValueFacts(codec: codec, shape: ValueShape.of(Value.self), options: .standard)

@@ -49,10 +49,13 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// Each rule's key when every written rule writes one plain key, all
     /// different (``flatEncodingKeys(_:)``); nil otherwise.
     let flatKeys: [String?]?
+    /// ``flatKeys``' positions in their keys' byte order, for the stream
+    /// under ``WriteOptions/sortedKeys`` (empty without flat keys).
+    let sortedFlatOrder: [Int]
     /// Whether ``unnamed`` holds an error: tested per object instead of
     /// binding the optional error (which copied the whole error struct and
     /// destroyed the copy on every apply).
-    private let cannotRun: Bool
+    let cannotRun: Bool
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
         self.mapping = mapping
@@ -75,6 +78,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         self.directKeys = directKeys
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
+        sortedFlatOrder = flatKeys.map(Self.sortedOrder) ?? []
         cannotRun = unnamed != nil
     }
 
@@ -440,6 +444,7 @@ extension Mapping {
             keys: compiled.identifyingKeys,
             make: { object, context in try compiled.make(object, context) },
             encode: { model, context in try compiled.encode(model, context) },
+            stream: { model, context, writer, depth in try compiled.stream(model, context, &writer, depth) },
             update: { model, object, context in try compiled.apply(&model, object, context, .update) },
             keyNaming: compiled.naming, compiledMapping: compiled)
     }

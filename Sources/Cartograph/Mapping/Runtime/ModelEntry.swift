@@ -13,6 +13,9 @@ protocol ModelEntryProtocol: AnyObject, Sendable {
     var keyNaming: NamingStrategy? { get }
     func makeAny(_ object: ObjectView, _ context: MappingContext) throws -> Any
     func encodeAny(_ model: Any, _ context: EncodingContext) throws -> EncodedValue
+    /// Writes a model as JSON at a depth, through the entry's stream where it
+    /// has one (MappingStream.swift).
+    func streamTyped<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws
     var canUpdate: Bool { get }
     func updateAny(_ model: inout Any, _ object: ObjectView, _ context: MappingContext) throws
     /// The `CompiledMapping<type>` behind the entry, when a ``Mapping``
@@ -77,7 +80,7 @@ extension ModelEntryProtocol {
         return try encodeTyped(model, context)
     }
 
-    private func encodeTyped<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
+    func encodeTyped<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
         if let typed = self as? TypedModelEntry<T> { return try typed.encode(model, context) }
         return try encodeAny(model, context)
     }
@@ -91,6 +94,9 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
     let keys: [String]
     let make: (ObjectView, MappingContext) throws -> Model
     let encode: (Model, EncodingContext) throws -> EncodedValue
+    /// The mapping's JSON stream (MappingStream.swift); nil for a factory,
+    /// whose `encode` makes a tree.
+    let stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Void)?
     let update: ((inout Model, ObjectView, MappingContext) throws -> Void)?
     let keyNaming: NamingStrategy?
     let compiledMapping: AnyObject?
@@ -98,6 +104,7 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
     init(
         keys: [String], make: @escaping (ObjectView, MappingContext) throws -> Model,
         encode: @escaping (Model, EncodingContext) throws -> EncodedValue,
+        stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Void)? = nil,
         update: ((inout Model, ObjectView, MappingContext) throws -> Void)?, keyNaming: NamingStrategy? = nil,
         compiledMapping: CompiledMapping<Model>? = nil
     ) {
@@ -106,6 +113,7 @@ final class TypedModelEntry<Model>: ModelEntryProtocol, @unchecked Sendable {
         self.keyNaming = keyNaming
         self.make = make
         self.encode = encode
+        self.stream = stream
         self.update = update
     }
 

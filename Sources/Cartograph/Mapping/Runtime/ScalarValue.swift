@@ -6,6 +6,12 @@ protocol ScalarValue {
     static func scalar(from node: Node, lenient: Bool) throws -> Self
     /// Writes the value for a profile.
     func encodedScalar(profile: OutputProfile) -> EncodedValue
+    /// Writes the value as JSON, what ``encodedScalar(profile:)`` for
+    /// `.json` would become (the mapping layer's stream, MappingStream.swift).
+    /// A requirement so that the common scalars write themselves without
+    /// an ``EncodedValue`` (a box per value); `depth` is the nesting of a
+    /// `JSONValue` that holds containers.
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws
     /// The expected kind, for errors.
     static var expectedKind: String { get }
     /// The type's zero (`""`, `0`, `false`, empty data), what
@@ -64,6 +70,9 @@ extension ScalarValue {
 extension ScalarValue {
     static var zero: Self? { nil }
     static var holdsNull: Bool { false }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws {
+        try writer.write(encodedScalar(profile: .json), depth: depth, path: "")
+    }
 }
 
 extension Node {
@@ -93,6 +102,7 @@ extension String: ScalarValue {
         return document.reader.string(entry)
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .string(self) }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) { writer.writeString(self) }
 }
 
 extension Bool: ScalarValue {
@@ -126,6 +136,7 @@ extension Bool: ScalarValue {
         throw node.mismatch(expected: "bool")
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .bool(self) }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) { writer.sink.append(contentsOf: self ? .true : .false) }
 }
 
 /// Integers: exact or throw, never wrapped or rounded.
@@ -167,6 +178,13 @@ extension IntegerScalar {
     func encodedScalar(profile: OutputProfile) -> EncodedValue {
         Self.isSigned ? .number(JSONNumber(Int64(self))) : .number(JSONNumber(UInt64(self)))
     }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws {
+        if Self.isSigned || self <= Int64.max {
+            writer.writeInteger(Int64(truncatingIfNeeded: self))
+        } else {
+            try writer.writeNumber(JSONNumber(UInt64(self)), path: "")
+        }
+    }
 }
 
 extension Int: IntegerScalar {}
@@ -199,6 +217,9 @@ extension Double: ScalarValue {
         throw node.mismatch(expected: "number")
     }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { .number(JSONNumber(self)) }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws {
+        if isFinite { writer.writeDouble(self) } else { try writer.writeNumber(JSONNumber(self), path: "") }
+    }
 }
 
 extension Float: ScalarValue {
@@ -239,6 +260,7 @@ extension JSONValue: ScalarValue {
     static var holdsNull: Bool { true }
     static func scalar(from node: Node, lenient: Bool) throws -> JSONValue { try node.jsonValue() }
     func encodedScalar(profile: OutputProfile) -> EncodedValue { EncodedValue(self) }
+    func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws { try writer.write(self, depth: depth, path: "") }
 }
 
 extension Date: ScalarValue {

@@ -22,6 +22,11 @@ struct ValueCodec<Value>: @unchecked Sendable {
     // metatypes, key paths) and user closures that were @Sendable when given.
     let decode: (Node, MappingContext, ValueOptions) throws -> Value
     let encode: (Value, EncodingContext) throws -> EncodedValue
+    /// Writes the value as JSON straight into a writer, at a depth: what
+    /// ``encode`` and then writing its tree write, byte for byte, with no
+    /// tree (MappingStream.swift). Codecs without a stream of their own
+    /// (transforms, `Any`, `Codable` fallbacks) write their tree.
+    let stream: (Value, EncodingContext, inout NativeJSONWriter, Int) throws -> Void
     /// For optional types: the nil value and a test for it.
     let none: (() -> Value)?
     let isNone: (Value) -> Bool
@@ -60,6 +65,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
     init(
         decode: @escaping (Node, MappingContext, ValueOptions) throws -> Value,
         encode: @escaping (Value, EncodingContext) throws -> EncodedValue,
+        stream: ((Value, EncodingContext, inout NativeJSONWriter, Int) throws -> Void)? = nil,
         none: (() -> Value)? = nil, isNone: @escaping (Value) -> Bool = { _ in false },
         isCollection: Bool = false, isLeaf: Bool = false, zero: (() -> Value)? = nil, holdsNull: Bool = false,
         scalarArray: ((Document, Int, Bool, Bool) throws -> [Value])? = nil, scalarNesting: ScalarNesting? = nil,
@@ -77,6 +83,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         self.holdsNull = holdsNull
         self.decode = decode
         self.encode = encode
+        self.stream = stream ?? { value, context, writer, depth in try writer.write(encode(value, context), depth: depth, path: "") }
         self.none = none
         self.isNone = isNone
         self.isCollection = isCollection
@@ -121,6 +128,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             },
             encode: { value, context in value.encodedScalar(profile: context.profile) },
+            stream: { value, _, writer, depth in try value.writeJSON(into: &writer, depth: depth) },
             isLeaf: true, zero: S.zero.map { zero in { zero } }, holdsNull: S.holdsNull,
             scalarArray: { document, index, lenient, skippingNulls in
                 try S.scalarArray(in: document, at: index, lenient: lenient, skippingNulls: skippingNulls)
@@ -136,6 +144,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
             encode: { value, context in
                 guard let inner = value.wrapped else { return .null }
                 return try wrapped.encode(inner, context)
+            },
+            stream: { value, context, writer, depth in
+                guard let inner = value.wrapped else { return writer.sink.append(contentsOf: .null) }
+                try wrapped.stream(inner, context, &writer, depth)
             },
             none: { O.nothing },
             isNone: { $0.wrapped == nil },
@@ -206,6 +218,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         ValueCodec<[Element]>(
             decode: { node, context, options in try elements(node, element, context, options, as: [Element].self) },
             encode: { value, context in try encodeElements(value, element, context) },
+            stream: { value, context, writer, depth in try streamElements(value, element, context, &writer, depth) },
             isCollection: true, zero: { [] })
     }
 
@@ -248,6 +261,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return ValueCodec<A>(
             decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
+            stream: { value, context, writer, depth in try streamElements(value.elements, element, context, &writer, depth) },
             isCollection: true, zero: { A.make([]) },
             scalarArray: reader, scalarNesting: nesting,
             modelSlot: models ? { field in NestedModelArraySlot<A, A>(field: field, wrap: { $0 }) } : nil,
@@ -265,6 +279,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         return ValueCodec<S>(
             decode: { node, context, options in S.make(try elements(node, element, context, options, as: [S.Element].self)) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
+            stream: { value, context, writer, depth in try streamElements(value.elements, element, context, &writer, depth) },
             isCollection: true, zero: { S.make([]) })
     }
 
@@ -305,7 +320,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
             encode: { dictionary, context in
                 try context.descend()
                 return .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
-            }, zero: { D.make([]) })
+            },
+            stream: { dictionary, context, writer, depth in try streamMembers(dictionary.pairs, value, context, &writer, depth) },
+            zero: { D.make([]) })
     }
 
     private static func rawCodec<R: RawRepresentable>(_: R.Type) -> Any? {
@@ -321,7 +338,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 return value
             },
-            encode: { value, context in try raw.encode(value.rawValue, context) })
+            encode: { value, context in try raw.encode(value.rawValue, context) },
+            stream: { value, context, writer, depth in try raw.stream(value.rawValue, context, &writer, depth) })
     }
 
     /// A registered model, a polymorphic type resolved by class inference, or `Codable`.
@@ -384,6 +402,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
+            stream: { value, context, writer, depth in try streamModel(value, context, &writer, depth) },
             modelSlot: { field in NestedModelSlot<Value, Value>(field: field, wrap: { $0 }, nothing: nil) },
             optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }) })
     }

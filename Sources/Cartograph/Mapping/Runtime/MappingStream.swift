@@ -1,0 +1,162 @@
+// The mapping layer's JSON stream: a model is written as its rules run,
+// with no ``EncodedValue`` tree in between.
+//
+//     struct User { var id: Int; var tags: [String]; var boss: User? }
+//     try mapper.encode(User(id: 7, tags: ["a"], boss: nil))
+//
+// `User`'s compiled mapping opens `{` and runs its rules in order: the `id`
+// rule writes `"id":7` (the scalar writes itself, ``ScalarValue/writeJSON(into:depth:)``),
+// the `tags` rule `,"tags":["a"]`; the `boss` rule finds nil, so its member
+// (begun at `,"boss":`) is cut off again unless `nilEncoding` asks for
+// `null`. A nested model is its entry's stream in turn.
+//
+// The tree (``CompiledMapping/encode(_:_:)``) stays the definition of what
+// an encode writes and throws: anything the stream does not write itself
+// (a factory's `encode`, a transform, `Any`, an unregistered `Codable`
+// value, a mapping with key paths or repeated keys) is encoded to its tree
+// and that tree written in place. And if the stream throws, the caller
+// (``JSONMapper/encode(_:)-(Model)``, the `Codable` stream's registered
+// models) drops what it wrote and encodes through the tree, which throws
+// the error with its path, so the stream never reports an error of its own.
+// Rules that leave their member out (``OmitProperty``, a cycle skipped by
+// policy) cut their member off, as the tree never adds it.
+
+extension CompiledMapping {
+    /// Writes the model as JSON at `depth`: what ``encode(_:_:)`` and then
+    /// writing its tree write.
+    func stream(_ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
+        if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
+        guard let flatKeys else { return try writer.write(encode(model, context), depth: depth, path: "") }
+        // Sorted keys: the rules run in their keys' order (fixed when the
+        // mapping was compiled), so the members come out as the tree's
+        // writer sorts them.
+        let order = writer.options.sortedKeys ? sortedFlatOrder : nil
+        try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
+        var count = 0
+        let rules = rules
+        let ruleSpan = rules.span
+        for ordinal in 0..<flatKeys.count {
+            let position = order?[ordinal] ?? ordinal
+            guard let key = flatKeys[position] else { continue }
+            let compiled = ruleSpan[position]
+            guard let spec = compiled.encodeSpec else { continue }
+            let start = writer.sink.count
+            writer.beginMember(key, count, depth: depth)
+            do {
+                if try Self.streamRule(compiled, model, context, spec, &writer, depth + 1) {
+                    count += 1
+                } else if compiled.rule.nilEncoding ?? options.nilEncoding == .null {
+                    writer.sink.append(contentsOf: .null)
+                    count += 1
+                } else {
+                    writer.sink.truncate(to: start)
+                }
+            } catch is CycleDetected where options.cycles == .skip {
+                writer.sink.truncate(to: start)
+            } catch is OmitProperty {
+                writer.sink.truncate(to: start)
+            }
+        }
+        writer.close(UInt8(ascii: "}"), count: count, depth: depth)
+    }
+
+    /// Writes one rule's value into the member begun for it; false when the
+    /// rule has nothing to write (a nil optional).
+    @inline(__always)
+    private static func streamRule(
+        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ spec: KeySpec, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws -> Bool {
+        // A scalar runs in the object's context, as in the tree (its path is
+        // only made for an error, and errors are the tree's to report).
+        let context = compiled.rule.writesLeaf ? context : context.child(spec: spec)
+        if let stream = compiled.rule.stream { return try stream(model, context, &writer, depth) }
+        guard let write = compiled.rule.write, let written = try write(model, context) else { return false }
+        try writer.write(written, depth: depth, path: "")
+        return true
+    }
+
+    /// The positions of ``flatKeys`` in the order of their keys' UTF-8
+    /// bytes, as ``WriteOptions/sortedKeys`` writes them.
+    static func sortedOrder(_ keys: [String?]) -> [Int] {
+        keys.indices.sorted { (keys[$0] ?? "").utf8.lexicographicallyPrecedes((keys[$1] ?? "").utf8) }
+    }
+}
+
+extension ModelEntryProtocol {
+    /// Writes a model as JSON at `depth`, watching for cycles through class
+    /// instances: the stream's ``encodeValue(_:_:)``.
+    func streamValue<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
+        try context.descend()
+        if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
+            let object = model as AnyObject
+            guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
+            defer { context.visiting.leave(object) }
+            return try streamTyped(model, context, &writer, depth)
+        }
+        try streamTyped(model, context, &writer, depth)
+    }
+}
+
+extension TypedModelEntry {
+    /// The stream's ``ModelEntryProtocol/encodeTyped(_:_:)``, a requirement
+    /// so that a model declared as `T` reaches the entry of its own class (a
+    /// subclass instance in a base-class property) with one dynamic cast of
+    /// the value, and no generic metadata looked up for the entry's type.
+    func streamTyped<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
+        guard let model = model as? Model else { return try writer.write(encodeAny(model, context), depth: depth, path: "") }
+        guard let stream else { return try writer.write(encode(model, context), depth: depth, path: "") }
+        try stream(model, context, &writer, depth)
+    }
+}
+
+extension ValueCodec {
+    /// Writes an array's elements through their codec: the stream's
+    /// ``encodeElements(_:_:_:)``.
+    static func streamElements<Element>(
+        _ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws {
+        try context.descend()
+        try writer.open(UInt8(ascii: "["), depth: depth, path: "")
+        if codec.isLeaf {
+            for position in values.indices {
+                writer.beginElement(position, depth: depth)
+                try codec.stream(values[position], context, &writer, depth + 1)
+            }
+        } else {
+            for position in values.indices {
+                writer.beginElement(position, depth: depth)
+                try codec.stream(values[position], context.child(.index(position)), &writer, depth + 1)
+            }
+        }
+        writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)
+    }
+
+    /// Writes a string-keyed dictionary's members (``StringDictionaryMarker/pairs``
+    /// are in their keys' byte order, which is also ``WriteOptions/sortedKeys``' order).
+    static func streamMembers<Member>(
+        _ pairs: [(String, Member)], _ codec: ValueCodec<Member>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws {
+        try context.descend()
+        try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
+        for position in pairs.indices {
+            writer.beginMember(pairs[position].0, position, depth: depth)
+            try codec.stream(pairs[position].1, context.child(.key(pairs[position].0)), &writer, depth + 1)
+        }
+        writer.close(UInt8(ascii: "}"), count: pairs.count, depth: depth)
+    }
+
+    /// Writes a model through its sub-mapper or registry entry; an
+    /// unregistered `Codable` value is encoded to its tree and written.
+    static func streamModel(_ value: Value, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
+        if let subMapper = context.subMapper {
+            return try subMapper.entry(for: context.registry).streamValue(value, context.leavingSubMapper(), &writer, depth)
+        }
+        if let entry = context.registry.entry(for: type(of: value as Any)) ?? context.registry.entry(for: Value.self) {
+            return try entry.streamValue(value, context, &writer, depth)
+        }
+        if let encodable = value as? any Encodable {
+            return try writer.write(CodableFallback.encode(encodable, context: context), depth: depth, path: "")
+        }
+        throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
+    }
+}

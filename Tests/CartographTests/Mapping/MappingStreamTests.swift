@@ -1,0 +1,282 @@
+import CorpusModels
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// The mapping layer's JSON stream against the tree it replaces: the same
+/// bytes under every writer option, for class models with subclasses and
+/// cycles, optionals under both nil encodings, transforms that leave a
+/// property out, sub-mappers, dictionaries, sets and nested arrays; the
+/// tree's errors when the stream cannot finish; and registered models
+/// inside a `Codable` value streamed by the `Codable` encoder.
+@Suite struct MappingStreamTests {
+    /// What the stream writes on its own (throwing where it gives up).
+    static func streamed<Model>(_ model: Model, _ mapper: JSONMapper) throws -> [UInt8] {
+        var writer = NativeJSONWriter(options: mapper.writeOptions)
+        try ValueCodec<Model>.resolve().stream(model, EncodingContext(registry: mapper.registry, profile: .json), &writer, 0)
+        writer.endDocument()
+        return writer.output
+    }
+
+    /// What the tree writes.
+    static func throughTree<Model>(_ model: Model, _ mapper: JSONMapper) throws -> [UInt8] {
+        var writer = NativeJSONWriter(options: mapper.writeOptions)
+        try writer.write(mapper.encodeTree(model, profile: .json))
+        return writer.output
+    }
+
+    /// The stream writes the model byte for byte as the tree does, and so does `encode`.
+    static func expectStreamed<Model>(
+        _ model: Model, _ mapper: JSONMapper, _ comment: String = "", sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let tree = String(decoding: try throughTree(model, mapper), as: UTF8.self)
+        let stream = String(decoding: try streamed(model, mapper), as: UTF8.self)
+        #expect(stream == tree, "\(comment)", sourceLocation: sourceLocation)
+        #expect(String(decoding: try mapper.encode(model), as: UTF8.self) == tree, "\(comment)", sourceLocation: sourceLocation)
+    }
+
+    /// The writer options of the tree's own tests, and Foundation's layout with sorted keys.
+    static let writeOptions =
+        MappingEncodeWriterTests.options + [
+            WriteOptions {
+                $0.formatting = .prettyLikeFoundation; $0.sortedKeys = true; $0.escapeSlashes = true
+            }
+        ]
+
+    // MARK: Models as the seeds write them
+
+    enum Kind: String, Sendable {
+        case car, bike
+    }
+
+    @Mappable
+    class Vehicle {
+        var name = "Vélo / \"vite\""
+        var wheels = 2
+        var kind = Kind.bike
+        var owner: Owner?
+        var previousOwners: [Owner] = []
+        var tags: Set<String> = ["b", "a"]
+        var grid: [[Int]] = [[1, 2], [], [3]]
+        var scores: [String: Double] = ["z": 1.5, "a": -0.25, "m": 1e300]
+        var note: String?
+        var secret = "hidden"
+        var built = Date(timeIntervalSince1970: 1_700_000_000)
+        required init() {}
+        static let mapping = Mapping<Vehicle>({ Vehicle() }) {
+            Map(\.name, "display_name")
+            Map(\.wheels)
+            Map(\.kind, transform: .rawValue)
+            Map(\.owner)
+            Map(\.previousOwners, "previous")
+            Map(\.tags)
+            Map(\.grid)
+            Map(\.scores)
+            Map(\.note, nilEncoding: .null)
+            // Left out when empty: the transform's encode gives nil.
+            Map(\.secret, transform: Transform(nullable: { try $0.string() }, encode: { $0.isEmpty ? nil : .string($0) }))
+            Map(\.built, transform: .iso8601)
+            Getter("label") { (vehicle: Vehicle) in "\(vehicle.name)#\(vehicle.wheels)" }
+        }
+    }
+
+    @Mappable
+    final class Car: Vehicle {
+        var doors = 4
+        var spare: Vehicle?
+        static let carMapping = Mapping<Car>(inheriting: Vehicle.mapping, { Car() }) {
+            Map(\.doors)
+            Map(\.spare)
+            Map(\.wheels, "wheel_count")
+        }
+    }
+
+    @Mappable
+    final class Owner {
+        var first = "Ada"
+        var last: String?
+        weak var garage: Garage?
+        var vehicles: [Vehicle] = []
+        static let mapping = Mapping<Owner>({ Owner() }) {
+            Map(\.first)
+            Map(\.last)
+            Map(\.garage)
+            Map(\.vehicles)
+        }
+    }
+
+    @Mappable
+    final class Garage {
+        var owner: Owner?
+        var empty: [String: Int] = [:]
+        var nothing: [Int] = []
+        var address = Address()
+        static let mapping = Mapping<Garage>({ Garage() }) {
+            Map(\.owner)
+            Map(\.empty)
+            Map(\.nothing)
+            // A key path: this model goes through its tree.
+            Map(\.address, "place.address")
+        }
+    }
+
+    struct Address: Codable, Equatable {
+        var street = "Main"
+        var number = 7
+    }
+
+    /// A model with no members written.
+    @Mappable
+    final class Blank {
+        var hidden: String?
+        static let mapping = Mapping<Blank>({ Blank() }) { Map(\.hidden) }
+    }
+
+    static func registry(_ configure: (inout MappingOptions) -> Void = { _ in }) -> ModelRegistry {
+        var registry = ModelRegistry(options: MappingOptions(configure))
+        registry.register(Vehicle.mapping)
+        registry.register(Car.carMapping)
+        registry.register(Owner.mapping)
+        registry.register(Garage.mapping)
+        registry.register(Blank.mapping)
+        return registry
+    }
+
+    /// A garage whose owner drives a car whose spare is a plain vehicle, and
+    /// the owner points back at the garage (weakly) and at the car.
+    static func sample() -> Garage {
+        let garage = Garage()
+        let owner = Owner()
+        let car = Car()
+        car.name = "Auto"
+        car.kind = .car
+        car.note = "lent"
+        car.secret = ""
+        car.spare = Vehicle()
+        car.scores = [:]
+        owner.vehicles = [car, Vehicle()]
+        owner.garage = garage
+        car.owner = Owner()
+        car.previousOwners = [Owner(), Owner()]
+        garage.owner = owner
+        return garage
+    }
+
+    @Test(arguments: 0..<writeOptions.count)
+    func classModelsStreamAsTheTreeWritesThem(_ option: Int) throws {
+        for nilEncoding in [NilEncoding.omit, .null] {
+            let mapper = JSONMapper(
+                registry: Self.registry {
+                    $0.nilEncoding = nilEncoding; $0.cycles = .skip
+                }, writeOptions: Self.writeOptions[option])
+            let garage = Self.sample()
+            try Self.expectStreamed(garage, mapper, "garage, \(nilEncoding)")
+            try Self.expectStreamed(garage.owner!.vehicles, mapper, "an array of base-class references holding a subclass")
+            try Self.expectStreamed(garage.owner!.vehicles[0], mapper, "the subclass")
+            try Self.expectStreamed(Blank(), mapper, "an object with no member")
+            try Self.expectStreamed([Blank(), Blank()], mapper, "empty objects in an array")
+            try Self.expectStreamed(["x": Blank()], mapper, "a dictionary of models")
+            try Self.expectStreamed(Optional<Blank>.none, mapper, "nil at the root")
+        }
+    }
+
+    @Test func aCycleSkippedByPolicyLeavesItsMemberOutAsTheTreeDoes() throws {
+        let owner = Owner()
+        let car = Car()
+        car.owner = owner
+        owner.vehicles = [car]
+        for option in Self.writeOptions {
+            let mapper = JSONMapper(registry: Self.registry { $0.cycles = .skip }, writeOptions: option)
+            try Self.expectStreamed(owner, mapper)
+            let written = String(decoding: try mapper.encode(owner), as: UTF8.self)
+            #expect(!written.contains("\"owner\""), "\(written)")
+        }
+        // Without the policy the stream stops and the tree reports the cycle with its path.
+        let strict = JSONMapper(registry: Self.registry())
+        #expect(throws: CycleDetected.self) { try Self.streamed(owner, strict) }
+        let error = try #require(throws: CartographError.self) { try strict.encode(owner) }
+        #expect(error.kind == .cycle && error.path == "$.vehicles[0].owner")
+    }
+
+    /// A hand-written mapping (no `@Mappable`) whose value may not be finite.
+    final class Reading {
+        var value = Double.nan
+        var deep: Reading?
+        static let mapping = Mapping<Reading>({ Reading() }) {
+            Map(\.value, "value")
+            Map(\.deep, "deep")
+        }
+    }
+
+    @Test func theTreesErrorsAreTheOnesReported() throws {
+        var registry = ModelRegistry()
+        registry.register(Reading.mapping)
+        let outer = Reading()
+        outer.value = 1
+        outer.deep = Reading()
+        let strict = JSONMapper(registry: registry)
+        #expect(throws: CartographError.self) { try Self.streamed(outer, strict) }
+        let error = try #require(throws: CartographError.self) { try strict.encode(outer) }
+        #expect(error.kind == .nonFiniteNumber && error.path == "$.deep.value", "\(error)")
+        // A policy for non-finite numbers: both write it.
+        for policy in [NonConformingFloatPolicy.null, .strings(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")] {
+            try Self.expectStreamed(outer, JSONMapper(registry: registry, writeOptions: WriteOptions { $0.nonConformingFloats = policy }))
+        }
+        // Deeper than the writer allows: the tree's depth error.
+        var chain = Reading()
+        chain.value = 0
+        for _ in 0..<6 {
+            let next = Reading()
+            next.value = 0
+            next.deep = chain
+            chain = next
+        }
+        let shallow = JSONMapper(registry: registry, writeOptions: WriteOptions { $0.maxDepth = 4 })
+        #expect(throws: CartographError.self) { try Self.streamed(chain, shallow) }
+        let depthError = try #require(throws: CartographError.self) { try shallow.encode(chain) }
+        #expect(depthError.kind == .depthLimitExceeded, "\(depthError)")
+    }
+
+    /// A `Codable` struct registered with a mapping that renames its keys:
+    /// inside a `Codable` value the mapping writes it.
+    struct Tag: Codable, Equatable {
+        var name = "t"
+        var weight = 1.5
+        var note: String?
+        static let mapping = Mapping<Tag>({ Tag() }) {
+            Map(\.name, "tag_name")
+            Map(\.weight, "weight")
+            Map(\.note, "note", nilEncoding: .null)
+        }
+    }
+
+    @Test(arguments: 0..<writeOptions.count)
+    func registeredModelsInsideACodableValueAreStreamed(_ option: Int) throws {
+        struct Envelope: Encodable {
+            var id = 3
+            var tag = Tag()
+            var tags = [Tag(name: "a", weight: 0.1, note: "n"), Tag()]
+            var missing: Tag?
+            var byName = ["b": Tag(), "a": Tag(name: "x")]
+        }
+        var registry = ModelRegistry()
+        registry.register(Tag.mapping)
+        let mapper = JSONMapper(registry: registry, writeOptions: Self.writeOptions[option])
+        let tree = String(decoding: try mapper.encodeThroughTree(Envelope()), as: UTF8.self)
+        let written = String(decoding: try mapper.encode(Envelope()), as: UTF8.self)
+        #expect(written == tree)
+        #expect(written.contains("tag_name") && written.contains("null"), "\(written)")
+    }
+
+    @Test(arguments: [0, 1, 5])
+    func corpusModelsStreamAsTheTreeWritesThem(_ option: Int) throws {
+        let twitter = try JSONMapper().decode(TwitterResponse.self, from: try Fixtures.bytes("twitter.json"))
+        for registry in [ModelRegistry.corpusMappings(), ModelRegistry.corpusMacroMappings()] {
+            let mapper = JSONMapper(registry: registry, writeOptions: Self.writeOptions[option])
+            try Self.expectStreamed(twitter, mapper, "twitter")
+            // Through the Codable encoder, whose registered models now stream.
+            #expect(try mapper.encode(twitter) == (try mapper.encodeThroughTree(twitter)))
+        }
+    }
+}
