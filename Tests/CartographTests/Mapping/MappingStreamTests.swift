@@ -263,8 +263,10 @@ import Testing
         var registry = ModelRegistry()
         registry.register(Tag.mapping)
         let mapper = JSONMapper(registry: registry, writeOptions: Self.writeOptions[option])
-        let tree = String(decoding: try mapper.encodeThroughTree(Envelope()), as: UTF8.self)
-        let written = String(decoding: try mapper.encode(Envelope()), as: UTF8.self)
+        // One value for both: two dictionaries with the same members may iterate in different orders.
+        let envelope = Envelope()
+        let tree = String(decoding: try mapper.encodeThroughTree(envelope), as: UTF8.self)
+        let written = String(decoding: try mapper.encode(envelope), as: UTF8.self)
         #expect(written == tree)
         #expect(written.contains("tag_name") && written.contains("null"), "\(written)")
     }
