@@ -238,6 +238,63 @@ import Testing
         #expect(depthError.kind == .depthLimitExceeded, "\(depthError)")
     }
 
+    /// Arrays of every kind of scalar, one and two levels deep: written by
+    /// the scalar's own loops.
+    struct Scalars {
+        var floats: [Float] = [0.1, -3.4e38, 1e-45]
+        var doubles: [[Double]] = [[0.1, 2.5e-308], [], [-0.0]]
+        var unsigned: [UInt64] = [0, .max]
+        var small: [[Int8]] = [[-128, 127]]
+        var flags: [Bool] = [true, false]
+        var texts: [[String]] = [["a\u{0}b", "/\"é\u{1F30D}"], []]
+        var decimals: [Decimal] = [Decimal(string: "3.14159265358979323846")!]
+        var dates: [Date] = [Date(timeIntervalSince1970: 0.5)]
+        var values: [JSONValue] = [["k": [1, nil]], "s"]
+        static let mapping = Mapping<Scalars>({ Scalars() }) {
+            Map(\.floats, "floats")
+            Map(\.doubles, "doubles")
+            Map(\.unsigned, "unsigned")
+            Map(\.small, "small")
+            Map(\.flags, "flags")
+            Map(\.texts, "texts")
+            Map(\.decimals, "decimals")
+            Map(\.dates, "dates")
+            Map(\.values, "values")
+        }
+    }
+
+    @Test(arguments: 0..<writeOptions.count)
+    func scalarArraysStreamAsTheTreeWritesThem(_ option: Int) throws {
+        var registry = ModelRegistry()
+        registry.register(Scalars.mapping)
+        let mapper = JSONMapper(registry: registry, writeOptions: Self.writeOptions[option])
+        try Self.expectStreamed(Scalars(), mapper)
+        var infinite = Scalars()
+        infinite.doubles = [[1], [.infinity]]
+        #expect(throws: CartographError.self) { try Self.streamed(infinite, mapper) }
+        let error = try #require(throws: CartographError.self) { try mapper.encode(infinite) }
+        #expect(error.kind == .nonFiniteNumber && error.path == "$.doubles[1][0]", "\(error)")
+    }
+
+    /// A nested scalar array at the edge of ``MappingOptions/maxDepth``: the
+    /// stream checks the levels the tree would, and where they do not fit
+    /// the tree reports it.
+    @Test func nestedScalarArraysKeepTheMappingDepthLimit() throws {
+        for limit in 1...4 {
+            var registry = ModelRegistry(options: MappingOptions { $0.maxDepth = limit })
+            registry.register(Scalars.mapping)
+            let mapper = JSONMapper(registry: registry)
+            let tree = Result { try Self.throughTree(Scalars(), mapper) }
+            let encoded = Result { try mapper.encode(Scalars()) }
+            switch (tree, encoded) {
+            case (.success(let expected), .success(let written)): #expect(written == expected, "limit \(limit)")
+            case (.failure(let expected as CartographError), .failure(let thrown as CartographError)):
+                #expect(thrown.kind == .depthLimitExceeded && thrown.description == expected.description, "limit \(limit)")
+            default: Issue.record("limit \(limit): the tree gave \(tree), encode \(encoded)")
+            }
+        }
+    }
+
     /// A `Codable` struct registered with a mapping that renames its keys:
     /// inside a `Codable` value the mapping writes it.
     struct Tag: Codable, Equatable {

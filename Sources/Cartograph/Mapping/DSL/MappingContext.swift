@@ -249,10 +249,11 @@ public struct EncodingContext {
         return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth + 1, subMapper: subMapper)
     }
 
-    /// Checks that one more level fits: within ``MappingOptions/maxDepth``
-    /// and within the thread's stack (``StackGuard``).
-    func descend() throws {
-        guard depth < options.maxDepth else {
+    /// Checks that one more level fits (`levels` more, for the stream's
+    /// nested scalar arrays): within ``MappingOptions/maxDepth`` and within
+    /// the thread's stack (``StackGuard``).
+    func descend(levels: Int = 1) throws {
+        guard depth + levels <= options.maxDepth else {
             throw CartographError(.depthLimitExceeded, "the value nests deeper than MappingOptions.maxDepth (\(options.maxDepth))", path: path)
         }
         guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path) }

@@ -163,7 +163,8 @@ func propertyRule<Model, Value>(
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
     rule.stream = { model, context, writer, depth in
-        let value = model[keyPath: keyPath]
+        let value: Value
+        if let field { value = field.read(from: model, as: Value.self) } else { value = model[keyPath: keyPath] }
         if codec.isNone(value) { return false }
         try codec.stream(value, options.subMapper.map { context.using($0) } ?? context, &writer, depth)
         return true

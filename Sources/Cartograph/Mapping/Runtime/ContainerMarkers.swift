@@ -7,6 +7,12 @@ protocol OptionalMarker {
     /// Takes the value (consuming: a large struct is moved in, not copied and destroyed).
     static func wrapping(_ value: consuming Wrapped) -> Self
     var wrapped: Wrapped? { get }
+    /// Whether the value is nil. This and ``withWrapped(_:)`` are
+    /// requirements so that generic code asks no metadata for `Wrapped?`
+    /// (``wrapped`` makes one: a lookup per value in unspecialised code).
+    var isNothing: Bool { get }
+    /// Runs `body` with the wrapped value; false, without running it, when nil.
+    func withWrapped(_ body: (Wrapped) throws -> Void) rethrows -> Bool
 }
 
 extension OptionalMarker {
@@ -15,13 +21,22 @@ extension OptionalMarker {
     /// which would unwrap the optional).
     static func noneMaker() -> Any { { () -> Self in nothing } }
     /// `{ $0 == nil }`, as `Any`, to cast back to `(Value) -> Bool`.
-    static func noneTest() -> Any { { (value: Self) -> Bool in value.wrapped == nil } }
+    static func noneTest() -> Any { { (value: Self) -> Bool in value.isNothing } }
 }
 
 extension Optional: OptionalMarker {
     static var nothing: Optional { nil }
     static func wrapping(_ value: consuming Wrapped) -> Optional { Optional(value) }
     var wrapped: Wrapped? { self }
+    var isNothing: Bool {
+        if case .none = self { return true }
+        return false
+    }
+    func withWrapped(_ body: (Wrapped) throws -> Void) rethrows -> Bool {
+        guard case .some(let value) = self else { return false }
+        try body(value)
+        return true
+    }
 }
 
 protocol ArrayMarker {

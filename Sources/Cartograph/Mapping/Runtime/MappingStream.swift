@@ -103,7 +103,14 @@ extension TypedModelEntry {
     /// subclass instance in a base-class property) with one dynamic cast of
     /// the value, and no generic metadata looked up for the entry's type.
     func streamTyped<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
-        guard let model = model as? Model else { return try writer.write(encodeAny(model, context), depth: depth, path: "") }
+        // The entry's own type (nearly always): no dynamic cast, whose
+        // `Model?` result is a metadata lookup per model.
+        if T.self == Model.self { return try streamOwn(sameType(model, as: Model.self), context, &writer, depth) }
+        guard let own = model as? Model else { return try writer.write(encodeAny(model, context), depth: depth, path: "") }
+        try streamOwn(own, context, &writer, depth)
+    }
+
+    private func streamOwn(_ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
         guard let stream else { return try writer.write(encode(model, context), depth: depth, path: "") }
         try stream(model, context, &writer, depth)
     }
@@ -158,5 +165,25 @@ extension ValueCodec {
             return try writer.write(CodableFallback.encode(encodable, context: context), depth: depth, path: "")
         }
         throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
+    }
+}
+
+extension ScalarValue {
+    static func writeJSONArray(_ values: [Self], into writer: inout NativeJSONWriter, depth: Int) throws {
+        try writer.open(UInt8(ascii: "["), depth: depth, path: "")
+        for position in values.indices {
+            writer.beginElement(position, depth: depth)
+            try values[position].writeJSON(into: &writer, depth: depth + 1)
+        }
+        writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)
+    }
+
+    static func writeJSONMatrix(_ values: [[Self]], into writer: inout NativeJSONWriter, depth: Int) throws {
+        try writer.open(UInt8(ascii: "["), depth: depth, path: "")
+        for position in values.indices {
+            writer.beginElement(position, depth: depth)
+            try writeJSONArray(values[position], into: &writer, depth: depth + 1)
+        }
+        writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)
     }
 }

@@ -100,6 +100,30 @@ struct ScalarNesting {
     func arrayReader<Value>(of _: Value.Type) -> ((Document, Int, Bool, Bool) throws -> [Value])? {
         nestedReader(scalar, depth: depth) as? (Document, Int, Bool, Bool) throws -> [Value]
     }
+
+    /// The JSON writer of a `Value` itself, where `Value` is this nesting's
+    /// type and an array (`depth` 1 or 2): the scalar's own loops
+    /// (``ScalarValue/writeJSONArray(_:into:depth:)``); nil otherwise.
+    func valueWriter<Value>(of _: Value.Type) -> ((Value, inout NativeJSONWriter, Int) throws -> Void)? {
+        nestedWriter(scalar, depth: depth) as? (Value, inout NativeJSONWriter, Int) throws -> Void
+    }
+}
+
+private func nestedWriter<S: ScalarValue>(_: S.Type, depth: Int) -> Any? {
+    switch depth {
+    case 1:
+        let write: ([S], inout NativeJSONWriter, Int) throws -> Void = { values, writer, depth in
+            try S.writeJSONArray(values, into: &writer, depth: depth)
+        }
+        return write
+    case 2:
+        let write: ([[S]], inout NativeJSONWriter, Int) throws -> Void = { values, writer, depth in
+            try S.writeJSONMatrix(values, into: &writer, depth: depth)
+        }
+        return write
+    default:
+        return nil
+    }
 }
 
 private func nestedReader<S: ScalarValue>(_: S.Type, depth: Int) -> Any? {

@@ -12,6 +12,11 @@ protocol ScalarValue {
     /// an ``EncodedValue`` (a box per value); `depth` is the nesting of a
     /// `JSONValue` that holds containers.
     func writeJSON(into writer: inout NativeJSONWriter, depth: Int) throws
+    /// Writes an array of the type, and an array of such arrays, as JSON:
+    /// requirements, as the readers above are, so that each loop is
+    /// compiled for its scalar (MappingStream.swift).
+    static func writeJSONArray(_ values: [Self], into writer: inout NativeJSONWriter, depth: Int) throws
+    static func writeJSONMatrix(_ values: [[Self]], into writer: inout NativeJSONWriter, depth: Int) throws
     /// The expected kind, for errors.
     static var expectedKind: String { get }
     /// The type's zero (`""`, `0`, `false`, empty data), what

@@ -146,11 +146,11 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 return try wrapped.encode(inner, context)
             },
             stream: { value, context, writer, depth in
-                guard let inner = value.wrapped else { return writer.sink.append(contentsOf: .null) }
-                try wrapped.stream(inner, context, &writer, depth)
+                let wrote = try value.withWrapped { try wrapped.stream($0, context, &writer, depth) }
+                if !wrote { writer.sink.append(contentsOf: .null) }
             },
             none: { O.nothing },
-            isNone: { $0.wrapped == nil },
+            isNone: { $0.isNothing },
             isCollection: wrapped.isCollection,
             // A model's or an array of models' optional (an optional of an
             // optional is left to the rule): the slot stores `Model?` / `[Model]?`.
@@ -258,10 +258,18 @@ struct ValueCodec<Value>: @unchecked Sendable {
         // and so is an array of scalars (or of arrays of them).
         let models = element.modelSlot != nil && element.none == nil
         let scalars = element.scalarArray
+        // Scalars and arrays of them are written by the scalar's own loops.
+        let scalarWriter = nesting?.valueWriter(of: A.self)
+        let levels = nesting?.depth ?? 1
         return ValueCodec<A>(
             decode: { node, context, options in try elements(node, element, context, options, as: A.self) },
             encode: { value, context in try encodeElements(value.elements, element, context) },
-            stream: { value, context, writer, depth in try streamElements(value.elements, element, context, &writer, depth) },
+            stream: { value, context, writer, depth in
+                guard let scalarWriter else { return try streamElements(value.elements, element, context, &writer, depth) }
+                // The levels the element-by-element stream would check, in one go.
+                try context.descend(levels: levels)
+                try scalarWriter(value, &writer, depth)
+            },
             isCollection: true, zero: { A.make([]) },
             scalarArray: reader, scalarNesting: nesting,
             modelSlot: models ? { field in NestedModelArraySlot<A, A>(field: field, wrap: { $0 }) } : nil,

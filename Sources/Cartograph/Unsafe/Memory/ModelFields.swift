@@ -90,3 +90,26 @@ struct FieldOffset: Sendable, Equatable {
         unsafe swap(&address(of: field, as: Value.self).pointee, &value)
     }
 }
+
+extension FieldOffset {
+    /// The property's value in `model` (a copy), read at its offset after
+    /// the same two checks as a store: what the mapping layer's stream
+    /// reads instead of a key-path read, whose runtime call looked up
+    /// `Result`'s metadata for every property of every model.
+    @inline(__always)
+    func read<Model, Value>(from model: borrowing Model, as _: Value.Type) -> Value {
+        precondition(
+            self.model == ObjectIdentifier(Model.self) && value == ObjectIdentifier(Value.self),
+            "a field offset read from another model or as another value type")
+        return unsafe withUnsafePointer(to: model) { unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
+    }
+}
+
+/// `value` as `U`, once checked that `T` is `U`: for generic code that has
+/// found a model's own type (a registry entry's) and would otherwise cast
+/// with `as?`, which looks up `U?`'s metadata on every call.
+@inline(__always)
+func sameType<T, U>(_ value: T, as _: U.Type) -> U {
+    precondition(T.self == U.self, "a value cast to a type it is not")
+    return unsafe unsafeBitCast(value, to: U.self)
+}
