@@ -245,6 +245,17 @@ struct NativeJSONWriter {
         if indent > 0 { sink.append(UInt8(ascii: " ")) }
     }
 
+    /// ``beginMember(_:_:depth:)`` for a key whose JSON text (quotes
+    /// included) is the same under every escaping option, written ahead of time.
+    mutating func beginMember(quoted key: Span<UInt8>, _ position: Int, depth: Int) {
+        if position > 0 { sink.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+        sink.append(key)
+        if foundationLayout { sink.append(UInt8(ascii: " ")) }
+        sink.append(UInt8(ascii: ":"))
+        if indent > 0 { sink.append(UInt8(ascii: " ")) }
+    }
+
     /// Closes the container open at `depth` after `count` elements or members.
     mutating func close(_ bracket: UInt8, count: Int, depth: Int) {
         if count == 0 {

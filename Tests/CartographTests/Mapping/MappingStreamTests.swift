@@ -66,7 +66,8 @@ import Testing
         required init() {}
         static let mapping = Mapping<Vehicle>({ Vehicle() }) {
             Map(\.name, "display_name")
-            Map(\.wheels)
+            // A key each escaping option writes differently.
+            Map(\.wheels, "räder/axle")
             Map(\.kind, transform: .rawValue)
             Map(\.owner)
             Map(\.previousOwners, "previous")
@@ -303,7 +304,7 @@ import Testing
         var note: String?
         static let mapping = Mapping<Tag>({ Tag() }) {
             Map(\.name, "tag_name")
-            Map(\.weight, "weight")
+            Map(\.weight, "wéight/kg")
             Map(\.note, "note", nilEncoding: .null)
         }
     }

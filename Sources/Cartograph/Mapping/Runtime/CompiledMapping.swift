@@ -52,6 +52,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// ``flatKeys``' positions in their keys' byte order, for the stream
     /// under ``WriteOptions/sortedKeys`` (empty without flat keys).
     let sortedFlatOrder: [Int]
+    /// ``flatKeys`` as JSON text, quotes included, one after another, for
+    /// the keys that no escaping option changes (printable ASCII but `"`,
+    /// `\` and `/`); ``quotedKeyRanges`` says where each is (empty: escape it).
+    let quotedKeyBytes: [UInt8]
+    let quotedKeyRanges: [Range<Int>]
     /// Whether ``unnamed`` holds an error: tested per object instead of
     /// binding the optional error (which copied the whole error struct and
     /// destroyed the copy on every apply).
@@ -79,6 +84,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
         sortedFlatOrder = flatKeys.map(Self.sortedOrder) ?? []
+        (quotedKeyBytes, quotedKeyRanges) = Self.quotedKeys(flatKeys ?? [])
         cannotRun = unnamed != nil
     }
 

@@ -35,13 +35,20 @@ extension CompiledMapping {
         var count = 0
         let rules = rules
         let ruleSpan = rules.span
+        let quotedKeyBytes = quotedKeyBytes
+        let quotedKeySpan = quotedKeyBytes.span
         for ordinal in 0..<flatKeys.count {
             let position = order?[ordinal] ?? ordinal
             guard let key = flatKeys[position] else { continue }
             let compiled = ruleSpan[position]
             guard let spec = compiled.encodeSpec else { continue }
             let start = writer.sink.count
-            writer.beginMember(key, count, depth: depth)
+            let quoted = quotedKeyRanges[position]
+            if quoted.isEmpty {
+                writer.beginMember(key, count, depth: depth)
+            } else {
+                writer.beginMember(quoted: quotedKeySpan.extracting(quoted), count, depth: depth)
+            }
             do {
                 if try Self.streamRule(compiled, model, context, spec, &writer, depth + 1) {
                     count += 1
@@ -73,6 +80,27 @@ extension CompiledMapping {
         guard let write = compiled.rule.write, let written = try write(model, context) else { return false }
         try writer.write(written, depth: depth, path: "")
         return true
+    }
+
+    /// ``quotedKeyBytes`` and ``quotedKeyRanges`` for a mapping's flat keys.
+    static func quotedKeys(_ keys: [String?]) -> ([UInt8], [Range<Int>]) {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for key in keys {
+            let plain = key.map {
+                $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }
+            }
+            guard let key, plain == true else {
+                ranges.append(bytes.count..<bytes.count)
+                continue
+            }
+            let start = bytes.count
+            bytes.append(UInt8(ascii: "\""))
+            bytes += key.utf8
+            bytes.append(UInt8(ascii: "\""))
+            ranges.append(start..<bytes.count)
+        }
+        return (bytes, ranges)
     }
 
     /// The positions of ``flatKeys`` in the order of their keys' UTF-8

@@ -66,6 +66,12 @@
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { unsafe append(UnsafeRawBufferPointer(bytes)) }
 
+    /// Appends bytes held elsewhere (a mapping's keys, quoted ahead of time).
+    @inline(__always)
+    func append(_ bytes: Span<UInt8>) {
+        unsafe bytes.withUnsafeBufferPointer { unsafe append($0) }
+    }
+
     /// Appends a short literal (`null`, `true`…): one unaligned word store,
     /// the bytes past the literal overwritten by what follows.
     @inline(__always)
