@@ -242,7 +242,7 @@ import Testing
     /// Arrays of every kind of scalar, one and two levels deep: written by
     /// the scalar's own loops.
     struct Scalars {
-        var floats: [Float] = [0.1, -3.4e38, 1e-45]
+        var floats: [Float] = [0.1, -3.4e38, .leastNonzeroMagnitude]
         var doubles: [[Double]] = [[0.1, 2.5e-308], [], [-0.0]]
         var unsigned: [UInt64] = [0, .max]
         var small: [[Int8]] = [[-128, 127]]
