@@ -166,7 +166,12 @@ func propertyRule<Model, Value>(
         let value: Value
         if let field { value = field.read(from: model, as: Value.self) } else { value = model[keyPath: keyPath] }
         if codec.isNone(value) { return false }
-        try codec.stream(value, options.subMapper.map { context.using($0) } ?? context, &writer, depth)
+        // The context passed on as it is unless a sub-mapper changes it (no copy, no retains).
+        if let subMapper = options.subMapper {
+            try codec.stream(value, context.using(subMapper), &writer, depth)
+        } else {
+            try codec.stream(value, context, &writer, depth)
+        }
         return true
     }
     rule.keyPath = keyPath

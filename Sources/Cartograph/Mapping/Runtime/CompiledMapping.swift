@@ -19,12 +19,21 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// Where to read when `decodeSpec` is absent: the property's own name,
         /// for a key derived by a renaming strategy (`created_at`, else `createdAt`).
         let fallbackSpec: KeySpec?
+        /// The rule's ``MappingRule/stream``, ``MappingRule/writesLeaf`` and
+        /// ``MappingRule/nilEncoding``, kept apart: reading them through
+        /// ``rule`` copied the whole rule (a retain per closure) per member.
+        let stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Bool)?
+        let writesLeaf: Bool
+        let nilEncoding: NilEncoding?
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
             self.decodeSpec = decodeSpec
             self.encodeSpec = encodeSpec
             self.fallbackSpec = fallbackSpec
+            stream = rule.stream
+            writesLeaf = rule.writesLeaf
+            nilEncoding = rule.nilEncoding
         }
     }
 
@@ -49,9 +58,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// Each rule's key when every written rule writes one plain key, all
     /// different (``flatEncodingKeys(_:)``); nil otherwise.
     let flatKeys: [String?]?
-    /// ``flatKeys``' positions in their keys' byte order, for the stream
-    /// under ``WriteOptions/sortedKeys`` (empty without flat keys).
-    let sortedFlatOrder: [Int]
+    /// The positions of the rules that write (a key in ``flatKeys``), in
+    /// rule order and in their keys' byte order (``WriteOptions/sortedKeys``),
+    /// for the stream; empty without flat keys.
+    let streamOrder: [Int]
+    let sortedStreamOrder: [Int]
     /// ``flatKeys`` as JSON text, quotes included, one after another, for
     /// the keys that no escaping option changes (printable ASCII but `"`,
     /// `\` and `/`); ``quotedKeyRanges`` says where each is (empty: escape it).
@@ -83,7 +94,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         self.directKeys = directKeys
         unnamed = mapping.configurationError
         flatKeys = Self.flatEncodingKeys(rules)
-        sortedFlatOrder = flatKeys.map(Self.sortedOrder) ?? []
+        let writing = flatKeys.map { keys in keys.indices.filter { keys[$0] != nil } } ?? []
+        streamOrder = writing
+        sortedStreamOrder = flatKeys.map { keys in writing.sorted { keys[$0]!.utf8.lexicographicallyPrecedes(keys[$1]!.utf8) } } ?? []
         (quotedKeyBytes, quotedKeyRanges) = Self.quotedKeys(flatKeys ?? [])
         cannotRun = unnamed != nil
     }

@@ -30,29 +30,27 @@ extension CompiledMapping {
         // Sorted keys: the rules run in their keys' order (fixed when the
         // mapping was compiled), so the members come out as the tree's
         // writer sorts them.
-        let order = writer.options.sortedKeys ? sortedFlatOrder : nil
+        let order = writer.options.sortedKeys ? sortedStreamOrder : streamOrder
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
         let rules = rules
         let ruleSpan = rules.span
         let quotedKeyBytes = quotedKeyBytes
         let quotedKeySpan = quotedKeyBytes.span
-        for ordinal in 0..<flatKeys.count {
-            let position = order?[ordinal] ?? ordinal
-            guard let key = flatKeys[position] else { continue }
+        let quotedKeyRanges = quotedKeyRanges
+        for position in order {
             let compiled = ruleSpan[position]
-            guard let spec = compiled.encodeSpec else { continue }
             let start = writer.sink.count
             let quoted = quotedKeyRanges[position]
             if quoted.isEmpty {
-                writer.beginMember(key, count, depth: depth)
+                writer.beginMember(flatKeys[position] ?? "", count, depth: depth)
             } else {
                 writer.beginMember(quoted: quotedKeySpan.extracting(quoted), count, depth: depth)
             }
             do {
-                if try Self.streamRule(compiled, model, context, spec, &writer, depth + 1) {
+                if try Self.streamRule(compiled, model, context, &writer, depth + 1) {
                     count += 1
-                } else if compiled.rule.nilEncoding ?? options.nilEncoding == .null {
+                } else if compiled.nilEncoding ?? options.nilEncoding == .null {
                     writer.sink.append(contentsOf: .null)
                     count += 1
                 } else {
@@ -71,12 +69,21 @@ extension CompiledMapping {
     /// rule has nothing to write (a nil optional).
     @inline(__always)
     private static func streamRule(
-        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ spec: KeySpec, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
         // A scalar runs in the object's context, as in the tree (its path is
-        // only made for an error, and errors are the tree's to report).
-        let context = compiled.rule.writesLeaf ? context : context.child(spec: spec)
-        if let stream = compiled.rule.stream { return try stream(model, context, &writer, depth) }
+        // only made for an error, and errors are the tree's to report);
+        // every rule the stream runs has a key spec (``streamOrder``).
+        // No copy of the context made unless a child is (a copy retains each of its references).
+        guard !compiled.writesLeaf, let spec = compiled.encodeSpec else { return try run(compiled, model, context, &writer, depth) }
+        return try run(compiled, model, context.child(spec: spec), &writer, depth)
+    }
+
+    @inline(__always)
+    private static func run(
+        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws -> Bool {
+        if let stream = compiled.stream { return try stream(model, context, &writer, depth) }
         guard let write = compiled.rule.write, let written = try write(model, context) else { return false }
         try writer.write(written, depth: depth, path: "")
         return true
@@ -101,12 +108,6 @@ extension CompiledMapping {
             ranges.append(start..<bytes.count)
         }
         return (bytes, ranges)
-    }
-
-    /// The positions of ``flatKeys`` in the order of their keys' UTF-8
-    /// bytes, as ``WriteOptions/sortedKeys`` writes them.
-    static func sortedOrder(_ keys: [String?]) -> [Int] {
-        keys.indices.sorted { (keys[$0] ?? "").utf8.lexicographicallyPrecedes((keys[$1] ?? "").utf8) }
     }
 }
 
