@@ -296,6 +296,33 @@ import Testing
         }
     }
 
+    /// Sub-mappers: a mapping and a factory write the properties they are
+    /// given for, instead of the registry's entries.
+    @Mappable
+    final class Fleet {
+        var lead: Owner? = Owner()
+        var crew: [Owner] = [Owner(), Owner()]
+        var spare: Vehicle? = Vehicle()
+        static let shortOwner = Mapping<Owner>({ Owner() }) { Map(\.first, "given") }
+        static let vehicleBadge = ClosureFactory<Vehicle>(
+            keys: ["badge"], make: { _, _ in Vehicle() }, encode: { vehicle, _ in .object([("badge", .string(vehicle.name))]) })
+        static let mapping = Mapping<Fleet>({ Fleet() }) {
+            Map(\.lead, "lead", using: shortOwner)
+            Map(\.crew, "crew", using: shortOwner)
+            Map(\.spare, "spare", using: vehicleBadge)
+        }
+    }
+
+    @Test(arguments: 0..<writeOptions.count)
+    func subMappersStreamAsTheTreeWritesThem(_ option: Int) throws {
+        var registry = Self.registry()
+        registry.register(Fleet.mapping)
+        let mapper = JSONMapper(registry: registry, writeOptions: Self.writeOptions[option])
+        try Self.expectStreamed(Fleet(), mapper)
+        let written = String(decoding: try mapper.encode(Fleet()), as: UTF8.self)
+        #expect(written.contains("given") && !written.contains("vehicles") && written.contains("badge"), "\(written)")
+    }
+
     /// A `Codable` struct registered with a mapping that renames its keys:
     /// inside a `Codable` value the mapping writes it.
     struct Tag: Codable, Equatable {
