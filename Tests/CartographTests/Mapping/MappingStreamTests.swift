@@ -37,6 +37,24 @@ import Testing
     }
 
     /// The writer options of the tree's own tests, and Foundation's layout with sorted keys.
+    /// `encode` writes what the tree writes, or throws what it throws;
+    /// and what the stream writes on its own, where it finishes, is the same.
+    static func expectSameOutcome<Model>(
+        _ model: Model, _ mapper: JSONMapper, _ comment: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let tree = Result { try throughTree(model, mapper) }
+        let encoded = Result { try mapper.encode(model) }
+        switch (tree, encoded) {
+        case (.success(let expected), .success(let written)):
+            #expect(
+                String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(comment)", sourceLocation: sourceLocation)
+            if let streamed = try? streamed(model, mapper) { #expect(streamed == expected, "\(comment)", sourceLocation: sourceLocation) }
+        case (.failure(let expected as CartographError), .failure(let thrown as CartographError)):
+            #expect(thrown.description == expected.description, "\(comment)", sourceLocation: sourceLocation)
+        default: Issue.record("\(comment): the tree gave \(tree), encode \(encoded)", sourceLocation: sourceLocation)
+        }
+    }
+
     static let writeOptions =
         MappingEncodeWriterTests.options + [
             WriteOptions {
@@ -285,14 +303,7 @@ import Testing
             var registry = ModelRegistry(options: MappingOptions { $0.maxDepth = limit })
             registry.register(Scalars.mapping)
             let mapper = JSONMapper(registry: registry)
-            let tree = Result { try Self.throughTree(Scalars(), mapper) }
-            let encoded = Result { try mapper.encode(Scalars()) }
-            switch (tree, encoded) {
-            case (.success(let expected), .success(let written)): #expect(written == expected, "limit \(limit)")
-            case (.failure(let expected as CartographError), .failure(let thrown as CartographError)):
-                #expect(thrown.kind == .depthLimitExceeded && thrown.description == expected.description, "limit \(limit)")
-            default: Issue.record("limit \(limit): the tree gave \(tree), encode \(encoded)")
-            }
+            try Self.expectSameOutcome(Scalars(), mapper, "limit \(limit)")
         }
     }
 
@@ -321,6 +332,65 @@ import Testing
         try Self.expectStreamed(Fleet(), mapper)
         let written = String(decoding: try mapper.encode(Fleet()), as: UTF8.self)
         #expect(written.contains("given") && !written.contains("vehicles") && written.contains("badge"), "\(written)")
+    }
+
+    /// Random garages: owners with random names (control characters, quotes,
+    /// surrogate-plane scalars), random vehicles of both classes sharing
+    /// owners (cycles, skipped by policy), random numbers (non-finite ones
+    /// under every policy), nils under both nil encodings, random options.
+    @Test(arguments: 0..<40)
+    func seededRandomGraphsStreamAsTheTreeWritesThem(_ seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &+ 9100)
+        func text() -> String {
+            let pool: [Unicode.Scalar] = ["a", "Z", "\"", "\\", "/", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{2028}", "\u{1F30D}", " "]
+            return String(String.UnicodeScalarView((0..<Int.random(in: 0...6, using: &random)).map { _ in pool.randomElement(using: &random)! }))
+        }
+        func number() -> Double {
+            [
+                0, -0.0, 1e-300, 123.456, .greatestFiniteMagnitude, .infinity, -.infinity, .nan,
+                Double(Int.random(in: -1000...1000, using: &random)) / 7
+            ]
+            .randomElement(using: &random)!
+        }
+        let owners = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+            let owner = Owner()
+            owner.first = text()
+            owner.last = Bool.random(using: &random) ? text() : nil
+            return owner
+        }
+        var vehicles: [Vehicle] = []
+        for _ in 0..<Int.random(in: 0...5, using: &random) {
+            let vehicle: Vehicle = Bool.random(using: &random) ? Car() : Vehicle()
+            vehicle.name = text()
+            vehicle.wheels = Int.random(in: Int.min...Int.max, using: &random)
+            vehicle.owner = Bool.random(using: &random) ? owners.randomElement(using: &random) : nil
+            vehicle.previousOwners = owners.filter { _ in Bool.random(using: &random) }
+            vehicle.tags = Set((0..<Int.random(in: 0...3, using: &random)).map { _ in text() })
+            vehicle.grid = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                (0..<Int.random(in: 0...3, using: &random)).map { _ in Int.random(in: -9...9, using: &random) }
+            }
+            vehicle.scores = Dictionary((0..<Int.random(in: 0...3, using: &random)).map { _ in (text(), number()) }, uniquingKeysWith: { $1 })
+            vehicle.note = Bool.random(using: &random) ? text() : nil
+            vehicle.secret = Bool.random(using: &random) ? "" : text()
+            if let car = vehicle as? Car, Bool.random(using: &random) { car.spare = vehicles.randomElement(using: &random) }
+            vehicles.append(vehicle)
+        }
+        for owner in owners { owner.vehicles = vehicles.filter { _ in Bool.random(using: &random) } }
+        let policies: [NonConformingFloatPolicy] = [.throw, .null, .strings(positiveInfinity: "+", negativeInfinity: "-", nan: "?")]
+        let options = WriteOptions {
+            $0.formatting = [.compact, .pretty(indent: 3), .prettyLikeFoundation][seed % 3]
+            $0.sortedKeys = Bool.random(using: &random)
+            $0.escapeSlashes = Bool.random(using: &random)
+            $0.asciiOnly = Bool.random(using: &random)
+            $0.nonConformingFloats = policies.randomElement(using: &random)!
+        }
+        let nilEncoding = Bool.random(using: &random) ? NilEncoding.null : .omit
+        let mapper = JSONMapper(
+            registry: Self.registry {
+                $0.cycles = .skip; $0.nilEncoding = nilEncoding
+            }, writeOptions: options)
+        try Self.expectSameOutcome(owners, mapper, "seed \(seed), owners")
+        try Self.expectSameOutcome(vehicles, mapper, "seed \(seed), vehicles")
     }
 
     /// A `Codable` struct registered with a mapping that renames its keys:
