@@ -93,6 +93,22 @@ let mapper: JSONMapper = {
     return JSONMapper(registry: registry)
 }()
 
+/// What `encode` streams is what the mapping's tree, as a `JSONValue`, writes.
+func expectStreamedAsTheTree<Model>(_ model: Model, _ mapper: JSONMapper) {
+    for options in [
+        WriteOptions(),
+        WriteOptions {
+            $0.sortedKeys = true; $0.formatting = .prettyLikeFoundation
+        }
+    ] {
+        var writer = mapper
+        writer.writeOptions = options
+        let streamed = try? writer.encode(model)
+        let throughTree = try? writer.encodeValue(model).encoded(options: options)
+        if streamed != throughTree { FuzzInput.fail("the mapping stream and its tree wrote different bytes") }
+    }
+}
+
 /// decodeAny and a Codable model from any JSON: a value or a typed error.
 @_cdecl("FuzzMapping_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
@@ -124,6 +140,10 @@ public func testOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     default:
         FuzzInput.fail("one of a struct and its class twin decoded, the other threw")
     }
+    // The mapping stream against the tree it replaces (read back through
+    // its JSONValue): the same bytes, or both refuse.
+    if case .success(let shelf) = inPlace { expectStreamedAsTheTree(shelf, local) }
+    if case .success(let twin) = general { expectStreamedAsTheTree(twin, local) }
     _ = try? local.decodeLossy([Shelf].self, from: input.bytes)
     for reader in dateMappers {
         guard let dated = try? reader.decode(Dated.self, from: input.bytes) else { continue }
