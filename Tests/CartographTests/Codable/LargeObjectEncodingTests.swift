@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [10, 31, 32, 33, 1_000])
+    @Test(arguments: [10, EncodingObject.indexThreshold - 1, EncodingObject.indexThreshold, EncodingObject.indexThreshold + 1, 1_000])
     func aRepeatedKeyKeepsItsPlaceAndTakesTheLastValue(_ count: Int) throws {
         let rewritten = [0, count / 2, count - 1]
         let text = try JSONMapper().encodeString(Rewrites(count: count, rewritten: rewritten))
@@ -41,18 +41,23 @@ import Testing
     /// Kelvin sign (U+212A) is `K` and a decomposed é is é: the later
     /// spelling rewrites the earlier key, as a Swift dictionary holds one
     /// of them. Non-ASCII keys before the threshold, at it and after it.
-    @Test(arguments: [3, 32, 36])
+    @Test(arguments: [3, EncodingObject.indexThreshold, EncodingObject.indexThreshold + 4])
     func canonicallyEqualKeysAreOneKeyPastTheThreshold(_ at: Int) throws {
-        var keys = (0..<40).map { "k\($0)" }
+        let count = EncodingObject.indexThreshold + 8
+        var keys = (0..<count).map { "k\($0)" }
         keys[at] = "API_KEY"
         keys[at + 1] = "caf\u{E9}"
-        keys += ["API_\u{212A}EY", "k0", "cafe\u{301}", "k39", "new"]
+        let last = "k\(count - 1)"
+        keys += ["API_\u{212A}EY", "k0", "cafe\u{301}", last, "new"]
         let text = try JSONMapper().encodeString(Keys(keys: keys))
         let values = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Int])
-        #expect(values.count == 41, "\(text)")
-        #expect(values["API_KEY"] == 40 && values["k0"] == 41 && values["caf\u{E9}"] == 42 && values["k39"] == 43 && values["new"] == 44)
+        #expect(values.count == count + 1, "\(text)")
+        #expect(
+            values["API_KEY"] == count && values["k0"] == count + 1 && values["caf\u{E9}"] == count + 2 && values[last] == count + 3
+                && values["new"] == count + 4)
         // The first spelling keeps its place; Foundation's encoder agrees on the values.
-        #expect(text.hasPrefix(at == 3 ? #"{"k0":41,"k1":1,"k2":2,"API_KEY":40,"café":42,"# : #"{"k0":41,"#))
+        let start = #"{"k0":\#(count + 1),"#
+        #expect(text.hasPrefix(at == 3 ? start + #""k1":1,"k2":2,"API_KEY":\#(count),"café":\#(count + 2),"# : start))
         let foundation = try JSONEncoder().encode(Keys(keys: keys))
         #expect(try JSONSerialization.jsonObject(with: foundation) as? [String: Int] == values)
     }
