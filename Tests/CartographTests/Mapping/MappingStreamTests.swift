@@ -393,6 +393,20 @@ import Testing
         try Self.expectSameOutcome(vehicles, mapper, "seed \(seed), vehicles")
     }
 
+    /// A protocol-typed property: each value streams through the entry of its own type.
+    @Test func protocolTypedValuesStreamThroughTheirOwnEntries() throws {
+        var registry = ModelRegistry()
+        registry.register(Circle.mapping)
+        registry.register(Square.mapping)
+        registry.register(Drawing.mapping)
+        var drawing = Drawing()
+        drawing.title = "d"
+        drawing.shapes = [Circle(radius: 1.5), Square(side: 2)]
+        for option in Self.writeOptions { try Self.expectStreamed(drawing, JSONMapper(registry: registry, writeOptions: option)) }
+        let written = String(decoding: try JSONMapper(registry: registry).encode(drawing), as: UTF8.self)
+        #expect(written == #"{"title":"d","shapes":[{"radius":1.5},{"side":2}]}"#)
+    }
+
     /// A `Codable` struct registered with a mapping that renames its keys:
     /// inside a `Codable` value the mapping writes it.
     struct Tag: Codable, Equatable {

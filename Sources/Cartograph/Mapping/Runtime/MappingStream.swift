@@ -183,17 +183,22 @@ extension ValueCodec {
 
     /// Writes a model through its sub-mapper or registry entry; an
     /// unregistered `Codable` value is encoded to its tree and written.
-    static func streamModel(_ value: Value, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
+    /// `dynamicType`: `Value` is a class or an existential, whose values may
+    /// be of another type (a struct's value is boxed in `Any` only then).
+    static func streamModel(
+        _ value: Value, dynamicType: Bool, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws {
         if let subMapper = context.subMapper {
             return try subMapper.entry(for: context.registry).streamValue(value, context.leavingSubMapper(), &writer, depth)
         }
-        if let entry = context.registry.entry(for: type(of: value as Any)) ?? context.registry.entry(for: Value.self) {
+        let type: Any.Type = dynamicType ? Swift.type(of: value as Any) : Value.self
+        if let entry = context.registry.entry(for: type) ?? context.registry.entry(for: Value.self) {
             return try entry.streamValue(value, context, &writer, depth)
         }
         if let encodable = value as? any Encodable {
             return try writer.write(CodableFallback.encode(encodable, context: context), depth: depth, path: "")
         }
-        throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
+        throw CartographError(.encodingFailed, "no factory or mapping is registered for \(Swift.type(of: value as Any))", path: context.path)
     }
 }
 

@@ -353,6 +353,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
     /// A registered model, a polymorphic type resolved by class inference, or `Codable`.
     private static func modelCodec() -> ValueCodec<Value> {
         let resolved = ResolvedModelEntry()
+        // Only a class or a protocol-typed value can be of another type than
+        // `Value` at run time: for a struct the stream needs no box to ask.
+        let dynamicType = Value.self is AnyClass || MetadataKind.isExistential(Value.self)
         return ValueCodec<Value>(
             decode: { node, context, options in
                 // An array where one model is expected: its first element.
@@ -410,7 +413,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
-            stream: { value, context, writer, depth in try streamModel(value, context, &writer, depth) },
+            stream: { value, context, writer, depth in try streamModel(value, dynamicType: dynamicType, context, &writer, depth) },
             modelSlot: { field in NestedModelSlot<Value, Value>(field: field, wrap: { $0 }, nothing: nil) },
             optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }) })
     }
