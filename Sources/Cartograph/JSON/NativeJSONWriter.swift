@@ -237,20 +237,21 @@ struct NativeJSONWriter {
     /// Starts the member at `position` of the object open at `depth`: its
     /// key and separator, leaving its value to the caller.
     mutating func beginMember(_ key: String, _ position: Int, depth: Int) {
-        if position > 0 { sink.append(UInt8(ascii: ",")) }
-        newline(depth + 1)
+        beginElement(position, depth: depth)
         writeString(key)
-        if foundationLayout { sink.append(UInt8(ascii: " ")) }
-        sink.append(UInt8(ascii: ":"))
-        if indent > 0 { sink.append(UInt8(ascii: " ")) }
+        endKey()
     }
 
     /// ``beginMember(_:_:depth:)`` for a key whose JSON text (quotes
     /// included) is the same under every escaping option, written ahead of time.
     mutating func beginMember(quoted key: Span<UInt8>, _ position: Int, depth: Int) {
-        if position > 0 { sink.append(UInt8(ascii: ",")) }
-        newline(depth + 1)
+        beginElement(position, depth: depth)
         sink.append(key)
+        endKey()
+    }
+
+    /// The separator after a member's key, spaced as the layout says.
+    mutating func endKey() {
         if foundationLayout { sink.append(UInt8(ascii: " ")) }
         sink.append(UInt8(ascii: ":"))
         if indent > 0 { sink.append(UInt8(ascii: " ")) }

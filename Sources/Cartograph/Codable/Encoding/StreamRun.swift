@@ -170,12 +170,7 @@ struct StreamStack {
         let top = open - 1
         settlePending(top)
         let frame = frames[top]
-        if frame.count == 0 {
-            if writer.foundationLayout { writer.emptyContainerLines(top - 1) }
-        } else {
-            writer.newline(top - 1)
-        }
-        writer.sink.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        writer.close(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), count: frame.count, depth: top - 1)
         open -= 1
     }
 
@@ -190,8 +185,7 @@ struct StreamStack {
     /// `{}` at an output level.
     mutating func writeEmptyObject(level: Int) {
         writer.sink.append(UInt8(ascii: "{"))
-        if writer.foundationLayout { writer.emptyContainerLines(level) }
-        writer.sink.append(UInt8(ascii: "}"))
+        writer.close(UInt8(ascii: "}"), count: 0, depth: level)
     }
 
     /// Starts the next member of `frame`: closes what is above it, settles
@@ -208,9 +202,9 @@ struct StreamStack {
         if open > frame + 1 { closeAbove(frame) }
         if frames[frame].pendingTicket != 0 { settlePending(frame) }
         let start = writer.sink.count
-        if frames[frame].count > 0 { writer.sink.append(UInt8(ascii: ",")) }
+        // Frame n's members sit at output level n: an element of the container at depth n - 1.
+        writer.beginElement(frames[frame].count, depth: frame - 1)
         frames[frame].count += 1
-        writer.newline(frame)
         return start
     }
 
@@ -232,9 +226,7 @@ struct StreamStack {
     mutating func writeKey(_ key: String, frame: Int) throws {
         guard frames[frame].keys.insert(key) else { throw abandon() }
         writer.writeString(key)
-        if writer.foundationLayout { writer.sink.append(UInt8(ascii: " ")) }
-        writer.sink.append(UInt8(ascii: ":"))
-        if writer.indent > 0 { writer.sink.append(UInt8(ascii: " ")) }
+        writer.endKey()
     }
 
     /// Marks the member just begun in `frame` as the place of the encoder
@@ -299,7 +291,7 @@ struct StreamStack {
     mutating func finish() -> OutputBuffer {
         ended = true
         closeAbove(0)
-        if writer.indent > 0, !writer.foundationLayout { writer.sink.append(UInt8(ascii: "\n")) }
+        writer.endDocument()
         return writer.sink
     }
 }

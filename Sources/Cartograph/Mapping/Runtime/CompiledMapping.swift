@@ -96,7 +96,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         flatKeys = Self.flatEncodingKeys(rules)
         let writing = flatKeys.map { keys in keys.indices.filter { keys[$0] != nil } } ?? []
         streamOrder = writing
-        sortedStreamOrder = flatKeys.map { keys in writing.sorted { keys[$0]!.utf8.lexicographicallyPrecedes(keys[$1]!.utf8) } } ?? []
+        sortedStreamOrder = flatKeys.map { keys in writing.sorted { (keys[$0] ?? "").utf8.lexicographicallyPrecedes((keys[$1] ?? "").utf8) } } ?? []
         (quotedKeyBytes, quotedKeyRanges) = Self.quotedKeys(flatKeys ?? [])
         cannotRun = unnamed != nil
     }

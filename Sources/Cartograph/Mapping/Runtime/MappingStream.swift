@@ -94,10 +94,9 @@ extension CompiledMapping {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
         for key in keys {
-            let plain = key.map {
-                $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }
-            }
-            guard let key, plain == true else {
+            guard let key,
+                key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") })
+            else {
                 ranges.append(bytes.count..<bytes.count)
                 continue
             }
@@ -115,14 +114,7 @@ extension ModelEntryProtocol {
     /// Writes a model as JSON at `depth`, watching for cycles through class
     /// instances: the stream's ``encodeValue(_:_:)``.
     func streamValue<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
-        try context.descend()
-        if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
-            let object = model as AnyObject
-            guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
-            defer { context.visiting.leave(object) }
-            return try streamTyped(model, context, &writer, depth)
-        }
-        try streamTyped(model, context, &writer, depth)
+        try entering(model, context) { try streamTyped(model, context, &writer, depth) }
     }
 }
 

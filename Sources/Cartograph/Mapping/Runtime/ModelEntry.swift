@@ -70,14 +70,23 @@ extension ModelEntryProtocol {
 
     /// Encodes a model, watching for cycles through class instances.
     func encodeValue<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
+        try entering(model, context) { try encodeTyped(model, context) }
+    }
+
+    /// Runs `body`, which encodes `model`, one level down (within the depth
+    /// limits) and, for a class instance, inside the set of instances being
+    /// encoded: an instance met again inside itself throws ``CycleDetected``.
+    /// Only a class or a protocol-typed `T` can hold an instance, so a struct
+    /// is not boxed in `Any` to ask (a copy, and an allocation past three words).
+    func entering<T, Result>(_ model: T, _ context: EncodingContext, _ body: () throws -> Result) throws -> Result {
         try context.descend()
-        if T.self is AnyClass || Swift.type(of: model as Any) is AnyClass {
-            let object = model as AnyObject
-            guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
-            defer { context.visiting.leave(object) }
-            return try encodeTyped(model, context)
+        guard T.self is AnyClass || (MetadataKind.isExistential(T.self) && Swift.type(of: model as Any) is AnyClass) else {
+            return try body()
         }
-        return try encodeTyped(model, context)
+        let object = model as AnyObject
+        guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
+        defer { context.visiting.leave(object) }
+        return try body()
     }
 
     func encodeTyped<T>(_ model: T, _ context: EncodingContext) throws -> EncodedValue {
