@@ -5,6 +5,8 @@ import Testing
 
 /// The `cartograph` executable: output lines and exit statuses other tools rely on.
 @Suite struct CLITests {
+    let scratch = ScratchDirectory()
+
     struct Run {
         let status: Int32
         let output: String
@@ -19,24 +21,16 @@ import Testing
         return Run(status: ended.status, output: String(decoding: ended.output, as: UTF8.self), errors: String(decoding: ended.errors, as: UTF8.self))
     }
 
-    static func temporaryFile(_ contents: String, name: String = "sample.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cartograph-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url.path
-    }
-
     @Test func validatePrintsOkAndExitsZero() throws {
-        let file = try Self.temporaryFile(#"{"a": [1, 2]}"#)
+        let file = try scratch.file(#"{"a": [1, 2]}"#)
         let run = try CLITests.run(["validate", file])
         #expect(run.status == 0)
         #expect(run.output == "\(file): ok\n")
     }
 
     @Test func validateReportsLineAndColumnAndExitsOne() throws {
-        let good = try Self.temporaryFile("[1]")
-        let bad = try Self.temporaryFile("{\n  \"a\": 1,\n  \"b\": tru\n}")
+        let good = try scratch.file("[1]")
+        let bad = try scratch.file("{\n  \"a\": 1,\n  \"b\": tru\n}")
         let run = try CLITests.run(["validate", good, bad])
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)
@@ -47,7 +41,7 @@ import Testing
     /// Neither the input's text nor the file's name reaches the terminal
     /// with a control or bidirectional character in it.
     @Test func validateEscapesControlCharactersFromTheInputAndTheFileName() throws {
-        let file = try Self.temporaryFile("{\n  \"a\u{1B}[2J\u{202E}\": tru\n}", name: "odd\nname\u{1B}.json")
+        let file = try scratch.file("{\n  \"a\u{1B}[2J\u{202E}\": tru\n}", name: "odd\nname\u{1B}.json")
         let run = try CLITests.run(["validate", file])
         #expect(run.status == 1)
         for text in [run.output, run.errors] {
@@ -82,18 +76,18 @@ import Testing
     }
 
     @Test func formatRewritesWithOptions() throws {
-        let file = try Self.temporaryFile(#"{"b": 1.50, "a": ["é/"]}"#)
+        let file = try scratch.file(#"{"b": 1.50, "a": ["é/"]}"#)
         let compact = try CLITests.run(["format", file, "--compact", "--sort-keys", "--ascii", "--escape-slashes"])
         #expect(compact.status == 0)
         #expect(compact.output == "{\"a\":[\"\\u00e9\\/\"],\"b\":1.50}\n")
         let pretty = try CLITests.run(["format", file, "--pretty", "4"])
         #expect(pretty.output == "{\n    \"b\": 1.50,\n    \"a\": [\n        \"é/\"\n    ]\n}\n")
-        let invalid = try Self.temporaryFile("[1,]")
+        let invalid = try scratch.file("[1,]")
         #expect(try CLITests.run(["format", invalid]).status == 1)
     }
 
     @Test func convertsBetweenJSONAndBothPlistFormats() throws {
-        let json = try Self.temporaryFile(#"{"name": "a/é", "when": "2026-01-01T00:00:00Z", "list": [1, 2.5, true], "gone": null}"#)
+        let json = try scratch.file(#"{"name": "a/é", "when": "2026-01-01T00:00:00Z", "list": [1, 2.5, true], "gone": null}"#)
         let directory = URL(fileURLWithPath: json).deletingLastPathComponent()
         for format in ["xml", "binary"] {
             let plistPath = directory.appendingPathComponent("out.\(format).plist").path
@@ -111,11 +105,11 @@ import Testing
     }
 
     @Test func convertReportsBadInputWithItsPlace() throws {
-        let broken = try Self.temporaryFile("{\"a\": [1,\n 2,,]}")
+        let broken = try scratch.file("{\"a\": [1,\n 2,,]}")
         let run = try CLITests.run(["convert", broken, "--to", "xml"])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("\(broken):2:4:"))
-        let plist = try Self.temporaryFile("bplist00 nothing useful here", name: "bad.plist")
+        let plist = try scratch.file("bplist00 nothing useful here", name: "bad.plist")
         let bad = try CLITests.run(["convert", plist, "--to", "json"])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(plist):"))
@@ -123,7 +117,7 @@ import Testing
     }
 
     @Test func ndjsonStreamsTheArrayAtAPath() throws {
-        let file = try Self.temporaryFile(#"{"meta": 1, "data": {"items": [{"id": 1}, [2, 3], "four", 5.0e0]}}"#)
+        let file = try scratch.file(#"{"meta": 1, "data": {"items": [{"id": 1}, [2, 3], "four", 5.0e0]}}"#)
         let run = try CLITests.run(["ndjson", file, "--path", "$.data.items"])
         #expect(run.status == 0)
         #expect(run.output == "{\"id\":1}\n[2,3]\n\"four\"\n5.0e0\n")
@@ -146,7 +140,7 @@ import Testing
     }
 
     @Test func countAndNdjsonFailWhenThePathMatchesNothing() throws {
-        let file = try Self.temporaryFile(#"{"data": {"items": [1, 2]}, "meta": {"n": 2}}"#)
+        let file = try scratch.file(#"{"data": {"items": [1, 2]}, "meta": {"n": 2}}"#)
         for command in ["count", "ndjson"] {
             let missing = try CLITests.run([command, file, "--path", "$.data.missing"])
             #expect(missing.status == 1, "\(command)")
@@ -164,7 +158,7 @@ import Testing
     /// CARTOGRAPH_PROGRESS=1, since the test's pipes are not one).
     @Test func progressIsShownOnlyWhenStandardErrorIsATerminal() throws {
         let items = (0..<5000).map { #"{"id": \#($0), "name": "item \#($0)"}"# }.joined(separator: ",")
-        let file = try Self.temporaryFile("[\(items)]", name: "items.json")
+        let file = try scratch.file("[\(items)]", name: "items.json")
         let silent = try CLITests.run(["ndjson", file, "-o", file + ".ndjson"])
         #expect(silent.status == 0 && silent.errors.isEmpty)
         let shown = try CLITests.run(["ndjson", file, "-o", file + ".ndjson"], environment: ["CARTOGRAPH_PROGRESS": "1"])
@@ -181,6 +175,8 @@ import Testing
 /// Everyday use of the CLI as jq is used: standard input by default, output
 /// files, write failures, missing inputs, property lists in `format`.
 @Suite struct CLIEverydayTests {
+    let scratch = ScratchDirectory()
+
     @Test func everyCommandReadsStandardInputWithoutAFile() throws {
         #expect(try CLITests.run(["validate"], input: "[1]").output == "<stdin>: ok\n")
         #expect(try CLITests.run(["format", "--compact"], input: #"{"a": [1, 2]}"#).output == #"{"a":[1,2]}"# + "\n")
@@ -192,7 +188,7 @@ import Testing
     }
 
     @Test func formatWritesToAnOutputFile() throws {
-        let input = try CLITests.temporaryFile(#"{"b": 1.50, "a": true}"#)
+        let input = try scratch.file(#"{"b": 1.50, "a": true}"#)
         let output = input + ".out.json"
         let run = try CLITests.run(["format", input, "--compact", "-o", output])
         #expect(run.status == 0 && run.output.isEmpty)
@@ -201,7 +197,7 @@ import Testing
 
     @Test func aFullDiskEndsWithAMessageAndExitOne() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let input = try CLITests.temporaryFile(#"{"a": [1, 2, 3]}"#)
+        let input = try scratch.file(#"{"a": [1, 2, 3]}"#)
         for arguments in [
             ["format", input, "-o", "/dev/full"], ["convert", input, "--to", "xml", "-o", "/dev/full"],
             ["ndjson", input, "--path", "$.a", "-o", "/dev/full"]
@@ -225,7 +221,7 @@ import Testing
     }
 
     @Test func formatReadsPropertyListsAsJSON() throws {
-        let json = try CLITests.temporaryFile(#"{"name": "x", "n": [1, 2]}"#)
+        let json = try scratch.file(#"{"name": "x", "n": [1, 2]}"#)
         let plist = json + ".plist"
         #expect(try CLITests.run(["convert", json, "--to", "binary", "-o", plist]).status == 0)
         let run = try CLITests.run(["format", plist, "--compact"])
@@ -236,7 +232,7 @@ import Testing
     static let nested = #"{"data":[{"id":1,"n":{"a.b":2}},{"id":2,"n":{"a.b":3}}],"batches":[{"items":[1,2]},{"items":[3]}],"x":{"y":[true]}}"#
 
     @Test func getPrintsWhatAPathSelects() throws {
-        let file = try CLITests.temporaryFile(Self.nested)
+        let file = try scratch.file(Self.nested)
         #expect(try CLITests.run(["get", "$.data[*].id", file]).output == "1\n2\n")
         #expect(try CLITests.run(["get", "-c", #"$.data[*].n["a.b"]"#, file]).output == "2\n3\n")
         #expect(try CLITests.run(["get", "--compact", "$.batches[1]", file]).output == #"{"items":[3]}"# + "\n")
@@ -247,7 +243,7 @@ import Testing
     }
 
     @Test func aPathThatSelectsNothingExitsOneAndAMalformedOneTwo() throws {
-        let file = try CLITests.temporaryFile(Self.nested)
+        let file = try scratch.file(Self.nested)
         for command in [["get", "$.nope"], ["count", "--path", "$.data[5].items"], ["ndjson", "--path", "$.nope[*]"]] {
             let run = try CLITests.run(command + [file])
             #expect(run.status == 1, "\(command)")
@@ -264,7 +260,7 @@ import Testing
     }
 
     @Test func countAndNdjsonTakeIndexesWildcardsAndQuotedKeys() throws {
-        let file = try CLITests.temporaryFile(Self.nested)
+        let file = try scratch.file(Self.nested)
         #expect(try CLITests.run(["count", "--path", "$.batches[0].items", file]).output == "2\n")
         #expect(try CLITests.run(["count", "--path", "$.batches[*].items[*]", file]).output == "3\n")
         #expect(try CLITests.run(["count", "--path", #"$["data"]"#, file]).output == "2\n")
@@ -274,7 +270,7 @@ import Testing
     }
 
     @Test func oneLayoutSpellingAcrossCommands() throws {
-        let file = try CLITests.temporaryFile(#"{"b": [1], "a": {}}"#)
+        let file = try scratch.file(#"{"b": [1], "a": {}}"#)
         #expect(try CLITests.run(["format", "-t", file]).output == "{\n\t\"b\": [\n\t\t1\n\t],\n\t\"a\": {}\n}\n")
         #expect(try CLITests.run(["format", "-i", "4", "-S", file]).output == "{\n    \"a\": {},\n    \"b\": [\n        1\n    ]\n}\n")
         #expect(try CLITests.run(["format", "-c", file]).output == #"{"b":[1],"a":{}}"# + "\n")

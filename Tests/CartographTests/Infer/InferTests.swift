@@ -10,6 +10,8 @@ import Testing
 /// `swift run cartograph infer Tests/CartographTests/Fixtures/Infer/*.json --name InferredCodableOrder --codable`
 /// (and `--mapping` for `InferredMappingOrder`).
 @Suite struct InferTests {
+    let scratch = ScratchDirectory()
+
     static let samples = ["order-1.json", "order-2.json", "orders-page.json"]
     static var samplePaths: [String] { samples.map { Fixtures.root.appendingPathComponent("Infer/\($0)").path } }
 
@@ -69,7 +71,7 @@ import Testing
 
     @Test func propertyListSamplesGiveTheSameModelAsJSON() throws {
         let json = Fixtures.root.appendingPathComponent("Infer/order-2.json").path
-        let plist = try CLITests.temporaryFile("", name: "order-2.plist")
+        let plist = try scratch.file("", name: "order-2.plist")
         #expect(try CLITests.run(["convert", json, "--to", "binary", "-o", plist]).status == 0)
         let fromJSON = try CLITests.run(["infer", json, "--name", "Order"])
         let fromPlist = try CLITests.run(["infer", plist, "--name", "Order"])

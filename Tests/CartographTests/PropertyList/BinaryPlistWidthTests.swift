@@ -186,7 +186,7 @@ extension CLITests {
     /// objects: Foundation reads the file.
     @Test func convertWritesBinaryPlistsFoundationReadsAtTheReferenceBoundary() throws {
         let json = "[" + (0..<255).map { String($0 * 7 + 1_000_000) }.joined(separator: ",") + "]"
-        let input = try Self.temporaryFile(json)
+        let input = try scratch.file(json)
         let output = input + ".plist"
         #expect(try Self.run(["convert", input, "--to", "binary", "-o", output]).status == 0)
         let read = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: output)), format: nil)

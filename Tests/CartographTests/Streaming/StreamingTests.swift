@@ -149,8 +149,8 @@ import Testing
         var ids: [Int] = []
         for try await item in JSONMapper().models(Item.self, from: chunks) { ids.append(item.id) }
         #expect(ids == [1, 2])
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).ndjson")
-        try Data((1...1000).map { "{\"id\": \($0), \"name\": \"n\"}\n" }.joined().utf8).write(to: url)
+        let scratch = ScratchDirectory()
+        let url = URL(fileURLWithPath: try scratch.file((1...1000).map { "{\"id\": \($0), \"name\": \"n\"}\n" }.joined(), name: "stream.ndjson"))
         var count = 0
         for try await item in JSONMapper().models(Item.self, fromFile: url.path, at: .values) {
             count += 1
