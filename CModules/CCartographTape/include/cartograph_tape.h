@@ -399,6 +399,23 @@ intptr_t cartograph_utf8_copy_first_invalid(uint8_t *target, const uint8_t *byte
 /// Whether the processor and the OS support AVX2 (always 0 off x86-64).
 int cartograph_has_avx2(void);
 
+/// cartograph_json_escape's options: escape `/` as `\/`.
+#define CARTOGRAPH_ESCAPE_SLASH 1u
+/// Escape every non-ASCII scalar as `\uXXXX` (a surrogate pair beyond U+FFFF).
+#define CARTOGRAPH_ESCAPE_NON_ASCII 2u
+/// Leave out the AVX2 loop (tests compare the two paths).
+#define CARTOGRAPH_ESCAPE_SCALAR 4u
+
+/// Writes `in[*read ..< count]` (UTF-8 text) into `out` as a JSON string
+/// body: quotes, backslashes and control bytes escaped (`\n`, `\u001f`:
+/// lowercase hex), and slashes and non-ASCII scalars when the options say.
+/// Writes at most `room` bytes and stops before a step that could write
+/// more than fits (a step needs 44 bytes of room), so a caller with little
+/// room left gets back a shorter result, never an overrun: it advances
+/// `*read` past the bytes consumed and returns the number written. The
+/// caller makes room and calls again until `*read == count`.
+intptr_t cartograph_json_escape(const uint8_t *in, intptr_t count, intptr_t *read, uint8_t *out, intptr_t room, unsigned options);
+
 /// The offset of the first backslash followed by `u` and `d` or `D` in raw
 /// JSON string text, or -1 when there is none: where a `\uD…` escape, the
 /// only kind that can hold a UTF-16 surrogate, may start (the caller checks

@@ -15,9 +15,12 @@ struct NativeJSONWriter {
     /// ``WriteOptions/Formatting/prettyLikeFoundation``: `" : "`, empty
     /// containers over two lines, no final newline.
     let foundationLayout: Bool
+    /// What strings escape beyond what JSON requires (from `options`).
+    let escaping: StringEscaping
 
     init(options: WriteOptions, capacity: Int = 4096) {
         self.options = options
+        escaping = StringEscaping(escapeSlashes: options.escapeSlashes, asciiOnly: options.asciiOnly)
         switch options.formatting {
         case .compact: indent = 0
         case .pretty(let spaces): indent = min(max(spaces, 1), 31)
@@ -308,101 +311,12 @@ struct NativeJSONWriter {
         _ = count
     }
 
-    /// Lowercase, as Foundation's `JSONEncoder` writes `\u001f`: output stays byte-identical to it.
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
+    /// Writes `text` as a JSON string, escaped as the options say (see
+    /// `json_escape.c`: quotes, backslashes and control bytes always;
+    /// slashes and non-ASCII when asked; lowercase hex, as Foundation's
+    /// `JSONEncoder` writes `\u001f`).
     mutating func writeString(_ text: String) {
-        sink.append(UInt8(ascii: "\""))
-        // Native strings are read in place (no copy of the string to make
-        // it contiguous, and no retain for one); others are copied once.
-        if unsafe text.utf8.withContiguousStorageIfAvailable({ unsafe writeStringBody($0) }) == nil {
-            var copy = text
-            copy.withUTF8 { unsafe writeStringBody($0) }
-        }
-        sink.append(UInt8(ascii: "\""))
-    }
-
-    /// A string's bytes, escaped as the options say (the quotes around them are the caller's).
-    private mutating func writeStringBody(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        var index = 0
-        let count = bytes.count
-        let base = unsafe UnsafeRawPointer(bytes.baseAddress)
-        while index < count {
-            // Eight bytes at a time while none needs escaping.
-            if let base = unsafe base, index + 8 <= count, unsafe !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
-            }
-            let byte = unsafe bytes[index]
-            let escape: Bool
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20: escape = true
-            case UInt8(ascii: "/"): escape = options.escapeSlashes
-            case 0x80...: escape = options.asciiOnly
-            default: escape = false
-            }
-            guard escape else {
-                index += 1
-                continue
-            }
-            if runStart < index { unsafe sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            if byte >= 0x80 {
-                index = unsafe writeEscapedScalar(bytes, at: index)
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""): sink.escape(0x22)
-                case UInt8(ascii: "\\"): sink.escape(0x5C)
-                case UInt8(ascii: "/"): sink.escape(0x2F)
-                case 0x08: sink.escape(0x62)
-                case 0x0C: sink.escape(0x66)
-                case 0x0A: sink.escape(0x6E)
-                case 0x0D: sink.escape(0x72)
-                case 0x09: sink.escape(0x74)
-                default: writeUnicodeEscape(UInt16(byte))
-                }
-                index += 1
-            }
-            runStart = index
-        }
-        if runStart < count { unsafe sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
-    }
-
-    /// Whether a word holds a quote, a backslash, a control byte, or (when
-    /// those options are on) a slash or a non-ASCII byte.
-    @inline(__always)
-    private func wordNeedsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        if (word &- 0x2020_2020_2020_2020) & ~word & highs != 0 { return true }
-        if hasZero(word ^ 0x2222_2222_2222_2222) || hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C) { return true }
-        if options.escapeSlashes, hasZero(word ^ 0x2F2F_2F2F_2F2F_2F2F) { return true }
-        if options.asciiOnly, word & highs != 0 { return true }
-        return false
-    }
-
-    /// Writes the scalar starting at `index` as `\uXXXX` (a surrogate pair beyond U+FFFF); returns the next index.
-    private mutating func writeEscapedScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
-        let lead = unsafe bytes[index]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        var scalar = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-        for offset in 1..<length { scalar = unsafe scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
-        if scalar >= 0x10000 {
-            let value = scalar - 0x10000
-            writeUnicodeEscape(UInt16(0xD800 + (value >> 10)))
-            writeUnicodeEscape(UInt16(0xDC00 + (value & 0x3FF)))
-        } else {
-            writeUnicodeEscape(UInt16(scalar))
-        }
-        return index + length
-    }
-
-    private mutating func writeUnicodeEscape(_ unit: UInt16) {
-        sink.escape(0x75)
-        for shift in stride(from: 12, through: 0, by: -4) {
-            sink.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
-        }
+        sink.appendJSONString(text, escaping)
     }
 }
 

@@ -81,6 +81,18 @@
         unsafe used += literal.count
     }
 
+    /// Lets `body` write straight into the room after the bytes written
+    /// (at least `minimum` bytes: its second argument says how many there
+    /// are) and keeps the count it returns, for the C escaper.
+    @inline(__always)
+    func appendInPlace(minimum: Int, _ body: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
+        reserve(minimum)
+        let room = unsafe capacity - used
+        let written = unsafe body(base + used, room)
+        precondition(written >= 0 && written <= room, "wrote past the room given")
+        unsafe used += written
+    }
+
     /// Appends a backslash and `byte` (a two-byte escape such as `\n`).
     @inline(__always)
     func escape(_ byte: UInt8) {
