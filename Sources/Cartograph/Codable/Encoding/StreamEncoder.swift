@@ -110,7 +110,9 @@ final class StreamEncoder: Encoder, EncoderChecks {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        guard let generation = openContainer(object: true) else { return newKeyedContainer(Key.self, generation: -1) }
+        guard let generation = openContainer(object: true, keyType: ObjectIdentifier(Key.self)) else {
+            return newKeyedContainer(Key.self, generation: -1)
+        }
         if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.state.recycled.reuse(
             ObjectIdentifier(Key.self), depth: frame,
             reset: { $0.reset(encoder: self, frame: frame + 1, generation: generation) })
@@ -144,7 +146,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// has (made innermost again), or a new one in its place. Nil, having
     /// abandoned, where the stream cannot give one (a container of the
     /// other kind, a closed one, a place already written).
-    private func openContainer(object: Bool) -> Int? {
+    private func openContainer(object: Bool, keyType: ObjectIdentifier? = nil) -> Int? {
         if containerGeneration != 0 {
             guard containerIsObject == object, run.state.isOpen(frame + 1, containerGeneration) else {
                 _ = run.state.abandon()
@@ -153,7 +155,9 @@ final class StreamEncoder: Encoder, EncoderChecks {
             run.state.closeAbove(frame + 1)
             return containerGeneration
         }
-        guard !wroteValue, run.state.takePlace(frame, ticket: ticket), let generation = try? run.state.push(object: object, at: frame + 1) else {
+        guard !wroteValue, run.state.takePlace(frame, ticket: ticket),
+            let generation = try? run.state.push(object: object, at: frame + 1, keyType: keyType)
+        else {
             _ = run.state.abandon()
             return nil
         }

@@ -5,6 +5,11 @@ import Foundation
 struct StreamAbandoned: Error {}
 
 /// One container the streaming encoder has opened and not yet closed.
+///
+/// Plain values only (its object's keys are in ``StreamStack``'s
+/// `keyLogs`, beside it): reading a field of `frames[i]` copies the
+/// element, and a frame holding arrays would be retained and released
+/// for every such read.
 struct StreamFrame {
     /// Which container this is: a container keeps the generation of the
     /// frame it writes into, and a frame reused at the same level gets a new one.
@@ -16,72 +21,9 @@ struct StreamFrame {
     /// not yet begun (0: none): that encoder may begin it, and anything
     /// else written here first settles it as `{}`.
     var pendingTicket = 0
-    /// The keys written, for objects (a repeated key abandons the stream).
-    var keys = StreamKeyLog()
-}
-
-/// The keys of one object, to find a key written twice (which the tree
-/// encoder writes once, in its first place, with the last value).
-///
-/// The same tests as ``EncodingObject``'s, so that the stream finds every
-/// repeat the tree finds: below ``EncodingObject/indexThreshold`` keys a
-/// signature bit, then UTF-8 length and `String` equality; past it a hash
-/// of the bytes while every key is ASCII (``ASCIIKeyIndex``), a `Set` of
-/// the keys once one is not. Arrays are kept from object to object at the
-/// same level.
-struct StreamKeyLog {
-    private var signatures: UInt64 = 0
-    private var keys: [String] = []
-    private var asciiIndex = ASCIIKeyIndex()
-    private var index: Set<String>?
-
-    mutating func reset() {
-        signatures = 0
-        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-        if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
-        index = nil
-    }
-
-    /// Forgets `key`, the last one recorded (its member's value threw).
-    /// Its signature bit stays set: the bits only say where to look.
-    mutating func removeLast(_ key: String) {
-        if index != nil {
-            index!.remove(key)
-        } else if keys.last == key {
-            keys.removeLast()
-            // The hash index has no removal: built again from the keys if needed.
-            if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
-        }
-    }
-
-    /// Records `key`; false if it was already written in this object.
-    mutating func insert(_ key: String) -> Bool {
-        if index != nil { return index!.insert(key).inserted }
-        if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key) }
-        let length = key.utf8.count
-        let bit = EncodingObject.signatureBit(of: key, length: length)
-        if signatures & bit != 0 {
-            for known in keys where known.utf8.count == length && known == key { return false }
-        }
-        signatures |= bit
-        keys.append(key)
-        return true
-    }
-
-    private mutating func insertIndexed(_ key: String) -> Bool {
-        let keys = self.keys
-        if let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(keys.count, { keys[$0] }) {
-            if asciiIndex.position(of: key, hash: hash, { keys[$0] }) != nil { return false }
-            asciiIndex.insert(hash, position: keys.count)
-            self.keys.append(key)
-            return true
-        }
-        var all = Set(keys)
-        let inserted = all.insert(key).inserted
-        index = all
-        asciiIndex = ASCIIKeyIndex()
-        return inserted
-    }
+    /// The `CodingKey` type of the keyed container that opened the object
+    /// (nil for arrays): whose ``KeyTemplate`` the keys follow.
+    var keyType: ObjectIdentifier?
 }
 
 /// What one streaming encode shares: the options and registry every
@@ -121,7 +63,13 @@ final class StreamRun: ExclusiveState<StreamStack> {
 struct StreamStack {
     var writer: NativeJSONWriter
     var convertedKeys: [String: String] = [:]
+    /// The keys the first objects of each `CodingKey` type wrote, for the
+    /// next ones to follow (``StreamKeyLog``).
+    private var templates: [ObjectIdentifier: KeyTemplate] = [:]
     private(set) var frames: [StreamFrame] = [StreamFrame()]
+    /// The keys written in each frame's object (a repeated key abandons
+    /// the stream), beside `frames` and as long.
+    private var keyLogs: [StreamKeyLog] = [StreamKeyLog()]
     /// Frames open, the root's included.
     private(set) var open = 1
     private var lastTicket = 0
@@ -172,6 +120,15 @@ struct StreamStack {
         let frame = frames[top]
         writer.close(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), count: frame.count, depth: top - 1)
         open -= 1
+        if let type = frame.keyType, let keys = keyLogs[top].keysToLearn { learn(keys, for: type) }
+    }
+
+    /// Keeps an object's keys as its type's template, unless the template
+    /// there already has as many (an object that left optional keys out
+    /// does not replace one that wrote them).
+    private mutating func learn(_ keys: [String], for type: ObjectIdentifier) {
+        if let known = templates[type], known.keys.count >= keys.count { return }
+        templates[type] = KeyTemplate(keys: keys, escaping: writer.escaping)
     }
 
     /// Writes `{}` for a member whose encoder wrote nothing (as the tree
@@ -217,15 +174,18 @@ struct StreamStack {
         open = frame + 1
         frames[frame].count -= 1
         frames[frame].pendingTicket = 0
-        if let key { frames[frame].keys.removeLast(key) }
+        if let key { keyLogs[frame].removeLast(key) }
         writer.sink.truncate(to: mark)
     }
 
     /// Writes a member's key; a key already written in this object abandons.
     @inline(__always)
     mutating func writeKey(_ key: String, frame: Int) throws {
-        guard frames[frame].keys.insert(key) else { throw abandon() }
-        writer.writeString(key)
+        switch keyLogs[frame].insert(key) {
+        case .repeated: throw abandon()
+        case .logged: writer.writeString(key)
+        case .template(let entry): keyLogs[frame].template?.writeQuoted(entry, into: writer.sink)
+        }
         writer.endKey()
     }
 
@@ -267,20 +227,22 @@ struct StreamStack {
     /// Opens a container at output level `frame` (its members then sit in
     /// frame `frame + 1`); returns its generation. Past the writer's depth
     /// limit or the stack's room the stream is abandoned: the tree encoder
-    /// reports it as it always has.
-    mutating func push(object: Bool, at frame: Int) throws -> Int {
+    /// reports it as it always has. An object opened by a keyed container
+    /// names its `CodingKey` type, whose template its keys then follow.
+    mutating func push(object: Bool, at frame: Int, keyType: ObjectIdentifier? = nil) throws -> Int {
         guard frame == open, frame - 1 < writer.options.maxDepth, StackGuard.hasRoom else { throw abandon() }
         writer.sink.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let generation = newTicket()
         if open == frames.count {
-            frames.append(StreamFrame(generation: generation, isObject: object))
-        } else {
-            frames[open].generation = generation
-            frames[open].isObject = object
-            frames[open].count = 0
-            frames[open].pendingTicket = 0
-            if object { frames[open].keys.reset() }
+            frames.append(StreamFrame())
+            keyLogs.append(StreamKeyLog())
         }
+        frames[open].generation = generation
+        frames[open].isObject = object
+        frames[open].count = 0
+        frames[open].pendingTicket = 0
+        frames[open].keyType = keyType
+        if object { keyLogs[open].reset(following: keyType.flatMap { templates[$0] }) }
         open += 1
         return generation
     }

@@ -1,0 +1,205 @@
+/// The keys of one object, to find a key written twice (which the tree
+/// encoder writes once, in its first place, with the last value).
+///
+/// Most objects of a type write the same keys in the same order, so the
+/// log first follows a ``KeyTemplate``: the keys an earlier object of the
+/// same `CodingKey` type wrote. A key found in the template past the last
+/// one matched cannot repeat an earlier key (the template's keys differ
+/// from one another, and each match lies further on), so it costs one
+/// string comparison (usually of identical storage) and needs no record;
+/// its quoted form is written from the template too. Optional keys left
+/// out skip a few entries. A key found nowhere in the next few entries
+/// ends the following: the keys matched so far go into the log, and from
+/// there every key is checked as below.
+///
+/// The checks are ``EncodingObject``'s, so that the stream finds every
+/// repeat the tree finds: below ``EncodingObject/indexThreshold`` keys a
+/// signature bit, then UTF-8 length and `String` equality; past it a hash
+/// of the bytes while every key is ASCII (``ASCIIKeyIndex``), a `Set` of
+/// the keys once one is not. Arrays are kept from object to object at the
+/// same level.
+struct StreamKeyLog {
+    private var signatures: UInt64 = 0
+    private var keys: [String] = []
+    private var asciiIndex = ASCIIKeyIndex()
+    private var index: Set<String>?
+    /// The template followed (nil once the log records keys itself).
+    private(set) var template: KeyTemplate?
+    /// The template entry to try next, and the entries matched (one bit each).
+    private var position = 0
+    private var matched: UInt64 = 0
+
+    /// What ``insert(_:)`` found.
+    enum Insertion: Equatable {
+        /// The key was written before in this object.
+        case repeated
+        /// A new key, recorded in the log.
+        case logged
+        /// A new key, the template's entry at this position.
+        case template(Int)
+    }
+
+    /// How far past the last match a key is looked for in the template
+    /// before the log takes over: enough for runs of optional keys left out,
+    /// few enough that an object of other keys (a dictionary) costs little.
+    static let lookahead = 8
+
+    /// Starts a new object, following `template` if there is one.
+    mutating func reset(following template: KeyTemplate? = nil) {
+        signatures = 0
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
+        index = nil
+        self.template = template
+        position = 0
+        matched = 0
+    }
+
+    /// The keys of an object that can become a template for the next
+    /// objects of its type (nil if it followed one to the end, or is too
+    /// large to follow).
+    var keysToLearn: [String]? {
+        guard template == nil, index == nil, keys.count >= 2, keys.count <= KeyTemplate.maximumCount else { return nil }
+        return keys
+    }
+
+    /// Forgets `key`, the last one recorded (its member's value threw).
+    /// Its signature bit stays set: the bits only say where to look.
+    mutating func removeLast(_ key: String) {
+        if let template {
+            // The last match is the highest bit set.
+            guard matched != 0 else { return }
+            let last = 63 - matched.leadingZeroBitCount
+            if template.matches(last, key, length: key.utf8.count) {
+                matched &= ~(1 << UInt64(last))
+                position = last
+            }
+            return
+        }
+        if index != nil {
+            index!.remove(key)
+        } else if keys.last == key {
+            keys.removeLast()
+            // The hash index has no removal: built again from the keys if needed.
+            if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
+        }
+    }
+
+    /// Records `key`, or finds it in the template.
+    @inline(__always)
+    mutating func insert(_ key: String) -> Insertion {
+        if let template {
+            let end = min(position + Self.lookahead, template.keys.count)
+            let length = key.utf8.count
+            var candidate = position
+            while candidate < end {
+                if template.matches(candidate, key, length: length) {
+                    matched |= 1 << UInt64(candidate)
+                    position = candidate + 1
+                    return .template(candidate)
+                }
+                candidate += 1
+            }
+            stopFollowing(template)
+        }
+        return record(key) ? .logged : .repeated
+    }
+
+    /// The log takes over from the template: the keys matched go in first.
+    private mutating func stopFollowing(_ template: KeyTemplate) {
+        self.template = nil
+        var bits = matched
+        while bits != 0 {
+            let entry = bits.trailingZeroBitCount
+            bits &= bits - 1
+            _ = record(template.keys[entry])
+        }
+    }
+
+    /// Records `key`; false if it was already written in this object.
+    private mutating func record(_ key: String) -> Bool {
+        if index != nil { return index!.insert(key).inserted }
+        if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key) }
+        let length = key.utf8.count
+        let bit = EncodingObject.signatureBit(of: key, length: length)
+        if signatures & bit != 0 {
+            for known in keys where known.utf8.count == length && known == key { return false }
+        }
+        signatures |= bit
+        keys.append(key)
+        return true
+    }
+
+    private mutating func insertIndexed(_ key: String) -> Bool {
+        let keys = self.keys
+        if let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(keys.count, { keys[$0] }) {
+            if asciiIndex.position(of: key, hash: hash, { keys[$0] }) != nil { return false }
+            asciiIndex.insert(hash, position: keys.count)
+            self.keys.append(key)
+            return true
+        }
+        var all = Set(keys)
+        let inserted = all.insert(key).inserted
+        index = all
+        asciiIndex = ASCIIKeyIndex()
+        return inserted
+    }
+}
+
+/// The keys one object wrote, in order and all different, with their
+/// quoted JSON forms: what the next objects of the same `CodingKey` type
+/// in the same encode follow (``StreamKeyLog``).
+final class KeyTemplate {
+    /// At most as many keys as a bit mask holds.
+    static let maximumCount = 64
+
+    let keys: [String]
+    /// Each key's UTF-8 length, and which keys are ASCII (one bit each).
+    private let lengths: [Int]
+    private let ascii: UInt64
+    /// The keys quoted and escaped, one after another, and where each
+    /// ends (key `i` runs from `ends[i - 1]`, or 0, to `ends[i]`).
+    private let quoted: [UInt8]
+    private let ends: [Int]
+
+    init(keys: [String], escaping: StringEscaping) {
+        precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")
+        self.keys = keys
+        lengths = keys.map(\.utf8.count)
+        var ascii: UInt64 = 0
+        for (index, key) in keys.enumerated() where key.utf8.allSatisfy({ $0 < 0x80 }) { ascii |= 1 << UInt64(index) }
+        self.ascii = ascii
+        let buffer = OutputBuffer(capacity: keys.reduce(0) { $0 + $1.utf8.count + 2 })
+        var ends: [Int] = []
+        ends.reserveCapacity(keys.count)
+        for key in keys {
+            buffer.appendJSONString(key, escaping)
+            ends.append(buffer.count)
+        }
+        quoted = buffer.bytes
+        self.ends = ends
+    }
+
+    /// Whether `key` (of UTF-8 `length`) has the same bytes as entry
+    /// `index`: its quoted form is then that key's.
+    ///
+    /// `String` equality is canonical equivalence, not byte equality
+    /// ("e\u{301}" equals "\u{E9}"), so it decides only for an ASCII entry
+    /// of the same length: the only scalars canonically equivalent to ASCII
+    /// (U+037E, U+1FEF, U+212A) are each longer than what they stand for,
+    /// so no other text of that length equals it. Other entries compare bytes.
+    @inline(__always)
+    func matches(_ index: Int, _ key: String, length: Int) -> Bool {
+        guard lengths[index] == length else { return false }
+        if ascii & (1 << UInt64(index)) != 0 { return keys[index] == key }
+        return keys[index].utf8.elementsEqual(key.utf8)
+    }
+
+    /// Writes entry `index`'s key, quoted, as ``NativeJSONWriter/writeString(_:)`` would.
+    @inline(__always)
+    func writeQuoted(_ index: Int, into sink: OutputBuffer) {
+        let start = index == 0 ? 0 : ends[index - 1]
+        let quoted = quoted // a local: a span borrows it for no longer than the call
+        sink.append(quoted.span.extracting(start..<ends[index]))
+    }
+}
