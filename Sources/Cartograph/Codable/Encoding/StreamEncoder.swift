@@ -250,49 +250,37 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     /// Writes the values with a JSON form of their own (dates, data, URLs,
     /// decimals, `JSONValue`s, registered models) and arrays of the common
-    /// scalars; false for any other value. Metatype comparisons first, as
-    /// in the tree encoder. A registered model's error is wrapped with the
+    /// scalars; false for any other value. Its own types first
+    /// (``SpecialEncoding``), then registered models. A registered model's error is wrapped with the
     /// member's key where the tree wraps it (a member), and thrown as it is
     /// where the tree throws it so (the root, a single value).
     private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool) throws -> Bool {
-        let type = T.self
-        if type == [Double].self {
-            let generation = try run.state.push(object: false, at: frame + 1)
-            for (index, element) in (value as! [Double]).enumerated() {
-                if element.isFinite {
-                    _ = try run.state.beginMember(frame + 1, generation)
-                    run.state.writer.writeDouble(element)
-                } else {
-                    let replacement = try nonFinite(element, key: IndexKey(index))
-                    _ = try run.state.beginMember(frame + 1, generation)
-                    try run.state.writer.write(replacement, depth: frame + 1, path: "")
+        if let kind = SpecialEncoding.of(T.self) {
+            // The kind says what T is: `sameType` then reinterprets the value without a dynamic cast.
+            switch kind {
+            case .doubles:
+                let generation = try run.state.push(object: false, at: frame + 1)
+                for (index, element) in sameType(value, as: [Double].self).enumerated() {
+                    if element.isFinite {
+                        _ = try run.state.beginMember(frame + 1, generation)
+                        run.state.writer.writeDouble(element)
+                    } else {
+                        let replacement = try nonFinite(element, key: IndexKey(index))
+                        _ = try run.state.beginMember(frame + 1, generation)
+                        try run.state.writer.write(replacement, depth: frame + 1, path: "")
+                    }
                 }
+                run.state.closeAbove(frame)
+            case .integers: return try writeArray(sameType(value, as: [Int].self), frame: frame) { $0.writeInteger(Int64($1)) }
+            case .strings: return try writeArray(sameType(value, as: [String].self), frame: frame) { $0.writeString($1) }
+            case .int64s: return try writeArray(sameType(value, as: [Int64].self), frame: frame) { $0.writeInteger($1) }
+            case .booleans: return try writeArray(sameType(value, as: [Bool].self), frame: frame) { $0.sink.append(contentsOf: $1 ? .true : .false) }
+            case .date: try writeDate(sameType(value, as: Date.self), key: key, frame: frame)
+            case .data: try writeData(sameType(value, as: Data.self), key: key, frame: frame)
+            case .decimal: try run.state.writer.writeNumber(JSONNumber(sameType(value, as: Decimal.self)), path: "")
+            case .url: run.state.writer.writeString(sameType(value, as: URL.self).absoluteString)
+            case .jsonValue: try writeWhole(sameType(value, as: JSONValue.self), frame: frame)
             }
-            run.state.closeAbove(frame)
-            return true
-        }
-        if type == [Int].self { return try writeArray(value as! [Int], frame: frame) { $0.writeInteger(Int64($1)) } }
-        if type == [String].self { return try writeArray(value as! [String], frame: frame) { $0.writeString($1) } }
-        if type == [Int64].self { return try writeArray(value as! [Int64], frame: frame) { $0.writeInteger($1) } }
-        if type == [Bool].self { return try writeArray(value as! [Bool], frame: frame) { $0.sink.append(contentsOf: $1 ? .true : .false) } }
-        if type == Date.self {
-            try writeDate(value as! Date, key: key, frame: frame)
-            return true
-        }
-        if type == Data.self {
-            try writeData(value as! Data, key: key, frame: frame)
-            return true
-        }
-        if type == Decimal.self {
-            try run.state.writer.writeNumber(JSONNumber(value as! Decimal), path: "")
-            return true
-        }
-        if type == URL.self {
-            run.state.writer.writeString((value as! URL).absoluteString)
-            return true
-        }
-        if type == JSONValue.self {
-            try writeWhole(value as! JSONValue, frame: frame)
             return true
         }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
