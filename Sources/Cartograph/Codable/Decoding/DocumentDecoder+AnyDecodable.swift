@@ -247,14 +247,14 @@ extension DocumentDecoder {
 
     /// Whether the value at `index` is read as a ``SpecialKind`` when asked for as `type`.
     private func specialKind(_ type: Any.Type, at index: Int) -> SpecialKind? {
-        if type == Date.self { return .date }
-        if type == Data.self { return .data }
-        if type == Decimal.self { return .decimal }
+        if isSameType(type, Date.self) { return .date }
+        if isSameType(type, Data.self) { return .data }
+        if isSameType(type, Decimal.self) { return .decimal }
         // A plist's `{relative, base}` dictionary goes through URL's own init(from:).
-        if type == URL.self, !(readsNullMarker && tape[index].kind == .object) { return .url }
-        if type == JSONValue.self { return .jsonValue }
+        if isSameType(type, URL.self), !(readsNullMarker && tape[index].kind == .object) { return .url }
+        if isSameType(type, JSONValue.self) { return .jsonValue }
         #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-            if type == Float16.self { return .float16 }
+            if isSameType(type, Float16.self) { return .float16 }
         #endif
         return nil
     }

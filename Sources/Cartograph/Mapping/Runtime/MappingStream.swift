@@ -126,7 +126,16 @@ extension TypedModelEntry {
     func streamTyped<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
         // The entry's own type (nearly always): no dynamic cast, whose
         // `Model?` result is a metadata lookup per model.
-        if T.self == Model.self { return try streamOwn(sameType(model, as: Model.self), context, &writer, depth) }
+        if isSameType(T.self, Model.self) { return try streamOwn(sameType(model, as: Model.self), context, &writer, depth) }
+        try streamCasting(model, context, &writer, depth)
+    }
+
+    /// A model declared as another type (a subclass instance in a base-class
+    /// property). Kept out of ``streamTyped(_:_:_:_:)``: a function that
+    /// casts to `Model?` sets the optional up on entry, a metadata lookup
+    /// per model even where the cast never runs.
+    @inline(never)
+    private func streamCasting<T>(_ model: T, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
         guard let own = model as? Model else { return try writer.write(encodeAny(model, context), depth: depth, path: "") }
         try streamOwn(own, context, &writer, depth)
     }
@@ -145,13 +154,15 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "["), depth: depth, path: "")
+        // `0..<count`, not `indices`: the generic `indices` asks for the
+        // array's and the range's metadata on every call.
         if codec.isLeaf {
-            for position in values.indices {
+            for position in 0..<values.count {
                 writer.beginElement(position, depth: depth)
                 try codec.stream(values[position], context, &writer, depth + 1)
             }
         } else {
-            for position in values.indices {
+            for position in 0..<values.count {
                 writer.beginElement(position, depth: depth)
                 try codec.stream(values[position], context.child(.index(position)), &writer, depth + 1)
             }
@@ -166,7 +177,7 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
-        for position in pairs.indices {
+        for position in 0..<pairs.count {
             writer.beginMember(pairs[position].0, position, depth: depth)
             try codec.stream(pairs[position].1, context.child(.key(pairs[position].0)), &writer, depth + 1)
         }

@@ -47,7 +47,7 @@ extension ModelEntryProtocol {
         return try context.makingObject(at: node.sourceOffset) { context in
             // The entry's own type: no dynamic cast to the generic class
             // (which would look up `TypedModelEntry<T>`'s metadata per object).
-            if type == T.self {
+            if isSameType(type, T.self) {
                 return unsafe try unsafeDowncast(self, to: TypedModelEntry<T>.self).make(try node.object(), context)
             }
             return try decodeAsOtherType(node, context, as: T.self)

@@ -232,7 +232,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
         var elements: [EncodedValue] = []
         elements.reserveCapacity(values.count)
         if codec.isLeaf {
-            for position in values.indices {
+            for position in 0..<values.count { // not `indices`: see streamElements
                 do {
                     elements.append(try codec.encode(values[position], context))
                 } catch let error as CartographError {
@@ -240,7 +240,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             }
         } else {
-            for position in values.indices {
+            for position in 0..<values.count {
                 elements.append(try codec.encode(values[position], context.child(.index(position))))
             }
         }
