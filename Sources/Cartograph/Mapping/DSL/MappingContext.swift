@@ -203,7 +203,15 @@ public struct EncodingContext {
     public var options: MappingOptions { registry.options }
     /// The kind of output being produced.
     public let profile: OutputProfile
+    /// The path to this value's parent, linked. This value's own step (its
+    /// key, an array position under that key) is kept in `pending` and
+    /// `pendingIndex` and linked only when a path is asked for or a child
+    /// needs it (``materialized()``): most values are written and left
+    /// without either, and a link is an allocation.
     let trail: PathTrail?
+    let pending: KeySpec.Storage?
+    /// An array position below `pending` (negative: none).
+    let pendingIndex: Int
     /// The class instances being encoded, outermost first (one set per
     /// encode, shared by every context of it: entered and left around each
     /// instance, so a cycle is found in O(1) without copying a set per level).
@@ -215,38 +223,67 @@ public struct EncodingContext {
     let subMapper: SubMapper?
 
     init(
-        registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, visiting: VisitedObjects = VisitedObjects(), depth: Int = 0,
-        subMapper: SubMapper? = nil
+        registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1,
+        visiting: VisitedObjects = VisitedObjects(), depth: Int = 0, subMapper: SubMapper? = nil
     ) {
         self.registry = registry
         self.profile = profile
         self.trail = trail
+        self.pending = pending
+        self.pendingIndex = pendingIndex
         self.visiting = visiting
         self.depth = depth
         self.subMapper = subMapper
     }
 
     func using(_ subMapper: SubMapper) -> EncodingContext {
-        EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth, subMapper: subMapper)
+        EncodingContext(
+            registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: pendingIndex, visiting: visiting, depth: depth,
+            subMapper: subMapper)
     }
 
     func leavingSubMapper() -> EncodingContext {
-        EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth)
+        EncodingContext(
+            registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: pendingIndex, visiting: visiting, depth: depth)
     }
 
     /// The path being encoded, as `$.friends[3]`.
-    public var path: String { PathTrail.render(trail) }
+    public var path: String { PathTrail.render(linkedTrail) }
+
+    /// Whether this value's own step is still to be linked.
+    var hasPendingStep: Bool { pending != nil || pendingIndex >= 0 }
+
+    /// `trail` with this value's own step linked.
+    private var linkedTrail: PathTrail? {
+        var trail = self.trail
+        if let pending { for component in pending.trailComponents { trail = PathTrail(parent: trail, component: component) } }
+        if pendingIndex >= 0 { trail = PathTrail(parent: trail, component: .index(pendingIndex)) }
+        return trail
+    }
+
+    /// The same context with its own step linked: made once by a value
+    /// that has children, so that they do not each link it again.
+    func materialized() -> EncodingContext {
+        guard hasPendingStep else { return self }
+        return EncodingContext(registry: registry, profile: profile, trail: linkedTrail, visiting: visiting, depth: depth, subMapper: subMapper)
+    }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
-        EncodingContext(
-            registry: registry, profile: profile, trail: PathTrail(parent: trail, component: component), visiting: visiting,
+        // An array position under a key not yet linked waits with it.
+        if case .index(let index) = component, pendingIndex < 0 {
+            return EncodingContext(
+                registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: index, visiting: visiting, depth: depth + 1,
+                subMapper: subMapper)
+        }
+        return EncodingContext(
+            registry: registry, profile: profile, trail: PathTrail(parent: linkedTrail, component: component), visiting: visiting,
             depth: depth + 1, subMapper: subMapper)
     }
 
     func child(spec: KeySpec) -> EncodingContext {
-        var trail = self.trail
-        for component in spec.trailComponents { trail = PathTrail(parent: trail, component: component) }
-        return EncodingContext(registry: registry, profile: profile, trail: trail, visiting: visiting, depth: depth + 1, subMapper: subMapper)
+        EncodingContext(
+            registry: registry, profile: profile, trail: hasPendingStep ? linkedTrail : trail, pending: spec.storage, visiting: visiting,
+            depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits (`levels` more, for the stream's

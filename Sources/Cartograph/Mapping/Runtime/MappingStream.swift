@@ -31,6 +31,9 @@ extension CompiledMapping {
         // mapping was compiled), so the members come out as the tree's
         // writer sorts them.
         let order = writer.options.sortedKeys ? sortedStreamOrder : streamOrder
+        // The model's own path step is linked once here if its rules make
+        // children, rather than by each child (EncodingContext.materialized).
+        let context = makesChildContexts ? context.materialized() : context
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
         let rules = rules
@@ -162,6 +165,9 @@ extension ValueCodec {
                 try codec.stream(values[position], context, &writer, depth + 1)
             }
         } else {
+            // The array's step linked once; each element's position waits
+            // unlinked in its context until a path or a child needs it.
+            let context = context.materialized()
             for position in 0..<values.count {
                 writer.beginElement(position, depth: depth)
                 try codec.stream(values[position], context.child(.index(position)), &writer, depth + 1)
@@ -177,6 +183,7 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
+        let context = context.materialized()
         for position in 0..<pairs.count {
             writer.beginMember(pairs[position].0, position, depth: depth)
             try codec.stream(pairs[position].1, context.child(.key(pairs[position].0)), &writer, depth + 1)

@@ -240,6 +240,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             }
         } else {
+            let context = context.materialized()
             for position in 0..<values.count {
                 elements.append(try codec.encode(values[position], context.child(.index(position))))
             }
