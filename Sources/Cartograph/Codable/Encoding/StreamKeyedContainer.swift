@@ -20,7 +20,8 @@ class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
     /// The encoder and its run, borrowed for `body` (no reference counting).
     @inline(__always)
     final func withTargets<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
-        try state.with(body)
+        // Lent without a retain: this container holds the encoder for the call.
+        try Unretained(state.encoder).with { encoder in try body(encoder, encoder.run) }
     }
 }
 
@@ -32,10 +33,6 @@ struct StreamKeyedTargets {
     let frame: Int
     let generation: Int
 
-    @inline(__always)
-    func with<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
-        try body(encoder, encoder.run)
-    }
 }
 
 final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodingContainerProtocol {
