@@ -8,8 +8,9 @@
 // is where they belong:
 //
 //     Unsafe/C/        the only code that imports C (yajl, jansson, libplist,
-//                      the tape builder and the shims): C handles, callbacks
-//                      through `Unmanaged`, and the text the C side reads.
+//                      the tape builder, the string escaper and the shims):
+//                      C handles, callbacks through `Unmanaged`, and the
+//                      text the C side reads or writes.
 //     Unsafe/Layout/   what reads the Swift runtime's private layout, behind
 //                      one switch (``LayoutAssumptions``,
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).
@@ -23,7 +24,8 @@
 //                      bytes as a span), struct models' properties
 //                      written in place (``ModelFields``), and the one
 //                      place exclusivity goes unchecked
-//                      (``ExclusiveState``).
+//                      (``ExclusiveState``, and ``Unretained`` for an
+//                      object such state lends without a retain).
 //
 // What the code here guarantees to the layers above:
 //
