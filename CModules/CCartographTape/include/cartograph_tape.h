@@ -399,6 +399,11 @@ intptr_t cartograph_utf8_copy_first_invalid(uint8_t *target, const uint8_t *byte
 /// Whether the processor and the OS support AVX2 (always 0 off x86-64).
 int cartograph_has_avx2(void);
 
+/// Writes a finite double's shortest round-trip text into `out` (room for
+/// 32 bytes), as Swift's `description` spells it but without a whole
+/// value's `.0` (`100`, `-0`, `0.1`, `1e-05`, `1.5e+300`); returns its length.
+intptr_t cartograph_format_double(double value, uint8_t *out);
+
 /// cartograph_json_escape's options: escape `/` as `\/`.
 #define CARTOGRAPH_ESCAPE_SLASH 1u
 /// Escape every non-ASCII scalar as `\uXXXX` (a surrogate pair beyond U+FFFF).

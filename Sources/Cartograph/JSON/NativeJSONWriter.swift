@@ -325,28 +325,6 @@ extension NativeJSONWriter {
     /// (``DoubleFormatting/json(_:)``: shortest digits, whole values
     /// without `.0`), straight into the output.
     mutating func writeDouble(_ value: Double) {
-        var digits = DoubleDigits(sink: sink)
-        value.write(to: &digits)
-    }
-}
-
-/// Takes a double's text from the standard library's formatter into the
-/// output: `Double.write(to:)` hands the digits over as an ASCII buffer
-/// through `_writeASCII` (the text `description` makes a `String` of, which
-/// allocates past 15 bytes, as most of canada.json's coordinates are).
-/// Were that requirement ever gone, `write(_:)` gets the same text.
-private struct DoubleDigits: TextOutputStream {
-    let sink: OutputBuffer
-
-    mutating func write(_ string: String) {
-        var text = string
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        sink.append(contentsOf: text.utf8)
-    }
-
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        var count = buffer.count
-        if count > 2, unsafe buffer[count - 2] == UInt8(ascii: "."), unsafe buffer[count - 1] == UInt8(ascii: "0") { count -= 2 }
-        unsafe sink.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        sink.appendShortest(value)
     }
 }
