@@ -30,9 +30,10 @@ import Testing
         var values: [Double] = [
             0, 1, 0.1, 0.2, 0.3, 1.5, 100, 123.456, 1e-4, 1e-5, 9.999999999999999e-5, 0.00011, 1e15, 1e16, 1e21, 1e22, 1e23,
             9_007_199_254_740_992, 9_007_199_254_740_993, 9_007_199_254_740_994, 9_007_199_254_740_991, 18_014_398_509_481_984,
-            123_456_789_012_345_680, 5e-324, 1e-323, 2.2250738585072009e-308, 2.2250738585072014e-308, .greatestFiniteMagnitude,
+            123_456_789_012_345_680, Double(bitPattern: 0x000F_FFFF_FFFF_FFFF), Double(bitPattern: 7), 2.2250738585072014e-308,
+            .greatestFiniteMagnitude,
             .leastNormalMagnitude, .leastNonzeroMagnitude, .pi, .ulpOfOne, 1 / 3, 2 / 3, 0.1 + 0.2, 1.7976931348623157e308,
-            4.9406564584124654e-324, 2.4703282292062327e-324, 299_792_458, 6.02214076e23, 1.602176634e-19
+            Double(bitPattern: 1), Double(bitPattern: 2), 299_792_458, 6.02214076e23, 1.602176634e-19
         ]
         for exponent in -1074...1023 { values.append(Double(sign: .plus, exponent: exponent, significand: 1)) }
         for exponent in -323...308 {
