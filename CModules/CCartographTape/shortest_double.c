@@ -216,19 +216,33 @@ static const char digit_pairs[200] = {
     '9','0','9','1','9','2','9','3','9','4','9','5','9','6','9','7','9','8','9','9',
 };
 
-/// Writes `value`'s `length` digits at `text`, two at a time from the end.
+/// Writes `value`'s `length` digits at `text`, two at a time from the end:
+/// the low eight in 32-bit arithmetic when the value needs more than 32
+/// bits (its high part, below 10^9, then does too).
 static inline void write_digits(uint8_t *text, uint64_t value, int length) {
     int index = length;
-    while (value >= 100) {
-        uint64_t pair = value % 100;
-        value /= 100;
+    if (value >> 32 != 0) {
+        uint64_t high = value / 100000000;
+        uint32_t low = (uint32_t)(value - 100000000 * high);
+        uint32_t lower = low % 10000, upper = low / 10000;
+        memcpy(text + index - 2, digit_pairs + 2 * (lower % 100), 2);
+        memcpy(text + index - 4, digit_pairs + 2 * (lower / 100), 2);
+        memcpy(text + index - 6, digit_pairs + 2 * (upper % 100), 2);
+        memcpy(text + index - 8, digit_pairs + 2 * (upper / 100), 2);
+        index -= 8;
+        value = high;
+    }
+    uint32_t rest = (uint32_t)value;
+    while (rest >= 100) {
+        uint32_t pair = rest % 100;
+        rest /= 100;
         index -= 2;
         memcpy(text + index, digit_pairs + 2 * pair, 2);
     }
-    if (value >= 10) {
-        memcpy(text, digit_pairs + 2 * value, 2);
+    if (rest >= 10) {
+        memcpy(text, digit_pairs + 2 * rest, 2);
     } else {
-        text[0] = (uint8_t)('0' + value);
+        text[0] = (uint8_t)('0' + rest);
     }
 }
 
@@ -276,9 +290,10 @@ intptr_t cartograph_format_double(double value, uint8_t *out) {
         write_digits(out, digits, length);
         out += length;
     } else if (point < length) {
-        /* ddd.ddd: the digits written, the fraction moved one place on. */
-        write_digits(out, digits, length);
-        memmove(out + point + 1, out + point, (size_t)(length - point));
+        /* ddd.ddd: the digits written one place on, the whole part
+           (usually short) moved back before the point. */
+        write_digits(out + 1, digits, length);
+        for (int32_t index = 0; index < point; index++) out[index] = out[index + 1];
         out[point] = '.';
         out += length + 1;
     } else {
