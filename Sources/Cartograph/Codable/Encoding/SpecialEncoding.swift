@@ -1,8 +1,8 @@
 import Foundation
 
-/// The types the streaming encoder writes itself instead of calling their
-/// `encode(to:)`: arrays of the common scalars, and the values with a JSON
-/// form of their own.
+/// The types the `Codable` encoders (the stream and the tree) write
+/// themselves instead of calling their `encode(to:)`: arrays of the common
+/// scalars, and the values with a JSON form of their own.
 ///
 /// Every value encoded is asked (a `[[Double]]` of coordinates asks once
 /// per pair), so the answer is one comparison of type identities per kind,

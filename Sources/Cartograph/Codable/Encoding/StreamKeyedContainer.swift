@@ -32,7 +32,6 @@ struct StreamKeyedTargets {
     let encoder: StreamEncoder
     let frame: Int
     let generation: Int
-
 }
 
 final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodingContainerProtocol {

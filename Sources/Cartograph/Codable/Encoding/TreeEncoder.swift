@@ -236,29 +236,29 @@ final class TreeEncoder: Encoder, EncoderChecks {
     }
 
     /// Types with their own JSON form, and arrays of the common scalars (no
-    /// child encoder per array). Metatype comparisons first: a dynamic cast
-    /// per candidate type would cost more than the encoding itself.
+    /// child encoder per array), told apart as the stream tells them
+    /// (``SpecialEncoding``: type identities, no dynamic cast).
     private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingNode? {
-        let type = T.self
-        if type == [Double].self {
-            return .value(.array(try (value as! [Double]).enumerated().map { try double($1, key: IndexKey($0)) }))
+        guard let kind = SpecialEncoding.of(T.self) else { return nil }
+        switch kind {
+        case .doubles: return .value(.array(try sameType(value, as: [Double].self).enumerated().map { try double($1, key: IndexKey($0)) }))
+        case .integers: return .value(.array(sameType(value, as: [Int].self).map { .number(JSONNumber($0)) }))
+        case .strings: return .value(.array(sameType(value, as: [String].self).map { .string($0) }))
+        case .int64s: return .value(.array(sameType(value, as: [Int64].self).map { .number(JSONNumber($0)) }))
+        case .booleans: return .value(.array(sameType(value, as: [Bool].self).map { .bool($0) }))
+        case .date: return try encodeDate(sameType(value, as: Date.self), key: key)
+        case .data: return try encodeData(sameType(value, as: Data.self), key: key)
+        case .decimal: return .value(.number(JSONNumber(sameType(value, as: Decimal.self))))
+        case .url:
+            // JSON writes a URL as its absolute string (as JSONEncoder does); a
+            // property list takes URL's own Codable form, `{relative, base}`, as
+            // PropertyListEncoder does.
+            let url = sameType(value, as: URL.self)
+            if !propertyList { return .value(.string(url.absoluteString)) }
+            if case .useDefaultKeys = options.keys { return .object(codableForm(of: url)) }
+            return nil
+        case .jsonValue: return .value(sameType(value, as: JSONValue.self))
         }
-        if type == [Int].self { return .value(.array((value as! [Int]).map { .number(JSONNumber($0)) })) }
-        if type == [String].self { return .value(.array((value as! [String]).map { .string($0) })) }
-        if type == [Int64].self { return .value(.array((value as! [Int64]).map { .number(JSONNumber($0)) })) }
-        if type == [Bool].self { return .value(.array((value as! [Bool]).map { .bool($0) })) }
-        if type == Date.self { return try encodeDate(value as! Date, key: key) }
-        if type == Data.self { return try encodeData(value as! Data, key: key) }
-        if type == Decimal.self { return .value(.number(JSONNumber(value as! Decimal))) }
-        // JSON writes a URL as its absolute string (as JSONEncoder does); a
-        // property list takes URL's own Codable form, `{relative, base}`, as
-        // PropertyListEncoder does.
-        if type == URL.self {
-            if !propertyList { return .value(.string((value as! URL).absoluteString)) }
-            if case .useDefaultKeys = options.keys { return .object(codableForm(of: value as! URL)) }
-        }
-        if type == JSONValue.self { return .value(value as! JSONValue) }
-        return nil
     }
 
     /// What `URL.encode(to:)` writes, `{"relative": …, "base": …}` (the

@@ -282,7 +282,7 @@ public struct EncodingContext {
 
     func child(spec: KeySpec) -> EncodingContext {
         EncodingContext(
-            registry: registry, profile: profile, trail: hasPendingStep ? linkedTrail : trail, pending: spec.storage, visiting: visiting,
+            registry: registry, profile: profile, trail: linkedTrail, pending: spec.storage, visiting: visiting,
             depth: depth + 1, subMapper: subMapper)
     }
 

@@ -63,9 +63,10 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// for the stream; empty without flat keys.
     let streamOrder: [Int]
     let sortedStreamOrder: [Int]
-    /// Whether a written rule makes a child context (a nested model, an
-    /// array or dictionary of values that are not leaves): the stream then
-    /// links the model's own path step once for all of them.
+    /// Whether the rules make child contexts (a nested model, an array or
+    /// dictionary of values that are not leaves; any rule of a mapping
+    /// without flat keys): the encode then links the model's own path step
+    /// once for all of them.
     let makesChildContexts: Bool
     /// ``flatKeys`` as JSON text, quotes included, one after another, for
     /// the keys that no escaping option changes (printable ASCII but `"`,
@@ -103,7 +104,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         sortedStreamOrder = flatKeys.map { keys in writing.sorted { (keys[$0] ?? "").utf8.lexicographicallyPrecedes((keys[$1] ?? "").utf8) } } ?? []
         (quotedKeyBytes, quotedKeyRanges) = Self.quotedKeys(flatKeys ?? [])
         let compiledRules = rules
-        makesChildContexts = writing.contains { !compiledRules[$0].writesLeaf && compiledRules[$0].encodeSpec != nil }
+        makesChildContexts = flatKeys == nil || writing.contains { !compiledRules[$0].writesLeaf && compiledRules[$0].encodeSpec != nil }
         cannotRun = unnamed != nil
     }
 
@@ -272,7 +273,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         // The model's own path step linked once for the children its rules make.
-        let context = makesChildContexts || flatKeys == nil ? context.materialized() : context
+        let context = makesChildContexts ? context.materialized() : context
         if let flatKeys { return try encodeFlat(model, context, keys: flatKeys) }
         var root: EncodedValue?
         var written: [[KeySpec.Component]: Int] = [:]

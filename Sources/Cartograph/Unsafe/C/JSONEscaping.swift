@@ -32,21 +32,13 @@ extension OutputBuffer {
     /// Appends UTF-8 `bytes` as a JSON string, quotes included.
     func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, _ escaping: StringEscaping) {
         let count = bytes.count
-        // Room for the text as it is, both quotes and one step of the C
-        // loop: text without escapes is written in one call.
-        unsafe appendInPlace(minimum: count + 48) { target, _ in
-            unsafe target.pointee = UInt8(ascii: "\"")
-            return 1
-        }
-        guard let start = bytes.baseAddress, count > 0 else {
-            append(UInt8(ascii: "\""))
-            return
-        }
+        append(UInt8(ascii: "\""))
         var read = 0
-        while read < count {
-            // An escape grows the text (up to six bytes for one): a call
-            // that ran out of room stops at a step's boundary and the next
-            // one gets more.
+        while read < count, let start = bytes.baseAddress {
+            // Room for the rest as it is and one step of the C loop, so text
+            // without escapes is written in one call. An escape grows the
+            // text (up to six bytes for one): a call that ran out of room
+            // stops at a step's boundary and the next one gets more.
             unsafe appendInPlace(minimum: count - read + 48) { target, room in
                 unsafe cartograph_json_escape(start, count, &read, target, room, escaping.flags)
             }
