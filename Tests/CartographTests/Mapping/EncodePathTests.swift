@@ -31,7 +31,8 @@ import Testing
         }
     }
 
-    final class Branch: Mappable {
+    /// Not final: ``Twig`` extends it, as the seeds' models extend theirs.
+    class Branch {
         var leaf = Leaf()
         var leaves: [Leaf] = []
         var grid: [[Leaf]] = []
@@ -46,6 +47,13 @@ import Testing
             Map(\.child, "child")
             Map(\.note, "note")
         }
+    }
+
+    /// A subclass with a mapping of its own that inherits its parent's
+    /// rules, reached through `Branch`-typed properties.
+    final class Twig: Branch {
+        var extra = Leaf()
+        static let twigMapping = Mapping<Twig>(inheriting: Branch.mapping, { Twig() }) { Map(\.extra, "extra") }
     }
 
     struct Root: Mappable {
@@ -69,7 +77,13 @@ import Testing
 
     static func root() -> Root {
         var root = Root()
-        root.branches = [branch(100), branch(200, child: branch(300))]
+        let twig = Twig()
+        twig.leaf = Leaf(tag: 300)
+        twig.leaves = [Leaf(tag: 301), Leaf(tag: 302)]
+        twig.grid = [[], [Leaf(tag: 303)]]
+        twig.named = ["p.q": Leaf(tag: 304)]
+        twig.extra = Leaf(tag: 305)
+        root.branches = [branch(100), branch(200, child: twig)]
         root.single = branch(400)
         return root
     }
@@ -77,7 +91,8 @@ import Testing
     static func mapper(_ recorder: Recorder) -> JSONMapper {
         var registry = ModelRegistry()
         registry.register(Root.self)
-        registry.register(Branch.self)
+        registry.register(Branch.mapping)
+        registry.register(Twig.twigMapping)
         registry.register(LeafFactory(recorder: recorder))
         return JSONMapper(registry: registry)
     }
@@ -86,7 +101,8 @@ import Testing
         "$.branches[0].leaf", "$.branches[0].leaves[0]", "$.branches[0].leaves[1]", "$.branches[0].grid[1][0]", #"$.branches[0].named["p.q"]"#,
         "$.branches[1].leaf", "$.branches[1].leaves[0]", "$.branches[1].leaves[1]", "$.branches[1].grid[1][0]", #"$.branches[1].named["p.q"]"#,
         "$.branches[1].child.leaf", "$.branches[1].child.leaves[0]", "$.branches[1].child.leaves[1]", "$.branches[1].child.grid[1][0]",
-        #"$.branches[1].child.named["p.q"]"#, "$.single.leaf", "$.single.leaves[0]", "$.single.leaves[1]", "$.single.grid[1][0]",
+        #"$.branches[1].child.named["p.q"]"#, "$.branches[1].child.extra", "$.single.leaf", "$.single.leaves[0]", "$.single.leaves[1]",
+        "$.single.grid[1][0]",
         #"$.single.named["p.q"]"#
     ]
 
@@ -102,7 +118,8 @@ import Testing
     @Test func anErrorNamesItsOwnPathWhereverItIs() throws {
         let cases: [(Int, String)] = [
             (100, "$.branches[0].leaf"), (102, "$.branches[0].leaves[1]"), (203, "$.branches[1].grid[1][0]"),
-            (304, #"$.branches[1].child.named["p.q"]"#), (301, "$.branches[1].child.leaves[0]"), (403, "$.single.grid[1][0]")
+            (304, #"$.branches[1].child.named["p.q"]"#), (301, "$.branches[1].child.leaves[0]"), (305, "$.branches[1].child.extra"),
+            (403, "$.single.grid[1][0]")
         ]
         for (tag, path) in cases {
             let recorder = Recorder()
