@@ -12,10 +12,21 @@ import Testing
 
     static func ours(_ text: String) -> Double {
         var text = text
-        return text.withUTF8 { NumberText.double($0.baseAddress!, count: $0.count) }
+        return text.withUTF8Span { NumberText.double($0) }
     }
 
-    static func agree(_ text: String) -> Bool { ours(text).bitPattern == reference(text).bitPattern }
+    /// The same text read as the tape stores it, its NUL included: the
+    /// slow path hands that NUL-terminated span to `strtod` in place.
+    static func oursTerminated(_ text: String) -> Double {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        return NumberText.double(terminated: bytes.span)
+    }
+
+    static func agree(_ text: String) -> Bool {
+        let expected = reference(text).bitPattern
+        return ours(text).bitPattern == expected && oursTerminated(text).bitPattern == expected
+    }
 
     static let edgeCases = [
         "0", "-0", "0.0", "-0.0", "0e10", "1", "-1", "0.1", "0.2", "0.3", "1e-1", "2e-1", "1e23", "8.98846567431158e307",
@@ -121,8 +132,8 @@ import Testing
             }
         }
         for text in cases {
-            var bytes = Array(text.utf8)
-            let ours = bytes.withUnsafeMutableBufferPointer { NumberText.int64($0.baseAddress!, count: $0.count) }
+            let bytes = Array(text.utf8)
+            let ours = NumberText.int64(bytes.span)
             #expect(ours == Int64(text), "\(text): \(String(describing: ours))")
         }
     }
@@ -135,7 +146,7 @@ import Testing
         ]
         for text in refused {
             var text = text
-            let fast = text.withUTF8 { NumberText.fastPath($0.baseAddress!, count: $0.count) }
+            let fast = text.withUTF8Span { NumberText.fastPath($0) }
             #expect(fast == nil, "\(text) read as \(fast.map(String.init(describing:)) ?? "nil")")
         }
     }

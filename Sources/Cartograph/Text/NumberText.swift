@@ -13,9 +13,9 @@ enum NumberText {
     /// on demand rather than stored at parse time: the parser's per-number
     /// work is the cost that matters on number-heavy input.
     @inline(__always)
-    static func isIntegerText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        for index in 0..<count {
-            let byte = unsafe bytes[index]
+    static func isIntegerText(_ bytes: Span<UInt8>) -> Bool {
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
         }
         return true
@@ -23,9 +23,9 @@ enum NumberText {
 
     /// Whether number text is a zero (no digit 1–9 before its exponent):
     /// a zero `Double` read from other text underflowed, as `2.01e-1234`.
-    static func isZeroText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        for index in 0..<count {
-            switch unsafe bytes[index] {
+    static func isZeroText(_ bytes: Span<UInt8>) -> Bool {
+        for index in 0..<bytes.count {
+            switch bytes[index] {
             case UInt8(ascii: "1")...UInt8(ascii: "9"): return false
             case UInt8(ascii: "e"), UInt8(ascii: "E"): return true
             default: continue
@@ -35,9 +35,10 @@ enum NumberText {
     }
 
     /// The value of integer text if it fits in `Int64`.
-    static func int64(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int64? {
+    static func int64(_ bytes: Span<UInt8>) -> Int64? {
+        let count = bytes.count
         guard count > 0 else { return nil }
-        let negative = unsafe bytes[0] == UInt8(ascii: "-")
+        let negative = bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
         guard index < count else { return nil }
         if count <= 18 {
@@ -46,7 +47,7 @@ enum NumberText {
             // in JSON are this short).
             var value: Int64 = 0
             while index < count {
-                let digit = unsafe bytes[index] &- UInt8(ascii: "0")
+                let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value &* 10 &+ Int64(digit)
                 index += 1
@@ -55,7 +56,7 @@ enum NumberText {
         }
         var magnitude: UInt64 = 0
         while index < count {
-            let digit = unsafe bytes[index] &- UInt8(ascii: "0")
+            let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -73,15 +74,16 @@ enum NumberText {
     }
 
     /// The value of integer text if it fits in `UInt64` (`-0` counts as 0).
-    static func uint64(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64? {
+    static func uint64(_ bytes: Span<UInt8>) -> UInt64? {
+        let count = bytes.count
         guard count > 0 else { return nil }
-        if unsafe bytes[0] == UInt8(ascii: "-") {
-            for index in 1..<count where unsafe bytes[index] != UInt8(ascii: "0") { return nil }
+        if bytes[0] == UInt8(ascii: "-") {
+            for index in 1..<count where bytes[index] != UInt8(ascii: "0") { return nil }
             return count > 1 ? 0 : nil
         }
         var magnitude: UInt64 = 0
         for index in 0..<count {
-            let digit = unsafe bytes[index] &- UInt8(ascii: "0")
+            let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -106,19 +108,17 @@ enum NumberText {
     /// are both exact doubles, else ``EiselLemire``. More digits, or an
     /// exponent beyond ±400: glibc's `strtod` in the C locale, which is
     /// too slow for coordinate-heavy documents to take every number.
-    static func double(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double {
-        if let fast = unsafe fastPath(bytes, count: count) { return fast }
-        let text = unsafe String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return unsafe text.withCString { unsafe CText.strtodCLocale($0) }
+    static func double(_ bytes: Span<UInt8>) -> Double {
+        fastPath(bytes) ?? CText.strtodCLocale(copying: bytes)
     }
 
-    /// The nearest `Double` to NUL-terminated number text (as the tape stores
-    /// it): no copy on the slow path.
+    /// The nearest `Double` to number text followed by a NUL byte, which
+    /// `terminated` includes (as the tape stores numbers): `strtod` reads it
+    /// in place, with no copy on the slow path.
     /// Usable from inlined code: ``Node/double()`` is inlinable.
     @usableFromInline
-    static func double(terminated bytes: UnsafePointer<UInt8>, count: Int) -> Double {
-        if let fast = unsafe fastPath(bytes, count: count) { return fast }
-        return unsafe UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { unsafe CText.strtodCLocale($0) }
+    static func double(terminated bytes: Span<UInt8>) -> Double {
+        fastPath(bytes.extracting(droppingLast: 1)) ?? CText.strtodCLocale(terminated: bytes)
     }
 
     /// Valid JSON number text read without `strtod` (nil: use it).
@@ -129,20 +129,21 @@ enum NumberText {
     /// 19 significant digits the significand is exact; leading zeros are
     /// not significant ("0.000123" has three). Anything that is not plain
     /// JSON number text (the non-finite spellings) gives nil.
-    static func fastPath(_ bytes: UnsafePointer<UInt8>, count: Int) -> Double? {
+    static func fastPath(_ bytes: Span<UInt8>) -> Double? {
+        let count = bytes.count
         guard count > 0 else { return nil }
-        let negative = unsafe bytes[0] == UInt8(ascii: "-")
+        let negative = bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
         var significand: UInt64 = 0
         let integerStart = index
-        while index < count, case let digit = unsafe bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+        while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
             significand = significand &* 10 &+ UInt64(digit)
             index &+= 1
         }
         var digits = index &- integerStart
         guard digits > 0 else { return nil }
         var exponent = 0
-        if index < count, unsafe bytes[index] == UInt8(ascii: ".") {
+        if index < count, bytes[index] == UInt8(ascii: ".") {
             index &+= 1
             let rest = count &- index
             // The common shape: a fraction of 1 to 16 digits that ends the
@@ -155,27 +156,27 @@ enum NumberText {
             // takes the loops below.
             if rest > 0, rest <= 16, count >= 8 {
                 let newDigits = rest > 8 ? rest &- 8 : rest
-                let last = unsafe lastWord(bytes, count: count, newDigits: newDigits)
+                let last = lastWord(bytes, newDigits: newDigits)
                 var valid = isEightDigits(last)
                 var head = significand
                 if rest > 8 {
-                    let first = unsafe UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
+                    let first = bytes.word(at: index).littleEndian
                     valid = valid && isEightDigits(first)
                     head = head &* 100_000_000 &+ eightDigitsValue(first)
                 }
                 if valid {
                     let value = head &* smallPowers[newDigits] &+ eightDigitsValue(last)
-                    return unsafe assemble(value, exponent: -rest, digits: digits &+ rest, negative: negative, bytes, count: count)
+                    return assemble(value, exponent: -rest, digits: digits &+ rest, negative: negative, bytes)
                 }
             }
             let fractionStart = index
             while count &- index >= 8 {
-                let word = unsafe UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self).littleEndian
+                let word = bytes.word(at: index).littleEndian
                 guard isEightDigits(word) else { break }
                 significand = significand &* 100_000_000 &+ eightDigitsValue(word)
                 index &+= 8
             }
-            while index < count, case let digit = unsafe bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 significand = significand &* 10 &+ UInt64(digit)
                 index &+= 1
             }
@@ -184,17 +185,17 @@ enum NumberText {
             digits &+= index &- fractionStart
         }
         if index < count {
-            guard unsafe bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
             index &+= 1
             var exponentNegative = false
-            if index < count, unsafe bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentNegative = unsafe bytes[index] == UInt8(ascii: "-")
+            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
                 index &+= 1
             }
             guard index < count else { return nil }
             var value = 0
             while index < count {
-                let digit = unsafe bytes[index] &- UInt8(ascii: "0")
+                let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value &* 10 &+ Int(digit)
                 if value > 400 { return nil }
@@ -202,7 +203,7 @@ enum NumberText {
             }
             exponent &+= exponentNegative ? -value : value
         }
-        return unsafe assemble(significand, exponent: exponent, digits: digits, negative: negative, bytes, count: count)
+        return assemble(significand, exponent: exponent, digits: digits, negative: negative, bytes)
     }
 
     /// The value of `significand × 10^exponent` read from `digits` decimal
@@ -211,14 +212,15 @@ enum NumberText {
     /// ``EiselLemire``.
     @inline(__always)
     private static func assemble(
-        _ significand: UInt64, exponent: Int, digits: Int, negative: Bool, _ bytes: UnsafePointer<UInt8>, count: Int
+        _ significand: UInt64, exponent: Int, digits: Int, negative: Bool, _ bytes: Span<UInt8>
     ) -> Double? {
         if digits > 19 {
+            let count = bytes.count
             // Leading zeros (and the point between them) are not significant.
             var significant = digits
             var leading = negative ? 1 : 0
-            while leading < count, unsafe bytes[leading] == UInt8(ascii: "0") || bytes[leading] == UInt8(ascii: ".") {
-                if unsafe bytes[leading] == UInt8(ascii: "0") { significant -= 1 }
+            while leading < count, bytes[leading] == UInt8(ascii: "0") || bytes[leading] == UInt8(ascii: ".") {
+                if bytes[leading] == UInt8(ascii: "0") { significant -= 1 }
                 leading += 1
             }
             if significant > 19 { return nil }
@@ -241,8 +243,8 @@ enum NumberText {
     /// `newDigits` (1 to 8) replaced by '0's: those digits' value through
     /// ``eightDigitsValue(_:)``, whatever came before them.
     @inline(__always)
-    private static func lastWord(_ bytes: UnsafePointer<UInt8>, count: Int, newDigits: Int) -> UInt64 {
-        let word = unsafe UnsafeRawPointer(bytes + count - 8).loadUnaligned(as: UInt64.self).littleEndian
+    private static func lastWord(_ bytes: Span<UInt8>, newDigits: Int) -> UInt64 {
+        let word = bytes.word(at: bytes.count &- 8).littleEndian
         let consumed: UInt64 = (1 << (UInt64(8 &- newDigits) &* 8)) &- 1
         return (word & ~consumed) | (0x3030_3030_3030_3030 & consumed)
     }
@@ -266,11 +268,11 @@ enum NumberText {
 
     /// The exact value as `Decimal`, or nil when the text has more
     /// significant digits than `Decimal` holds (38) or is out of its range.
-    static func decimal(_ bytes: UnsafePointer<UInt8>, count: Int) -> Decimal? {
+    static func decimal(_ bytes: Span<UInt8>) -> Decimal? {
         var significant = 0
         var leading = true
-        for index in 0..<count {
-            let byte = unsafe bytes[index]
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
             if leading, byte == UInt8(ascii: "0") { continue }
@@ -278,7 +280,7 @@ enum NumberText {
             significant += 1
         }
         guard significant <= 38 else { return nil }
-        let text = unsafe String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        let text = bytes.decodedString
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

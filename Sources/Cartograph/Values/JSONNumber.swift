@@ -46,37 +46,34 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// A number from JSON number text; nil when the text is not a JSON number.
     public init?(text: String) {
         var text = text
-        guard
-            let number = text.withUTF8({ buffer -> JSONNumber? in
-                guard let base = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer.span) else { return nil }
-                return unsafe JSONNumber(validText: base, count: buffer.count)
-            })
-        else { return nil }
+        guard let number = text.withUTF8Span({ NumberGrammar.isValid($0) ? JSONNumber(validText: $0) : nil }) else { return nil }
         self = number
     }
 
-    /// Chooses the storage for validated number text (NUL-terminated when `terminated`).
-    init(validText bytes: UnsafePointer<UInt8>, count: Int, terminated: Bool = false) {
+    /// Chooses the storage for validated number text; `terminated` text
+    /// has the NUL that ends it as its last byte (as the tape stores numbers).
+    init(validText text: Span<UInt8>, terminated: Bool = false) {
+        let digits = terminated ? text.extracting(droppingLast: 1) : text
         // Most numbers are integers that fit in Int64: read in one pass,
         // which gives up at the first byte that is not a digit (a fraction
         // or an exponent), before asking what kind of text the rest is.
-        if let value = unsafe NumberText.int64(bytes, count: count) {
+        if let value = NumberText.int64(digits) {
             storage = .int(value)
             return
         }
-        if unsafe NumberText.isIntegerText(bytes, count: count) {
-            if let value = unsafe NumberText.uint64(bytes, count: count) {
+        if NumberText.isIntegerText(digits) {
+            if let value = NumberText.uint64(digits) {
                 storage = .uint(value)
                 return
             }
-        } else if unsafe NumberGrammar.significantDigits(UnsafeBufferPointer(start: bytes, count: count).span) <= 17 {
-            let value = unsafe terminated ? NumberText.double(terminated: bytes, count: count) : NumberText.double(bytes, count: count)
-            if value.isFinite, unsafe value != 0 || !NumberGrammar.hasNonZeroDigit(UnsafeBufferPointer(start: bytes, count: count).span) {
+        } else if NumberGrammar.significantDigits(digits) <= 17 {
+            let value = terminated ? NumberText.double(terminated: text) : NumberText.double(digits)
+            if value.isFinite, value != 0 || !NumberGrammar.hasNonZeroDigit(digits) {
                 storage = .double(value)
                 return
             }
         }
-        storage = unsafe .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        storage = .text(digits.decodedString)
     }
 
     /// The value as `Int64`, when it is a whole number in range.
@@ -105,7 +102,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return Double(value)
         case .uint(let value): return Double(value)
         case .double(let value): return value
-        case .text(var text): return text.withUTF8 { unsafe NumberText.double($0.baseAddress!, count: $0.count) }
+        case .text(var text): return text.withUTF8Span { NumberText.double($0) }
         }
     }
 
@@ -115,7 +112,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return Decimal(value)
         case .uint(let value): return Decimal(value)
         case .double(let value): return value.isFinite ? Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) : nil
-        case .text(var text): return text.withUTF8 { unsafe NumberText.decimal($0.baseAddress!, count: $0.count) }
+        case .text(var text): return text.withUTF8Span { NumberText.decimal($0) }
         }
     }
 

@@ -206,6 +206,10 @@ extension UInt64: IntegerScalar {}
 extension Double: ScalarValue {
     static var expectedKind: String { "number" }
     static var zero: Double? { 0 }
+    // Inlined into the scalar array loop, where it is most of the work per
+    // element of a coordinate array (the inliner stopped doing so by itself
+    // once the number scanner read a span).
+    @inline(__always)
     static func scalar(in document: Document, at index: Int, lenient: Bool) throws -> Double {
         let entry = document.entry(index)
         if entry.kind == .number {

@@ -268,9 +268,10 @@ struct XMLPlistReader: ~Escapable {
         }
         var value: Double?
         var keepsText = false
-        unsafe text.utf8.withContiguousStorageIfAvailable { buffer in
-            if let start = buffer.baseAddress, unsafe NumberGrammar.isValid(buffer.span) {
-                value = unsafe NumberText.double(start, count: buffer.count)
+        var scanned = text
+        scanned.withUTF8Span { bytes in
+            if NumberGrammar.isValid(bytes) {
+                value = NumberText.double(bytes)
                 // A Double halfway between two Floats does not say which
                 // side the text was on: the text itself is kept, so that a
                 // Float is rounded once from it (``NarrowFloat``).

@@ -25,9 +25,26 @@ enum CText {
         return unsafe rest.withUnsafeBufferPointer { unsafe cartograph_find_surrogate_escape($0.baseAddress, $0.count) }
     }
 
-    /// The nearest `Double` to NUL-terminated number text, read in the C
-    /// locale whatever the process locale is.
-    static func strtodCLocale(_ text: UnsafePointer<CChar>) -> Double {
-        unsafe cartograph_strtod_c_locale(text)
+    /// The nearest `Double` to number text whose last byte is the NUL that
+    /// ends it, read in the C locale whatever the process locale is; traps
+    /// when that byte is not a NUL (`strtod` would read past the span).
+    static func strtodCLocale(terminated text: Span<UInt8>) -> Double {
+        precondition(text.count > 0 && text[text.count - 1] == 0, "Cartograph: number text without its NUL")
+        return unsafe text.withUnsafeBufferPointer { buffer in
+            unsafe UnsafeRawPointer(buffer.baseAddress!).withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                unsafe cartograph_strtod_c_locale($0)
+            }
+        }
+    }
+
+    /// The nearest `Double` to number text, copied with a NUL after it
+    /// (the slow path of ``NumberText``: more than 19 digits, or an
+    /// exponent beyond ±400).
+    static func strtodCLocale(copying text: Span<UInt8>) -> Double {
+        var terminated = [UInt8]()
+        terminated.reserveCapacity(text.count + 1)
+        text.append(to: &terminated)
+        terminated.append(0)
+        return strtodCLocale(terminated: terminated.span)
     }
 }

@@ -227,7 +227,7 @@ struct JanssonWriter {
             let bytes = unsafe UnsafePointer(tape.bytes + entry.payload)
             let count = Int(entry.length)
             if unsafe !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
-                let value = unsafe NumberText.int64(bytes, count: count)
+                let value = unsafe NumberText.int64(UnsafeBufferPointer(start: bytes, count: count).span)
             {
                 return unsafe json_integer(json_int_t(value))
             }

@@ -66,6 +66,16 @@ struct TapeReader {
         return unsafe bytes + entry.payload
     }
 
+    /// `entry`'s text as a buffer, checked as ``start(of:terminated:)`` is
+    /// (with its terminating NUL as the last byte when `terminated`), for a
+    /// span lent to a scanner for one call: a span returned from a method
+    /// of the reader would borrow the reader, and copying the reader for
+    /// that retains its document once per number.
+    @inlinable
+    func textBuffer(of entry: TapeEntry, terminated: Bool = false) -> UnsafeBufferPointer<UInt8> {
+        unsafe UnsafeBufferPointer(start: start(of: entry, terminated: terminated), count: Int(entry.length) &+ (terminated ? 1 : 0))
+    }
+
     /// The text of a string or key, as a `String` (``TapeString``: the tape's
     /// text is valid UTF-8 already).
     @inline(__always)
@@ -104,27 +114,27 @@ struct TapeReader {
 
     /// A number's value if its text is an integer that fits in `Int64`.
     @inline(__always)
-    func int64(_ entry: TapeEntry) -> Int64? { unsafe NumberText.int64(start(of: entry), count: Int(entry.length)) }
+    func int64(_ entry: TapeEntry) -> Int64? { unsafe NumberText.int64(textBuffer(of: entry).span) }
 
     /// A number's value if its text is an integer that fits in `UInt64`.
     @inline(__always)
-    func uint64(_ entry: TapeEntry) -> UInt64? { unsafe NumberText.uint64(start(of: entry), count: Int(entry.length)) }
+    func uint64(_ entry: TapeEntry) -> UInt64? { unsafe NumberText.uint64(textBuffer(of: entry).span) }
 
     /// A number's nearest `Double`.
     @inlinable
     func double(_ entry: TapeEntry) -> Double {
-        unsafe NumberText.double(terminated: start(of: entry, terminated: true), count: Int(entry.length))
+        unsafe NumberText.double(terminated: textBuffer(of: entry, terminated: true).span)
     }
 
     /// A number's exact `Decimal`, or nil beyond its range.
-    func decimal(_ entry: TapeEntry) -> Decimal? { unsafe NumberText.decimal(start(of: entry), count: Int(entry.length)) }
+    func decimal(_ entry: TapeEntry) -> Decimal? { unsafe NumberText.decimal(textBuffer(of: entry).span) }
 
     /// Whether a number's text has neither fraction nor exponent.
     @inline(__always)
-    func isIntegerText(_ entry: TapeEntry) -> Bool { unsafe NumberText.isIntegerText(start(of: entry), count: Int(entry.length)) }
+    func isIntegerText(_ entry: TapeEntry) -> Bool { unsafe NumberText.isIntegerText(textBuffer(of: entry).span) }
 
     /// Whether a number's text is a zero (a zero `Double` from other text underflowed).
-    func isZeroText(_ entry: TapeEntry) -> Bool { unsafe NumberText.isZeroText(start(of: entry), count: Int(entry.length)) }
+    func isZeroText(_ entry: TapeEntry) -> Bool { unsafe NumberText.isZeroText(textBuffer(of: entry).span) }
 
     /// A number's nearest `F`, from its nearest `Double` `wide` and its text
     /// (``NarrowFloat``: rounding twice can miss by one unit).
@@ -136,6 +146,6 @@ struct TapeReader {
     /// reals of JSON5 and property lists (``TapeFlags/nonFinite``) the `Double`.
     func jsonNumber(_ entry: TapeEntry) -> JSONNumber {
         if entry.flags & TapeFlags.nonFinite != 0 { return JSONNumber(double(entry)) }
-        return unsafe JSONNumber(validText: start(of: entry, terminated: true), count: Int(entry.length), terminated: true)
+        return unsafe JSONNumber(validText: textBuffer(of: entry, terminated: true).span, terminated: true)
     }
 }
