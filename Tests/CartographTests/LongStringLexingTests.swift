@@ -53,7 +53,7 @@ import Testing
         var offset = 0
         while offset < bytes.count {
             let end = offset + min(chunk, bytes.count - offset)
-            if bytes[offset..<end].withUnsafeBytes({ engine.feed($0) }) != nil { return engine }
+            if engine.feed(bytes.span.extracting(offset..<end)) != nil { return engine }
             offset = end
         }
         _ = engine.finish()
@@ -82,7 +82,7 @@ import Testing
         // Short chunks first, then large ones.
         let engine = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
         for range in [0..<700, 700..<1_400, 1_400..<bytes.count] {
-            #expect(bytes[range].withUnsafeBytes { engine.feed($0) } == nil)
+            #expect(engine.feed(bytes.span.extracting(range)) == nil)
         }
         #expect(engine.finish() == nil)
         #expect(engine.stringsLeftOut > 100)
@@ -95,12 +95,12 @@ import Testing
         // is followed, as the test above shows).
         let bytes = Array(#"{"name": "a string longer than twenty-four bytes", "tags": ["x", "y"], "n": 1}"#.utf8)
         let whole = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
-        #expect(bytes.withUnsafeBytes { whole.feedWhole($0) } == nil)
+        #expect(whole.feedWhole(bytes.span) == nil)
         #expect(whole.stringScanStopped)
         #expect(whole.finish() == nil)
         #expect(sameTape(whole.builder.makeDocument(), try swiftTape(bytes)))
         let chunk = YajlParser(options: ParseOptions(), expectedInputBytes: bytes.count)
-        #expect(bytes.withUnsafeBytes { chunk.feed($0) } == nil)
+        #expect(chunk.feed(bytes.span) == nil)
         #expect(!chunk.stringScanStopped)
     }
 

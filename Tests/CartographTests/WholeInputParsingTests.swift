@@ -14,15 +14,15 @@ import Testing
     /// The general path's Document, or its error.
     private func generalParse(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Result<Document, CartographError> {
         let engine = YajlParser(options: options, expectedInputBytes: bytes.count)
-        if let error = bytes.withUnsafeBytes({ engine.feedWhole($0) }) ?? engine.finish() {
-            return .failure(bytes.withUnsafeBytes { error.locating(in: $0) })
+        if let error = engine.feedWhole(bytes.span) ?? engine.finish() {
+            return .failure(error.locating(in: bytes.span))
         }
         return .success(engine.builder.makeDocument())
     }
 
     /// The one call's Document, or nil where it leaves the input to the general path.
     private func oneCall(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) -> Document? {
-        bytes.withUnsafeBytes { WholeInputParse.parts(of: $0, options: options) }.map { Document(tape: $0.tape, roots: $0.roots) }
+        WholeInputParse.parts(of: bytes.span, options: options).map { Document(tape: $0.tape, roots: $0.roots) }
     }
 
     private static let validInputs: [String] = [
@@ -158,7 +158,7 @@ import Testing
         #expect(cartograph_yajl_tape_has_spare() == 0)
         #expect(try oneCall(Array("[2]".utf8))?.root.array()[0]?.int() == 2)
         #expect(cartograph_yajl_tape_has_spare() != 0)
-        #expect(Array("[1]".utf8).withUnsafeBytes { first.feedWhole($0) } == nil && first.finish() == nil)
+        #expect(first.feedWhole(Array("[1]".utf8).span) == nil && first.finish() == nil)
         #expect(try first.builder.makeDocument().root.array()[0]?.int() == 1)
         withExtendedLifetime(first) {}
         #expect(try Document(parsing: "{\"a\": [true]}").root.object()["a"]?.array()[0]?.bool() == true)

@@ -20,9 +20,9 @@ extension JSONMapper {
     ///   error is the ``CartographError``.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
         do {
-            return unsafe try InputEncoding.withUTF8(bytes) { input in
-                let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
-                return unsafe try decode(type, document: document, index: document.root.index, input: input)
+            return try InputEncoding.withUTF8(bytes) { input in
+                let document = try JSONParser.parseWhole(input, options: parseOptions)
+                return try decode(type, document: document, index: document.root.index, locatingIn: input)
             }
         } catch let error as CartographError {
             // Only reading the input throws these (UTF-16/32 that does not
@@ -38,10 +38,10 @@ extension JSONMapper {
     /// elements; the errors of the skipped elements come back with their paths.
     public func decodeLossy<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> LossyResult<T> {
         let issues = IssueCollector()
-        let value: T = unsafe try InputEncoding.withUTF8(bytes) { input in
-            let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
-            let value = unsafe try decode(type, document: document, index: document.root.index, input: input, issues: issues)
-            unsafe issues.locate(in: input)
+        let value: T = try InputEncoding.withUTF8(bytes) { input in
+            let document = try JSONParser.parseWhole(input, options: parseOptions)
+            let value = try decode(type, document: document, index: document.root.index, locatingIn: input, issues: issues)
+            issues.locate(in: input)
             return value
         }
         return LossyResult(value: value, issues: issues.issues)
@@ -55,32 +55,54 @@ extension JSONMapper {
     /// Decodes a `Decodable` type from an in-memory JSON value.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         let document = try Document(value: value)
-        return unsafe try decode(type, document: document, index: document.root.index, input: nil)
+        return try decode(type, document: document, index: document.root.index)
     }
 
     /// Decodes a `Decodable` type from a node of a parsed Document.
     public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
-        unsafe try decode(type, document: node.document, index: node.index, input: nil)
+        try decode(type, document: node.document, index: node.index)
     }
 
+    /// Decodes the value at `index` of a document that has no input text
+    /// to place its errors in (a ``JSONValue``, a node, a property list).
     func decode<T: Decodable>(
-        _ type: T.Type, document: Document, index: Int, input: UnsafeRawBufferPointer?, issues: IssueCollector? = nil,
-        propertyList: Bool = false
+        _ type: T.Type, document: Document, index: Int, issues: IssueCollector? = nil, propertyList: Bool = false
+    ) throws -> T {
+        do {
+            return try decodeUnlocated(type, document: document, index: index, issues: issues, propertyList: propertyList)
+        } catch let error as CartographError {
+            throw Self.dataCorrupted(error)
+        }
+    }
+
+    /// Decodes the value at `index` of the document parsed from `input`,
+    /// giving its errors their line, column and excerpt there.
+    func decode<T: Decodable>(
+        _ type: T.Type, document: Document, index: Int, locatingIn input: Span<UInt8>, issues: IssueCollector? = nil
+    ) throws -> T {
+        do {
+            return try decodeUnlocated(type, document: document, index: index, issues: issues, propertyList: false)
+        } catch let error as CartographError {
+            throw Self.dataCorrupted(error.locating(in: input))
+        } catch {
+            // Located only now that it leaves the decode (see DocumentDecoder.located).
+            throw DecodingErrors.locating(error, in: input)
+        }
+    }
+
+    private func decodeUnlocated<T: Decodable>(
+        _ type: T.Type, document: Document, index: Int, issues: IssueCollector?, propertyList: Bool
     ) throws -> T {
         let decoder = DocumentDecoder(
             document: document, index: index, options: codableOptions, registry: registry, issues: issues,
             recyclesContainers: true)
         decoder.readsNullMarker = propertyList
-        do {
-            return try decoder.decodeTopLevel(type)
-        } catch let error as CartographError {
-            let located = unsafe input.map { unsafe error.locating(in: $0) } ?? error
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: located.description, underlyingError: located))
-        } catch {
-            // Located only now that it leaves the decode (see DocumentDecoder.located).
-            guard let input = unsafe input else { throw error }
-            throw unsafe DecodingErrors.locating(error, in: input)
-        }
+        return try decoder.decodeTopLevel(type)
+    }
+
+    /// A ``CartographError`` that left the decode, as the `DecodingError` it throws.
+    private static func dataCorrupted(_ error: CartographError) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
     }
 
     // MARK: Encoding

@@ -32,13 +32,10 @@ public final class Document: @unchecked Sendable {
     @inlinable
     public convenience init(parsing bytes: some Collection<UInt8>, options: ParseOptions = ParseOptions()) throws {
         let parts: (tape: Tape, roots: [Int])
-        if let parsed = try bytes.withContiguousStorageIfAvailable({ buffer in
-            unsafe try JSONParser.parseWholeParts(UnsafeRawBufferPointer(buffer), options: options)
-        }) {
+        if let parsed = try withContiguousByteSpan(bytes, { try JSONParser.parseWholeParts($0, options: options) }) {
             parts = parsed
         } else {
-            let copy = Array(bytes)
-            parts = unsafe try copy.withUnsafeBytes { unsafe try JSONParser.parseWholeParts($0, options: options) }
+            parts = try JSONParser.parseWholeParts(Array(bytes).span, options: options)
         }
         self.init(tape: parts.tape, roots: parts.roots)
     }

@@ -52,13 +52,6 @@ public struct CartographError: Error, Sendable, Hashable {
     }
 
     /// A copy with the line, column and excerpt computed from the input text.
-    func locating(in input: UnsafeRawBufferPointer, base: Int = 0) -> CartographError {
-        guard let offset, line == nil, kind.isLocatedInText else { return self }
-        // The callers hold their input as a buffer (C and `withUnsafeBytes` lend it).
-        return unsafe located(at: SourceLocation(offset: offset - base, in: input.assumingMemoryBound(to: UInt8.self).span))
-    }
-
-    /// A copy with the line, column and excerpt computed from the input text.
     func locating(in input: Span<UInt8>, base: Int = 0) -> CartographError {
         guard let offset, line == nil, kind.isLocatedInText else { return self }
         return located(at: SourceLocation(offset: offset - base, in: input))

@@ -30,27 +30,32 @@ public final class JSONParser {
 
     /// Parses the next chunk.
     /// - Throws: ``CartographError`` located in the input, when the chunk shows invalid JSON.
-    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    public func feed(_ chunk: Span<UInt8>) throws {
         precondition(!finished, "JSONParser.feed called after finish()")
         if json5Input != nil {
             guard json5Input!.count + chunk.count <= options.maxInputBytes else {
                 throw CartographError(.inputTooLarge, "input larger than maxInputBytes (\(options.maxInputBytes))", offset: json5Input!.count)
             }
-            unsafe json5Input!.append(contentsOf: chunk)
+            chunk.append(to: &json5Input!)
             return
         }
-        if let error = unsafe engine.feed(chunk) {
-            throw unsafe lines.locate(error, in: chunk.assumingMemoryBound(to: UInt8.self).span, retained: engine.retained)
+        if let error = engine.feed(chunk) {
+            throw lines.locate(error, in: chunk, retained: engine.retained)
         }
-        unsafe lines.advance(over: chunk.assumingMemoryBound(to: UInt8.self).span, anchor: engine.retainedBase)
+        lines.advance(over: chunk, anchor: engine.retainedBase)
+    }
+
+    /// Parses the next chunk, lent as a buffer (what NIO's
+    /// `withUnsafeReadableBytes` and `Data.withUnsafeBytes` give).
+    /// - Throws: ``CartographError`` located in the input, when the chunk shows invalid JSON.
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try unsafe feed(chunk.assumingMemoryBound(to: UInt8.self).span)
     }
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …).
     public func feed(_ chunk: some Collection<UInt8>) throws {
-        if let done: Void = try chunk.withContiguousStorageIfAvailable({ unsafe try feed(UnsafeRawBufferPointer($0)) }) {
-            return done
-        }
-        unsafe try Array(chunk).withUnsafeBytes { unsafe try feed($0) }
+        if let done: Void = try withContiguousByteSpan(chunk, { try feed($0) }) { return done }
+        try feed(Array(chunk).span)
     }
 
     /// Ends the input and returns the Document.
@@ -70,16 +75,16 @@ public final class JSONParser {
     /// a byte order mark to skip before them (0 without one); nil when the
     /// text starts with `{` (or a comment, or a mark these options refuse)
     /// and is read as it is.
-    private static func bracelessPrefix(_ input: UnsafeRawBufferPointer, options: ParseOptions) -> Int? {
+    private static func bracelessPrefix(_ input: Span<UInt8>, options: ParseOptions) -> Int? {
         var prefix = 0
-        if input.count >= 3, unsafe input[0] == 0xEF, unsafe input[1] == 0xBB, unsafe input[2] == 0xBF {
+        if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
             guard options.byteOrderMark == .skip else { return nil }
             prefix = 3
         }
         var index = prefix
-        while index < input.count, unsafe [0x20, 0x09, 0x0A, 0x0D].contains(input[index]) { index += 1 }
+        while index < input.count, [0x20, 0x09, 0x0A, 0x0D].contains(input[index]) { index += 1 }
         guard index < input.count else { return prefix }
-        if unsafe input[index] == UInt8(ascii: "{") || (options.allowComments && input[index] == UInt8(ascii: "/")) { return nil }
+        if input[index] == UInt8(ascii: "{") || (options.allowComments && input[index] == UInt8(ascii: "/")) { return nil }
         return prefix
     }
 
@@ -89,8 +94,8 @@ public final class JSONParser {
     var retainedBytes: Int { engine.retainedBytes }
 
     /// Parses a whole input held in memory, locating any error in it.
-    static func parseWhole(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> Document {
-        let parts = unsafe try parseWholeParts(input, options: options)
+    static func parseWhole(_ input: Span<UInt8>, options: ParseOptions) throws -> Document {
+        let parts = try parseWholeParts(input, options: options)
         return Document(tape: parts.tape, roots: parts.roots)
     }
 
@@ -98,41 +103,38 @@ public final class JSONParser {
     /// `Document(parsing:)`, whose initializer can only fill itself in (a
     /// Document made and then copied was an allocation more per parse).
     @usableFromInline
-    static func parseWholeParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
-        guard options.allowsTrailingCommas, !options.allowsJSON5 else { return unsafe try parseStrictParts(input, options: options) }
+    static func parseWholeParts(_ input: Span<UInt8>, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
+        guard options.allowsTrailingCommas, !options.allowsJSON5 else { return try parseStrictParts(input, options: options) }
         do {
-            return unsafe try parseStrictParts(input, options: options)
+            return try parseStrictParts(input, options: options)
         } catch {
             // Only an input that failed is looked at for trailing commas:
             // the scan costs nothing on valid input. The copy keeps every
             // offset, so errors found in it are placed in the input.
-            guard let relaxed = unsafe TrailingCommas.blanked(input.assumingMemoryBound(to: UInt8.self).span, comments: options.allowComments) else {
-                throw error
-            }
-            return unsafe try relaxed.withUnsafeBytes { unsafe try parseStrictParts($0, options: options) }
+            guard let relaxed = TrailingCommas.blanked(input, comments: options.allowComments) else { throw error }
+            return try parseStrictParts(relaxed.span, options: options)
         }
     }
 
-    private static func parseStrictParts(_ input: UnsafeRawBufferPointer, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
+    private static func parseStrictParts(_ input: Span<UInt8>, options: ParseOptions) throws -> (tape: Tape, roots: [Int]) {
         if options.allowsJSON5 {
-            let document = unsafe try withByteSpan(input) { try JSON5Reader.parse($0, options: options) }
+            let document = try JSON5Reader.parse(input, options: options)
             return (document.tape, document.roots)
         }
-        if options.assumesTopLevelObject, let prefix = unsafe bracelessPrefix(input, options: options) {
+        if options.assumesTopLevelObject, let prefix = bracelessPrefix(input, options: options) {
             let engine = YajlParser(options: options, expectedInputBytes: input.count + 2)
-            let body = unsafe UnsafeRawBufferPointer(rebasing: input[prefix...])
             let error =
-                unsafe engine.beginBracelessObject(after: prefix) ?? engine.feed(body)
-                ?? [UInt8(ascii: "}")].withUnsafeBytes { unsafe engine.feed($0) } ?? engine.finish()
-            if let error { throw unsafe error.locating(in: input) }
+                engine.beginBracelessObject(after: prefix) ?? engine.feed(input.extracting(prefix...))
+                ?? engine.feed([UInt8(ascii: "}")].span) ?? engine.finish()
+            if let error { throw error.locating(in: input) }
             return engine.finishedParts()
         }
-        if let parts = unsafe WholeInputParse.parts(of: input, options: options) { return parts }
+        if let parts = WholeInputParse.parts(of: input, options: options) { return parts }
         // Not a valid input, or one the one call leaves alone (a byte order
         // mark): read again on a parser, which reports every error.
         let engine = YajlParser(options: options, expectedInputBytes: input.count)
-        if let error = unsafe engine.feedWhole(input) ?? engine.finish() {
-            throw unsafe error.locating(in: input)
+        if let error = engine.feedWhole(input) ?? engine.finish() {
+            throw error.locating(in: input)
         }
         return engine.finishedParts()
     }

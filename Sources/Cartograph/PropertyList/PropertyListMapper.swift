@@ -54,7 +54,7 @@ public struct PropertyListMapper: Sendable {
                     codingPath: [], debugDescription: "the input is not a valid property list: \(error)",
                     underlyingError: error))
         }
-        return unsafe try mapper.decode(type, document: document, index: document.root.index, input: nil, propertyList: true)
+        return try mapper.decode(type, document: document, index: document.root.index, propertyList: true)
     }
 
     /// Decodes a registered model (or array, optional … of them).

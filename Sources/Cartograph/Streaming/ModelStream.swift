@@ -129,22 +129,29 @@ public final class ModelStream<Model> {
     /// Parses the next chunk, handing each model whose element it completed
     /// to `body` in order; an error in the chunk is thrown after the models
     /// completed before it were handed over.
-    public func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Model) throws -> Void) throws {
+    public func feed(_ chunk: Span<UInt8>, _ body: (Model) throws -> Void) throws {
         precondition(!finished, "ModelStream.feed called after finish()")
         if let failure { throw failure }
         var error: CartographError?
         var start = 0
         repeat {
-            let slice = unsafe UnsafeRawBufferPointer(rebasing: chunk[start..<min(chunk.count, start + Self.sliceBytes)])
+            let slice = chunk.extracting(start..<min(chunk.count, start + Self.sliceBytes))
             start += slice.count
-            error = unsafe parser.feed(slice).map { unsafe located($0, in: slice) }
+            error = parser.feed(slice).map { located($0, in: slice) }
             if error == nil {
-                unsafe lines.advance(over: slice.assumingMemoryBound(to: UInt8.self).span, anchor: parser.retainedBase)
+                lines.advance(over: slice, anchor: parser.retainedBase)
                 error = brokenLimit()
             }
         } while error == nil && start < chunk.count
         for model in takeReady() { try body(model) }
         if let error { throw error }
+    }
+
+    /// Parses the next chunk, lent as a buffer (what NIO's
+    /// `withUnsafeReadableBytes` and `Data.withUnsafeBytes` give), handing
+    /// models to `body` as the span form does.
+    public func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Model) throws -> Void) throws {
+        try unsafe feed(chunk.assumingMemoryBound(to: UInt8.self).span, body)
     }
 
     /// A stream limit the element being read or the envelope has passed.
@@ -197,7 +204,7 @@ public final class ModelStream<Model> {
 
     /// Parses the next chunk of bytes (`[UInt8]`, `ArraySlice<UInt8>`, `Data` …), handing models to `body`.
     public func feed(_ chunk: some ContiguousBytes, _ body: (Model) throws -> Void) throws {
-        unsafe try chunk.withUnsafeBytes { unsafe try feed($0, body) }
+        try withByteSpan(chunk) { try feed($0, body) }
     }
 
     /// Parses the next chunk; returns the models of the elements it
@@ -228,7 +235,7 @@ public final class ModelStream<Model> {
             throw deferred
         }
         if let failure { throw failure }
-        let error = parser.finish().map { unsafe located($0, in: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let error = parser.finish().map { located($0, in: [UInt8]().span) }
         for model in takeReady() { try body(model) }
         if let error { throw error }
         if let error = pathError() { throw error }
@@ -250,8 +257,8 @@ public final class ModelStream<Model> {
         return models
     }
 
-    private func located(_ error: CartographError, in chunk: UnsafeRawBufferPointer) -> CartographError {
-        var located = unsafe lines.locate(error, in: chunk.assumingMemoryBound(to: UInt8.self).span, retained: parser.retained)
+    private func located(_ error: CartographError, in chunk: Span<UInt8>) -> CartographError {
+        var located = lines.locate(error, in: chunk, retained: parser.retained)
         // Inside an element, or between elements: the element being read or next to be read.
         located.elementIndex = error.elementIndex ?? splitter.elementCount
         return located

@@ -21,14 +21,12 @@ import Foundation
 /// defines it for exchange: UTF-8 only, whole or in chunks alike.
 enum InputEncoding {
     /// Runs `body` on the input as UTF-8: the bytes themselves, or their conversion.
-    static func withUTF8<R>(_ bytes: some ContiguousBytes, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        unsafe try bytes.withUnsafeBytes { input in
-            guard input.count >= 2, unsafe input[0] == 0 || input[1] == 0 || input[0] >= 0xFE,
-                let converted = unsafe try utf8(from: input.assumingMemoryBound(to: UInt8.self).span)
-            else {
-                return unsafe try body(input)
+    static func withUTF8<R>(_ bytes: some ContiguousBytes, _ body: (Span<UInt8>) throws -> R) throws -> R {
+        try withByteSpan(bytes) { input in
+            guard input.count >= 2, input[0] == 0 || input[1] == 0 || input[0] >= 0xFE, let converted = try utf8(from: input) else {
+                return try body(input)
             }
-            return unsafe try converted.withUnsafeBytes(body)
+            return try body(converted.span)
         }
     }
 

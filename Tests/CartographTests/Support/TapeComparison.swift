@@ -46,7 +46,7 @@ func tapeDifference(_ a: Document, _ b: Document) -> String? {
 /// (the path streamed parses take; yajl is given the text as it is).
 func swiftTape(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws -> Document {
     let engine = YajlParser(options: options, expectedInputBytes: bytes.count, swiftCallbacks: true)
-    if let error = bytes.withUnsafeBytes({ engine.feed($0) }) ?? engine.finish() { throw error }
+    if let error = engine.feed(bytes.span) ?? engine.finish() { throw error }
     return engine.builder.makeDocument()
 }
 

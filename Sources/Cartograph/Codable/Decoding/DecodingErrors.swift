@@ -20,12 +20,12 @@ public enum DecodingErrors {
     /// The error with its ``CartographError`` given a line, column and
     /// excerpt in `input` (and its description redone to show them); errors
     /// of other kinds, or already located, are returned as they are.
-    static func locating(_ error: any Error, in input: UnsafeRawBufferPointer) -> any Error {
+    static func locating(_ error: any Error, in input: Span<UInt8>) -> any Error {
         guard let decoding = error as? DecodingError, let inner = cartographError(decoding), inner.offset != nil, inner.line == nil else {
-            if let error = error as? CartographError { return unsafe error.locating(in: input) }
+            if let error = error as? CartographError { return error.locating(in: input) }
             return error
         }
-        let located = unsafe inner.locating(in: input)
+        let located = inner.locating(in: input)
         func redo(_ context: DecodingError.Context) -> DecodingError.Context {
             DecodingError.Context(
                 codingPath: context.codingPath,

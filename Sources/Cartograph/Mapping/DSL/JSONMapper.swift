@@ -33,19 +33,19 @@ public struct JSONMapper: Sendable {
     // MARK: Sources
 
     /// Runs `body` on the document of JSON bytes, locating any error in them.
-    func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document, UnsafeRawBufferPointer) throws -> R) throws -> R {
-        unsafe try InputEncoding.withUTF8(bytes) { input in
-            let document = unsafe try JSONParser.parseWhole(input, options: parseOptions)
+    func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document, Span<UInt8>) throws -> R) throws -> R {
+        try InputEncoding.withUTF8(bytes) { input in
+            let document = try JSONParser.parseWhole(input, options: parseOptions)
             do {
-                return unsafe try body(document, input)
+                return try body(document, input)
             } catch let error as CartographError {
-                throw unsafe error.locating(in: input)
+                throw error.locating(in: input)
             }
         }
     }
 
     func withDocument<R>(_ bytes: some ContiguousBytes, _ body: (Document) throws -> R) throws -> R {
-        unsafe try withDocument(bytes) { document, _ in try body(document) }
+        try withDocument(bytes) { document, _ in try body(document) }
     }
 
     private func context(_ issues: IssueCollector? = nil) -> MappingContext {
@@ -109,9 +109,9 @@ public struct JSONMapper: Sendable {
     @_disfavoredOverload
     public func decodeLossy<Model>(_ type: Model.Type, from bytes: some ContiguousBytes) throws -> LossyResult<Model> {
         let issues = IssueCollector()
-        return unsafe try withDocument(bytes) { document, input in
+        return try withDocument(bytes) { document, input in
             let value = try ValueCodec<Model>.resolve().decode(document.root, context(issues), .standard)
-            unsafe issues.locate(in: input)
+            issues.locate(in: input)
             return LossyResult(value: value, issues: issues.issues)
         }
     }

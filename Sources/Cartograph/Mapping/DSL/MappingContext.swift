@@ -190,8 +190,8 @@ final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
     /// Gives every collected error its line and column (one pass over the input).
-    func locate(in input: UnsafeRawBufferPointer) {
-        issues = unsafe SourceLocation.locateAll(issues, in: input.assumingMemoryBound(to: UInt8.self).span)
+    func locate(in input: Span<UInt8>) {
+        issues = SourceLocation.locateAll(issues, in: input)
     }
 }
 

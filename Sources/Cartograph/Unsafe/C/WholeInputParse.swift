@@ -28,7 +28,12 @@ enum WholeInputParse {
 
     /// The tape and roots of `input` when it is a valid JSON text under
     /// `options` (JSON5 and brace-less objects aside: the caller's), or nil.
-    static func parts(of input: UnsafeRawBufferPointer, options: ParseOptions) -> (tape: Tape, roots: [Int])? {
+    static func parts(of input: Span<UInt8>, options: ParseOptions) -> (tape: Tape, roots: [Int])? {
+        unsafe input.withUnsafeBytes { unsafe parts(of: $0, options: options) }
+    }
+
+    /// The span form's work, on the bytes of a buffer.
+    private static func parts(of input: UnsafeRawBufferPointer, options: ParseOptions) -> (tape: Tape, roots: [Int])? {
         guard let base = input.baseAddress, input.count <= min(options.maxInputBytes, Tape.maxDocumentBytes),
             let native = unsafe cartograph_yajl_tape_create()
         else { return nil }

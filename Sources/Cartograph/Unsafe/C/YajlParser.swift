@@ -260,13 +260,23 @@ import Foundation
 
     /// Parses a whole input, to be followed by ``finish()`` only: the C
     /// tape builder then knows that nothing comes after it.
-    func feedWhole(_ input: UnsafeRawBufferPointer) -> CartographError? {
+    func feedWhole(_ input: Span<UInt8>) -> CartographError? {
+        unsafe input.withUnsafeBytes { unsafe feedWhole($0) }
+    }
+
+    /// Parses the next chunk. After an error, every call returns it again.
+    func feed(_ chunk: Span<UInt8>) -> CartographError? {
+        unsafe chunk.withUnsafeBytes { unsafe feed($0) }
+    }
+
+    /// The span form's work, on the bytes of a buffer.
+    private func feedWhole(_ input: UnsafeRawBufferPointer) -> CartographError? {
         unsafe native.pointee.input_complete = 1
         return unsafe feed(input)
     }
 
-    /// Parses the next chunk. After an error, every call returns it again.
-    func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
+    /// The span form's work, on the bytes of a buffer.
+    private func feed(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         if let failure { return failure }
         guard unsafe chunk.count <= options.maxInputBytes - totalBytes - held.count - pendingPrefix.count else {
             return record(

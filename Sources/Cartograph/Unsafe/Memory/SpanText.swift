@@ -92,3 +92,13 @@ extension StaticString {
 func withByteSpan<Bytes: ContiguousBytes, Result>(_ bytes: Bytes, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
     unsafe try bytes.withUnsafeBytes { raw in unsafe try body(raw.assumingMemoryBound(to: UInt8.self).span) }
 }
+
+/// Lends the bytes of a collection to `body` as a span when the collection
+/// stores them contiguously (`[UInt8]`, `Data`, a NIO buffer's view, an
+/// unsafe buffer); nil, without calling `body`, when it does not.
+/// Inlinable, so that ``Document/init(parsing:options:)`` is specialised
+/// where it is called.
+@inlinable
+func withContiguousByteSpan<Bytes: Collection<UInt8>, Result>(_ bytes: Bytes, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result? {
+    try bytes.withContiguousStorageIfAvailable { buffer in unsafe try body(buffer.span) }
+}
