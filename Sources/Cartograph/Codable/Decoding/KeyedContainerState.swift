@@ -5,7 +5,7 @@
 ///
 /// A container is pointed elsewhere only when nothing but the decoder holds
 /// it, so no container a caller holds ever changes.
-@safe class KeyedContainerState {
+class KeyedContainerState {
     let decoder: DocumentDecoder
     private(set) var object = 0
     private(set) var trail: PathTrail?
@@ -21,10 +21,9 @@
     /// the next lookup starts in them.
     private var snakeCased: [SnakeCaseKeyTable.Listed] = []
     private var snakeCasedHint = 0
-    /// The decoder's table while this object's keys are `snakeCased`, read
-    /// with no reference count (the decoder, which this container holds,
-    /// keeps it); nil otherwise.
-    private unowned(unsafe) var snakeCaseKeys: SnakeCaseKeyTable?
+    /// Whether this object's keys are listed in `snakeCased` (the decoder's
+    /// ``SnakeCaseKeyTable`` was not full).
+    private var listsSnakeCased = false
 
     init(decoder: DocumentDecoder, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
@@ -45,11 +44,11 @@
         } else {
             keys = decoder.objectKeys(of: object, keepsKeys: keepsKeys, trail: trail)
             comparesNames = decoder.comparesNames(keys)
-            unsafe snakeCaseKeys = nil
+            listsSnakeCased = false
             if case .snakeCased = keys, let table = decoder.snakeCaseKeys {
                 if table.list(object, tape: decoder.tape, into: &snakeCased) {
                     snakeCasedHint = 0
-                    unsafe snakeCaseKeys = table
+                    listsSnakeCased = true
                 } else {
                     // The table is full: this object's keys one by one.
                     keys = decoder.convertedKeys(of: object, by: SnakeCaseKeys.fromSnakeCase)
@@ -60,14 +59,15 @@
 
     /// The object's keys as coding-key names (a container's `allKeys`).
     final var keyNames: [String] {
-        unsafe snakeCaseKeys?.names(snakeCased) ?? decoder.keyNames(in: object, keys: keys)
+        if listsSnakeCased, let table = decoder.snakeCaseKeys { return table.names(snakeCased) }
+        return decoder.keyNames(in: object, keys: keys)
     }
 
     /// The tape index of the value for `key` in the object, or nil.
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
         if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
-        if let snakeCaseKeys = unsafe snakeCaseKeys { return snakeCaseKeys.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
+        if listsSnakeCased, let table = decoder.snakeCaseKeys { return table.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
         return decoder.find(key, in: object, hint: hint, keys: keys)
     }
 }

@@ -76,6 +76,14 @@ struct TapeReader {
         unsafe UnsafeBufferPointer(start: start(of: entry, terminated: terminated), count: Int(entry.length) &+ (terminated ? 1 : 0))
     }
 
+    /// Lends `entry`'s text to `body` as a span (checked as
+    /// ``start(of:terminated:)`` is), for a scanner or a table that reads
+    /// a key's bytes.
+    @inline(__always)
+    func withText<Result>(of entry: TapeEntry, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        unsafe try body(textBuffer(of: entry).span)
+    }
+
     /// The text of a string or key, as a `String` (``TapeString``: the tape's
     /// text is valid UTF-8 already).
     @inline(__always)
