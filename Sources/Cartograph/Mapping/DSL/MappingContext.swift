@@ -1,7 +1,7 @@
 /// What a factory or transform knows while it makes a model: the registry
 /// (to decode nested models), the options, where in the input it is, the key
 /// the object sits under, and the model that contains it.
-@safe public struct MappingContext {
+public struct MappingContext {
     /// What every context of one decode shares.
     final class Session {
         let registry: ModelRegistry
@@ -40,23 +40,23 @@
     /// An array position below `pending`, likewise linked in only when needed
     /// (negative when there is none).
     let pendingIndex: Int
-    /// The containing instance, unretained: it is the model being built by a
-    /// caller further up this decode, which outlives this context.
-    private let parentReference: Unmanaged<AnyObject>?
+    /// The containing instance. Held, not unretained: a context is a public
+    /// value a factory may keep, and `parent` must not dangle then.
+    private let parentObject: AnyObject?
 
     init(registry: ModelRegistry, trail: PathTrail?, parent: AnyObject?, issues: IssueCollector?, readsNullMarker: Bool = false) {
         let session = Session(registry: registry, issues: issues, readsNullMarker: readsNullMarker)
         var link = -1
         for component in PathTrail.components(trail) { link = session.links.push(component, under: link) }
-        unsafe self.init(session: session, trail: link, pending: nil, parent: parent.map { unsafe Unmanaged.passUnretained($0) })
+        self.init(session: session, trail: link, pending: nil, parent: parent)
     }
 
-    private init(session: Session, trail: Int, pending: KeySpec.Storage?, pendingIndex: Int = -1, parent: Unmanaged<AnyObject>?) {
+    private init(session: Session, trail: Int, pending: KeySpec.Storage?, pendingIndex: Int = -1, parent: AnyObject?) {
         self.session = session
         self.trail = trail
         self.pending = pending
         self.pendingIndex = pendingIndex
-        unsafe self.parentReference = unsafe parent
+        self.parentObject = parent
     }
 
     private var pendingComponents: [PathTrail.Component] {
@@ -80,7 +80,7 @@
     var issues: IssueCollector? { session.issues }
 
     /// The class instance that contains the value being decoded, if any.
-    public var parent: AnyObject? { unsafe parentReference?.takeUnretainedValue() }
+    public var parent: AnyObject? { parentObject }
 
     /// The key the current object sits under (for array elements, the
     /// array's key), or nil at the top level.
@@ -101,7 +101,7 @@
         var trail = self.trail
         if let pending { trail = session.links.push(pending, under: trail) }
         if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
-        return unsafe MappingContext(session: session, trail: trail, pending: nil, parent: parentReference)
+        return MappingContext(session: session, trail: trail, pending: nil, parent: parentObject)
     }
 
     /// Makes the model of the object this context is for, in the object's
@@ -125,7 +125,7 @@
     /// The context of the value at a key path under the current object (no allocation).
     func child(spec: KeySpec) -> MappingContext {
         let base = pending == nil && pendingIndex < 0 ? self : materialized()
-        return unsafe MappingContext(session: session, trail: base.trail, pending: spec.storage, parent: parentReference)
+        return MappingContext(session: session, trail: base.trail, pending: spec.storage, parent: parentObject)
     }
 
     /// The context of the value at `spec` under the current object, linked
@@ -133,27 +133,27 @@
     /// property's context is made only to enter a nested model). Cut back
     /// with ``unlink(to:)``.
     func linked(_ spec: KeySpec.Storage) -> MappingContext {
-        unsafe MappingContext(session: session, trail: session.links.push(spec, under: materialized().trail), pending: nil, parent: parentReference)
+        MappingContext(session: session, trail: session.links.push(spec, under: materialized().trail), pending: nil, parent: parentObject)
     }
 
     /// The context of the member under `key` of the current object (a
     /// dictionary's member): the key linked straight into the trail.
     func child(key: String) -> MappingContext {
-        unsafe MappingContext(
+        MappingContext(
             session: session, trail: session.links.push(.key(key), under: materialized().trail), pending: nil,
-            parent: parentReference)
+            parent: parentObject)
     }
 
     /// The context of element `index` of the current array (its key stays
     /// the array's); no allocation unless the element needs a context of its own.
     func element(_ index: Int) -> MappingContext {
         let base = pendingIndex < 0 ? self : materialized()
-        return unsafe MappingContext(session: session, trail: base.trail, pending: base.pending, pendingIndex: index, parent: parentReference)
+        return MappingContext(session: session, trail: base.trail, pending: base.pending, pendingIndex: index, parent: parentObject)
     }
 
     /// The same context with a new containing instance.
     func with(parent newParent: AnyObject?) -> MappingContext {
-        unsafe MappingContext(session: session, trail: trail, pending: pending, parent: newParent.map { unsafe Unmanaged.passUnretained($0) })
+        MappingContext(session: session, trail: trail, pending: pending, parent: newParent)
     }
 
     /// Decodes a nested value of any supported type (registered model,
