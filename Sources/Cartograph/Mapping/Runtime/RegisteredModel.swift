@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One registered model type as the registry keeps it: a factory's entry
 /// from the start, a mapping's compiled the first time any decode, encode or
 /// class inference needs it.
@@ -13,18 +11,14 @@ import Synchronization
 /// apart, so asking whether a type is registered or polymorphic compiles nothing.
 final class RegisteredModel: @unchecked Sendable {
     // @unchecked: `type` is an immutable metatype; `source` is Sendable;
-    // `published` is atomic and the box it points to immutable.
+    // `published` is atomic and the box it holds immutable.
     let type: Any.Type
     private let source: (any DeferredEntrySource)?
-    /// The compiled entry's box (`Unmanaged<Box>` bits, retained by this
-    /// registration), 0 until compiled. An `Atomic<Int>`, not an
-    /// `AtomicLazyReference<Box>`: the latter's `load()` was not specialised
-    /// here and looked its generic metadata up on every call (records.json
-    /// through the Codable decoder asks once per element: 11% of the decode).
-    private let published = Atomic<Int>(0)
+    /// The compiled entry's box, published once compiled.
+    private let published: PublishedObject<Box>
 
     /// The entry, boxed: an entry is an existential, the atomic holds one pointer.
-    private final class Box {
+    private final class Box: Sendable {
         let entry: ModelEntry
         init(_ entry: ModelEntry) { self.entry = entry }
     }
@@ -33,28 +27,19 @@ final class RegisteredModel: @unchecked Sendable {
     init(_ entry: ModelEntry) {
         type = entry.type
         source = nil
-        unsafe published.store(Int(bitPattern: Unmanaged.passRetained(Box(entry)).toOpaque()), ordering: .releasing)
+        published = PublishedObject(Box(entry))
     }
 
     /// An entry compiled on first use.
     init(type: Any.Type, source: any DeferredEntrySource) {
         self.type = type
         self.source = source
-    }
-
-    deinit {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { unsafe Self.box(bits).release() }
-    }
-
-    private static func box(_ bits: Int) -> Unmanaged<Box> {
-        unsafe Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        published = PublishedObject()
     }
 
     /// The entry, compiled now if this is its first use.
     var entry: ModelEntry {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { return unsafe Self.box(bits).takeUnretainedValue().entry }
+        if let entry = published.withObject({ $0.entry }) { return entry }
         return compileAndPublish()
     }
 
@@ -64,14 +49,8 @@ final class RegisteredModel: @unchecked Sendable {
     @inline(never)
     private func compileAndPublish() -> ModelEntry {
         // Only a deferred registration reaches here: a ready one published in init.
-        let entry = unsafe source.unsafelyUnwrapped.compile()
-        let box = unsafe Unmanaged.passRetained(Box(entry))
-        let (exchanged, original) = unsafe published.compareExchange(
-            expected: 0, desired: Int(bitPattern: box.toOpaque()), successOrdering: .acquiringAndReleasing,
-            failureOrdering: .acquiring)
-        if exchanged { return entry }
-        unsafe box.release()
-        return unsafe Self.box(original).takeUnretainedValue().entry
+        guard let source else { preconditionFailure("Cartograph: a registration with neither an entry nor a source") }
+        return published.publish(Box(source.compile())) { $0.entry }
     }
 }
 
