@@ -15,13 +15,14 @@
 enum TapeString {
     /// The string whose UTF-8 is `bytes` (valid UTF-8 from a tape).
     @inline(__always)
-    static func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
-        unsafe assert(UTF8Validation.firstInvalid(base, count: bytes.count) == nil, "a tape holds invalid UTF-8")
+    static func make(_ bytes: Span<UInt8>) -> String {
+        guard !bytes.isEmpty else { return "" }
+        assert(UTF8Validation.firstInvalid(bytes) == nil, "a tape holds invalid UTF-8")
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            let ascii = unsafe UTF8Validation.isASCII(base, count: bytes.count)
-            return unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
+            let ascii = UTF8Validation.isASCII(bytes)
+            // Unchecked: the tape's text was validated when it was written.
+            return unsafe String(copying: UTF8Span(unchecked: bytes, isKnownASCII: ascii))
         }
-        return unsafe String(decoding: bytes, as: UTF8.self)
+        return bytes.decodedString
     }
 }

@@ -66,7 +66,7 @@ struct NativeJSONWriter {
         case .false: sink.append(contentsOf: .false)
         // JSON5's and plists' NaN and infinities have no JSON form: null.
         case .number where entry.flags & TapeFlags.nonFinite != 0: sink.append(contentsOf: .null)
-        case .number: unsafe sink.append(contentsOf: tape.unsafeText(of: entry))
+        case .number: tape.withText(of: entry) { sink.append($0) }
         case .string, .key: writeString(tape.string(entry))
         case .array:
             sink.append(UInt8(ascii: "["))
@@ -120,18 +120,16 @@ struct NativeJSONWriter {
         case .native(let native):
             // A registered model's tree inside a Codable graph: walked as it is.
             try write(native, depth: depth, path: path())
-        // Through borrowed buffers: no retain per member to read it.
+        // Through spans of the arrays: no retain per member to read it.
         case .array(let array):
-            unsafe try array.elements.withUnsafeBufferPointer { elements in
-                try writeArray(elements.count, depth: depth, path: path()) { writer, position in
-                    unsafe try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
-                }
+            let elements = array.elements.span
+            try writeArray(elements.count, depth: depth, path: path()) { writer, position in
+                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
             }
         case .object(let object):
-            unsafe try object.members.withUnsafeBufferPointer { members in
-                try writeObject(members.count, key: { unsafe members[$0].key }, depth: depth, path: path()) { writer, position in
-                    unsafe try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
-                }
+            let members = object.members.span
+            try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
+                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
             }
         case .written:
             throw CartographError(.encodingFailed, "internal: a value written ahead into a binary plist reached the JSON writer", path: path())
@@ -292,23 +290,7 @@ struct NativeJSONWriter {
             sink.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let count = unsafe withUnsafeMutableBytes(of: &digits) { buffer -> Int in
-            var position = buffer.count
-            repeat {
-                position -= 1
-                unsafe buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                position -= 1
-                unsafe buffer[position] = UInt8(ascii: "-")
-            }
-            unsafe sink.append(UnsafeRawBufferPointer(rebasing: buffer[position...]))
-            return buffer.count - position
-        }
-        _ = count
+        sink.appendDecimal(value)
     }
 
     /// Writes `text` as a JSON string, escaped as the options say (see

@@ -85,25 +85,25 @@ struct PendingToken {
 
     /// Scans `bytes`, which begin at absolute offset `base` (bytes before
     /// ``scannedTo`` are skipped). Returns the limit the token broke, if any.
-    mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, options: ParseOptions) -> CartographError? {
+    mutating func advance(_ bytes: Span<UInt8>, base: Int, options: ParseOptions) -> CartographError? {
         var index = max(0, scannedTo - base)
         let count = bytes.count
         while index < count, phase != .ended {
             // Runs of whitespace in a gap and of plain string bytes are
             // skipped in tight loops, with the limit checked once after.
             if phase == .gap {
-                while index < count, unsafe bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
                     index += 1
                 }
                 if index == count { break }
             } else if phase == .string, !afterBackslash {
                 let from = index
-                while index < count, unsafe bytes[index] != UInt8(ascii: "\""), unsafe bytes[index] != UInt8(ascii: "\\") { index += 1 }
+                while index < count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
                 raw += index - from
                 if let error = brokenLimit(options) { return error }
                 if index == count { break }
             }
-            let byte = unsafe bytes[index]
+            let byte = bytes[index]
             switch phase {
             case .gap:
                 switch byte {

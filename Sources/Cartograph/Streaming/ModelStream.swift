@@ -164,14 +164,14 @@ public final class ModelStream<Model> {
         } else if let element = splitter.activeElement, element.memoryBytes > limits.maxElementBytes {
             failure = CartographError(
                 .inputTooLarge,
-                "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: unsafe parser.totalBytes
+                "element \(splitter.elementCount) takes more than maxElementBytes (\(limits.maxElementBytes)) bytes", offset: parser.bytesRead
             )
         } else if parser.builder.memoryBytes > limits.maxEnvelopeBytes {
             let hint = splitter.foundArray ? "" : " (the stream's path has not matched anything so far)"
             failure = CartographError(
                 .inputTooLarge,
                 "the values around the streamed array take more than maxEnvelopeBytes (\(limits.maxEnvelopeBytes)) bytes\(hint)",
-                offset: unsafe parser.totalBytes)
+                offset: parser.bytesRead)
         }
         if var failure {
             failure.elementIndex = splitter.elementCount

@@ -170,16 +170,14 @@ struct KeyStringCache {
     private var slots: [String?] = []
     private let seed = KeyHash.seed
 
-    mutating func string(for bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count > 15, let base = bytes.baseAddress else { return unsafe TapeString.make(bytes) }
+    mutating func string(for bytes: Span<UInt8>) -> String {
+        guard bytes.count > 15 else { return TapeString.make(bytes) }
         if slots.isEmpty { slots = [String?](repeating: nil, count: 256) }
-        let slot = unsafe Int(truncatingIfNeeded: KeyHash.hash(base, count: bytes.count, seed: seed)) & 255
-        if let cached = slots[slot], cached.utf8.count == bytes.count,
-            unsafe cached.utf8.withContiguousStorageIfAvailable({ unsafe memcmp($0.baseAddress!, base, bytes.count) == 0 }) == true
-        {
+        let slot = Int(truncatingIfNeeded: KeyHash.hash(bytes, seed: seed)) & 255
+        if var cached = slots[slot], cached.utf8.count == bytes.count, cached.withUTF8Span({ KeyBytes.equal($0, bytes) }) {
             return cached
         }
-        let made = unsafe TapeString.make(bytes)
+        let made = TapeString.make(bytes)
         slots[slot] = made
         return made
     }
@@ -220,7 +218,7 @@ extension Document {
             while position < entry.payload {
                 let key = tape[position]
                 if key.flags & TapeFlags.shadowed == 0 {
-                    let name = unsafe keys.string(for: tape.unsafeText(of: key))
+                    let name = tape.withText(of: key) { keys.string(for: $0) }
                     object.appendUnchecked(name, try jsonValue(at: position + 1, depth: depth + 1, levels: levels, keys: &keys))
                 }
                 position = next(after: position + 1)

@@ -12,10 +12,8 @@ struct ASCIIKeyIndex {
 
     /// The hash of an ASCII key's bytes; nil for a key with any other byte.
     static func hash(of key: String) -> UInt64? {
-        unsafe key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            if unsafe bytes.contains(where: { $0 >= 0x80 }) { return nil }
-            return unsafe KeyHash.hash(UnsafeRawPointer(bytes.baseAddress), count: bytes.count, seed: KeyHash.seed)
-        } ?? nil
+        var key = key
+        return key.withUTF8Span { bytes in UTF8Validation.isASCII(bytes) ? KeyHash.hash(bytes, seed: KeyHash.seed) : nil }
     }
 
     /// Indexes the members (distinct keys); false, and empty, when one is not ASCII.

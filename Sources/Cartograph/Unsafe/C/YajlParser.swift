@@ -129,6 +129,8 @@ import Foundation
 
     /// Bytes handed to yajl so far (after a skipped byte order mark).
     @exclusivity(unchecked) private(set) var totalBytes = 0
+    /// ``totalBytes``, for the layers above (a read, on the parser's one task).
+    var bytesRead: Int { unsafe totalBytes }
     @exclusivity(unchecked) private var byteOrderMarkResolved = false
     @exclusivity(unchecked) private var pendingPrefix: [UInt8] = []
 
@@ -368,7 +370,7 @@ import Foundation
     /// checked on the held bytes as they arrive.
     private func hold(_ chunk: UnsafeRawBufferPointer) -> CartographError? {
         let base = unsafe totalBytes + held.count
-        if let error = unsafe pending.advance(chunk.assumingMemoryBound(to: UInt8.self), base: base, options: options) {
+        if let error = unsafe pending.advance(chunk.assumingMemoryBound(to: UInt8.self).span, base: base, options: options) {
             return record(error)
         }
         unsafe held.append(contentsOf: chunk)
@@ -417,7 +419,7 @@ import Foundation
         // limits now, and measured for hold(_:).
         if unsafe pending.origin != lastTokenEnd { unsafe pending.reset(at: lastTokenEnd) }
         let buffer = unsafe UnsafeBufferPointer(start: bytes, count: chunk.count)
-        if let error = unsafe pending.advance(buffer, base: chunkBase, options: options) { return record(error) }
+        if let error = unsafe pending.advance(buffer.span, base: chunkBase, options: options) { return record(error) }
         unsafe keepCarry(buffer)
         unsafe totalBytes += chunk.count
         return nil

@@ -93,6 +93,26 @@
         unsafe used += written
     }
 
+    /// Appends `value` in decimal: the digits from the last, into a
+    /// three-word buffer on the stack, then copied at once.
+    func appendDecimal(_ value: Int64) {
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        unsafe withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                unsafe buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                position -= 1
+                unsafe buffer[position] = UInt8(ascii: "-")
+            }
+            unsafe append(UnsafeRawBufferPointer(rebasing: buffer[position...]))
+        }
+    }
+
     /// Appends a backslash and `byte` (a two-byte escape such as `\n`).
     @inline(__always)
     func escape(_ byte: UInt8) {

@@ -88,7 +88,7 @@ struct TapeReader {
     /// text is valid UTF-8 already).
     @inline(__always)
     func string(_ entry: TapeEntry) -> String {
-        unsafe TapeString.make(UnsafeBufferPointer(start: start(of: entry), count: Int(entry.length)))
+        unsafe TapeString.make(textBuffer(of: entry).span)
     }
 
     /// Whether `entry`'s text is `key`'s bytes.

@@ -100,7 +100,7 @@ struct TapeWriter {
 
     /// An entry's text as a `String` (``TapeString``).
     func string(_ entry: TapeEntry) -> String {
-        unsafe TapeString.make(UnsafeBufferPointer(start: text(of: entry), count: Int(entry.length)))
+        unsafe TapeString.make(UnsafeBufferPointer(start: text(of: entry), count: Int(entry.length)).span)
     }
 }
 
