@@ -5,7 +5,7 @@
 /// same builder, so every Document looks the same whatever it was read from.
 /// Each event method returns `false` after recording ``failure``; the caller
 /// then stops feeding (a yajl callback returns 0, which cancels the parse).
-@safe final class DocumentBuilder {
+final class DocumentBuilder {
     /// The innermost open container (or the top level, at depth 0). Kept
     /// behind one pointer so each event reads it in one load; the containers
     /// around it wait on `frames`.
@@ -118,13 +118,13 @@
     /// Takes what the C tape builder (``YajlParser``'s whole-input path)
     /// appended in place: the tape's counts, and the roots after those
     /// already taken.
-    func adoptNativeTape(count: Int, byteCount: Int, roots native: UnsafeBufferPointer<Int>) {
+    func adoptNativeTape(count: Int, byteCount: Int, roots native: Span<Int>) {
         writer.adoptCounts(count: count, byteCount: byteCount)
         guard native.count > roots.count else { return }
         if native.count == 1 {
-            unsafe addRoot(native[0])
+            addRoot(native[0])
         } else {
-            unsafe roots.append(contentsOf: native[roots.count...])
+            for index in roots.count..<native.count { roots.append(native[index]) }
         }
     }
 

@@ -89,7 +89,7 @@ public final class JSONParser {
     }
 
     /// Bytes yajl was given again because a token was unfinished (for tests).
-    var rescannedBytes: Int { unsafe engine.rescannedBytes }
+    var rescannedBytes: Int { engine.bytesRescanned }
     /// Input bytes the parser keeps between chunks (for tests).
     var retainedBytes: Int { engine.retainedBytes }
 

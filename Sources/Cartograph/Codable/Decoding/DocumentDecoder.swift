@@ -24,7 +24,7 @@ import Synchronization
 /// `Codable` reads keys in declaration order, which is usually document
 /// order), so a key costs one comparison, with no hashing and no
 /// allocation. Scalars are converted straight from the tape.
-@safe final class DocumentDecoder: Decoder {
+final class DocumentDecoder: Decoder {
     /// The document's tape, read through its checked reader (which holds the document).
     let tape: TapeReader
     let options: CodableOptions

@@ -117,6 +117,8 @@ import Foundation
     /// Bytes of unfinished tokens yajl was given again (it rescans them on
     /// each call); tests check this stays proportional to the input.
     @exclusivity(unchecked) private(set) var rescannedBytes = 0
+    /// ``rescannedBytes``, for the layers above (a read, on the parser's one task).
+    var bytesRescanned: Int { unsafe rescannedBytes }
     /// Input bytes kept between chunks: the unfinished token and held chunks.
     var retainedBytes: Int { unsafe carry.count + held.count }
 
@@ -228,7 +230,7 @@ import Foundation
     private func adoptNative(into builder: DocumentBuilder) {
         unsafe builder.adoptNativeTape(
             count: native.pointee.count, byteCount: native.pointee.byte_count,
-            roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count))
+            roots: UnsafeBufferPointer(start: native.pointee.roots, count: native.pointee.root_count).span)
     }
 
     /// The finished parse's tape and roots (``DocumentBuilder/finishedParts()``);
