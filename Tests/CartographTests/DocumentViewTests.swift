@@ -108,4 +108,21 @@ import Testing
         #expect(try cursor["café"]?.int() == 3)
         #expect(cursor["absent"] == nil)
     }
+
+    /// The span forms read the same text and find the same values as the
+    /// buffer forms.
+    @Test func spanFormsMatchTheBufferForms() throws {
+        let document = try Document(parsing: #"{"": "", "é": "e\u0301", "long key of some length": [1, 2], "n": 1}"#)
+        let object = try document.root.object()
+        try #require(object[""]).withUTF8Span { #expect($0.count == 0) }
+        let decomposed = try #require(object["é"]).withUTF8Span { text in (0..<text.count).map { text[$0] } }
+        #expect(decomposed == Array("e\u{0301}".utf8))
+        #expect(throws: CartographError.self) { try #require(object["n"]).withUTF8Span { $0.count } }
+        let key = Array("long key of some length".utf8)
+        #expect(try object.value(forKey: key.span)?.array().count == 2)
+        #expect(object.value(forKey: Array("absent".utf8).span) == nil)
+        var cursor = object.cursor()
+        #expect(try cursor.value(forKey: key.span)?.array().count == 2)
+        #expect(try cursor.value(forKey: Array("n".utf8).span)?.int() == 1)
+    }
 }

@@ -54,6 +54,13 @@ public struct Node: Sendable {
         }
     }
 
+    /// The string's bytes (UTF-8, unescaped), lent to `body` as a span.
+    public func withUTF8Span<R>(_ body: (Span<UInt8>) throws -> R) throws -> R {
+        let entry = entry
+        guard entry.kind == .string || entry.kind == .key else { throw mismatch("string") }
+        return try document.reader.withText(of: entry, body)
+    }
+
     /// The string's bytes (UTF-8, unescaped), valid for the closure's duration.
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         let entry = entry

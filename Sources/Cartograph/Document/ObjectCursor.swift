@@ -57,7 +57,7 @@ extension ObjectView {
         }
 
         /// The value for a key given as UTF-8 bytes, or nil.
-        mutating func value(forKey key: Span<UInt8>) -> Node? {
+        public mutating func value(forKey key: Span<UInt8>) -> Node? {
             valueIndex(forKey: key).map { Node(document: document, index: $0) }
         }
 

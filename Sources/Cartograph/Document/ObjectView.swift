@@ -47,7 +47,7 @@ public struct ObjectView: Sendable, Sequence {
     }
 
     /// The value for a key given as UTF-8 bytes, or nil.
-    func value(forKey key: Span<UInt8>) -> Node? {
+    public func value(forKey key: Span<UInt8>) -> Node? {
         let tape = document.reader
         let end = tape[index].payload
         var position = index + 1

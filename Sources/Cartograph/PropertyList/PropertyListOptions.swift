@@ -103,7 +103,7 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The format of some bytes: binary when they start with `bplist0`, else XML.
-    static func detect(_ bytes: Span<UInt8>) -> PropertyListFormat {
+    public static func detect(_ bytes: Span<UInt8>) -> PropertyListFormat {
         // Any version byte after "bplist0", as Foundation reads them (the
         // layout is bplist00's; later versions were never written).
         bytes.count >= 8 && bytes.matches("bplist0", at: 0) ? .binary : .xml

@@ -25,7 +25,9 @@
 //                      written in place (``ModelFields``), and the one
 //                      place exclusivity goes unchecked
 //                      (``ExclusiveState``, and ``Unretained`` for an
-//                      object such state lends without a retain).
+//                      object such state lends without a retain), and
+//                      the lock-free publication the registry's caches
+//                      use (``PublishedObject``, ``PublishedObjects``).
 //
 // What the code here guarantees to the layers above:
 //
@@ -61,23 +63,25 @@
 // `SourceLayoutTests` fail when a file outside the folder gains a mark or
 // when the list overstates one, so the list can only shrink.
 // `scripts/unsafe-perimeter` prints the counts and rewrites the list. What
-// it still holds is of three kinds:
+// it still holds (24 marks in 15 files) is of three kinds:
 //
-// - one `unowned(unsafe)` reference, a keyed decoding container's to its
-//   decoder's snake_case key table (the decoder, which the container
-//   holds, keeps the table), and the encoders handing their output to a
-//   caller's closure as an `UnsafeRawBufferPointer` (the public
-//   `withEncodedBytes` form a server copies from);
-// - code that still scans a caller's buffer through a pointer (the
-//   number scanner, the streaming parser's chunks, the JSON writers). The
-//   plist and JSON5 readers show the way out: each is a `~Escapable` struct
-//   that stores its input as a `Span` (the `Lifetimes` feature, enabled in
-//   Package.swift for the reason given there), so it cannot outlive the
-//   bytes and every byte it reads is bounds-checked; scanners made of a
-//   few functions take the `Span` as an argument (the line counter, the
-//   surrogate check, `Float` rounding, trailing commas), and the binary
-//   plist writer stores through a `MutableSpan`;
-// - lock-free caches that publish immutable objects through an atomic
-//   word (``ResolvedModelEntry``, ``RegisteredModel``) and the unretained
-//   parent reference of a mapping decode's context (``MappingContext``),
-//   which the decode outlives.
+// - public signatures that lend or take an unsafe buffer: `withEncodedBytes`
+//   (a server copies from it into its `ByteBuffer`, whose API takes one),
+//   and, kept beside their `Span` forms for callers that hold a buffer,
+//   `Node.withUTF8`, `value(forKeyBytes:)`, `JSONParser.feed`,
+//   `ModelStream.feed` and `PropertyListFormat.detect`;
+// - the standard library's unchecked initializers and casts where a
+//   checked one costs a lookup or a second pass per value: arrays and
+//   strings built in place (`unsafeUninitializedCapacity`), a tape string
+//   made without validating its UTF-8 again (``TapeString``), a typed
+//   entry's downcast, the decoded array's bit cast to its own type;
+// - `NSNumber`'s C type string (`objCType`), read as Foundation gives it.
+//
+// The layers above read caller bytes as spans: the number scanner
+// (``NumberText``), whole inputs and streamed chunks, the snake_case key
+// table, tape strings and keys; the readers that keep their input
+// (plist, JSON5) are `~Escapable` structs that store a `Span` (the
+// `Lifetimes` feature, enabled in Package.swift for the reason given
+// there), so they cannot outlive the bytes and every byte they read is
+// bounds-checked. The registry's lock-free caches publish through
+// ``PublishedObject`` and ``PublishedObjects`` here.
