@@ -44,7 +44,7 @@ final class ResolvedModelEntry: Sendable {
 
     /// The entry to decode `Value` with directly, or nil for the general path.
     func entry<Value>(for _: Value.Type, in registry: ModelRegistry) -> ModelEntry? {
-        answer(for: Value.self, in: registry).answer.entry
+        answer(for: Value.self, in: registry).entry
     }
 
     /// Runs `body` with the compiled mapping of the entry to decode `Value`
@@ -77,28 +77,24 @@ final class ResolvedModelEntry: Sendable {
     private func slowCompiledMapping<Value, Result>(
         for _: Value.Type, in registry: ModelRegistry, _ body: (CompiledMapping<Value>) throws -> Result
     ) rethrows -> Result? {
-        let (answer, kept) = answer(for: Value.self, in: registry)
-        guard let compiled = answer.compiled else { return nil }
         // An answer past the published limit lives only while `last` holds
-        // it, which another thread may replace: its mapping is used only
-        // when the registry (alive for the whole decode) holds the same
-        // one; otherwise the general path runs.
-        guard kept || registry.entry(for: Value.self)?.compiledMapping === compiled else { return nil }
+        // it, which another thread may replace: held here, as is its
+        // mapping, for the call.
+        guard let compiled = answer(for: Value.self, in: registry).compiled else { return nil }
         return try withKnownClass(compiled, as: CompiledMapping<Value>.self, body)
     }
 
-    /// The answer for `registry`, and whether it is one of the published
-    /// answers (kept until this object goes).
-    private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> (answer: Answer, kept: Bool) {
+    /// The answer for `registry`: published (kept until this object goes)
+    /// while fewer than ``publishedLimit`` are, else kept in `last`.
+    private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> Answer {
         let identity = registry.identity
-        if let published = published.withLatest({ $0.identity == identity ? $0 : nil }) ?? nil { return (published, true) }
-        if let answer = last.withLock({ $0 }), answer.identity == identity { return (answer, false) }
+        if let published = published.withLatest({ $0.identity == identity ? $0 : nil }) ?? nil { return published }
+        if let answer = last.withLock({ $0 }), answer.identity == identity { return answer }
         var entry = registry.entry(for: Value.self)
         if let found = entry, found.type != Value.self || registry.isPolymorphic(Value.self) { entry = nil }
         let answer = Answer(identity: identity, entry: entry)
-        let publishes = published.publish(answer)
-        if !publishes { last.withLock { $0 = answer } }
-        return (answer, publishes)
+        if !published.publish(answer) { last.withLock { $0 = answer } }
+        return answer
     }
 
     /// How many answers have been published (for tests).
