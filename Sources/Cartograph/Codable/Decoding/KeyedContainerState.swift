@@ -67,7 +67,15 @@ class KeyedContainerState {
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
         if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
-        if listsSnakeCased, let table = decoder.snakeCaseKeys { return table.find(key.stringValue, in: snakeCased, hint: &snakeCasedHint) }
+        if listsSnakeCased, let table = decoder.snakeCaseKeys {
+            // The hint is copied in and out rather than passed `inout`: an
+            // access to a class's property held across a call is checked
+            // at run time on every key, a read and a store are not.
+            var hint = snakeCasedHint
+            let found = table.find(key.stringValue, in: snakeCased, hint: &hint)
+            snakeCasedHint = hint
+            return found
+        }
         return decoder.find(key, in: object, hint: hint, keys: keys)
     }
 }
