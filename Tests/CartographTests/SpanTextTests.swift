@@ -17,6 +17,27 @@ import Testing
         #expect(check3, "bytes.span.decodedString(2..<2) == ''")
     }
 
+    /// Every length the word-load comparison treats apart (1–3, 4–7, 8–16,
+    /// 17–32, longer), equal and with one byte changed at each position,
+    /// against `Array`'s own comparison.
+    @Test func elementsEqualAgreesWithArrayEqualityAtEveryLengthAndPosition() {
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let copy = Array(bytes)
+            let same = bytes.span.elementsEqual(copy.span)
+            let longer = bytes + [0]
+            let againstLonger = bytes.span.elementsEqual(longer.span)
+            #expect(same, "length \(length)")
+            #expect(!againstLonger, "length \(length) against one more")
+            for position in 0..<length {
+                var changed = bytes
+                changed[position] ^= 0x20
+                let equal = bytes.span.elementsEqual(changed.span)
+                #expect(!equal, "length \(length), byte \(position)")
+            }
+        }
+    }
+
     @Test func firstIndexFindsTheByteFromTheStartGiven() {
         let bytes = Array("a<b<c".utf8)
         let check4 = (bytes.span.firstIndex(of: UInt8(ascii: "<")) == 1)

@@ -193,7 +193,7 @@ extension SnakeCaseKeyTable {
         @inline(__always)
         private func matches(_ name: Int, _ key: Span<UInt8>) -> Bool {
             let (offset, length) = names[name]
-            return length == key.count && KeyBytes.equal(text.span.extracting(offset..<offset + length), key)
+            return text.span.extracting(offset..<offset + length).elementsEqual(key)
         }
 
         /// The number of the converted name of the JSON key `key`; nil for a
@@ -203,7 +203,7 @@ extension SnakeCaseKeyTable {
             var index = Int(truncatingIfNeeded: hash) & (keySlots.count - 1)
             while keySlots[index].name >= 0 {
                 let slot = keySlots[index]
-                if slot.hash == hash, slot.length == key.count, KeyBytes.equal(text.span.extracting(slot.offset..<slot.offset + slot.length), key) {
+                if slot.hash == hash, text.span.extracting(slot.offset..<slot.offset + slot.length).elementsEqual(key) {
                     return slot.name
                 }
                 index = (index + 1) & (keySlots.count - 1)

@@ -174,7 +174,7 @@ struct KeyStringCache {
         guard bytes.count > 15 else { return TapeString.make(bytes) }
         if slots.isEmpty { slots = [String?](repeating: nil, count: 256) }
         let slot = Int(truncatingIfNeeded: KeyHash.hash(bytes, seed: seed)) & 255
-        if var cached = slots[slot], cached.utf8.count == bytes.count, cached.withUTF8Span({ KeyBytes.equal($0, bytes) }) {
+        if var cached = slots[slot], cached.utf8.count == bytes.count, cached.withUTF8Span({ $0.elementsEqual(bytes) }) {
             return cached
         }
         let made = TapeString.make(bytes)

@@ -30,13 +30,4 @@ enum KeyBytes {
             return unsafe memcmp(a, b, count) == 0
         }
     }
-
-    /// Whether two spans hold the same bytes, compared as
-    /// ``equal(_:_:count:)`` compares them.
-    @inline(__always)
-    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0 else { return true }
-        return unsafe a.withUnsafeBytes { a in unsafe b.withUnsafeBytes { b in unsafe equal(a.baseAddress!, b.baseAddress!, count: a.count) } }
-    }
 }

@@ -27,12 +27,15 @@ extension Span where Element == UInt8 {
         unsafe withUnsafeBufferPointer { unsafe array.append(contentsOf: $0) }
     }
 
-    /// Whether the two spans hold the same bytes.
+    /// Whether the two spans hold the same bytes (compared as
+    /// ``KeyBytes/equal(_:_:count:)`` compares keys: short ones by word
+    /// loads, long ones by `memcmp`).
+    @inline(__always)
     func elementsEqual(_ other: Span<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard count > 0 else { return true }
-        return unsafe withUnsafeBufferPointer { mine in
-            unsafe other.withUnsafeBufferPointer { theirs in unsafe memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0 }
+        return unsafe withUnsafeBytes { mine in
+            unsafe other.withUnsafeBytes { theirs in unsafe KeyBytes.equal(mine.baseAddress!, theirs.baseAddress!, count: mine.count) }
         }
     }
 
