@@ -6,7 +6,7 @@
 /// let it reorder what a reader sees, so every such character is written
 /// as an escape (`\u{1B}`) wherever input-derived text reaches a message:
 /// ``CartographError`` applies this to everything it holds, and
-/// ``PathText`` to every key it spells.
+/// ``PathTrail``'s spelling to every key it spells.
 enum ErrorText {
     /// Whether `scalar` must not appear in a message as itself: C0 and C1
     /// controls, DEL, the line and paragraph separators, and the Unicode

@@ -1,5 +1,7 @@
-/// Spelling of value paths in errors: `$`, `$.name`, `$.list[3]`, `$["odd key"]`.
-enum PathText {
+/// Spelling a path already written out as text: `$`, `$.name`, `$.list[3]`,
+/// `$["odd key"]`. Errors carry their path this way; ``render(_:_:)`` spells
+/// a chain of links the same way.
+extension PathTrail {
     /// The path of a member `key` of the object at `path`.
     static func appending(_ key: String, to path: String) -> String {
         let plain =

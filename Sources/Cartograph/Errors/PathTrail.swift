@@ -1,9 +1,13 @@
-/// The path from the root to a value, as a chain of links that is only
-/// spelled out (`$.a[3].b`, or a `Codable` coding path) when an error or a
-/// caller asks: the `Codable` decoder's and encoders' coding paths, and
-/// the model searches' (`collect`, `decodeAny`). One small allocation per
-/// nested container; a mapping decode's own path lives on a ``PathStack``,
-/// whose links name the same components.
+/// The path from the root to a value: the library's one path type.
+///
+/// A path is a chain of links, spelled out (`$.a[3].b`, or a `Codable`
+/// coding path) only when an error or a caller asks. It takes three forms,
+/// all kept here: this chain, one small allocation per nested container,
+/// for the `Codable` decoder's and encoders' coding paths and the model
+/// searches (`collect`, `decodeAny`); ``PathTrail/Stack``, the same links
+/// pushed on one stack for a mapping decode, where a nested model must not
+/// allocate; and the spelled text an error carries
+/// (PathTrail+Spelling.swift), which both produce.
 final class PathTrail: Sendable {
     /// One step of a path.
     enum Component: Sendable {
@@ -70,8 +74,8 @@ final class PathTrail: Sendable {
         var path = "$"
         for component in components {
             switch component {
-            case .key(let key): path = PathText.appending(key, to: path)
-            case .index(let index): path = PathText.appending(index, to: path)
+            case .key(let key): path = PathTrail.appending(key, to: path)
+            case .index(let index): path = PathTrail.appending(index, to: path)
             case .codingKey(let key): path = appending(key, to: path)
             }
         }
@@ -87,8 +91,8 @@ final class PathTrail: Sendable {
 
     /// The path of a coding key's value under `path`.
     private static func appending(_ key: any CodingKey, to path: String) -> String {
-        if let index = elementIndex(key) { return PathText.appending(index, to: path) }
-        return PathText.appending(key.stringValue, to: path)
+        if let index = elementIndex(key) { return PathTrail.appending(index, to: path) }
+        return PathTrail.appending(key.stringValue, to: path)
     }
 
     /// The position a coding key names when it is an array element's (an

@@ -124,12 +124,12 @@ struct NativeJSONWriter {
         case .array(let array):
             let elements = array.elements.span
             try writeArray(elements.count, depth: depth, path: path()) { writer, position in
-                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                try writer.write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
         case .object(let object):
             let members = object.members.span
             try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
-                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                try writer.write(members[position].value, depth: depth + 1, path: PathTrail.appending(members[position].key, to: path()))
             }
         case .written:
             throw CartographError(.encodingFailed, "internal: a value written ahead into a binary plist reached the JSON writer", path: path())
@@ -147,7 +147,7 @@ struct NativeJSONWriter {
             try write(value.jsonValue(path: path()), depth: depth, path: path())
         case .array(let elements):
             try writeArray(elements.count, depth: depth, path: path()) { writer, position in
-                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                try writer.write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
         case .object(let members):
             // A tree a user built may repeat a key: the JSONValue path
@@ -157,7 +157,7 @@ struct NativeJSONWriter {
                 return
             }
             try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
-                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                try writer.write(members[position].value, depth: depth + 1, path: PathTrail.appending(members[position].key, to: path()))
             }
         }
     }
@@ -179,12 +179,12 @@ struct NativeJSONWriter {
         case .string(let text): writeString(text)
         case .array(let elements):
             try writeArray(elements.count, depth: depth, path: path()) { writer, position in
-                try writer.write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                try writer.write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
         case .object(let object):
             let members = object.members
             try writeObject(members.count, key: { members[$0].key }, depth: depth, path: path()) { writer, position in
-                try writer.write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                try writer.write(members[position].value, depth: depth + 1, path: PathTrail.appending(members[position].key, to: path()))
             }
         }
     }

@@ -7,7 +7,7 @@ import Testing
 /// nested model and cut back as it leaves: every path an error or a
 /// factory sees must still be the value's own, after any number of
 /// siblings, through arrays, dictionaries and `Any` members.
-@Suite struct PathStackTests {
+@Suite struct PathTrailStackTests {
     final class Leaf: Mappable {
         var x = 0
         static let mapping = Mapping<Leaf>({ Leaf() }) { Map(\.x, "x") }
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func theStackCutsBackAndNeverReadsOutsideItself() {
-        let stack = PathStack()
+        let stack = PathTrail.Stack()
         let a = stack.push(.key("a"), under: -1)
         let b = stack.push(.index(3), under: a)
         let mark = stack.count
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func aKeyPathLinkHoldsItsSpecUntilCutBack() {
-        let stack = PathStack()
+        let stack = PathTrail.Stack()
         weak var released: KeySpec.Storage?
         let root = stack.push(.key("root"), under: -1)
         let mark = stack.count

@@ -12,7 +12,7 @@ public struct MappingContext {
         let ignoreNulls: Bool
         let nullForNonOptional: NullForNonOptional
         /// The path links of the decode.
-        let links = PathStack()
+        let links = PathTrail.Stack()
         /// The decode reads a property list through `Codable`: the
         /// `Codable` values inside its models read `$null` as nil too.
         let readsNullMarker: Bool
@@ -29,7 +29,7 @@ public struct MappingContext {
 
     let session: Session
     /// The innermost linked path component: an index into the session's
-    /// ``PathStack`` (-1: the root).
+    /// ``PathTrail/Stack`` (-1: the root).
     let trail: Int
     /// Path components below `trail` not yet linked in (a property's key
     /// path): most properties never need them, so they are only linked when a

@@ -55,12 +55,12 @@ public indirect enum EncodedValue: @unchecked Sendable {
                 .typeMismatch, "\(type(of: value)) has no JSON form; give the property a transform", path: path,
                 expected: "a JSON value", found: "\(type(of: value))")
         case .array(let elements):
-            return .array(try elements.enumerated().map { try $1.jsonValue(path: PathText.appending($0, to: path)) })
+            return .array(try elements.enumerated().map { try $1.jsonValue(path: PathTrail.appending($0, to: path)) })
         case .object(let members):
             var object = JSONObject()
             object.reserveCapacity(members.count)
             for (key, value) in members {
-                object[key] = try value.jsonValue(path: PathText.appending(key, to: path))
+                object[key] = try value.jsonValue(path: PathTrail.appending(key, to: path))
             }
             return .object(object)
         }

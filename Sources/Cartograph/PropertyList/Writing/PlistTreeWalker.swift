@@ -60,7 +60,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             let held = array.elements
             let elements = held.span
             for position in elements.indices where !omitsNulls || !elements[position].isNull {
-                try write(elements[position], depth: depth + 1, path: PathText.appending(position, to: path()))
+                try write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
             try sink.endArray()
         case .object(let object):
@@ -72,8 +72,8 @@ struct PlistTreeWalker<Sink: PlistSink> {
             for ordinal in members.indices {
                 let position = sorted?[ordinal] ?? ordinal
                 if omitsNulls, members[position].value.isNull { continue }
-                try scalar(PathText.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
-                try write(members[position].value, depth: depth + 1, path: PathText.appending(members[position].key, to: path()))
+                try scalar(PathTrail.appending(members[position].key, to: path())) { try $0.key(members[position].key) }
+                try write(members[position].value, depth: depth + 1, path: PathTrail.appending(members[position].key, to: path()))
             }
             try sink.endDict()
         }
@@ -95,11 +95,11 @@ struct PlistTreeWalker<Sink: PlistSink> {
             }
         case .array(let elements):
             try array(elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
-                try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
+                try walker.write(element, depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
         case .object(let members):
             try dict(members, depth: depth, path: path(), isNull: { $0.isNull }) { walker, value, key in
-                try walker.write(value, depth: depth + 1, path: PathText.appending(key, to: path()))
+                try walker.write(value, depth: depth + 1, path: PathTrail.appending(key, to: path()))
             }
         }
     }
@@ -112,11 +112,11 @@ struct PlistTreeWalker<Sink: PlistSink> {
         case .string(let text): try scalar(path()) { try $0.string(text) }
         case .array(let elements):
             try array(elements, depth: depth, path: path(), isNull: { $0.isNull }) { walker, element, position in
-                try walker.write(element, depth: depth + 1, path: PathText.appending(position, to: path()))
+                try walker.write(element, depth: depth + 1, path: PathTrail.appending(position, to: path()))
             }
         case .object(let object):
             try dict(object.members, depth: depth, path: path(), isNull: { $0.isNull }) { walker, value, key in
-                try walker.write(value, depth: depth + 1, path: PathText.appending(key, to: path()))
+                try walker.write(value, depth: depth + 1, path: PathTrail.appending(key, to: path()))
             }
         }
     }
@@ -147,7 +147,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var ordinal = 0
             while position < entry.payload {
                 if !omitsNulls || tape[position].kind != .null {
-                    try write(document, at: position, depth: depth + 1, path: PathText.appending(ordinal, to: path()))
+                    try write(document, at: position, depth: depth + 1, path: PathTrail.appending(ordinal, to: path()))
                 }
                 position = document.next(after: position)
                 ordinal += 1
@@ -168,8 +168,8 @@ struct PlistTreeWalker<Sink: PlistSink> {
             let sorted = sortedOrder(members.count, key: { members[$0].name })
             for ordinal in members.indices {
                 let (name, value) = members[sorted?[ordinal] ?? ordinal]
-                try scalar(PathText.appending(name, to: path())) { try $0.key(name) }
-                try write(document, at: value, depth: depth + 1, path: PathText.appending(name, to: path()))
+                try scalar(PathTrail.appending(name, to: path())) { try $0.key(name) }
+                try write(document, at: value, depth: depth + 1, path: PathTrail.appending(name, to: path()))
             }
             try sink.endDict()
         }
@@ -237,7 +237,7 @@ struct PlistTreeWalker<Sink: PlistSink> {
         for ordinal in span.indices {
             let position = sorted?[ordinal] ?? ordinal
             if omitsNulls, isNull(span[position].value) { continue }
-            try scalar(PathText.appending(span[position].key, to: path())) { try $0.key(span[position].key) }
+            try scalar(PathTrail.appending(span[position].key, to: path())) { try $0.key(span[position].key) }
             try member(&self, span[position].value, span[position].key)
         }
         try sink.endDict()

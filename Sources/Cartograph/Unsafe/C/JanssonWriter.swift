@@ -183,7 +183,7 @@ struct JanssonWriter {
             for position in order {
                 let key = members[position].key
                 do {
-                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: sink, path: PathText.appending(key, to: path()))
+                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: sink, path: PathTrail.appending(key, to: path()))
                     guard unsafe insert(child, key: key, into: target) else {
                         unsafe cartograph_json_release(target)
                         return nil
