@@ -1,11 +1,12 @@
-/// Writes JSON bytes straight from Swift values, for the `Codable` encoder.
+/// Writes JSON bytes straight from Swift values: the one writer of every
+/// encode that does not start from a DOM.
 ///
-/// The jansson writer (``JanssonWriter``) serves `Document`s and
-/// `JSONValue`s; for `Codable` encoding, building a jansson DOM (one `malloc`
-/// per value, a hash insert per key) and freeing it cost more than
-/// Foundation's whole `JSONEncoder`, so the encoder's tree is written
-/// here, in the same format and with the
-/// same ``WriteOptions`` (tests check the two writers agree byte for byte).
+/// The streaming `Codable` encoder, the mapping encoders (streamed or from
+/// an ``EncodedValue``), the `Codable` tree, NDJSON lines and
+/// ``WriteOptions/Formatting/prettyLikeFoundation`` all write through it
+/// into its ``OutputBuffer``. jansson (``JanssonWriter``) writes
+/// `Document`s and `JSONValue`s; JSONEncoding.swift makes that choice. Both
+/// follow the same ``WriteOptions`` and tests check they agree byte for byte.
 struct NativeJSONWriter {
     let options: WriteOptions
     /// The bytes written so far (a copy of the writer's buffer).

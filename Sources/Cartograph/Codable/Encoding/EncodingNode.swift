@@ -2,6 +2,18 @@ import Foundation
 
 /// What an encoder's containers fill in: values, or objects and arrays that
 /// nested containers may still be adding to (hence references).
+///
+/// The library has one output tree per audience, and this builder:
+/// ``JSONValue`` is the public JSON DOM (values only, `Hashable`, what
+/// jansson encodes); ``EncodedValue`` is what a model encodes to, public
+/// because a ``ModelFactory`` returns it, with the date, data and native
+/// leaves property lists and `[String: Any]` keep and JSON has no form for.
+/// Neither can be this builder: Foundation's `Encoder` lets a nested
+/// container be written after its siblings, so the tree must be filled
+/// through references, and a value type filled that way would be copied
+/// on every write. A node finishes as either tree (``value()``,
+/// ``encoded``), or is walked as it is by the JSON and property-list
+/// writers, which never build a finished tree at all.
 enum EncodingNode {
     case value(JSONValue)
     /// A date or data kept for property-list output.
