@@ -9,6 +9,7 @@
 // - `POST /echo`: the body's bytes sent back unparsed, the ceiling.
 //
 // Usage: cartograph-http-bench body
+//        cartograph-http-bench time   (the route's JSON work alone: InProcess.swift)
 //        cartograph-http-bench serve hummingbird|vapor PORT
 // Built only with both traits (`--traits Hummingbird,Vapor`); without them
 // it says so and exits.
@@ -65,10 +66,19 @@ switch arguments.first {
 case "body":
     let encoder = JSONEncoder()
     FileHandle.standardOutput.write(try encoder.encode(benchmarkRecords()))
+case "time":
+    // Per round on one thread, and per round of each of two threads running at once.
+    let one = try timeRoute(threads: 1, rounds: 400, runs: 5)
+    let two = try timeRoute(threads: 2, rounds: 400, runs: 5)
+    print(String(format: "one thread: %.1f us per request; two threads: %.1f us per request each (%.2fx)", one, two, two / one))
+    for (part, micros) in try timeParts() { print(String(format: "%@: %.1f us", part, micros)) }
+case "profile" where arguments.count == 3:
+    // One part, N times, for a profiler: `profile decode 200` or `profile encode 200`.
+    try profilePart(Array(arguments)[1], times: Int(arguments.last!) ?? 100)
 case "serve" where arguments.count == 3:
     guard let port = Int(arguments.last!) else { fatalError("PORT must be a number") }
     try await serve(framework: Array(arguments)[1], port: port)
 default:
-    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | serve hummingbird|vapor PORT\n".utf8))
+    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | time | serve hummingbird|vapor PORT\n".utf8))
     exit(2)
 }

@@ -1,0 +1,104 @@
+import Cartograph
+import Foundation
+
+// `cartograph-http-bench time`: the /cartograph route's JSON work without
+// the server, to tell the coders' cost from the server's. One round
+// decodes the body as the request decoder does (fed in the chunk sizes NIO
+// hands a handler: 2 KB doubling to 64 KB) and encodes the records back;
+// the same rounds then run on two threads at once over one shared mapper,
+// as the server's two event loops do.
+
+/// Chunk sizes like NIO's adaptive receive allocator's, doubling from 2 KB.
+func chunked(_ bytes: [UInt8]) -> [[UInt8]] {
+    var chunks: [[UInt8]] = []
+    var start = 0
+    var size = 2048
+    while start < bytes.count {
+        let end = min(bytes.count, start + size)
+        chunks.append(Array(bytes[start..<end]))
+        start = end
+        size = min(size * 2, 65536)
+    }
+    return chunks
+}
+
+/// One request's JSON work: the body decoded chunk by chunk, then encoded.
+func routeRound(_ mapper: JSONMapper, _ chunks: [[UInt8]]) throws -> Int {
+    let parser = JSONParser(options: mapper.parseOptions)
+    for chunk in chunks { try parser.feed(chunk.span) }
+    let records = try mapper.decode([Record].self, from: try parser.finish().root)
+    return try mapper.withEncodedBytes(records) { $0.count }
+}
+
+/// Microseconds per round, the median of `runs` runs of `rounds` rounds, on `threads` threads at once.
+func timeRoute(threads: Int, rounds: Int, runs: Int) throws -> Double {
+    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let chunks = chunked(body)
+    let mapper = JSONMapper()
+    _ = try routeRound(mapper, chunks)
+    var results: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<rounds { _ = try? routeRound(mapper, chunks) }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+        results.append(elapsed / Double(rounds))
+    }
+    return results.sorted()[runs / 2]
+}
+
+/// The route's parts apart, in microseconds (medians of five runs of 400).
+func timeParts() throws -> [(String, Double)] {
+    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let chunks = chunked(body)
+    let mapper = JSONMapper()
+    let records = try mapper.decode([Record].self, from: body)
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        var results: [Double] = []
+        for _ in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<400 { try body() }
+            results.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / 400)
+        }
+        return results.sorted()[2]
+    }
+    return [
+        (
+            "parse, chunked",
+            try time {
+                let p = JSONParser(options: mapper.parseOptions); for c in chunks { try p.feed(c.span) }; _ = try p.finish()
+            }
+        ),
+        ("parse, whole", try time { _ = try Document(parsing: body) }),
+        (
+            "decode, chunked",
+            try time {
+                let p = JSONParser(options: mapper.parseOptions); for c in chunks { try p.feed(c.span) };
+                _ = try mapper.decode([Record].self, from: try p.finish().root)
+            }
+        ),
+        ("decode, whole", try time { _ = try mapper.decode([Record].self, from: body) }),
+        ("decode, JSONDecoder", try time { _ = try JSONDecoder().decode([Record].self, from: Data(body)) }),
+        ("encode", try time { _ = try mapper.withEncodedBytes(records) { $0.count } }),
+        ("encode, JSONEncoder", try time { _ = try JSONEncoder().encode(records) })
+    ]
+}
+
+/// Runs one part of the route `times` times (for callgrind or perf).
+func profilePart(_ part: String, times: Int) throws {
+    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let chunks = chunked(body)
+    let mapper = JSONMapper()
+    let records = try mapper.decode([Record].self, from: body)
+    for _ in 0..<times {
+        switch part {
+        case "decode":
+            let parser = JSONParser(options: mapper.parseOptions)
+            for chunk in chunks { try parser.feed(chunk.span) }
+            _ = try mapper.decode([Record].self, from: try parser.finish().root)
+        case "encode": _ = try mapper.withEncodedBytes(records) { $0.count }
+        default: fatalError("part must be decode or encode")
+        }
+    }
+}
