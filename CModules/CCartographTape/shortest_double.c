@@ -159,8 +159,20 @@ static void shortest_digits(uint64_t bits, uint64_t *digits, int32_t *exponent) 
         }
         output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
     } else {
-        /* The common case: no exact ends, so only the last digit dropped decides the rounding. */
+        /* The common case: no exact ends, so only the last digit dropped
+           decides the rounding: the first digit of the last part dropped.
+           Short results (prices, coordinates of a few places) drop a dozen
+           digits or more, four at a time here; dropped one at a time, that
+           was most of their cost. */
         int round_up = 0;
+        while (vp / 10000 > vm / 10000) {
+            uint64_t vr_div10000 = vr / 10000;
+            round_up = vr - 10000 * vr_div10000 >= 5000;
+            vr = vr_div10000;
+            vp /= 10000;
+            vm /= 10000;
+            removed += 4;
+        }
         uint64_t vp_div100 = vp / 100, vm_div100 = vm / 100;
         if (vp_div100 > vm_div100) {
             uint64_t vr_div100 = vr / 100;

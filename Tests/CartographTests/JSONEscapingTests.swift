@@ -123,6 +123,26 @@ import Testing
         }
     }
 
+    /// Short strings and the last bytes of long ones take a padded word:
+    /// an escape at every offset of every length up to 17 is found there,
+    /// and nothing of the padding is written.
+    @Test func anEscapeInAShortStringOrTheLastBytesIsFound() {
+        for vector in [true, false] {
+            let escaping = StringEscaping(escapeSlashes: true, asciiOnly: true, vectorLoop: vector)
+            for special in ["\"", "\u{1}", "/", "é", "😀", "\u{7F}"] {
+                for length in 1...17 {
+                    for offset in 0..<length {
+                        let text = String(repeating: "x", count: offset) + special + String(repeating: "A", count: length - offset - 1)
+                        let expected = Self.reference(text, escapeSlashes: true, asciiOnly: true)
+                        #expect(
+                            Self.firstDifference(Self.escaped(text, escaping), expected) == nil,
+                            "\(special.debugDescription) at \(offset) of \(length)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The C function never writes past the room it is given, and picks up
     /// where it stopped.
     @Test func theCFunctionStaysInsideItsRoomAndResumes() {

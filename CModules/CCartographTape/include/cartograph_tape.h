@@ -432,6 +432,21 @@ intptr_t cartograph_find_surrogate_escape(const uint8_t *bytes, intptr_t count);
 /// bytes, or -1: whitespace to yajl, not to JSON.
 intptr_t cartograph_find_vertical_space(const uint8_t *bytes, intptr_t count);
 
+/// What ``cartograph_count_lines`` finds in a chunk.
+typedef struct {
+    /// The `\n` bytes.
+    intptr_t newlines;
+    /// The offset of the last one, or -1.
+    intptr_t last_newline;
+    /// The Unicode scalars after it (or in the whole chunk, without one):
+    /// bytes that are not UTF-8 continuation bytes.
+    intptr_t scalars_after;
+} cartograph_line_counts;
+
+/// Counts a chunk's line breaks and the scalars after the last one, in one
+/// pass (an incremental parse's line and column, for error locations).
+void cartograph_count_lines(const uint8_t *bytes, intptr_t count, cartograph_line_counts *counts);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

@@ -34,76 +34,22 @@ struct LineCounter {
         }
     }
 
-    /// Newlines counted a word at a time, the last one found with `memrchr`,
-    /// scalars after it counted a word at a time (every byte that is not a
-    /// UTF-8 continuation byte).
+    /// Counts `bytes` in one pass (``CText/lineCounts(in:)``): lines by their
+    /// breaks, the column by the scalars after the last one.
     private mutating func count(_ bytes: Span<UInt8>) {
         guard !bytes.isEmpty else { return }
-        var lineStart = -1
-        if let last = Self.lastNewline(in: bytes) {
-            line += Self.newlines(in: bytes)
+        let counts = CText.lineCounts(in: bytes)
+        var lineStart = 0
+        if let last = counts.lastNewline {
+            line += counts.newlines
             lineStart = last + 1
-        }
-        if lineStart >= 0 {
             column = 0
             lineTail.removeAll()
         }
-        let tail = bytes.extracting(max(lineStart, 0)...)
-        column += Self.scalars(in: tail)
-        tail.extracting(last: 80).append(to: &lineTail)
+        column += counts.scalarsAfter
+        bytes.extracting(lineStart...).extracting(last: 80).append(to: &lineTail)
         if lineTail.count > 80 { lineTail.removeFirst(lineTail.count - 80) }
         offset += bytes.count
-    }
-
-    /// The offset of the last `\n`, looking a word at a time from the end.
-    private static func lastNewline(in bytes: Span<UInt8>) -> Int? {
-        var end = bytes.count
-        while end >= 8 {
-            let word = bytes.word(at: end - 8) ^ 0x0A0A_0A0A_0A0A_0A0A
-            let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
-            if nonzero & 0x8080_8080_8080_8080 != 0x8080_8080_8080_8080 { break }
-            end -= 8
-        }
-        var index = end - 1
-        while index >= 0 {
-            if bytes[index] == 0x0A { return index }
-            index -= 1
-        }
-        return nil
-    }
-
-    /// Bytes equal to `\n`: in each word, a byte is zero after the XOR
-    /// exactly when its high bit stays clear in `((x & 0x7F…) + 0x7F…) | x`.
-    private static func newlines(in bytes: Span<UInt8>) -> Int {
-        var count = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = bytes.word(at: index) ^ 0x0A0A_0A0A_0A0A_0A0A
-            let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
-            count += 8 - (nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] == 0x0A { count += 1 }
-            index += 1
-        }
-        return count
-    }
-
-    /// Unicode scalars in valid UTF-8: bytes that are not `10xxxxxx`.
-    private static func scalars(in bytes: Span<UInt8>) -> Int {
-        var continuation = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = bytes.word(at: index)
-            continuation += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] & 0xC0 == 0x80 { continuation += 1 }
-            index += 1
-        }
-        return bytes.count - continuation
     }
 
     /// The error located within `chunk`, which starts at ``offset``, or in

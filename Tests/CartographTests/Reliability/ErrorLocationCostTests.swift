@@ -68,22 +68,41 @@ import Testing
         }
     }
 
+    /// Counts `text` in chunks of `size` (remembering an anchor one byte
+    /// into each when asked) and checks the line and column against a scan
+    /// of the whole text after every chunk.
+    private func checkLineCounter(_ text: [UInt8], size: Int, anchors: Bool) {
+        let whole = text.span
+        var counter = LineCounter()
+        var offset = 0
+        while offset < text.count {
+            let end = min(text.count, offset + size)
+            counter.advance(over: whole.extracting(offset..<end), anchor: anchors ? offset + 1 : nil)
+            offset = end
+            let expected = SourceLocation(offset: offset, in: whole)
+            #expect(counter.line == expected.line && counter.column + 1 == expected.column, "\(size) at \(offset)")
+        }
+    }
+
     @Test func theLineCounterAgreesWithAWholeScanInEveryChunking() {
         // Newlines, multi-byte scalars and runs longer than a word, at every split.
         let parts: [String] = ["ab\né😀\n\n", String(repeating: "x", count: 19), "\nçç\n", String(repeating: "\n", count: 9), "tail é"]
         let text = Array(parts.joined().utf8)
-        let whole = text.span
-        for size in [1, 3, 7, 8, 9, 16, text.count] {
-            var counter = LineCounter()
-            var offset = 0
-            while offset < text.count {
-                let end = min(text.count, offset + size)
-                counter.advance(over: whole.extracting(offset..<end), anchor: offset + 1)
-                offset = end
-            }
-            let expected = SourceLocation(offset: text.count, in: whole)
-            #expect(counter.line == expected.line && counter.column + 1 == expected.column, "\(size)")
+        for size in [1, 3, 7, 8, 9, 16, text.count] { checkLineCounter(text, size: size, anchors: true) }
+    }
+
+    @Test func theLineCounterAgreesWithAWholeScanInBlocksOfThirtyTwo() {
+        // Long chunks take the vectorised count: breaks and two- to
+        // four-byte scalars at every position of a 32-byte block, and
+        // blocks with no break at all.
+        let pieces = ["a", "\n", "é", "€", "😀", "\n\n", "xyz", String(repeating: "q", count: 40)]
+        var text: [UInt8] = []
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while text.count < 2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            text += Array(pieces[Int(state >> 33) % pieces.count].utf8)
         }
+        for size in [31, 32, 33, 64, 95, 500, text.count] { checkLineCounter(text, size: size, anchors: false) }
     }
 
     @Test func excerptsShowTabsAsSpaces() throws {

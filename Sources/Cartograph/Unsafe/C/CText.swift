@@ -25,6 +25,15 @@ enum CText {
         return unsafe rest.withUnsafeBufferPointer { unsafe cartograph_find_surrogate_escape($0.baseAddress, $0.count) }
     }
 
+    /// The `\n` bytes in `bytes`, the offset of the last one (nil: none),
+    /// and the Unicode scalars after it (or in all of `bytes`, without one);
+    /// one vectorised pass (``LineCounter``).
+    static func lineCounts(in bytes: Span<UInt8>) -> (newlines: Int, lastNewline: Int?, scalarsAfter: Int) {
+        var counts = cartograph_line_counts()
+        unsafe bytes.withUnsafeBufferPointer { unsafe cartograph_count_lines($0.baseAddress, $0.count, &counts) }
+        return (counts.newlines, counts.last_newline >= 0 ? counts.last_newline : nil, counts.scalars_after)
+    }
+
     /// The nearest `Double` to number text whose last byte is the NUL that
     /// ends it, read in the C locale whatever the process locale is; traps
     /// when that byte is not a NUL (`strtod` would read past the span).
