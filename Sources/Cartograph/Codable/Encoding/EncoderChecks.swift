@@ -7,6 +7,10 @@ import Foundation
 /// the other meets the same errors and keys.
 protocol EncoderChecks: AnyObject {
     var options: CodableOptions { get }
+    /// ``CodableOptions/maxDepth``, read apart: the checks run per nested
+    /// value, and reading it through ``options`` copied all the options
+    /// (a retain of each closure and of `userInfo`) every time.
+    var maxDepth: Int { get }
     var codingPath: [any CodingKey] { get }
     /// Writing a property list, where NaN and the infinities are values.
     var propertyList: Bool { get }
@@ -50,8 +54,8 @@ extension EncoderChecks {
     /// than three words copied into a heap box, each reference in it
     /// retained) on every call, though only an error uses it.
     func checkDepth<T>(_ value: T, key: (any CodingKey)?) throws {
-        guard depth < options.maxDepth else {
-            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(options.maxDepth))", key: key, kind: .depthLimitExceeded)
+        guard depth < maxDepth else {
+            throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(maxDepth))", key: key, kind: .depthLimitExceeded)
         }
         guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else {
             throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)

@@ -57,6 +57,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     private var madeTrail: PathTrail??
 
     var options: CodableOptions { run.options }
+    var maxDepth: Int { run.options.maxDepth }
     var registry: ModelRegistry { run.registry }
     var propertyList: Bool { false }
 
@@ -179,10 +180,10 @@ final class StreamEncoder: Encoder, EncoderChecks {
 
     func jsonKey(_ key: some CodingKey) -> String {
         if writesKeysAsGiven { return key.stringValue }
-        switch options.keys {
+        switch run.options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
-        case .snakeCase, .snakeCaseRoundTrip: return KeyConversion.converted(key.stringValue, options.keys, cache: &run.state.convertedKeys)
+        case .snakeCase, .snakeCaseRoundTrip: return KeyConversion.converted(key.stringValue, run.options.keys, cache: &run.state.convertedKeys)
         // Never streamed (StreamRun.streams): the tree encoder calls these.
         case .custom, .codingPath: return key.stringValue
         }
@@ -191,7 +192,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// A `[String: Value]` dictionary's keys are data, written as they are
     /// under a key strategy (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if run.options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
     }
 
     // MARK: Values

@@ -85,6 +85,16 @@ struct StreamKeyLog {
         }
     }
 
+    /// Writes the template's entry `index` (just matched by ``insert(_:)``),
+    /// quoted. A mutating method of the log, so that the template is read
+    /// in place: taken out of the log by the caller (or through a
+    /// non-mutating method, which copies the log), it was retained and
+    /// released per key.
+    @inline(__always)
+    mutating func writeTemplateKey(_ index: Int, into sink: OutputBuffer) {
+        template?.writeQuoted(index, into: sink)
+    }
+
     /// Records `key`, or finds it in the template.
     @inline(__always)
     mutating func insert(_ key: String) -> Insertion {

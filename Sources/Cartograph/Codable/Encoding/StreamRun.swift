@@ -184,7 +184,7 @@ struct StreamStack {
         switch keyLogs[frame].insert(key) {
         case .repeated: throw abandon()
         case .logged: writer.writeString(key)
-        case .template(let entry): keyLogs[frame].template?.writeQuoted(entry, into: writer.sink)
+        case .template(let entry): keyLogs[frame].writeTemplateKey(entry, into: writer.sink)
         }
         writer.endKey()
     }

@@ -55,6 +55,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     }
 
     var options: CodableOptions { run.options }
+    var maxDepth: Int { run.options.maxDepth }
 
     /// What `encodeNil()` writes: `null`, or in a property list (which has
     /// no null) the string `$null`, as Foundation's `PropertyListEncoder`
@@ -162,13 +163,13 @@ final class TreeEncoder: Encoder, EncoderChecks {
 
     func jsonKey(_ key: some CodingKey) -> String {
         if writesKeysAsGiven { return key.stringValue }
-        switch options.keys {
+        switch run.options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)
         case .codingPath(let convert):
             return convert(codingPath + [key]).stringValue
         case .snakeCase, .snakeCaseRoundTrip, .custom:
-            return KeyConversion.converted(key.stringValue, options.keys, cache: &run.convertedKeys)
+            return KeyConversion.converted(key.stringValue, run.options.keys, cache: &run.convertedKeys)
         }
     }
 
@@ -176,7 +177,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// the key strategy changes keys: its keys are data, not coding keys, and
     /// are written as they are (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if run.options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
     }
 
     // MARK: Values
