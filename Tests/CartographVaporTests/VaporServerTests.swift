@@ -22,6 +22,19 @@
 
         static let order = Order(id: 7, customer: "Ada", lines: [.init(sku: "A-1", quantity: 2), .init(sku: "B-2", quantity: 1)])
 
+        /// What the streamed route read, and whether the body reached it unread.
+        struct StreamedOrder: Content {
+            var lines: Int
+            var customer: String
+            var streamed: Bool
+        }
+
+        /// An order with `count` lines of about 60 bytes each.
+        static func orderBody(lines count: Int) -> [UInt8] {
+            let line = #"{"sku": "a stock keeping unit with a long name", "quantity": 3}"#
+            return Array((#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: count).joined(separator: ",") + "]}").utf8)
+        }
+
         /// Names the `Decoder` and `Encoder` that ran it: which coder a route really used.
         struct CoderProbe: Content {
             var customerName: String
@@ -61,6 +74,16 @@
             }
             app.post("probe") { request async throws -> CoderProbe in
                 try request.content.decode(CoderProbe.self)
+            }
+            // Streamed routes: the body reaches `decodeBody` in pieces
+            // (`streamed` says Vapor had not collected it).
+            app.on(.POST, "stream", body: .stream) { request async throws -> StreamedOrder in
+                let streamed = request.body.data == nil
+                let order = try await request.decodeBody(Order.self, maxBytes: 8 << 20)
+                return StreamedOrder(lines: order.lines.count, customer: order.customer, streamed: streamed)
+            }
+            app.on(.POST, "stream", "small", body: .stream) { request async throws -> Order in
+                try await request.decodeBody(Order.self, maxBytes: 200)
             }
             app.post("orders", "plist") { request async throws -> Response in
                 let order = try request.content.decode(Order.self)
@@ -156,6 +179,60 @@
                 let tooLarge = Array(
                     (#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 80_000).joined(separator: ",") + "]}").utf8)
                 #expect(try await LiveHTTP.post(base.appendingPathComponent("orders"), tooLarge).status == 413)
+            }
+        }
+
+        /// `decodeBody` on a `body: .stream` route: a 2.4 MB body parsed as
+        /// its pieces arrive, never collected by Vapor.
+        @Test func aStreamedRouteDecodesTheBodyAsItArrives() async throws {
+            try await withApp { base in
+                let reply = try await LiveHTTP.post(base.appendingPathComponent("stream"), Self.orderBody(lines: 40_000))
+                #expect(reply.status == 200, "\(reply.text.prefix(200))")
+                let read = try JSONMapper().decode(StreamedOrder.self, from: reply.body)
+                #expect(read.lines == 40_000 && read.customer == "c" && read.streamed)
+                let small = try await LiveHTTP.post(base.appendingPathComponent("stream"), Bodies.order)
+                #expect(try JSONMapper().decode(StreamedOrder.self, from: small.body).lines == 2)
+                // A large property list is collected from its pieces, then read.
+                let lines = Array(repeating: Order.Line(sku: "a stock keeping unit", quantity: 3), count: 40_000)
+                let plist = try PropertyListMapper().encode(Order(id: 1, customer: "c", lines: lines), format: .binary)
+                let plistReply = try await LiveHTTP.post(base.appendingPathComponent("stream"), plist, contentType: "application/x-bplist")
+                let plistRead = try JSONMapper().decode(StreamedOrder.self, from: plistReply.body)
+                #expect(plistRead.lines == 40_000 && plistRead.streamed)
+                let overLimit = try await LiveHTTP.post(base.appendingPathComponent("stream/small"), plist, contentType: "application/x-bplist")
+                #expect(overLimit.status == 413, "\(overLimit.text.prefix(200))")
+            }
+        }
+
+        /// Its errors are the collected routes': 400 with the place, 413 over
+        /// its limit, 415 for a type it does not read; an empty body is a 400.
+        @Test func aStreamedRouteAnswersBadBodiesAsTheOthersDo() async throws {
+            try await withApp { base in
+                let url = base.appendingPathComponent("stream")
+                let broken = try await LiveHTTP.post(url, Bodies.broken)
+                #expect(broken.status == 400 && broken.text.contains("2:14"), "\(broken.text)")
+                let mistyped = try await LiveHTTP.post(url, Bodies.mistyped)
+                #expect(mistyped.status == 400 && mistyped.text.contains("$.lines[0].quantity"), "\(mistyped.text)")
+                let empty = try await LiveHTTP.post(url, [])
+                #expect(empty.status == 400, "\(empty.text)")
+                let text = try await LiveHTTP.post(url, Bodies.order, contentType: "text/plain")
+                #expect(text.status == 415, "\(text.text)")
+                let small = base.appendingPathComponent("stream/small")
+                #expect(try await LiveHTTP.post(small, Bodies.order).status == 200)
+                let tooLarge = try await LiveHTTP.post(small, Self.orderBody(lines: 20))
+                #expect(tooLarge.status == 413, "\(tooLarge.text)")
+                let largePlist = try PropertyListMapper().encode(
+                    Order(id: 1, customer: "c", lines: Array(repeating: .init(sku: "s", quantity: 1), count: 20)), format: .xml)
+                #expect(try await LiveHTTP.post(small, largePlist, contentType: "application/x-plist").status == 413)
+                // A large body broken at its start: the 400 is sent while the
+                // rest still arrives (read and dropped), and the connection
+                // serves the next request, as after the 413s above.
+                let brokenLarge = Array("{\"id\": tru".utf8) + Self.orderBody(lines: 40_000)
+                let brokenLargeReply = try await LiveHTTP.post(url, brokenLarge)
+                #expect(brokenLargeReply.status == 400 && brokenLargeReply.text.contains("1:8"), "\(brokenLargeReply.text.prefix(200))")
+                // A property list is collected within the limit, then read.
+                let plist = try PropertyListMapper().encode(Self.order, format: .binary)
+                let plistReply = try await LiveHTTP.post(url, plist, contentType: "application/x-bplist")
+                #expect(try JSONMapper().decode(StreamedOrder.self, from: plistReply.body).lines == 2, "\(plistReply.text)")
             }
         }
 
