@@ -291,6 +291,14 @@
                 let tooLarge = Array(("[" + Array(repeating: line, count: 50_000).joined(separator: ",") + "]").utf8)
                 #expect(tooLarge.count > 4 << 20)
                 #expect(try await LiveHTTP.post(base.appendingPathComponent("summary"), tooLarge).status == 413)
+                // A large body broken at its start: the 400 is sent before the
+                // rest is read, and the next requests are still served.
+                let broken = Array("[tru".utf8) + body
+                let brokenReply = try await LiveHTTP.post(base.appendingPathComponent("summary"), broken)
+                #expect(brokenReply.status == 400 && brokenReply.text.contains("1:2"), "\(brokenReply.text.prefix(200))")
+                for _ in 0..<3 {
+                    #expect(try await LiveHTTP.post(base.appendingPathComponent("orders"), Bodies.order).status == 200)
+                }
             }
         }
 
