@@ -12,8 +12,28 @@
 
 #include "cartograph_tape.h"
 
-static void count_words(const uint8_t *bytes, intptr_t from, intptr_t count, cartograph_line_counts *counts) {
-    for (intptr_t index = from; index < count; index++) {
+/// The bytes from `from` on, eight at a time (where there is no AVX2: an
+/// arm64 server), then one at a time. Exact per byte: a `\n` is a zero
+/// byte after the XOR, found without a carry across bytes, and a
+/// continuation byte has its top bit set and the next one clear.
+static void count_rest(const uint8_t *bytes, intptr_t from, intptr_t count, cartograph_line_counts *counts) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL, lows = 0x7F7F7F7F7F7F7F7FULL;
+    intptr_t index = from;
+    for (; index + 8 <= count; index += 8) {
+        uint64_t word = cartograph_load64(bytes + index);
+        uint64_t spread = word ^ (ones * '\n');
+        uint64_t breaks = ~(((spread & lows) + lows) | spread) & highs;
+        uint64_t starts = ~(word & ~(word << 1)) & highs;
+        if (breaks != 0) {
+            int last = 63 - __builtin_clzll(breaks);
+            counts->newlines += __builtin_popcountll(breaks);
+            counts->last_newline = index + (last >> 3);
+            counts->scalars_after = last == 63 ? 0 : __builtin_popcountll(starts >> (last + 1));
+        } else {
+            counts->scalars_after += __builtin_popcountll(starts);
+        }
+    }
+    for (; index < count; index++) {
         uint8_t byte = bytes[index];
         if (byte == '\n') {
             counts->newlines += 1;
@@ -53,13 +73,13 @@ __attribute__((target("avx2"))) static intptr_t count_avx2(const uint8_t *bytes,
 }
 #endif
 
-void cartograph_count_lines(const uint8_t *bytes, intptr_t count, cartograph_line_counts *counts) {
+void cartograph_count_lines(const uint8_t *bytes, intptr_t count, int vectorised, cartograph_line_counts *counts) {
     counts->newlines = 0;
     counts->last_newline = -1;
     counts->scalars_after = 0;
     intptr_t from = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (count >= 32 && cartograph_has_avx2()) from = count_avx2(bytes, count, counts);
+    if (vectorised && count >= 32 && cartograph_has_avx2()) from = count_avx2(bytes, count, counts);
 #endif
-    count_words(bytes, from, count, counts);
+    count_rest(bytes, from, count, counts);
 }

@@ -91,10 +91,9 @@ import Testing
         for size in [1, 3, 7, 8, 9, 16, text.count] { checkLineCounter(text, size: size, anchors: true) }
     }
 
-    @Test func theLineCounterAgreesWithAWholeScanInBlocksOfThirtyTwo() {
-        // Long chunks take the vectorised count: breaks and two- to
-        // four-byte scalars at every position of a 32-byte block, and
-        // blocks with no break at all.
+    /// About 2,000 bytes of breaks, runs of them, two- to four-byte
+    /// scalars and plain runs longer than a 32-byte block, mixed.
+    private static let mixedText: [UInt8] = {
         let pieces = ["a", "\n", "é", "€", "😀", "\n\n", "xyz", String(repeating: "q", count: 40)]
         var text: [UInt8] = []
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -102,7 +101,43 @@ import Testing
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             text += Array(pieces[Int(state >> 33) % pieces.count].utf8)
         }
-        for size in [31, 32, 33, 64, 95, 500, text.count] { checkLineCounter(text, size: size, anchors: false) }
+        return text
+    }()
+
+    @Test func theLineCounterAgreesWithAWholeScanInBlocksOfThirtyTwo() {
+        // Long chunks take the vectorised count: breaks and scalars at
+        // every position of a 32-byte block, and blocks with no break.
+        for size in [31, 32, 33, 64, 95, 500, Self.mixedText.count] { checkLineCounter(Self.mixedText, size: size, anchors: false) }
+    }
+
+    /// The 32-byte loop and the 8-byte one (what a processor without AVX2
+    /// runs) count as a byte loop does, at every length up to 70 and from
+    /// every offset of a word.
+    @Test func bothLineCountLoopsAgreeWithAByteLoop() {
+        let whole = Self.mixedText.span
+        for start in 0..<8 {
+            for length in Array(0...70) + [200, 1_000, Self.mixedText.count - start] {
+                let bytes = whole.extracting(start..<(start + length))
+                var newlines = 0
+                var last: Int?
+                var scalars = 0
+                for index in 0..<bytes.count {
+                    if bytes[index] == 0x0A {
+                        newlines += 1
+                        last = index
+                        scalars = 0
+                    } else if bytes[index] & 0xC0 != 0x80 {
+                        scalars += 1
+                    }
+                }
+                for vectorised in [true, false] {
+                    let counts = CText.lineCounts(in: bytes, vectorised: vectorised)
+                    #expect(
+                        counts.newlines == newlines && counts.lastNewline == last && counts.scalarsAfter == scalars,
+                        "\(start)+\(length) vectorised: \(vectorised)")
+                }
+            }
+        }
     }
 
     @Test func excerptsShowTabsAsSpaces() throws {

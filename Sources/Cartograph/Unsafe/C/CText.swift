@@ -27,10 +27,11 @@ enum CText {
 
     /// The `\n` bytes in `bytes`, the offset of the last one (nil: none),
     /// and the Unicode scalars after it (or in all of `bytes`, without one);
-    /// one vectorised pass (``LineCounter``).
-    static func lineCounts(in bytes: Span<UInt8>) -> (newlines: Int, lastNewline: Int?, scalarsAfter: Int) {
+    /// one pass (``LineCounter``): 32 bytes at a step with AVX2 unless
+    /// `vectorised` is false (for tests: the 8-byte loop other processors take).
+    static func lineCounts(in bytes: Span<UInt8>, vectorised: Bool = true) -> (newlines: Int, lastNewline: Int?, scalarsAfter: Int) {
         var counts = cartograph_line_counts()
-        unsafe bytes.withUnsafeBufferPointer { unsafe cartograph_count_lines($0.baseAddress, $0.count, &counts) }
+        unsafe bytes.withUnsafeBufferPointer { unsafe cartograph_count_lines($0.baseAddress, $0.count, vectorised ? 1 : 0, &counts) }
         return (counts.newlines, counts.last_newline >= 0 ? counts.last_newline : nil, counts.scalars_after)
     }
 
