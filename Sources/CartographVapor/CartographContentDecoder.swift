@@ -30,9 +30,21 @@
             do {
                 return try body.withUnsafeReadableBytes { try format.decode(D.self, from: $0, mapper: mapper, propertyLists: propertyLists) }
             } catch {
-                guard let message = ErrorMessage.text(decoding: error) else { throw error }
-                throw Abort(.badRequest, reason: message)
+                throw Abort.answering(error)
             }
         }
+    }
+
+    extension Abort {
+        /// What a server answers to an error raised while decoding a body: a
+        /// 400 whose reason gives the place and the path for Cartograph's
+        /// errors; any other error as it is.
+        static func answering(_ error: any Error) -> any Error {
+            guard let message = ErrorMessage.text(decoding: error) else { return error }
+            return Abort(.badRequest, reason: message)
+        }
+
+        /// A 413 for a body over `limit` bytes, with the message the Hummingbird integration sends too.
+        static func tooLarge(_ limit: Int) -> Abort { Abort(.payloadTooLarge, reason: WireFormat.tooLargeMessage(limit)) }
     }
 #endif

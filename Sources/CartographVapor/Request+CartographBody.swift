@@ -45,7 +45,7 @@
             // Vapor collects a small body that arrived whole even on a
             // streamed route: the limit holds for it too.
             if let collected = body.data {
-                guard collected.readableBytes <= limit else { throw Abort(.payloadTooLarge, reason: WireFormat.tooLargeMessage(limit)) }
+                guard collected.readableBytes <= limit else { throw Abort.tooLarge(limit) }
                 return try decoder.decode(T.self, from: collected, headers: headers)
             }
             // A property list is collected (within the limit) and read whole;
@@ -75,8 +75,7 @@
             do {
                 return try decoder.mapper.decode(T.self, from: try parser.finish().root)
             } catch {
-                guard let message = ErrorMessage.text(decoding: error) else { throw error }
-                throw Abort(.badRequest, reason: message)
+                throw Abort.answering(error)
             }
         }
     }
@@ -104,7 +103,7 @@
         /// Parses or keeps one piece; the error to answer with, if any.
         func take(_ chunk: ByteBuffer) -> (any Error)? {
             received += chunk.readableBytes
-            guard received <= limit else { return Abort(.payloadTooLarge, reason: WireFormat.tooLargeMessage(limit)) }
+            guard received <= limit else { return Abort.tooLarge(limit) }
             guard let parser else {
                 var chunk = chunk
                 collected.writeBuffer(&chunk)
@@ -114,8 +113,7 @@
                 try chunk.withUnsafeReadableBytes { try parser.feed($0) }
                 return nil
             } catch {
-                guard let message = ErrorMessage.text(decoding: error) else { return error }
-                return Abort(.badRequest, reason: message)
+                return Abort.answering(error)
             }
         }
 

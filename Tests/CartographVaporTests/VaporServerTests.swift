@@ -170,15 +170,10 @@
 
         @Test func largeBodiesAndTheLimit() async throws {
             try await withApp { base in
-                let line = #"{"sku": "a stock keeping unit with a long name", "quantity": 3}"#
-                let body = Array(
-                    (#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 40_000).joined(separator: ",") + "]}").utf8)
-                let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), body)
+                let response = try await LiveHTTP.post(base.appendingPathComponent("orders"), Self.orderBody(lines: 40_000))
                 #expect(response.status == 200)
                 #expect(try JSONMapper().decode(Order.self, from: response.body).lines.count == 40_000)
-                let tooLarge = Array(
-                    (#"{"id": 1, "customer": "c", "lines": ["# + Array(repeating: line, count: 80_000).joined(separator: ",") + "]}").utf8)
-                #expect(try await LiveHTTP.post(base.appendingPathComponent("orders"), tooLarge).status == 413)
+                #expect(try await LiveHTTP.post(base.appendingPathComponent("orders"), Self.orderBody(lines: 80_000)).status == 413)
             }
         }
 
