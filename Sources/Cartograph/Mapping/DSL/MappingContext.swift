@@ -195,14 +195,31 @@ final class IssueCollector {
     }
 }
 
+/// What every context of one encode shares, behind one reference: a
+/// context is copied for each nested value, and each reference it holds is
+/// a retain and a release per copy.
+final class EncodingSession {
+    let registry: ModelRegistry
+    let profile: OutputProfile
+    /// The class instances being encoded (see ``EncodingContext/visiting``).
+    let visiting = VisitedObjects()
+
+    init(registry: ModelRegistry, profile: OutputProfile) {
+        self.registry = registry
+        self.profile = profile
+    }
+}
+
 /// What a factory, transform or mapping knows while it encodes a model.
 public struct EncodingContext {
     /// The registry of the encode in progress.
-    public let registry: ModelRegistry
+    public var registry: ModelRegistry { session.registry }
     /// The registry's options.
-    public var options: MappingOptions { registry.options }
+    public var options: MappingOptions { session.registry.options }
     /// The kind of output being produced.
-    public let profile: OutputProfile
+    public var profile: OutputProfile { session.profile }
+    /// The registry, profile and visited instances of the whole encode.
+    let session: EncodingSession
     /// The path to this value's parent, linked. This value's own step (its
     /// key, an array position under that key) is kept in `pending` and
     /// `pendingIndex` and linked only when a path is asked for or a child
@@ -215,36 +232,36 @@ public struct EncodingContext {
     /// The class instances being encoded, outermost first (one set per
     /// encode, shared by every context of it: entered and left around each
     /// instance, so a cycle is found in O(1) without copying a set per level).
-    let visiting: VisitedObjects
+    var visiting: VisitedObjects { session.visiting }
     /// How many values deep this context is.
     let depth: Int
     /// A rule's sub-mapper, for the model this value is or holds (cleared
     /// inside that model: its own properties use the registry).
     let subMapper: SubMapper?
 
+    /// The root context of a new encode.
+    init(registry: ModelRegistry, profile: OutputProfile) {
+        self.init(session: EncodingSession(registry: registry, profile: profile))
+    }
+
     init(
-        registry: ModelRegistry, profile: OutputProfile, trail: PathTrail? = nil, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1,
-        visiting: VisitedObjects = VisitedObjects(), depth: Int = 0, subMapper: SubMapper? = nil
+        session: EncodingSession, trail: PathTrail? = nil, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1, depth: Int = 0,
+        subMapper: SubMapper? = nil
     ) {
-        self.registry = registry
-        self.profile = profile
+        self.session = session
         self.trail = trail
         self.pending = pending
         self.pendingIndex = pendingIndex
-        self.visiting = visiting
         self.depth = depth
         self.subMapper = subMapper
     }
 
     func using(_ subMapper: SubMapper) -> EncodingContext {
-        EncodingContext(
-            registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: pendingIndex, visiting: visiting, depth: depth,
-            subMapper: subMapper)
+        EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth, subMapper: subMapper)
     }
 
     func leavingSubMapper() -> EncodingContext {
-        EncodingContext(
-            registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: pendingIndex, visiting: visiting, depth: depth)
+        EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth)
     }
 
     /// The path being encoded, as `$.friends[3]`.
@@ -265,25 +282,20 @@ public struct EncodingContext {
     /// that has children, so that they do not each link it again.
     func materialized() -> EncodingContext {
         guard hasPendingStep else { return self }
-        return EncodingContext(registry: registry, profile: profile, trail: linkedTrail, visiting: visiting, depth: depth, subMapper: subMapper)
+        return EncodingContext(session: session, trail: linkedTrail, depth: depth, subMapper: subMapper)
     }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
         // An array position under a key not yet linked waits with it.
         if case .index(let index) = component, pendingIndex < 0 {
-            return EncodingContext(
-                registry: registry, profile: profile, trail: trail, pending: pending, pendingIndex: index, visiting: visiting, depth: depth + 1,
-                subMapper: subMapper)
+            return EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: index, depth: depth + 1, subMapper: subMapper)
         }
         return EncodingContext(
-            registry: registry, profile: profile, trail: PathTrail(parent: linkedTrail, component: component), visiting: visiting,
-            depth: depth + 1, subMapper: subMapper)
+            session: session, trail: PathTrail(parent: linkedTrail, component: component), depth: depth + 1, subMapper: subMapper)
     }
 
     func child(spec: KeySpec) -> EncodingContext {
-        EncodingContext(
-            registry: registry, profile: profile, trail: linkedTrail, pending: spec.storage, visiting: visiting,
-            depth: depth + 1, subMapper: subMapper)
+        EncodingContext(session: session, trail: linkedTrail, pending: spec.storage, depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits (`levels` more, for the stream's

@@ -152,6 +152,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
             none: { O.nothing },
             isNone: { $0.isNothing },
             isCollection: wrapped.isCollection,
+            // An optional scalar is a leaf too: nil writes `null` and reads
+            // throw only the scalar's own errors, whose path the caller spells.
+            isLeaf: wrapped.isLeaf,
             // A model's or an array of models' optional (an optional of an
             // optional is left to the rule): the slot stores `Model?` / `[Model]?`.
             modelSlot: wrapped.none == nil ? wrapped.optionalSlot : nil,
@@ -348,7 +351,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 return value
             },
             encode: { value, context in try raw.encode(value.rawValue, context) },
-            stream: { value, context, writer, depth in try raw.stream(value.rawValue, context, &writer, depth) })
+            stream: { value, context, writer, depth in try raw.stream(value.rawValue, context, &writer, depth) },
+            // A raw-value enum's errors are its raw scalar's and its own
+            // mismatch, both thrown at the context's path for the caller to replace.
+            isLeaf: raw.isLeaf)
     }
 
     /// A registered model, a polymorphic type resolved by class inference, or `Codable`.

@@ -89,6 +89,10 @@ class ExclusiveState<State> {
 /// is loaded (a parameter borrowed across the call would be retained for
 /// it). A retain and a release per member written were a seventh of a
 /// `Codable` encode's time.
+///
+/// Also for an element of an immutable array that the caller borrows for
+/// the whole call (a compiled mapping's rules, held by the mapping whose
+/// method runs): the element is alive as long as the array is.
 @safe struct Unretained<Object: AnyObject> {
     private let reference: Unmanaged<Object>
 
