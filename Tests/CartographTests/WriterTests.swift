@@ -70,7 +70,51 @@ import Testing
         let text = try written(value)
         #expect(text == #"{"0.0":"0.0","n":0.5,"list":["0.0",0,2.5,"\"","x\"0.0"]}"#)
         #expect(try JSONValue(parsing: text) == value)
+        // Numbers and nulls both stand behind jansson's null: strings, keys
+        // and escapes spelling `null` stay as they are.
+        let nulls: JSONValue = ["null": "null", "a": nil, "b": [nil, "null", 1, nil, "\"null", "null\"", 12_345_678_901_234], "null\u{e9}": [:]]
+        let nullText = try written(nulls)
+        #expect(nullText == #"{"null":"null","a":null,"b":[null,"null",1,null,"\"null","null\"",12345678901234],"null\#u{e9}":{}}"#)
+        #expect(try written(nulls, WriteOptions { $0.asciiOnly = true }) == nullText.replacingOccurrences(of: "\u{e9}", with: "\\u00e9"))
+        #expect(try written(nil) == "null" && written(7) == "7" && written(-0.0) == "-0")
     }
+
+    /// jansson (building its DOM, numbers and nulls queued behind its null)
+    /// and the native writer write the same bytes for the same value, under
+    /// every option both apply to.
+    @Test(arguments: 0..<120)
+    func janssonAndTheNativeWriterAgree(_ seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed) &+ 7_000)
+        let value = RoundTripTests.randomValue(&generator)
+        for options in Self.sharedOptions {
+            var native = NativeJSONWriter(options: options)
+            try native.write(value)
+            let jansson = try JanssonWriter(options: options).write(value)
+            #expect(jansson == native.output, "seed \(seed)")
+            let document = try Document(parsing: jansson)
+            #expect(try document.encoded(options: options) == jansson, "seed \(seed), from the tape")
+        }
+    }
+
+    @Test(arguments: ["twitter.json", "canada.json"])
+    func janssonAndTheNativeWriterAgreeOnTheCorpus(_ name: String) throws {
+        let value = try JSONValue(parsing: try Fixtures.bytes(name))
+        for options in Self.sharedOptions {
+            var native = NativeJSONWriter(options: options)
+            try native.write(value)
+            #expect(try JanssonWriter(options: options).write(value) == native.output, "\(name)")
+        }
+    }
+
+    static let sharedOptions: [WriteOptions] = [
+        WriteOptions(), .pretty,
+        WriteOptions {
+            $0.formatting = .pretty(indent: 3); $0.sortedKeys = true
+        },
+        WriteOptions {
+            $0.asciiOnly = true; $0.escapeSlashes = true; $0.sortedKeys = true
+        }
+    ]
 
     @Test func prettyOutputIndents() throws {
         let value: JSONValue = ["a": [1, 2], "b": [:], "c": []]

@@ -449,6 +449,33 @@ typedef struct {
 /// check the word loop other processors take), else 8.
 void cartograph_count_lines(const uint8_t *bytes, intptr_t count, int vectorised, cartograph_line_counts *counts);
 
+/// Where jansson's dump goes (dump_sink.c): the output, grown with
+/// `realloc` and freed by ``cartograph_dump_sink_release``, and the texts
+/// of the numbers and nulls the DOM holds as jansson's null, in dump order
+/// (`number_text`, each ending at the next `number_ends` offset; borrowed
+/// from the caller for the dump). Zero it, set the numbers, then pass it
+/// as the data of ``cartograph_dump_sink_write``.
+typedef struct {
+    uint8_t *output;
+    intptr_t count;
+    intptr_t capacity;
+    const uint8_t *number_text;
+    const intptr_t *number_ends;
+    intptr_t number_count;
+    intptr_t next_number;
+    int in_string;
+    /// Set when memory ran out or a placeholder had no text left.
+    int failed;
+} cartograph_dump_sink;
+
+/// A `json_dump_callback` callback: appends the chunk to the sink, writing
+/// the next queued text for a null and lowercase hex in `\u`
+/// escapes; -1 (the dump stops) on failure.
+int cartograph_dump_sink_write(const char *buffer, size_t size, void *data);
+
+/// Frees the sink's output.
+void cartograph_dump_sink_release(cartograph_dump_sink *sink);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

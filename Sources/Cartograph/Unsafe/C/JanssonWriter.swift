@@ -1,3 +1,4 @@
+internal import CCartographTape
 internal import CJansson
 
 /// The C-facing layer over jansson's encoder: builds a jansson DOM from a
@@ -6,14 +7,16 @@ internal import CJansson
 ///
 /// Numbers: jansson 2.14 prints reals with `%.17g` (`0.1` becomes
 /// `0.10000000000000001`) and has no big integers or exact decimals. So every
-/// number that is not a plain `Int64` goes into the DOM as a placeholder
-/// real `0.0` whose exact text is queued here; jansson dumps a real as one
-/// callback chunk `0.0` outside any string, in DOM order, and the callback
-/// writes the next queued text instead. String chunks are told apart by
-/// jansson's quote chunks (a lone `"` opens and closes every string; a quote
-/// inside a string is always the two-byte chunk `\"`). DOM order is dump
-/// order because keys are inserted already sorted when sorting is asked for,
-/// and jansson (since 2.8) keeps insertion order.
+/// number goes into the DOM as jansson's null, whose exact text is queued
+/// here, and so does every null (its text is `null`); jansson dumps a null
+/// as one callback chunk `null` outside any string, in DOM order, and the
+/// callback (`dump_sink.c`) writes the next queued text instead. A null is
+/// one shared value in jansson: no allocation per number, and no `snprintf`.
+/// String chunks are told apart by jansson's quote chunks (a lone `"` opens
+/// and closes every string; a quote inside a string is always the two-byte
+/// chunk `\"`). DOM order is dump order because keys are inserted already
+/// sorted when sorting is asked for, and jansson (since 2.8) keeps
+/// insertion order.
 ///
 /// Ownership: every `json_*` constructor returns a new reference; the
 /// `*_new` insertion functions steal the child's reference (even when they
@@ -28,12 +31,13 @@ struct JanssonWriter {
         return true
     }()
 
-    /// Collects dump chunks and substitutes the queued number texts.
+    /// The texts of the numbers and nulls queued while the DOM is built, in
+    /// DOM order, for the dump's C sink (`dump_sink.c`) to write in place of
+    /// their placeholders.
     private final class Sink {
-        var output: [UInt8] = []
-        var numbers: [String] = []
-        var nextNumber = 0
-        var inString = false
+        var numberText: [UInt8] = []
+        /// Where each text ends in `numberText`.
+        var numberEnds: [Int] = []
     }
 
     init(options: WriteOptions) {
@@ -71,38 +75,28 @@ struct JanssonWriter {
         return flags | Int(JSON_ENCODE_ANY)
     }
 
+    /// Dumps the DOM through the C sink, which appends jansson's chunks and
+    /// writes the queued number texts and lowercase `\u` hex (see
+    /// `dump_sink.c`); a callback in Swift cost a third of the encode.
     private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink) throws -> [UInt8] {
         defer { unsafe cartograph_json_release(root) }
-        let status = unsafe json_dump_callback(
-            root,
-            { buffer, size, context in
-                guard let buffer = unsafe buffer, let context = unsafe context else { return -1 }
-                let sink = unsafe Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                let chunk = unsafe UnsafeRawBufferPointer(start: buffer, count: size)
-                if size == 1, unsafe chunk[0] == UInt8(ascii: "\"") {
-                    sink.inString.toggle()
-                } else if !sink.inString, size == 3, unsafe chunk[0] == UInt8(ascii: "0"), unsafe chunk[1] == UInt8(ascii: "."),
-                    unsafe chunk[2] == UInt8(ascii: "0")
-                {
-                    guard sink.nextNumber < sink.numbers.count else { return -1 }
-                    sink.output.append(contentsOf: sink.numbers[sink.nextNumber].utf8)
-                    sink.nextNumber += 1
-                    return 0
-                } else if sink.inString, size == 6 || size == 12, unsafe chunk[0] == UInt8(ascii: "\\"), unsafe chunk[1] == UInt8(ascii: "u") {
-                    // jansson writes escapes as `\u%04X` (one chunk each, or a
-                    // surrogate pair); Foundation and the native writer use
-                    // lowercase hex, so both writers' bytes agree with it.
-                    unsafe sink.output.append(contentsOf: chunk.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 })
-                    return 0
-                }
-                unsafe sink.output.append(contentsOf: chunk)
-                return 0
-            }, unsafe Unmanaged.passUnretained(sink).toOpaque(), flags)
-        guard status == 0, sink.nextNumber == sink.numbers.count else {
+        var output = unsafe cartograph_dump_sink()
+        defer { unsafe cartograph_dump_sink_release(&output) }
+        let flags = flags
+        let status = unsafe sink.numberText.withUnsafeBufferPointer { text in
+            unsafe sink.numberEnds.withUnsafeBufferPointer { ends in
+                unsafe output.number_text = text.baseAddress
+                unsafe output.number_ends = ends.baseAddress
+                unsafe output.number_count = ends.count
+                return unsafe json_dump_callback(root, cartograph_dump_sink_write, &output, flags)
+            }
+        }
+        guard status == 0, unsafe output.failed == 0, unsafe output.next_number == output.number_count else {
             throw CartographError(.encodingFailed, "jansson could not write the value")
         }
-        if case .pretty = options.formatting { sink.output.append(UInt8(ascii: "\n")) }
-        return sink.output
+        var bytes = unsafe Array(UnsafeBufferPointer(start: output.output, count: output.count))
+        if case .pretty = options.formatting { bytes.append(UInt8(ascii: "\n")) }
+        return bytes
     }
 
     // MARK: Building the DOM
@@ -111,16 +105,23 @@ struct JanssonWriter {
         CartographError(.depthLimitExceeded, "value nests deeper than the writer's maxDepth (\(options.maxDepth))", path: path)
     }
 
-    private func placeholder(_ text: String, sink: Sink) -> UnsafeMutablePointer<json_t>? {
-        sink.numbers.append(text)
-        return unsafe json_real(0)
+    /// jansson's null, standing for `text` (see the type's comment).
+    private func placeholder(_ text: some Collection<UInt8>, sink: Sink) -> UnsafeMutablePointer<json_t>? {
+        sink.numberText.append(contentsOf: text)
+        sink.numberEnds.append(sink.numberText.count)
+        return unsafe json_null()
+    }
+
+    /// An integer's digits, queued behind a null.
+    private func placeholder(_ value: Int64, sink: Sink) -> UnsafeMutablePointer<json_t>? {
+        unsafe placeholder(String(value).utf8, sink: sink)
     }
 
     /// `path` is built only for an error: building it for every number made deep values quadratic.
     private func number(_ number: JSONNumber, sink: Sink, path: @autoclosure () -> String) throws -> UnsafeMutablePointer<json_t>? {
         switch number.storage {
         case .int(let value):
-            return unsafe json_integer(json_int_t(value))
+            return unsafe placeholder(value, sink: sink)
         case .double(let value) where !value.isFinite:
             switch options.nonConformingFloats {
             case .throw:
@@ -129,15 +130,26 @@ struct JanssonWriter {
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
                     path: path())
             case .null:
-                return unsafe json_null()
+                return unsafe placeholder(Self.null, sink: sink)
             case .strings(let positive, let negative, let nan):
                 let text = value.isNaN ? nan : (value > 0 ? positive : negative)
                 return unsafe string(text)
             }
+        case .double(let value):
+            // The native writer's shortest digits (`shortest_double.c`), the
+            // same text as `number.text` without a `String` per number.
+            var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            return unsafe withUnsafeMutableBytes(of: &digits) { buffer in
+                let base = unsafe buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let count = unsafe cartograph_format_double(value, base)
+                return unsafe placeholder(UnsafeBufferPointer(start: base, count: count), sink: sink)
+            }
         default:
-            return unsafe placeholder(number.text, sink: sink)
+            return unsafe placeholder(number.text.utf8, sink: sink)
         }
     }
+
+    private static let null: [UInt8] = Array("null".utf8)
 
     private func string(_ text: String) -> UnsafeMutablePointer<json_t>? {
         var text = text
@@ -150,7 +162,7 @@ struct JanssonWriter {
         -> UnsafeMutablePointer<json_t>?
     {
         switch value {
-        case .null: return unsafe json_null()
+        case .null: return unsafe placeholder(Self.null, sink: sink)
         case .bool(let flag): return unsafe flag ? json_true() : json_false()
         case .number(let number): return unsafe try self.number(number, sink: sink, path: path())
         case .string(let text): return unsafe string(text)
@@ -176,22 +188,28 @@ struct JanssonWriter {
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
             guard let target = unsafe json_object() else { return nil }
             let members = object.members
-            var order = Array(members.indices)
-            if options.sortedKeys {
-                order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
-            }
-            for position in order {
+            // Inserted in the order they are written (jansson keeps it); an
+            // index array is made only to sort.
+            func add(_ position: Int) throws -> Bool {
                 let key = members[position].key
                 do {
                     let child = unsafe try build(members[position].value, depth: depth + 1, sink: sink, path: PathTrail.appending(key, to: path()))
                     guard unsafe insert(child, key: key, into: target) else {
                         unsafe cartograph_json_release(target)
-                        return nil
+                        return false
                     }
+                    return true
                 } catch {
                     unsafe cartograph_json_release(target)
                     throw error
                 }
+            }
+            if options.sortedKeys {
+                var order = Array(members.indices)
+                order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+                for position in order where try !add(position) { return nil }
+            } else {
+                for position in members.indices where try !add(position) { return nil }
             }
             return unsafe target
         }
@@ -218,7 +236,7 @@ struct JanssonWriter {
         let tape = document.tape
         let entry = unsafe tape.entries[index]
         switch entry.kind {
-        case .null: return unsafe json_null()
+        case .null: return unsafe placeholder(Self.null, sink: sink)
         case .true: return unsafe json_true()
         case .false: return unsafe json_false()
         case .number where entry.flags & TapeFlags.nonFinite != 0:
@@ -229,9 +247,9 @@ struct JanssonWriter {
             if unsafe !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
                 let value = unsafe NumberText.int64(UnsafeBufferPointer(start: bytes, count: count).span)
             {
-                return unsafe json_integer(json_int_t(value))
+                return unsafe placeholder(value, sink: sink)
             }
-            return unsafe placeholder(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), sink: sink)
+            return unsafe placeholder(UnsafeBufferPointer(start: bytes, count: count), sink: sink)
         case .string, .key:
             return unsafe withCText(document.reader.unsafeText(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
         case .array:

@@ -1,0 +1,92 @@
+/*
+ * Where jansson's dump of a DOM goes (Swift's JanssonWriter): jansson calls
+ * back once per small chunk (a quote, a key, a comma, a number), tens of
+ * thousands of times for a document the size of twitter.json. A Swift
+ * callback paid an object lookup, a retain and exclusivity checks per
+ * chunk, about a third of a JSONValue encode; this one appends in C.
+ *
+ * It also makes two substitutions. Every number and every null is in the
+ * DOM as jansson's null, which it dumps as the one chunk `null` outside any
+ * string, and the sink writes the next queued text in its place: the
+ * number's exact text (jansson prints reals with `%.17g` and has no big
+ * integers, and both its number kinds go through `snprintf`), or `null`.
+ * And a `\uXXXX` escape (one chunk, or twelve bytes for a surrogate pair)
+ * gets lowercase hex, as Foundation and the native writer spell it. A
+ * string opens and closes with a lone `"` chunk (a quote inside one is the
+ * two-byte chunk `\"`), so the sink knows whether a chunk is inside a string.
+ *
+ * Example: texts "0.1", "null" and "1e400" queued, DOM [null, "null",
+ * null, null] dumps as `[0.1, "null", null, 1e400]`.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cartograph_tape.h"
+
+static int reserve(cartograph_dump_sink *sink, intptr_t more) {
+    if (sink->count + more <= sink->capacity) {
+        return 1;
+    }
+    intptr_t capacity = sink->capacity < 256 ? 256 : sink->capacity;
+    while (capacity < sink->count + more) {
+        capacity *= 2;
+    }
+    uint8_t *grown = realloc(sink->output, (size_t)capacity);
+    if (grown == NULL) {
+        return 0;
+    }
+    sink->output = grown;
+    sink->capacity = capacity;
+    return 1;
+}
+
+static int append(cartograph_dump_sink *sink, const uint8_t *bytes, intptr_t count) {
+    if (!reserve(sink, count)) {
+        sink->failed = 1;
+        return -1;
+    }
+    memcpy(sink->output + sink->count, bytes, (size_t)count);
+    sink->count += count;
+    return 0;
+}
+
+int cartograph_dump_sink_write(const char *buffer, size_t size, void *data) {
+    cartograph_dump_sink *sink = data;
+    const uint8_t *chunk = (const uint8_t *)buffer;
+    intptr_t count = (intptr_t)size;
+    if (sink == NULL || chunk == NULL || sink->failed) {
+        return -1;
+    }
+    if (count == 1 && chunk[0] == '"') {
+        sink->in_string = !sink->in_string;
+    } else if (!sink->in_string && count == 4 && memcmp(chunk, "null", 4) == 0) {
+        if (sink->next_number >= sink->number_count) {
+            sink->failed = 1;
+            return -1;
+        }
+        intptr_t start = sink->next_number == 0 ? 0 : sink->number_ends[sink->next_number - 1];
+        intptr_t end = sink->number_ends[sink->next_number];
+        sink->next_number += 1;
+        return append(sink, sink->number_text + start, end - start);
+    } else if (sink->in_string && (count == 6 || count == 12) && chunk[0] == '\\' && chunk[1] == 'u') {
+        if (!reserve(sink, count)) {
+            sink->failed = 1;
+            return -1;
+        }
+        for (intptr_t index = 0; index < count; index++) {
+            uint8_t byte = chunk[index];
+            sink->output[sink->count + index] = byte >= 'A' && byte <= 'F' ? (uint8_t)(byte | 0x20) : byte;
+        }
+        sink->count += count;
+        return 0;
+    }
+    return append(sink, chunk, count);
+}
+
+void cartograph_dump_sink_release(cartograph_dump_sink *sink) {
+    free(sink->output);
+    sink->output = NULL;
+    sink->count = 0;
+    sink->capacity = 0;
+}
