@@ -201,10 +201,24 @@ extension ValueCodec {
     /// `dynamicType`: `Value` is a class or an existential, whose values may
     /// be of another type (a struct's value is boxed in `Any` only then).
     static func streamModel(
-        _ value: Value, dynamicType: Bool, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ value: Value, dynamicType: Bool, resolved: ResolvedModelEntry, _ context: EncodingContext, _ writer: inout NativeJSONWriter,
+        _ depth: Int
     ) throws {
         if let subMapper = context.subMapper {
             return try subMapper.entry(for: context.registry).streamValue(value, context.leavingSubMapper(), &writer, depth)
+        }
+        // A struct registered by a mapping: straight into its compiled
+        // mapping, which takes the value as it is. The entry's generic
+        // stream cast it to the entry's type, a copy of the whole struct
+        // (a retain per string in it) for every nested model. The entry
+        // would check the depth and run this same mapping's stream: only a
+        // class instance can be of a subclass or in a cycle.
+        if !dynamicType {
+            let streamed: Void? = try resolved.withCompiledMapping(for: Value.self, in: context.registry) { (compiled: CompiledMapping<Value>) in
+                try context.descend()
+                try compiled.stream(value, context, &writer, depth)
+            }
+            if streamed != nil { return }
         }
         let type: Any.Type = dynamicType ? Swift.type(of: value as Any) : Value.self
         if let entry = context.registry.entry(for: type) ?? context.registry.entry(for: Value.self) {

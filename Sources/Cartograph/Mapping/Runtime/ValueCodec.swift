@@ -420,7 +420,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
                 throw CartographError(.encodingFailed, "no factory or mapping is registered for \(type(of: value as Any))", path: context.path)
             },
-            stream: { value, context, writer, depth in try streamModel(value, dynamicType: dynamicType, context, &writer, depth) },
+            stream: { value, context, writer, depth in
+                try streamModel(value, dynamicType: dynamicType, resolved: resolved, context, &writer, depth)
+            },
             modelSlot: { field in NestedModelSlot<Value, Value>(field: field, wrap: { $0 }, nothing: nil) },
             optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }) })
     }
