@@ -25,6 +25,24 @@ import Testing
         #expect(buffer.bytes == expected)
     }
 
+    /// Short runs are copied in overlapping words: every length to 40, from
+    /// every offset of a word, onto every offset of the buffer's words.
+    @Test func shortCopiesKeepEveryByteAtEveryOffset() {
+        let source = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for lead in 0..<8 {
+            for length in 0...40 {
+                for offset in 0..<8 {
+                    let buffer = OutputBuffer(capacity: 1)
+                    for byte in 0..<lead { buffer.append(UInt8(200 + byte)) }
+                    source.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+                    buffer.append(0xEE)
+                    let expected = (0..<lead).map { UInt8(200 + $0) } + source[offset..<(offset + length)] + [0xEE]
+                    #expect(buffer.bytes == expected, "lead \(lead), length \(length), offset \(offset)")
+                }
+            }
+        }
+    }
+
     @Test func literalsHoldTheirBytes() {
         let buffer = OutputBuffer(capacity: 4)
         buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)

@@ -22,7 +22,8 @@
 //                      the standard library lacks (`SpanText.swift`:
 //                      `memchr`, `memcmp`, decoding, lending a caller's
 //                      bytes as a span), struct models' properties
-//                      written in place (``ModelFields``), and the one
+//                      written and read in place (``ModelFields``,
+//                      ``ModelView``), and the one
 //                      place exclusivity goes unchecked
 //                      (``ExclusiveState``, and ``Unretained`` for an
 //                      object such state lends without a retain), and

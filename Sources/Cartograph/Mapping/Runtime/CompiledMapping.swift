@@ -25,6 +25,10 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Bool)?
         let writesLeaf: Bool
         let nilEncoding: NilEncoding?
+        /// A struct's scalar property read through its type's own codec
+        /// (``StoredScalar``): the stream writes it straight from the
+        /// model's memory, with none of the rule's closures.
+        let storedScalar: ScalarRead?
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
@@ -34,6 +38,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             stream = rule.stream
             writesLeaf = rule.writesLeaf
             nilEncoding = rule.nilEncoding
+            storedScalar = rule.writesLeaf && rule.encodes ? rule.stored?.scalar : nil
         }
     }
 

@@ -78,6 +78,13 @@ extension CompiledMapping {
     private static func streamRule(
         _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
+        // A struct's stored scalar: written from the model's memory as its
+        // own type, with none of the rule's closures or generic value copies.
+        if let scalar = compiled.storedScalar {
+            return try ModelView.with(model) {
+                try scalar.type.writeStored($0, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth)
+            }
+        }
         // A scalar runs in the object's context, as in the tree (its path is
         // only made for an error, and errors are the tree's to report);
         // every rule the stream runs has a key spec (``streamOrder``).

@@ -50,6 +50,26 @@ protocol ScalarValue {
     /// ``store(from:lenient:optional:at:)`` for the value at tape `index`
     /// (not `null`), read through ``scalar(in:at:lenient:)``.
     static func store(in document: Document, at index: Int, lenient: Bool, optional: Bool, into fields: ModelFields, at field: FieldOffset) throws
+    /// Writes the property at `field` of a struct model (a `Self?` when
+    /// `optional`) as JSON, as its codec's stream would (the mapping
+    /// layer's stream, for a ``StoredScalar``'s rule); false, writing
+    /// nothing, for nil. A requirement for the same reason as
+    /// ``scalarArray(in:at:lenient:skippingNulls:)``: the value is read as
+    /// its own type, not copied through generic value witnesses.
+    static func writeStored(_ model: ModelView, at field: FieldOffset, optional: Bool, into writer: inout NativeJSONWriter, depth: Int) throws -> Bool
+}
+
+extension ScalarValue {
+    static func writeStored(_ model: ModelView, at field: FieldOffset, optional: Bool, into writer: inout NativeJSONWriter, depth: Int) throws -> Bool
+    {
+        if optional {
+            guard let value = model.read(field, as: Self?.self) else { return false }
+            try value.writeJSON(into: &writer, depth: depth)
+        } else {
+            try model.read(field, as: Self.self).writeJSON(into: &writer, depth: depth)
+        }
+        return true
+    }
 }
 
 extension ScalarValue {

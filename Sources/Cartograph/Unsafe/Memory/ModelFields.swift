@@ -91,6 +91,38 @@ struct FieldOffset: Sendable, Equatable {
     }
 }
 
+/// A struct model's memory, read-only, for the length of one closure: what
+/// the mapping stream reads scalar properties from, each as its own type
+/// (``ScalarValue/writeStored(_:at:optional:into:depth:)``), with the same
+/// checks as ``ModelFields``. Not generic, so that the readers are compiled
+/// once per scalar type and never look a model's metadata up.
+@safe struct ModelView {
+    private let base: UnsafeRawPointer
+    private let model: ObjectIdentifier
+
+    /// Runs `body` with `model`'s memory; the view is valid inside `body` only.
+    @inline(__always)
+    static func with<Model, Result>(_ model: borrowing Model, _ body: (ModelView) throws -> Result) rethrows -> Result {
+        try unsafe withUnsafePointer(to: model) { pointer in
+            try body(unsafe ModelView(base: UnsafeRawPointer(pointer), model: ObjectIdentifier(Model.self)))
+        }
+    }
+
+    private init(base: UnsafeRawPointer, model: ObjectIdentifier) {
+        unsafe self.base = base
+        self.model = model
+    }
+
+    /// The property's value (a copy), after checking that the field belongs
+    /// to this model and holds a `Value`.
+    @inline(__always)
+    func read<Value>(_ field: FieldOffset, as _: Value.Type) -> Value {
+        precondition(
+            field.model == model && field.value == ObjectIdentifier(Value.self), "a field offset read from another model or as another value type")
+        return unsafe base.load(fromByteOffset: field.offset, as: Value.self)
+    }
+}
+
 extension FieldOffset {
     /// The property's value in `model` (a copy), read at its offset after
     /// the same two checks as a store: what the mapping layer's stream
