@@ -131,9 +131,14 @@ final class CompiledMapping<Model>: @unchecked Sendable {
 
     func apply(_ model: inout Model, _ object: ObjectView, _ context: MappingContext, _ mode: ReadMode) throws {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
-        let childContext = isClass ? context.with(parent: model as AnyObject) : context
         // The model's fields, held for the whole loop: scalars are stored
         // in place without generic calls per property.
+        guard isClass else {
+            // A struct's properties read in its own context: passed as it is,
+            // not copied into a second variable (a retain per reference it holds).
+            return try ModelFields.with(&model) { fields in try applyRules(into: fields, object, context, context, mode) }
+        }
+        let childContext = context.with(parent: model as AnyObject)
         try ModelFields.with(&model) { fields in try applyRules(into: fields, object, context, childContext, mode) }
     }
 
@@ -145,72 +150,84 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let scanned = naming.scans ? try scan(object, context) : nil
         var cursor = object.cursor()
         let document = object.document
-        for position in 0..<decodeRules.count {
-            let direct = directs[position]
-            if direct.kind != .none {
-                let index = cursor.valueIndex(forKey: directKeys, in: direct.keys)
-                if let scalar = direct.scalar {
-                    if index != nil || !direct.looksFurther {
-                        do {
-                            if try scalar.read(index: index, in: document, into: fields, context: childContext) { continue }
-                        } catch let error as CartographError {
-                            throw error.replacingPath(FoundValue.path(childContext, decodeRules[position].decodeSpec))
-                        }
-                        // The rest of the null/absence matrix, with a node and the key spec.
-                        let compiled = decodeRules[position]
-                        try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
-                        continue
+        let rules = decodeRules
+        for position in 0..<rules.count {
+            // Lent unretained: the rule array holds the rule for the loop (a
+            // retain and a release per property otherwise).
+            try Unretained(rules[position]).with { compiled in
+                try applyRule(compiled, position, fields, object, &cursor, document, scanned, context, childContext, mode)
+            }
+        }
+    }
+
+    /// One rule of ``applyRules(into:_:_:_:_:)``.
+    @inline(__always)
+    private func applyRule(
+        _ compiled: DecodeRule, _ position: Int, _ fields: ModelFields, _ object: ObjectView, _ cursor: inout ObjectView.Cursor,
+        _ document: Document, _ scanned: [Int: (String, Node)]?, _ context: MappingContext, _ childContext: MappingContext, _ mode: ReadMode
+    ) throws {
+        let direct = directs[position]
+        if direct.kind != .none {
+            let index = cursor.valueIndex(forKey: directKeys, in: direct.keys)
+            if let scalar = direct.scalar {
+                if index != nil || !direct.looksFurther {
+                    do {
+                        if try scalar.read(index: index, in: document, into: fields, context: childContext) { return }
+                    } catch let error as CartographError {
+                        throw error.replacingPath(FoundValue.path(childContext, compiled.decodeSpec))
                     }
-                } else {
-                    let compiled = decodeRules[position]
-                    let spec = compiled.decodeSpec!
-                    if let index,
-                        try compiled.nested!.read(index: index, in: document, into: fields, context: childContext, spec: spec.storage, mode: mode)
-                    {
-                        continue
-                    }
-                    // Declined (absent, null, another kind, an update…): the rule's
-                    // own path, with what was found; absent with a fallback key,
-                    // the general path below looks for it.
-                    if index != nil || !direct.looksFurther {
-                        try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, spec, mode)
-                        continue
-                    }
+                    // The rest of the null/absence matrix, with a node and the key spec.
+                    try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
+                    return
+                }
+            } else {
+                // The spec read in place each time (a copy of it is a retain).
+                if let index,
+                    try compiled.nested!.read(
+                        index: index, in: document, into: fields, context: childContext, spec: compiled.decodeSpec!.storage, mode: mode)
+                {
+                    return
+                }
+                // Declined (absent, null, another kind, an update…): the rule's
+                // own path, with what was found; absent with a fallback key,
+                // the general path below looks for it.
+                if index != nil || !direct.looksFurther {
+                    try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
+                    return
                 }
             }
-            let compiled = decodeRules[position]
-            guard compiled.decodes else { continue }
-            switch compiled.role {
-            case .parent:
-                try compiled.read(fields, nil, context, nil, mode)
-            case .ignore:
-                continue
-            case .property, .setter:
-                if let spec = compiled.decodeSpec {
-                    var node = spec.lookup(in: object, cursor: &cursor)
-                    // The common case first: found (or absent with nowhere else to look).
-                    if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
-                        try compiled.apply(fields, node, childContext, spec, mode)
-                        continue
-                    }
-                    var used = spec
-                    if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
-                        node = found
-                        used = fallback
-                    }
-                    // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
-                    if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
-                        let (found, name) = Self.caseInsensitive(key, in: object)
-                    {
-                        node = found
-                        used = .key(name)
-                    }
-                    try compiled.apply(fields, node, childContext, used, mode)
-                } else if let (key, node) = scanned?[position] {
-                    try compiled.read(fields, node, childContext, .key(key), mode)
-                } else {
-                    try compiled.read(fields, nil, childContext, .key(compiled.property ?? ""), mode)
+        }
+        guard compiled.decodes else { return }
+        switch compiled.role {
+        case .parent:
+            try compiled.read(fields, nil, context, nil, mode)
+        case .ignore:
+            return
+        case .property, .setter:
+            if let spec = compiled.decodeSpec {
+                var node = spec.lookup(in: object, cursor: &cursor)
+                // The common case first: found (or absent with nowhere else to look).
+                if node != nil || (compiled.fallbackSpec == nil && !naming.scans) {
+                    try compiled.apply(fields, node, childContext, spec, mode)
+                    return
                 }
+                var used = spec
+                if node == nil, let fallback = compiled.fallbackSpec, let found = fallback.lookup(in: object, cursor: &cursor) {
+                    node = found
+                    used = fallback
+                }
+                // Under a scanning strategy, explicit keys match without regard to case too (JSACollection).
+                if node == nil, naming.scans, case .key(let key)? = spec.components.first, spec.components.count == 1,
+                    let (found, name) = Self.caseInsensitive(key, in: object)
+                {
+                    node = found
+                    used = .key(name)
+                }
+                try compiled.apply(fields, node, childContext, used, mode)
+            } else if let (key, node) = scanned?[position] {
+                try compiled.read(fields, node, childContext, .key(key), mode)
+            } else {
+                try compiled.read(fields, nil, childContext, .key(compiled.property ?? ""), mode)
             }
         }
     }
