@@ -242,14 +242,10 @@ struct JanssonWriter {
         case .number where entry.flags & TapeFlags.nonFinite != 0:
             return unsafe try number(document.jsonNumber(entry), sink: sink, path: "$")
         case .number:
-            let bytes = unsafe UnsafePointer(tape.bytes + entry.payload)
-            let count = Int(entry.length)
-            if unsafe !(count > 1 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0")),
-                let value = unsafe NumberText.int64(UnsafeBufferPointer(start: bytes, count: count).span)
-            {
-                return unsafe placeholder(value, sink: sink)
-            }
-            return unsafe placeholder(UnsafeBufferPointer(start: bytes, count: count), sink: sink)
+            // The tape holds JSON number text (JSON5's forms are rewritten
+            // on the way in), which is what is written: an integer's text
+            // is already its digits, so it is not read and printed again.
+            return unsafe placeholder(UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), sink: sink)
         case .string, .key:
             return unsafe withCText(document.reader.unsafeText(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
         case .array:
