@@ -8,7 +8,9 @@ import Foundation
 /// mappings on twitter.json and canada.json. Encoding the same models: the
 /// hand-written mappings and the `@Mappable` ones (factories only read).
 enum ModelContenders {
-    static let all: [Contender] = [mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode]
+    static let all: [Contender] = [
+        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classLineDecode, classEncode
+    ]
 
     struct NotApplicable: Error, CustomStringConvertible {
         var description: String { "needs a file with models (CorpusRoots)" }
@@ -54,7 +56,7 @@ enum ModelContenders {
 
     /// The hand-written mappings writing the models decoded from the file.
     static let mappingEncode = Contender(id: "cartograph-mapping-encode", peer: "foundation-jsonencoder") { file, bytes in
-        try encoding(file, bytes, JSONMapper(registry: registry))
+        try encoding(file, bytes, JSONMapper(registry: registry), includesRecords: true)
     }
 
     /// The `@Mappable` default mappings writing the same models, beside the hand-written mappings.
@@ -62,8 +64,13 @@ enum ModelContenders {
         try encoding(file, bytes, JSONMapper(registry: macroRegistry))
     }
 
-    private static func encoding(_ file: String, _ bytes: [UInt8], _ mapper: JSONMapper) throws -> () throws -> Int {
+    /// records.json's structs (their hand-written mappings) only where
+    /// `includesRecords`: the peer of the class models' encode.
+    private static func encoding(_ file: String, _ bytes: [UInt8], _ mapper: JSONMapper, includesRecords: Bool = false) throws -> () throws -> Int {
         switch file {
+        case "records.json" where includesRecords:
+            let model = try mapper.decode([EventRecord].self, from: bytes)
+            return { try mapper.encode(model).count }
         case "twitter.json":
             let model = try mapper.decode(TwitterResponse.self, from: bytes)
             return { try mapper.encode(model).count }
@@ -72,6 +79,32 @@ enum ModelContenders {
             return { try mapper.encode(model).count }
         default: throw NotApplicable()
         }
+    }
+
+    static let classRegistry = ModelRegistry.corpusClassMappings()
+
+    /// records.json's records as non-final `@Mappable` class models
+    /// (``EventEntry``), beside the same records as structs.
+    static let classDecode = Contender(id: "cartograph-class-decode", peer: "cartograph-mapping-decode") { file, bytes in
+        guard file == "records.json" else { throw NotApplicable() }
+        let mapper = JSONMapper(registry: classRegistry)
+        return { try mapper.decode([EventEntry].self, from: Document(parsing: bytes).root).count }
+    }
+
+    /// records.json's records as non-final classes with a hand-written
+    /// `Mapping` (``EventLine``), beside the `@Mappable` ones.
+    static let classLineDecode = Contender(id: "cartograph-class-mapping-decode", peer: "cartograph-class-decode") { file, bytes in
+        guard file == "records.json" else { throw NotApplicable() }
+        let mapper = JSONMapper(registry: classRegistry)
+        return { try mapper.decode([EventLine].self, from: Document(parsing: bytes).root).count }
+    }
+
+    /// The same class models written back, beside the struct models.
+    static let classEncode = Contender(id: "cartograph-class-encode", peer: "cartograph-mapping-encode") { file, bytes in
+        guard file == "records.json" else { throw NotApplicable() }
+        let mapper = JSONMapper(registry: classRegistry)
+        let models = try mapper.decode([EventEntry].self, from: bytes)
+        return { try mapper.encode(models).count }
     }
 
     static let foundationDecoder = Contender(id: "foundation-jsondecoder", peer: nil) { file, bytes in

@@ -98,7 +98,10 @@ func profilePart(_ part: String, times: Int) throws {
             for chunk in chunks { try parser.feed(chunk.span) }
             _ = try mapper.decode([Record].self, from: try parser.finish().root)
         case "encode": _ = try mapper.withEncodedBytes(records) { $0.count }
-        default: fatalError("part must be decode or encode")
+        case "route", "route2":
+            // The whole route, on one thread or on two at once over the shared mapper.
+            DispatchQueue.concurrentPerform(iterations: part == "route" ? 1 : 2) { _ in _ = try? routeRound(mapper, chunks) }
+        default: fatalError("part must be decode, encode, route or route2")
         }
     }
 }

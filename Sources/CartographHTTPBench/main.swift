@@ -73,7 +73,8 @@ case "time":
     print(String(format: "one thread: %.1f us per request; two threads: %.1f us per request each (%.2fx)", one, two, two / one))
     for (part, micros) in try timeParts() { print(String(format: "%@: %.1f us", part, micros)) }
 case "profile" where arguments.count == 3:
-    // One part, N times, for a profiler: `profile decode 200` or `profile encode 200`.
+    // One part, N times, for a profiler: `profile decode 200`, `profile encode 200`,
+    // or the whole route on one thread (`route`) or on two at once (`route2`).
     try profilePart(Array(arguments)[1], times: Int(arguments.last!) ?? 100)
 case "serve" where arguments.count == 3:
     guard let port = Int(arguments.last!) else { fatalError("PORT must be a number") }

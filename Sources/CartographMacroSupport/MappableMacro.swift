@@ -45,7 +45,7 @@ public struct MappableMacro: MemberMacro, ExtensionMacro {
         let properties = StoredProperty.all(in: declaration, kind: kind, context: context)
         let access = kind.tableAccess(declaration.modifiers)
         let root = kind.isClass ? "Root" : "Self"
-        let entries = properties.map { $0.entry(root: root) }
+        let entries = properties.map { $0.entry(root: root, isClass: kind.isClass) }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + ",\n    ]"
         // The superclass has a table already when the conformance is not missing.
         let inherits = kind.isClass && protocols.isEmpty
@@ -209,10 +209,16 @@ struct StoredProperty {
     let isParent: Bool
 
     /// The table entry: the default rule from `MappableProperty`'s own
-    /// initializers, or the attributes' rules.
-    func entry(root: String) -> String {
+    /// initializers, or the attributes' rules. A class's writable property
+    /// gets its accessors too (`get: { $0.name }, set: { $0.name = $1 }`):
+    /// its rules call them instead of the key-path runtime, which is slow on
+    /// classes (``AccessorSlot``); they run the same getter and setter.
+    func entry(root: String, isClass: Bool) -> String {
         let keyPath = "\\\(root).\(identifier)"
-        let head = "Cartograph.MappableProperty(\(MappableMacro.literal(name)), \(keyPath)\(isWeak ? ", weak: true" : "")"
+        let accessors =
+            isClass && isWritable && !isParent ? ", get: { $0.\(identifier) }, set: { $0.\(identifier) = $1 }" : ""
+        let head =
+            "Cartograph.MappableProperty(\(MappableMacro.literal(name)), \(keyPath)\(isWeak ? ", weak: true" : "")\(accessors)"
         if isParent { return head + ", rules: { [Cartograph.ParentReference(\(keyPath))] })" }
         guard mapped != nil || ignored != nil else { return head + ")" }
         var rules: [String] = []
@@ -246,6 +252,9 @@ struct StoredProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let modifiers = variable.modifiers.map(\.name.tokenKind)
             if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) || modifiers.contains(.keyword(.lazy)) { continue }
+            // An override (an observer added in a subclass) is the superclass's
+            // property, already in the table `super` gives.
+            if modifiers.contains(.keyword(.override)) { continue }
             let isWeak = modifiers.contains(.keyword(.weak)) || modifiers.contains(.keyword(.unowned))
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             let mapped = attribute(named: "Mapped", in: variable.attributes)

@@ -78,9 +78,21 @@ final class MappableMacroTests: XCTestCase {
                     public class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("firstName", \\Root.firstName),
-                            Cartograph.MappableProperty("manager", \\Root.manager, weak: true),
-                            Cartograph.MappableProperty("email", \\Root.email),
+                            Cartograph.MappableProperty("firstName", \\Root.firstName, get: {
+                                    $0.firstName
+                                }, set: {
+                                    $0.firstName = $1
+                                }),
+                            Cartograph.MappableProperty("manager", \\Root.manager, weak: true, get: {
+                                    $0.manager
+                                }, set: {
+                                    $0.manager = $1
+                                }),
+                            Cartograph.MappableProperty("email", \\Root.email, get: {
+                                    $0.email
+                                }, set: {
+                                    $0.email = $1
+                                }),
                         ]
                         }
                         return own(Self.self)
@@ -107,7 +119,11 @@ final class MappableMacroTests: XCTestCase {
                     class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: User>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("name", \\Root.name),
+                            Cartograph.MappableProperty("name", \\Root.name, get: {
+                                    $0.name
+                                }, set: {
+                                    $0.name = $1
+                                }),
                         ]
                         }
                         return own(Self.self)
@@ -166,7 +182,11 @@ final class MappableMacroTests: XCTestCase {
                     override class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("level", \\Root.level),
+                            Cartograph.MappableProperty("level", \\Root.level, get: {
+                                    $0.level
+                                }, set: {
+                                    $0.level = $1
+                                }),
                         ]
                         }
                         return super.mappableProperties + own(Self.self)
@@ -192,7 +212,11 @@ final class MappableMacroTests: XCTestCase {
                     override static var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("level", \\Root.level),
+                            Cartograph.MappableProperty("level", \\Root.level, get: {
+                                    $0.level
+                                }, set: {
+                                    $0.level = $1
+                                }),
                         ]
                         }
                         return super.mappableProperties + own(Self.self)
@@ -234,19 +258,39 @@ final class MappableMacroTests: XCTestCase {
                     static var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Event>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("birthday", \\Root.birthday, rules: {
+                            Cartograph.MappableProperty("birthday", \\Root.birthday, get: {
+                                    $0.birthday
+                                }, set: {
+                                    $0.birthday = $1
+                                }, rules: {
                                     [Cartograph.Map(\\Root.birthday, "dob", transform: .iso8601)]
                                 }),
-                            Cartograph.MappableProperty("name", \\Root.name, rules: {
+                            Cartograph.MappableProperty("name", \\Root.name, get: {
+                                    $0.name
+                                }, set: {
+                                    $0.name = $1
+                                }, rules: {
                                     [Cartograph.Map(\\Root.name, decode: "legacy.name", encode: "name", required: true)]
                                 }),
-                            Cartograph.MappableProperty("cache", \\Root.cache, rules: {
+                            Cartograph.MappableProperty("cache", \\Root.cache, get: {
+                                    $0.cache
+                                }, set: {
+                                    $0.cache = $1
+                                }, rules: {
                                     [Cartograph.Ignore(\\Root.cache)]
                                 }),
-                            Cartograph.MappableProperty("password", \\Root.password, rules: {
+                            Cartograph.MappableProperty("password", \\Root.password, get: {
+                                    $0.password
+                                }, set: {
+                                    $0.password = $1
+                                }, rules: {
                                     [Cartograph.Map(\\Root.password), Cartograph.Ignore(\\Root.password, on: .encode)]
                                 }),
-                            Cartograph.MappableProperty("note", \\Root.note, rules: {
+                            Cartograph.MappableProperty("note", \\Root.note, get: {
+                                    $0.note
+                                }, set: {
+                                    $0.note = $1
+                                }, rules: {
                                     [Cartograph.Map(\\Root.note, nilEncoding: .null)]
                                 }),
                             Cartograph.MappableProperty("fullName", \\Root.fullName, rules: {
@@ -254,7 +298,11 @@ final class MappableMacroTests: XCTestCase {
                                             $0.fullName
                                         }]
                                 }),
-                            Cartograph.MappableProperty("title", \\Root.title, rules: {
+                            Cartograph.MappableProperty("title", \\Root.title, get: {
+                                    $0.title
+                                }, set: {
+                                    $0.title = $1
+                                }, rules: {
                                     [Cartograph.Map(\\Root.title)]
                                 }),
                         ]
@@ -289,8 +337,16 @@ final class MappableMacroTests: XCTestCase {
                     class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("balance", \\Root.balance),
-                            Cartograph.MappableProperty("note", \\Root.note),
+                            Cartograph.MappableProperty("balance", \\Root.balance, get: {
+                                    $0.balance
+                                }, set: {
+                                    $0.balance = $1
+                                }),
+                            Cartograph.MappableProperty("note", \\Root.note, get: {
+                                    $0.note
+                                }, set: {
+                                    $0.note = $1
+                                }),
                         ]
                         }
                         return own(Self.self)
@@ -356,7 +412,11 @@ final class MappableMacroTests: XCTestCase {
                     class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("note", \\Root.note),
+                            Cartograph.MappableProperty("note", \\Root.note, get: {
+                                    $0.note
+                                }, set: {
+                                    $0.note = $1
+                                }),
                         ]
                         }
                         return own(Self.self)
@@ -384,7 +444,11 @@ final class MappableMacroTests: XCTestCase {
                     class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Account>(_: Root.Type) -> [Cartograph.MappableProperty] {
                             [
-                            Cartograph.MappableProperty("note", \\Root.note),
+                            Cartograph.MappableProperty("note", \\Root.note, get: {
+                                    $0.note
+                                }, set: {
+                                    $0.note = $1
+                                }),
                         ]
                         }
                         return own(Self.self)

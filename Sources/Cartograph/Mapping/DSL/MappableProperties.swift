@@ -127,6 +127,10 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
     /// The property's rules in the default mapping (`[MappingRule<Root>]`,
     /// type-erased: the table is not generic), made when a mapping is built.
     let makeRules: () -> Any
+    /// Gives a rule's ``AccessorSlot`` for this property this property's
+    /// accessors, when the table has them and the slot's types match (nil:
+    /// the table gives none).
+    let fillSlot: ((AnyObject) -> Void)?
 
     /// A writable property the default mapping maps in both directions, by name.
     public init<Root, Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>, weak: Bool = false) {
@@ -153,20 +157,53 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
         self.init(name, keyPath, weak: weak, writable: keyPath is WritableKeyPath<Root, Value>, rules)
     }
 
+    /// A writable property of a class with its accessors (what ``Mappable()``
+    /// writes for a class): the default mapping maps it in both directions,
+    /// calling `get` and `set` rather than applying the key path, which in
+    /// a class costs the key-path runtime's projection on every use
+    /// (``AccessorSlot``). They must read and write the property `keyPath` names.
+    public init<Root: AnyObject, Value>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value>, weak: Bool = false,
+        get: @escaping (Root) -> Value, set: @escaping (Root, Value) -> Void
+    ) {
+        self.init(name, keyPath, weak: weak, writable: true, accessors: (get, set)) {
+            var rule = Map(keyPath)
+            rule.weakDefault = weak
+            return [rule]
+        }
+    }
+
+    /// A class's property with its own rules in the default mapping (the
+    /// `@Mapped` attribute's), and its accessors, which the rules for
+    /// `keyPath` call instead of applying it.
+    public init<Root: AnyObject, Value>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value>, weak: Bool = false,
+        get: @escaping (Root) -> Value, set: @escaping (Root, Value) -> Void, rules: @escaping () -> [MappingRule<Root>]
+    ) {
+        self.init(name, keyPath, weak: weak, writable: true, accessors: (get, set), rules)
+    }
+
     private init<Root, Value>(
-        _ name: String, _ keyPath: KeyPath<Root, Value>, weak: Bool, writable: Bool, _ rules: @escaping () -> [MappingRule<Root>]
+        _ name: String, _ keyPath: KeyPath<Root, Value>, weak: Bool, writable: Bool,
+        accessors: ((Root) -> Value, (Root, Value) -> Void)? = nil, _ rules: @escaping () -> [MappingRule<Root>]
     ) {
         self.name = name
         self.keyPath = keyPath
         self.valueType = Value.self
         self.isWeak = weak
         self.isWritable = writable
+        let fillSlot: ((AnyObject) -> Void)? = accessors.map { get, set in
+            { slot in (slot as? AccessorSlot<Root, Value>)?.fill(get: get, set: set) }
+        }
+        self.fillSlot = fillSlot
         self.makeRules = {
             rules().map { rule in
                 var named = rule
                 if named.property == nil, named.role == .property || { if case .ignore = named.role { true } else { false } }() {
                     named.property = name
                 }
+                // Only a rule for this very property, through its own value type, takes the accessors.
+                if let fillSlot, named.keyPath == keyPath, let slot = named.accessorSlot { fillSlot(slot) }
                 return named
             }
         }

@@ -162,9 +162,14 @@ public struct Mapping<Model>: @unchecked Sendable {
     private static func namingProperties(_ rules: [MappingRule<Model>]) -> [MappingRule<Model>] {
         guard let table = (Model.self as? any MappableProperties.Type)?.mappableProperties else { return rules }
         return rules.map { rule in
-            guard rule.property == nil, let keyPath = rule.keyPath else { return rule }
+            guard let keyPath = rule.keyPath else { return rule }
+            let entry = table.first { $0.keyPath == keyPath }
+            // A class's table gives its accessors to the rules for its properties,
+            // hand-written ones included (``AccessorSlot``).
+            if let slot = rule.accessorSlot { entry?.fillSlot?(slot) }
+            guard rule.property == nil else { return rule }
             var named = rule
-            named.property = table.first { $0.keyPath == keyPath }?.name
+            named.property = entry?.name
             return named
         }
     }

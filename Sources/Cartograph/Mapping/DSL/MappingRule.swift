@@ -34,6 +34,11 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// A model or scalar-array property of a struct the rule loop may fill
     /// itself (``NestedModelSlot``, ``NestedModelArraySlot``, ``ScalarArraySlot``).
     var nested: InPlaceSlot?
+    /// Where a class model's table (``MappableProperty``) puts direct
+    /// accessors of the rule's property (an ``AccessorSlot``), which the
+    /// rule then calls instead of the key-path runtime; nil for a rule that
+    /// reads and writes no property through a key path.
+    var accessorSlot: AnyObject?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -114,11 +119,14 @@ func propertyRule<Model, Value>(
     // A stored property of a struct is written at its offset, not through
     // the key-path runtime, which is a generic call per property.
     let field = FieldOffset(keyPath)
+    // A class model's property through the accessors its table gives, if it gives them.
+    let accessors = AccessorSlot<Model, Value>()
     // Consuming: a decoded struct (a user with forty fields) is moved into
     // the model, not copied (a retain per field) and then destroyed.
     func store(_ model: inout Model, _ value: consuming Value) {
         var value = value
         guard let field else {
+            if let set = accessors.set { return set(model, value) }
             model[keyPath: keyPath] = value
             return
         }
@@ -157,14 +165,21 @@ func propertyRule<Model, Value>(
             }
         },
         write: { model, context in
-            let value = model[keyPath: keyPath]
+            let value: Value
+            if let get = accessors.get { value = get(model) } else { value = model[keyPath: keyPath] }
             if codec.isNone(value) { return nil }
             // A sub-mapper writes the model it read (the registry's entry otherwise).
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
     rule.stream = { model, context, writer, depth in
         let value: Value
-        if let field { value = field.read(from: model, as: Value.self) } else { value = model[keyPath: keyPath] }
+        if let field {
+            value = field.read(from: model, as: Value.self)
+        } else if let get = accessors.get {
+            value = get(model)
+        } else {
+            value = model[keyPath: keyPath]
+        }
         if codec.isNone(value) { return false }
         // The context passed on as it is unless a sub-mapper changes it (no copy, no retains).
         if let subMapper = options.subMapper {
@@ -175,6 +190,7 @@ func propertyRule<Model, Value>(
         return true
     }
     rule.keyPath = keyPath
+    if field == nil { rule.accessorSlot = accessors }
     rule.writesLeaf = codec.isLeaf && options.subMapper == nil
     rule.facts = ValueFacts(codec: codec, shape: shape, options: options)
     return rule

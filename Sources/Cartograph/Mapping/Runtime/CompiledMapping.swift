@@ -138,7 +138,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             // not copied into a second variable (a retain per reference it holds).
             return try ModelFields.with(&model) { fields in try applyRules(into: fields, object, context, context, mode) }
         }
-        let childContext = context.with(parent: model as AnyObject)
+        let childContext = context.with(parent: classObject(model))
         try ModelFields.with(&model) { fields in try applyRules(into: fields, object, context, childContext, mode) }
     }
 

@@ -80,10 +80,14 @@ extension ModelEntryProtocol {
     /// is not boxed in `Any` to ask (a copy, and an allocation past three words).
     func entering<T, Result>(_ model: T, _ context: EncodingContext, _ body: () throws -> Result) throws -> Result {
         try context.descend()
-        guard T.self is AnyClass || (MetadataKind.isExistential(T.self) && Swift.type(of: model as Any) is AnyClass) else {
+        let object: AnyObject
+        if T.self is AnyClass {
+            object = classObject(model)
+        } else if MetadataKind.isExistential(T.self), Swift.type(of: model as Any) is AnyClass {
+            object = model as AnyObject
+        } else {
             return try body()
         }
-        let object = model as AnyObject
         guard context.visiting.enter(object) else { throw CycleDetected(path: context.path) }
         defer { context.visiting.leave(object) }
         return try body()
