@@ -130,3 +130,122 @@ import Testing
         #expect(String(decoding: try mapper.encode(account), as: UTF8.self).contains(#""manager":{"#))
     }
 }
+
+/// A class's scalar properties set straight from the tape through their
+/// accessors (``ClassScalarRead``) against the same rules on a class with
+/// no table, which take the rule's own path through the key path: every
+/// cell of the null/absence matrix, lenient and strict conversions,
+/// required keys, a transform (never the direct path) and `JSONValue`,
+/// under each registry option that changes them. Values and errors must
+/// be the same.
+@Suite struct ClassScalarReadTests {
+    /// With a table: its scalars take the direct path.
+    @Mappable class Fast: @unchecked Sendable {
+        var count = 0
+        var name = ""
+        var ratio: Double?
+        var flag: Bool?
+        var big: Int64 = 0
+        var raw: JSONValue = .null
+        var when: Date?
+        var kept = 7
+        required init() {}
+    }
+
+    /// No table: every rule applies its key path.
+    final class Slow: @unchecked Sendable {
+        var count = 0
+        var name = ""
+        var ratio: Double?
+        var flag: Bool?
+        var big: Int64 = 0
+        var raw: JSONValue = .null
+        var when: Date?
+        var kept = 7
+    }
+
+    static let fast = Mapping<Fast>({ Fast() }) {
+        Map(\.count, "count", lenient: true)
+        Map(\.name, "name", required: true)
+        Map(\.ratio, "ratio", ignoreNull: true)
+        Map(\.flag, "flag")
+        Map(\.big, "big")
+        Map(\.raw, "raw")
+        Map(\.when, "when", transform: .iso8601)
+        Map(\.kept, "kept")
+    }
+
+    static let slow = Mapping<Slow>({ Slow() }) {
+        Map(\.count, "count", lenient: true)
+        Map(\.name, "name", required: true)
+        Map(\.ratio, "ratio", ignoreNull: true)
+        Map(\.flag, "flag")
+        Map(\.big, "big")
+        Map(\.raw, "raw")
+        Map(\.when, "when", transform: .iso8601)
+        Map(\.kept, "kept")
+    }
+
+    static let inputs = [
+        #"{"count":3,"name":"a","ratio":0.5,"flag":true,"big":9007199254740993,"raw":[1,null],"when":"2026-11-29T10:00:00Z","kept":8}"#,
+        #"{"name":"a"}"#,
+        #"{"name":"a","count":null,"ratio":null,"flag":null,"raw":null,"when":null,"kept":null}"#,
+        #"{"name":"a","flag":null}"#,
+        #"{"name":"a","count":"42","kept":"42"}"#,
+        #"{"name":"a","count":"4x"}"#,
+        #"{"name":"a","flag":1}"#,
+        #"{"name":"a","big":1e3}"#,
+        #"{"name":"a","big":9223372036854775808}"#,
+        #"{"count":1}"#,
+        #"{"name":null}"#,
+        #"{"name":7}"#,
+        #"{"name":"a","when":"yesterday"}"#,
+        #"{"name":"a","raw":{"x":[true]}}"#
+    ]
+
+    static let optionSets: [MappingOptions] = [
+        MappingOptions(),
+        MappingOptions { $0.lenientScalars = true },
+        MappingOptions { $0.ignoreNulls = true },
+        MappingOptions { $0.nullForNonOptional = .resetToDefault }
+    ]
+
+    /// The properties, or the error with the model's name taken out.
+    static func outcome<Model: AnyObject>(_ mapping: Mapping<Model>, _ options: MappingOptions, _ json: String, _ read: (Model) -> String)
+        -> String
+    {
+        var registry = ModelRegistry(options: options)
+        registry.register(mapping)
+        do {
+            return read(try JSONMapper(registry: registry).decode(Model.self, from: Array(json.utf8)))
+        } catch {
+            return "error: " + "\(error)".replacingOccurrences(of: "\(Model.self)", with: "Model")
+        }
+    }
+
+    @Test func aClassScalarReadsAsTheRulesOwnPathDoes() {
+        var thrown = 0
+        for options in Self.optionSets {
+            for json in Self.inputs {
+                let fast = Self.outcome(Self.fast, options, json) {
+                    "\($0.count) \($0.name) \(String(describing: $0.ratio)) \(String(describing: $0.flag)) \($0.big) \($0.raw) \(String(describing: $0.when)) \($0.kept)"
+                }
+                let slow = Self.outcome(Self.slow, options, json) {
+                    "\($0.count) \($0.name) \(String(describing: $0.ratio)) \(String(describing: $0.flag)) \($0.big) \($0.raw) \(String(describing: $0.when)) \($0.kept)"
+                }
+                #expect(fast == slow, "\(json)")
+                if fast.hasPrefix("error: ") { thrown += 1 }
+            }
+        }
+        // The matrix reaches both sides: values and errors.
+        #expect(thrown > 8 && thrown < Self.inputs.count * Self.optionSets.count - 8)
+    }
+
+    @Test func theDirectPathIsTakenOnlyWhereTheTableGivesAccessors() throws {
+        let fast = CompiledMapping(Self.fast, options: MappingOptions())
+        let slow = CompiledMapping(Self.slow, options: MappingOptions())
+        // Every scalar of the class with a table but the transformed date; none without one.
+        #expect(fast.rules.map { $0.classScalar != nil } == [true, true, true, true, true, true, false, true])
+        #expect(slow.rules.allSatisfy { $0.classScalar == nil })
+    }
+}

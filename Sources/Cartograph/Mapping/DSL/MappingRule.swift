@@ -39,6 +39,10 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// rule then calls instead of the key-path runtime; nil for a rule that
     /// reads and writes no property through a key path.
     var accessorSlot: AnyObject?
+    /// Makes the rule loop's direct read of a class's scalar property
+    /// (``ClassScalarRead``) once the accessors are known: nil, or a
+    /// maker that gives nil, where the rule's own path runs.
+    var makeClassScalar: (() -> ClassScalarRead?)?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -201,6 +205,14 @@ extension MappingRule {
     /// scalar array property in place (``StoredScalar``, ``InPlaceSlot``).
     mutating func readInPlace<Value>(_ keyPath: WritableKeyPath<Model, Value>, codec: ValueCodec<Value>, options: ValueOptions) {
         stored = StoredScalar.make(keyPath, options: options, rule: self)
+        // A class's scalar, set through the accessors its table may give (filled after this rule is made).
+        if stored == nil, options.subMapper == nil, !options.coerceArrays, Model.self is AnyClass,
+            let slot = accessorSlot as? AccessorSlot<Model, Value>
+        {
+            let required = self.required
+            let lenient = options.lenient
+            makeClassScalar = { slot.set.flatMap { ClassScalarRead(Model.self, Value.self, set: $0, required: required, lenient: lenient) } }
+        }
         if stored == nil, options.subMapper == nil, !options.coerceArrays, let field = FieldOffset(keyPath) {
             nested = codec.modelSlot?(field) ?? codec.arraySlot?(field, options.lenient)
         }

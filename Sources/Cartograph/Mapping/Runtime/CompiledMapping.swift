@@ -29,6 +29,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// (``StoredScalar``): the stream writes it straight from the
         /// model's memory, with none of the rule's closures.
         let storedScalar: ScalarRead?
+        /// A class's scalar property the rule loop sets through its accessor (``ClassScalarRead``).
+        let classScalar: ClassScalarRead?
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
@@ -39,6 +41,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             writesLeaf = rule.writesLeaf
             nilEncoding = rule.nilEncoding
             storedScalar = rule.writesLeaf && rule.encodes ? rule.stored?.scalar : nil
+            classScalar = rule.decodes && rule.role == .property ? rule.makeClassScalar?() : nil
         }
     }
 
@@ -177,6 +180,16 @@ final class CompiledMapping<Model>: @unchecked Sendable {
                         throw error.replacingPath(FoundValue.path(childContext, compiled.decodeSpec))
                     }
                     // The rest of the null/absence matrix, with a node and the key spec.
+                    try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
+                    return
+                }
+            } else if direct.kind == .classScalar {
+                if index != nil || !direct.looksFurther {
+                    do {
+                        if try compiled.classScalar!.read(index: index, in: document, into: fields, context: childContext) { return }
+                    } catch let error as CartographError {
+                        throw error.replacingPath(FoundValue.path(childContext, compiled.decodeSpec))
+                    }
                     try compiled.apply(fields, index.map { Node(document: document, index: $0) }, childContext, compiled.decodeSpec!, mode)
                     return
                 }
@@ -411,6 +424,7 @@ final class DecodeRule: @unchecked Sendable {
     let property: String?
     let stored: StoredScalar?
     let nested: InPlaceSlot?
+    let classScalar: ClassScalarRead?
     /// The rule's read, on the model in `fields`.
     let read: (ModelFields, Node?, MappingContext, KeySpec?, ReadMode) throws -> Void
 
@@ -422,6 +436,7 @@ final class DecodeRule: @unchecked Sendable {
         property = compiled.rule.property
         stored = compiled.rule.stored
         nested = compiled.rule.nested
+        classScalar = compiled.classScalar
         let read = compiled.rule.read
         self.read = { fields, node, context, spec, mode in
             try fields.withModel(Model.self) { try read(&$0, node, context, spec, mode) }
@@ -451,6 +466,8 @@ struct DirectRead {
         case scalar
         /// The rule's in-place slot reads it.
         case slot
+        /// The rule's ``ClassScalarRead`` sets it.
+        case classScalar
     }
 
     let kind: Kind
@@ -467,7 +484,7 @@ struct DirectRead {
         looksFurther = compiled.fallbackSpec != nil || scans
         let rule = compiled.rule
         guard rule.decodes, rule.role == .property, let key = compiled.decodeSpec?.storage.singleKey,
-            rule.stored != nil || (rule.nested != nil && !scans) // a scanning strategy finds keys itself
+            rule.stored != nil || compiled.classScalar != nil || (rule.nested != nil && !scans) // a scanning strategy finds keys itself
         else {
             kind = .none
             self.keys = 0..<0
@@ -479,6 +496,9 @@ struct DirectRead {
         if let stored = rule.stored {
             kind = .scalar
             scalar = stored.scalar
+        } else if compiled.classScalar != nil {
+            kind = .classScalar
+            scalar = nil
         } else {
             kind = .slot
             scalar = nil

@@ -57,6 +57,12 @@ protocol ScalarValue {
     /// ``scalarArray(in:at:lenient:skippingNulls:)``: the value is read as
     /// its own type, not copied through generic value witnesses.
     static func writeStored(_ model: ModelView, at field: FieldOffset, optional: Bool, into writer: inout NativeJSONWriter, depth: Int) throws -> Bool
+    /// A closure that reads the value at a tape index (not `null`) and
+    /// hands it to a class model's setter (a `Self?` setter for the
+    /// optional one): ``ClassScalarRead``. Requirements for the same reason
+    /// as ``scalarArray(in:at:lenient:skippingNulls:)``: the read is compiled for the type.
+    static func classAssigner<Model>(_ set: @escaping (Model, Self) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
+    static func classOptionalAssigner<Model>(_ set: @escaping (Model, Self?) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
 }
 
 extension ScalarValue {
