@@ -152,6 +152,11 @@ import Testing
         required init() {}
     }
 
+    /// A subclass: its table starts with `Fast`'s properties, rooted at the subclass.
+    @Mappable class FastSub: Fast, @unchecked Sendable {
+        var extra: Int?
+    }
+
     /// No table: every rule applies its key path.
     final class Slow: @unchecked Sendable {
         var count = 0
@@ -247,5 +252,12 @@ import Testing
         // Every scalar of the class with a table but the transformed date; none without one.
         #expect(fast.rules.map { $0.classScalar != nil } == [true, true, true, true, true, true, false, true])
         #expect(slow.rules.allSatisfy { $0.classScalar == nil })
+        // A subclass's default mapping: every property, inherited ones included, is a scalar set directly.
+        let sub = CompiledMapping(Mapping<FastSub>.automatic(), options: MappingOptions())
+        #expect(sub.rules.count == 9 && sub.rules.allSatisfy { $0.classScalar != nil })
+        var registry = ModelRegistry()
+        registry.register(FastSub.self)
+        let decoded = try JSONMapper(registry: registry).decode(FastSub.self, from: Array(#"{"count":2,"name":"n","extra":5}"#.utf8))
+        #expect(decoded.count == 2 && decoded.name == "n" && decoded.extra == 5)
     }
 }
