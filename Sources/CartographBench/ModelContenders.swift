@@ -9,7 +9,7 @@ import Foundation
 /// hand-written mappings and the `@Mappable` ones (factories only read).
 enum ModelContenders {
     static let all: [Contender] = [
-        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classLineDecode, classEncode
+        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classLineDecode, subclassDecode, classEncode
     ]
 
     struct NotApplicable: Error, CustomStringConvertible {
@@ -105,6 +105,16 @@ enum ModelContenders {
         let mapper = JSONMapper(registry: classRegistry)
         let models = try mapper.decode([EventEntry].self, from: bytes)
         return { try mapper.encode(models).count }
+    }
+
+    static let subclassRegistry = ModelRegistry.corpusSubclassMappings()
+
+    /// The same records as a subclass whose hand-written mapping inherits
+    /// its superclass's (``AuditedEventLine``), beside the superclass.
+    static let subclassDecode = Contender(id: "cartograph-class-subclass-decode", peer: "cartograph-class-mapping-decode") { file, bytes in
+        guard file == "records.json" else { throw NotApplicable() }
+        let mapper = JSONMapper(registry: subclassRegistry)
+        return { try mapper.decode([AuditedEventLine].self, from: Document(parsing: bytes).root).count }
     }
 
     static let foundationDecoder = Contender(id: "foundation-jsondecoder", peer: nil) { file, bytes in

@@ -3,7 +3,8 @@
 // fields and keys as ``EventRecord`` (a struct), so that the
 // `cartograph-class-*` contenders measure what a class model costs against
 // a struct model on the same bytes: ``EventEntry`` through its `@Mappable`
-// default mapping, ``EventLine`` through a hand-written `Mapping`.
+// default mapping, ``EventLine`` through a hand-written `Mapping`,
+// ``AuditedEventLine`` through a subclass's mapping inheriting that one.
 import Cartograph
 
 /// One line of records.json, as a non-final `@Mappable` class.
@@ -48,6 +49,21 @@ extension ModelRegistry {
         var registry = ModelRegistry()
         registry.register(EventEntry.self)
         registry.register(EventLine.mapping)
+        return registry
+    }
+}
+
+/// A subclass of ``EventLine`` registered with its own hand-written mapping
+/// that inherits the superclass's rules, as the seeds register a subclass
+/// per model; it adds nothing, so it reads the same records.
+public final class AuditedEventLine: EventLine, @unchecked Sendable {}
+
+extension ModelRegistry {
+    /// ``AuditedEventLine``'s mapping (`Mapping(inheriting:)`), alone in its
+    /// registry so that decoding its superclass measures no class inference.
+    public static func corpusSubclassMappings() -> ModelRegistry {
+        var registry = ModelRegistry()
+        registry.register(Mapping<AuditedEventLine>(inheriting: EventLine.mapping, { AuditedEventLine() }) {})
         return registry
     }
 }

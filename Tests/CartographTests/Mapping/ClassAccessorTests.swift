@@ -158,7 +158,7 @@ import Testing
     }
 
     /// No table: every rule applies its key path.
-    final class Slow: @unchecked Sendable {
+    class Slow: @unchecked Sendable {
         var count = 0
         var name = ""
         var ratio: Double?
@@ -190,6 +190,19 @@ import Testing
         Map(\.when, "when", transform: .iso8601)
         Map(\.kept, "kept")
     }
+
+    /// Subclasses mapped by hand, inheriting the mappings above (the rules
+    /// are lifted to the subclass: ``MappingRule/lifted(to:)``).
+    final class FastChild: Fast, @unchecked Sendable {
+        var extra: Int?
+    }
+
+    final class SlowChild: Slow, @unchecked Sendable {
+        var extra: Int?
+    }
+
+    static let fastChild = Mapping<FastChild>(inheriting: fast, { FastChild() }) { Map(\.extra, "extra") }
+    static let slowChild = Mapping<SlowChild>(inheriting: slow, { SlowChild() }) { Map(\.extra, "extra") }
 
     static let inputs = [
         #"{"count":3,"name":"a","ratio":0.5,"flag":true,"big":9007199254740993,"raw":[1,null],"when":"2026-11-29T10:00:00Z","kept":8}"#,
@@ -244,6 +257,29 @@ import Testing
         }
         // The matrix reaches both sides: values and errors.
         #expect(thrown > 8 && thrown < Self.inputs.count * Self.optionSets.count - 8)
+    }
+
+    @Test func aSubclassMappingReadsAsItsTablelessTwinDoes() throws {
+        for options in Self.optionSets {
+            for json in Self.inputs + [#"{"name":"a","extra":3}"#, #"{"name":"a","extra":"3"}"#] {
+                let fast = Self.outcome(Self.fastChild, options, json) {
+                    "\($0.count) \($0.name) \(String(describing: $0.ratio)) \($0.big) \($0.raw) \($0.kept) \(String(describing: $0.extra))"
+                }
+                let slow = Self.outcome(Self.slowChild, options, json) {
+                    "\($0.count) \($0.name) \(String(describing: $0.ratio)) \($0.big) \($0.raw) \($0.kept) \(String(describing: $0.extra))"
+                }
+                #expect(fast == slow, "\(json)")
+            }
+        }
+        // The inherited scalars keep their direct path; the subclass's own property has no table entry.
+        let compiled = CompiledMapping(Self.fastChild, options: MappingOptions())
+        #expect(compiled.rules.map { $0.classScalar != nil } == [true, true, true, true, true, true, false, true, false])
+        // Written back through the lifted rules, as the superclass writes.
+        var registry = ModelRegistry()
+        registry.register(Self.fastChild)
+        let mapper = JSONMapper(registry: registry)
+        let child = try mapper.decode(FastChild.self, from: Array(#"{"count":2,"name":"n","extra":5}"#.utf8))
+        #expect(String(decoding: try mapper.encode(child), as: UTF8.self) == #"{"count":2,"name":"n","big":0,"raw":null,"kept":7,"extra":5}"#)
     }
 
     @Test func theDirectPathIsTakenOnlyWhereTheTableGivesAccessors() throws {

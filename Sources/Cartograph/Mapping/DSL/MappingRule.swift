@@ -80,20 +80,34 @@ public struct MappingRule<Model>: @unchecked Sendable {
         self.write = write
     }
 
-    /// The same rule for a subclass (the model is upcast to run it).
+    /// The same rule for a subclass (the model is upcast to run it). For a
+    /// class model the instance is taken as its superclass with no runtime
+    /// cast (``ClassUpcast``), and a class scalar's direct read
+    /// (``ClassScalarRead``) is kept.
     func lifted<Sub>(to _: Sub.Type) -> MappingRule<Sub> {
         let read = self.read
         let write = self.write
+        let upcast = ClassUpcast<Sub, Model>()
+        let toBase: (Sub) -> Model = upcast.map { upcast in { upcast.apply($0) } } ?? { $0 as! Model }
         var lifted = MappingRule<Sub>(
             role: role, property: property, decodeKey: decodeKey, encodeKey: encodeKey,
             required: required, ignoreNull: ignoreNull,
             read: { sub, node, context, spec, mode in
-                var base = sub as! Model
+                var base = toBase(sub)
                 try read(&base, node, context, spec, mode)
+                // Written back only where a rule put another instance in the model's place (a setter may).
+                if let upcast, upcast.isSame(base, sub) { return }
                 sub = base as! Sub
             },
-            write: write.map { write in { sub, context in try write(sub as! Model, context) } })
-        lifted.stream = stream.map { stream in { sub, context, writer, depth in try stream(sub as! Model, context, &writer, depth) } }
+            write: write.map { write in { sub, context in try write(toBase(sub), context) } })
+        lifted.stream = stream.map { stream in { sub, context, writer, depth in try stream(toBase(sub), context, &writer, depth) } }
+        if let upcast { lifted.makeClassScalar = makeClassScalar.map { make in { make()?.lifted(upcast) } } }
+        return carried(into: lifted)
+    }
+
+    /// The rule's flags, carried into its lifted copy.
+    private func carried<Sub>(into rule: MappingRule<Sub>) -> MappingRule<Sub> {
+        var lifted = rule
         lifted.decodes = decodes
         lifted.encodes = encodes
         lifted.inherited = true

@@ -11,31 +11,51 @@ final class ClassScalarRead: @unchecked Sendable {
     // @unchecked: immutable after init; the closure calls the model's setter, as the rule's own does.
     /// Reads the value at a tape index (not `null`) and sets it on the model in the fields.
     private let assign: (ModelFields, Document, Int, Bool) throws -> Void
+    /// The same read on the model itself (`(inout Model, Document, Int,
+    /// Bool) throws -> Void`), for a subclass's copy (``lifted(_:)``).
+    private let typed: Any
     let required: Bool
     /// The type holds `null` (`JSONValue`): nulls and absence take the rule's own path.
     let holdsNull: Bool
     /// The rule's own lenient choice (the registry's is added when reading).
     let lenient: Bool
 
+    private init<Model>(
+        _: Model.Type, _ typed: @escaping (inout Model, Document, Int, Bool) throws -> Void, required: Bool, holdsNull: Bool, lenient: Bool
+    ) {
+        assign = { fields, document, index, lenient in try fields.withModel(Model.self) { try typed(&$0, document, index, lenient) } }
+        self.typed = typed
+        self.required = required
+        self.holdsNull = holdsNull
+        self.lenient = lenient
+    }
+
     /// The read for a class model's property of type `Value`, set by `set`;
     /// nil where the rule's own path must run (`Value` is neither a
     /// built-in scalar nor an optional of one).
-    init?<Model, Value>(
+    convenience init?<Model, Value>(
         _: Model.Type, _: Value.Type, set: @escaping (Model, Value) -> Void, required: Bool, lenient: Bool
     ) {
-        if let scalar = Value.self as? any ScalarValue.Type, let made = Self.assigner(scalar, Model.self, set: set) {
-            assign = made
-            holdsNull = scalar.holdsNull
+        if let scalar = Value.self as? any ScalarValue.Type, let typed = Self.assigner(scalar, Model.self, set: set) {
+            self.init(Model.self, typed, required: required, holdsNull: scalar.holdsNull, lenient: lenient)
         } else if let marker = Value.self as? any OptionalMarker.Type, let wrapped = Self.wrapped(marker),
-            let made = Self.optionalAssigner(wrapped, Model.self, set: set)
+            let typed = Self.optionalAssigner(wrapped, Model.self, set: set)
         {
-            assign = made
-            holdsNull = false
+            self.init(Model.self, typed, required: required, holdsNull: false, lenient: lenient)
         } else {
             return nil
         }
-        self.required = required
-        self.lenient = lenient
+    }
+
+    /// The same read for a subclass's mapping, which runs its superclass's rules.
+    func lifted<Sub, Base>(_ upcast: ClassUpcast<Sub, Base>) -> ClassScalarRead? {
+        guard let typed = typed as? (inout Base, Document, Int, Bool) throws -> Void else { return nil }
+        return ClassScalarRead(
+            Sub.self,
+            { sub, document, index, lenient in
+                var base = upcast.apply(sub)
+                try typed(&base, document, index, lenient)
+            }, required: required, holdsNull: holdsNull, lenient: lenient)
     }
 
     private static func wrapped<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
@@ -45,19 +65,17 @@ final class ClassScalarRead: @unchecked Sendable {
     /// `set` taken as a setter of `S` (`Value` is `S`), compiled into `S`'s assigner.
     private static func assigner<S: ScalarValue, Model, Value>(
         _: S.Type, _: Model.Type, set: @escaping (Model, Value) -> Void
-    ) -> ((ModelFields, Document, Int, Bool) throws -> Void)? {
+    ) -> ((inout Model, Document, Int, Bool) throws -> Void)? {
         guard let typed = set as? (Model, S) -> Void else { return nil }
-        let assign = S.classAssigner(typed)
-        return { fields, document, index, lenient in try fields.withModel(Model.self) { try assign(&$0, document, index, lenient) } }
+        return S.classAssigner(typed)
     }
 
     /// `set` taken as a setter of `S?` (`Value` is `S?`).
     private static func optionalAssigner<S: ScalarValue, Model, Value>(
         _: S.Type, _: Model.Type, set: @escaping (Model, Value) -> Void
-    ) -> ((ModelFields, Document, Int, Bool) throws -> Void)? {
+    ) -> ((inout Model, Document, Int, Bool) throws -> Void)? {
         guard let typed = set as? (Model, S?) -> Void else { return nil }
-        let assign = S.classOptionalAssigner(typed)
-        return { fields, document, index, lenient in try fields.withModel(Model.self) { try assign(&$0, document, index, lenient) } }
+        return S.classOptionalAssigner(typed)
     }
 
     /// The rule loop's path for a plain key (``ScalarRead/read(index:in:into:context:)``'s

@@ -157,6 +157,29 @@ func classObject<T>(_ value: T) -> AnyObject {
     return unsafe unsafeBitCast(value, to: AnyObject.self)
 }
 
+/// Takes an instance of a class `Sub` as its superclass `Base` with no
+/// runtime cast per call: a subclass's mapping runs its superclass's rules
+/// (``MappingRule/lifted(to:)``), and `sub as! Base` asked the runtime
+/// twice per inherited property per object. Made only once both types are
+/// checked to be classes, `Sub` a subclass of `Base`: a subclass instance's
+/// reference is then a valid `Base` reference as it is.
+struct ClassUpcast<Sub, Base> {
+    init?() {
+        guard Sub.self is AnyClass, Base.self is AnyClass, Sub.self is Base.Type else { return nil }
+    }
+
+    @inline(__always)
+    func apply(_ sub: Sub) -> Base {
+        unsafe unsafeBitCast(sub, to: Base.self)
+    }
+
+    /// Whether `base` is still the instance `sub` is (a rule may replace the model).
+    @inline(__always)
+    func isSame(_ base: Base, _ sub: Sub) -> Bool {
+        unsafe unsafeBitCast(base, to: AnyObject.self) === unsafeBitCast(sub, to: AnyObject.self)
+    }
+}
+
 /// Whether `first` and `second` are one type. `==` on metatypes takes
 /// `Any.Type?` operands, and generic code asks the runtime for that
 /// optional's metadata on each call (a tenth of a mapping encode of
