@@ -152,6 +152,17 @@ import Testing
         required init() {}
     }
 
+    /// What both classes have, for ``fill(_:ratio:flag:name:)``.
+    protocol Fillable: AnyObject {
+        var count: Int { get set }
+        var name: String { get set }
+        var ratio: Double? { get set }
+        var flag: Bool? { get set }
+        var big: Int64 { get set }
+        var raw: JSONValue { get set }
+        var when: Date? { get set }
+    }
+
     /// A subclass: its table starts with `Fast`'s properties, rooted at the subclass.
     @Mappable class FastSub: Fast, @unchecked Sendable {
         var extra: Int?
@@ -282,11 +293,62 @@ import Testing
         #expect(String(decoding: try mapper.encode(child), as: UTF8.self) == #"{"count":2,"name":"n","big":0,"raw":null,"kept":7,"extra":5}"#)
     }
 
+    /// Fills a model of either class with the same values.
+    static func fill<Model: Fillable>(_ model: Model, ratio: Double?, flag: Bool?, name: String) -> Model {
+        model.count = -3
+        model.name = name
+        model.ratio = ratio
+        model.flag = flag
+        model.big = .min
+        model.raw = .object(["a/b": .string("é\u{1}")])
+        model.when = Date(timeIntervalSince1970: 1_700_000_000.25)
+        return model
+    }
+
+    /// The bytes, or the error with the model's name taken out.
+    static func written<Model: AnyObject>(_ mapping: Mapping<Model>, _ model: Model, _ write: WriteOptions, _ options: MappingOptions) -> String {
+        var registry = ModelRegistry(options: options)
+        registry.register(mapping)
+        do {
+            return String(decoding: try JSONMapper(registry: registry, writeOptions: write).encode(model), as: UTF8.self)
+        } catch {
+            return "error: " + "\(error)".replacingOccurrences(of: "\(Model.self)", with: "Model")
+        }
+    }
+
+    @Test func aClassScalarWritesAsTheRulesOwnStreamDoes() {
+        let writes: [WriteOptions] = [
+            WriteOptions(), .pretty, WriteOptions { $0.sortedKeys = true },
+            WriteOptions {
+                $0.escapeSlashes = true; $0.asciiOnly = true
+            },
+            WriteOptions { $0.nonConformingFloats = .null }
+        ]
+        let nulls = MappingOptions { $0.nilEncoding = .null }
+        var outputs = Set<String>()
+        for write in writes {
+            for options in [MappingOptions(), nulls] {
+                for (ratio, flag, name) in [(0.1, true, "x\"y"), (nil, nil, "ü"), (Double.nan, false, ""), (-0.0, nil, "\u{7f}")]
+                    as [(Double?, Bool?, String)]
+                {
+                    let fast = Self.written(Self.fast, Self.fill(Fast(), ratio: ratio, flag: flag, name: name), write, options)
+                    let slow = Self.written(Self.slow, Self.fill(Slow(), ratio: ratio, flag: flag, name: name), write, options)
+                    #expect(fast == slow)
+                    outputs.insert(fast)
+                }
+            }
+        }
+        // The options and values reach many outputs, the NaN's error among them.
+        #expect(outputs.count >= 20 && outputs.contains { $0.hasPrefix("error: ") })
+    }
+
     @Test func theDirectPathIsTakenOnlyWhereTheTableGivesAccessors() throws {
         let fast = CompiledMapping(Self.fast, options: MappingOptions())
         let slow = CompiledMapping(Self.slow, options: MappingOptions())
         // Every scalar of the class with a table but the transformed date; none without one.
         #expect(fast.rules.map { $0.classScalar != nil } == [true, true, true, true, true, true, false, true])
+        #expect(fast.rules.map { $0.classScalarWrite != nil } == [true, true, true, true, true, true, false, true])
+        #expect(slow.rules.allSatisfy { $0.classScalarWrite == nil })
         #expect(slow.rules.allSatisfy { $0.classScalar == nil })
         // A subclass's default mapping: every property, inherited ones included, is a scalar set directly.
         let sub = CompiledMapping(Mapping<FastSub>.automatic(), options: MappingOptions())
@@ -297,3 +359,6 @@ import Testing
         #expect(decoded.count == 2 && decoded.name == "n" && decoded.extra == 5)
     }
 }
+
+extension ClassScalarReadTests.Fast: ClassScalarReadTests.Fillable {}
+extension ClassScalarReadTests.Slow: ClassScalarReadTests.Fillable {}

@@ -175,14 +175,33 @@ public struct MappingContext {
 }
 
 /// The class instances an encode is inside (see ``EncodingContext/visiting``).
+///
+/// A stack, not a set: the instances an encode is inside are the chain of
+/// its class models from the root, left in the reverse order of entering,
+/// and that chain is short (at most the depth limit). A scan of it costs
+/// less than hashing every instance in and out (a twentieth of a class
+/// model's encode went to `Hasher`).
 final class VisitedObjects {
-    private var identifiers: Set<ObjectIdentifier> = []
+    private var identifiers: [ObjectIdentifier] = []
 
     /// Enters `object`; false if the encode is already inside it (a cycle).
-    func enter(_ object: AnyObject) -> Bool { identifiers.insert(ObjectIdentifier(object)).inserted }
+    func enter(_ object: AnyObject) -> Bool {
+        let identifier = ObjectIdentifier(object)
+        if identifiers.contains(identifier) { return false }
+        identifiers.append(identifier)
+        return true
+    }
 
-    /// Leaves `object` (its siblings may hold it again without a cycle).
-    func leave(_ object: AnyObject) { identifiers.remove(ObjectIdentifier(object)) }
+    /// Leaves `object` (its siblings may hold it again without a cycle):
+    /// the last one entered, unless an error unwound past others.
+    func leave(_ object: AnyObject) {
+        let identifier = ObjectIdentifier(object)
+        if identifiers.last == identifier {
+            identifiers.removeLast()
+        } else if let position = identifiers.lastIndex(of: identifier) {
+            identifiers.remove(at: position)
+        }
+    }
 }
 
 /// Collects the errors a lossy decode skipped.

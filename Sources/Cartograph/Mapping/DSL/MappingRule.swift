@@ -43,6 +43,9 @@ public struct MappingRule<Model>: @unchecked Sendable {
     /// (``ClassScalarRead``) once the accessors are known: nil, or a
     /// maker that gives nil, where the rule's own path runs.
     var makeClassScalar: (() -> ClassScalarRead?)?
+    /// Makes the stream's write of a class's scalar property through its
+    /// getter (``ClassScalarWrite``), likewise.
+    var makeClassScalarWrite: (() -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?)?
     let decodeKey: KeySpec?
     let encodeKey: KeySpec?
     var decodes = true
@@ -101,7 +104,12 @@ public struct MappingRule<Model>: @unchecked Sendable {
             },
             write: write.map { write in { sub, context in try write(toBase(sub), context) } })
         lifted.stream = stream.map { stream in { sub, context, writer, depth in try stream(toBase(sub), context, &writer, depth) } }
-        if let upcast { lifted.makeClassScalar = makeClassScalar.map { make in { make()?.lifted(upcast) } } }
+        if let upcast {
+            lifted.makeClassScalar = makeClassScalar.map { make in { make()?.lifted(upcast) } }
+            lifted.makeClassScalarWrite = makeClassScalarWrite.map { make in
+                { make().map { write in { sub, writer, depth in try write(upcast.apply(sub), &writer, depth) } } }
+            }
+        }
         return carried(into: lifted)
     }
 
@@ -226,6 +234,7 @@ extension MappingRule {
             let required = self.required
             let lenient = options.lenient
             makeClassScalar = { slot.set.flatMap { ClassScalarRead(Model.self, Value.self, set: $0, required: required, lenient: lenient) } }
+            makeClassScalarWrite = { slot.get.flatMap { ClassScalarWrite.make(Model.self, Value.self, get: $0) } }
         }
         if stored == nil, options.subMapper == nil, !options.coerceArrays, let field = FieldOffset(keyPath) {
             nested = codec.modelSlot?(field) ?? codec.arraySlot?(field, options.lenient)

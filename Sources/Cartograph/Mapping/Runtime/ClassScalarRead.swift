@@ -93,7 +93,57 @@ final class ClassScalarRead: @unchecked Sendable {
     }
 }
 
+/// The stream's write of a class model's scalar property through its
+/// getter (the accessors its table gives): what
+/// ``ScalarValue/writeStored(_:at:optional:into:depth:)`` is for a struct's
+/// stored property. False, writing nothing, for nil.
+enum ClassScalarWrite {
+    /// The write for a property of type `Value` read by `get`; nil where
+    /// the rule's own stream must run (`Value` is neither a built-in scalar
+    /// nor an optional of one).
+    static func make<Model, Value>(_: Model.Type, _: Value.Type, get: @escaping (Model) -> Value)
+        -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
+    {
+        if let scalar = Value.self as? any ScalarValue.Type { return writer(scalar, get: get) }
+        if let marker = Value.self as? any OptionalMarker.Type, let wrapped = wrapped(marker) { return optionalWriter(wrapped, get: get) }
+        return nil
+    }
+
+    private static func wrapped<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
+        O.Wrapped.self as? any ScalarValue.Type
+    }
+
+    private static func writer<S: ScalarValue, Model, Value>(_: S.Type, get: @escaping (Model) -> Value)
+        -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
+    {
+        guard let typed = get as? (Model) -> S else { return nil }
+        return S.classWriter(typed)
+    }
+
+    private static func optionalWriter<S: ScalarValue, Model, Value>(_: S.Type, get: @escaping (Model) -> Value)
+        -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
+    {
+        guard let typed = get as? (Model) -> S? else { return nil }
+        return S.classOptionalWriter(typed)
+    }
+}
+
 extension ScalarValue {
+    static func classWriter<Model>(_ get: @escaping (Model) -> Self) -> (Model, inout NativeJSONWriter, Int) throws -> Bool {
+        { model, writer, depth in
+            try get(model).writeJSON(into: &writer, depth: depth)
+            return true
+        }
+    }
+
+    static func classOptionalWriter<Model>(_ get: @escaping (Model) -> Self?) -> (Model, inout NativeJSONWriter, Int) throws -> Bool {
+        { model, writer, depth in
+            guard let value = get(model) else { return false }
+            try value.writeJSON(into: &writer, depth: depth)
+            return true
+        }
+    }
+
     static func classAssigner<Model>(_ set: @escaping (Model, Self) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void {
         { model, document, index, lenient in set(model, try scalar(in: document, at: index, lenient: lenient)) }
     }

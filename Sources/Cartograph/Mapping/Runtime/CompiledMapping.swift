@@ -31,6 +31,8 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let storedScalar: ScalarRead?
         /// A class's scalar property the rule loop sets through its accessor (``ClassScalarRead``).
         let classScalar: ClassScalarRead?
+        /// A class's scalar property the stream writes through its getter (``ClassScalarWrite``).
+        let classScalarWrite: ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
@@ -42,6 +44,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             nilEncoding = rule.nilEncoding
             storedScalar = rule.writesLeaf && rule.encodes ? rule.stored?.scalar : nil
             classScalar = rule.decodes && rule.role == .property ? rule.makeClassScalar?() : nil
+            classScalarWrite = rule.writesLeaf && rule.encodes && rule.role == .property ? rule.makeClassScalarWrite?() : nil
         }
     }
 

@@ -85,6 +85,8 @@ extension CompiledMapping {
                 try scalar.type.writeStored($0, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth)
             }
         }
+        // A class's scalar, through its getter, likewise (called through `?`: no retain of the closure).
+        if let wrote = try compiled.classScalarWrite?(model, &writer, depth) { return wrote }
         // A scalar runs in the object's context, as in the tree (its path is
         // only made for an error, and errors are the tree's to report);
         // every rule the stream runs has a key spec (``streamOrder``).

@@ -63,6 +63,10 @@ protocol ScalarValue {
     /// as ``scalarArray(in:at:lenient:skippingNulls:)``: the read is compiled for the type.
     static func classAssigner<Model>(_ set: @escaping (Model, Self) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
     static func classOptionalAssigner<Model>(_ set: @escaping (Model, Self?) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
+    /// A closure that writes the value a class model's getter gives as JSON
+    /// (false, writing nothing, for the optional one's nil): ``ClassScalarWrite``.
+    static func classWriter<Model>(_ get: @escaping (Model) -> Self) -> (Model, inout NativeJSONWriter, Int) throws -> Bool
+    static func classOptionalWriter<Model>(_ get: @escaping (Model) -> Self?) -> (Model, inout NativeJSONWriter, Int) throws -> Bool
 }
 
 extension ScalarValue {
