@@ -8,8 +8,9 @@ import Testing
 /// its getter, as the key path would, but without the key-path runtime.
 /// These cases pin that the rules call the accessors the table gives (and
 /// only for the property they belong to), and that a model sees the same
-/// setters, observers and overrides as through a key path.
-@Suite struct ClassAccessorTests {
+/// setters, observers and overrides as through a key path. Serialized:
+/// the probe's calls are recorded in one static place.
+@Suite(.serialized) struct ClassAccessorTests {
     /// Counts what the table's accessors were asked (a class: the closures share it).
     final class Calls: @unchecked Sendable {
         var gets: [String] = []
@@ -78,6 +79,23 @@ import Testing
         #expect(Probe.calls.sets == ["name"])
         #expect(String(decoding: try mapper.encode(probe), as: UTF8.self) == #"{"full_name":"ada","size":3}"#)
         #expect(Probe.calls.gets == ["name"])
+    }
+
+    @Test func aRuleSharedByTwoMappingsTakesTheAccessorsOnce() throws {
+        Probe.calls = Calls()
+        let shared = Map(\Probe.name, "n")
+        let first = Mapping<Probe>({ Probe() }) { shared }
+        let second = Mapping<Probe>({ Probe() }) {
+            shared
+            Map(\.size, "s")
+        }
+        for mapping in [first, second] {
+            var registry = ModelRegistry()
+            registry.register(mapping)
+            let probe = try JSONMapper(registry: registry).decode(Probe.self, from: Array(#"{"n":"ada","s":2}"#.utf8))
+            #expect(probe.name == "ada")
+        }
+        #expect(Probe.calls.sets == ["name", "name"])
     }
 
     /// Non-final, with an observer: a subclass overrides the property with one of its own.

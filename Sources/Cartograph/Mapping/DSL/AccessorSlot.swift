@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Direct accessors of one property of a class model, which a rule calls
 /// instead of applying its key path.
 ///
@@ -12,14 +14,22 @@
 /// key path does, so nothing a model sees changes.
 ///
 /// The slot is filled while the mapping is built, before any rule runs,
-/// and never changes after: rules share it across tasks without a lock.
+/// and only once: a rule kept in a variable and put in a second mapping is
+/// offered the same accessors again, which leave it as it is, so that a
+/// mapping already running never sees it written. Rules then read it
+/// across tasks without a lock.
 final class AccessorSlot<Model, Value>: @unchecked Sendable {
     private(set) var get: ((Model) -> Value)?
     private(set) var set: ((Model, Value) -> Void)?
+    private let filled = Mutex(false)
 
-    /// Gives the slot its accessors (while the mapping is built).
+    /// Gives the slot its accessors (while the mapping is built), unless it has them.
     func fill(get: @escaping (Model) -> Value, set: ((Model, Value) -> Void)?) {
-        self.get = get
-        self.set = set
+        filled.withLock { filled in
+            guard !filled else { return }
+            self.get = get
+            self.set = set
+            filled = true
+        }
     }
 }
