@@ -127,7 +127,7 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
     /// The property's rules in the default mapping (`[MappingRule<Root>]`,
     /// type-erased: the table is not generic), made when a mapping is built.
     let makeRules: () -> Any
-    /// Gives a rule's ``AccessorSlot`` for this property this property's
+    /// Gives the ``AccessorSlot`` of a rule for this property this property's
     /// accessors, when the table has them and the slot's types match (nil:
     /// the table gives none).
     let fillSlot: ((AnyObject) -> Void)?
@@ -161,7 +161,8 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
     /// writes for a class): the default mapping maps it in both directions,
     /// calling `get` and `set` rather than applying the key path, which in
     /// a class costs the key-path runtime's projection on every use
-    /// (``AccessorSlot``). They must read and write the property `keyPath` names.
+    /// (the setter projects a writeback buffer). They must read and write
+    /// the property `keyPath` names.
     public init<Root: AnyObject, Value>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value>, weak: Bool = false,
         get: @escaping (Root) -> Value, set: @escaping (Root, Value) -> Void
