@@ -252,14 +252,20 @@ struct StoredProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let modifiers = variable.modifiers.map(\.name.tokenKind)
             if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) || modifiers.contains(.keyword(.lazy)) { continue }
-            // An override (an observer added in a subclass) is the superclass's
-            // property, already in the table `super` gives.
-            if modifiers.contains(.keyword(.override)) { continue }
             let isWeak = modifiers.contains(.keyword(.weak)) || modifiers.contains(.keyword(.unowned))
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             let mapped = attribute(named: "Mapped", in: variable.attributes)
             let ignore = attribute(named: "MapIgnore", in: variable.attributes)
             let parent = attribute(named: "MapParent", in: variable.attributes) != nil
+            // An override (an observer added in a subclass) is the superclass's
+            // property, already in the table `super` gives; its rules are the superclass's to give.
+            if modifiers.contains(.keyword(.override)) {
+                if let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes) {
+                    let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+                    context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnOverride(name)))
+                }
+                continue
+            }
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 let identifier = pattern.identifier.text
@@ -334,6 +340,7 @@ enum MappableMessage: DiagnosticMessage {
     case needsInit(String, String, final: Bool)
     case readOnlyOptions(String)
     case attributeNotOnProperty(String)
+    case attributeOnOverride(String)
 
     var message: String {
         switch self {
@@ -354,6 +361,8 @@ enum MappableMessage: DiagnosticMessage {
             return "'\(name)' is read-only, so it is written and never read: @Mapped can give it only a key and 'nilEncoding'"
         case .attributeNotOnProperty(let attribute):
             return "@\(attribute) applies to a property of a @Mappable type"
+        case .attributeOnOverride(let name):
+            return "'\(name)' overrides a property the superclass's table already lists: put the attribute on the superclass's declaration"
         }
     }
 
@@ -367,6 +376,7 @@ enum MappableMessage: DiagnosticMessage {
         case .needsInit: id = "needsInit"
         case .readOnlyOptions: id = "readOnlyOptions"
         case .attributeNotOnProperty: id = "attributeNotOnProperty"
+        case .attributeOnOverride: id = "attributeOnOverride"
         }
         return MessageID(domain: "Cartograph", id: id)
     }

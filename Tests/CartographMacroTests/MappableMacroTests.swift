@@ -196,6 +196,45 @@ final class MappableMacroTests: XCTestCase {
             macroSpecs: inheriting)
     }
 
+    func testASubclassLeavesItsOverridesToTheSuperclassTableAndRefusesAttributesOnThem() {
+        assertMacroExpansion(
+            """
+            @Mappable class Admin: User {
+                override var name: String? { didSet { seen = true } }
+                @Mapped("lvl") override var level: Int { didSet {} }
+                @MapIgnore var seen = false
+            }
+            """,
+            expandedSource: """
+                class Admin: User {
+                    override var name: String? { didSet { seen = true } }
+                    override var level: Int { didSet {} }
+                    var seen = false
+
+                    override class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Admin>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("seen", \\Root.seen, get: {
+                                    $0.seen
+                                }, set: {
+                                    $0.seen = $1
+                                }, rules: {
+                                    [Cartograph.Ignore(\\Root.seen)]
+                                }),
+                        ]
+                        }
+                        return super.mappableProperties + own(Self.self)
+                    }
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'level' overrides a property the superclass's table already lists: put the attribute on the superclass's declaration",
+                    line: 3, column: 5)
+            ],
+            macroSpecs: inheriting)
+    }
+
     func testASubclassWithItsOwnInitializersGetsRequiredInitCallingSuper() {
         assertMacroExpansion(
             """
