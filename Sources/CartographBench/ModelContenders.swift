@@ -9,7 +9,7 @@ import Foundation
 /// hand-written mappings and the `@Mappable` ones (factories only read).
 enum ModelContenders {
     static let all: [Contender] = [
-        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classLineDecode, subclassDecode, classEncode
+        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classHandDecode, subclassDecode, classEncode
     ]
 
     struct NotApplicable: Error, CustomStringConvertible {
@@ -91,12 +91,13 @@ enum ModelContenders {
         return { try mapper.decode([EventEntry].self, from: Document(parsing: bytes).root).count }
     }
 
-    /// records.json's records as non-final classes with a hand-written
-    /// `Mapping` (``EventLine``), beside the `@Mappable` ones.
-    static let classLineDecode = Contender(id: "cartograph-class-mapping-decode", peer: "cartograph-class-decode") { file, bytes in
+    static let handClassRegistry = ModelRegistry.corpusHandClassMappings()
+
+    /// The same class with a hand-written `Mapping`, beside its `@Mappable` default mapping.
+    static let classHandDecode = Contender(id: "cartograph-class-mapping-decode", peer: "cartograph-class-decode") { file, bytes in
         guard file == "records.json" else { throw NotApplicable() }
-        let mapper = JSONMapper(registry: classRegistry)
-        return { try mapper.decode([EventLine].self, from: Document(parsing: bytes).root).count }
+        let mapper = JSONMapper(registry: handClassRegistry)
+        return { try mapper.decode([EventEntry].self, from: Document(parsing: bytes).root).count }
     }
 
     /// The same class models written back, beside the struct models.
@@ -110,11 +111,11 @@ enum ModelContenders {
     static let subclassRegistry = ModelRegistry.corpusSubclassMappings()
 
     /// The same records as a subclass whose hand-written mapping inherits
-    /// its superclass's (``AuditedEventLine``), beside the superclass.
+    /// its superclass's (``AuditedEventEntry``), beside the superclass.
     static let subclassDecode = Contender(id: "cartograph-class-subclass-decode", peer: "cartograph-class-mapping-decode") { file, bytes in
         guard file == "records.json" else { throw NotApplicable() }
         let mapper = JSONMapper(registry: subclassRegistry)
-        return { try mapper.decode([AuditedEventLine].self, from: Document(parsing: bytes).root).count }
+        return { try mapper.decode([AuditedEventEntry].self, from: Document(parsing: bytes).root).count }
     }
 
     static let foundationDecoder = Contender(id: "foundation-jsondecoder", peer: nil) { file, bytes in

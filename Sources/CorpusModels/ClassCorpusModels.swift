@@ -1,10 +1,10 @@
-// records.json's records as the seeds write their models: non-final
-// classes, read and written through their setters and getters. The same
+// records.json's records as the seeds write their models: a non-final
+// class, read and written through its setters and getters. The same
 // fields and keys as ``EventRecord`` (a struct), so that the
 // `cartograph-class-*` contenders measure what a class model costs against
 // a struct model on the same bytes: ``EventEntry`` through its `@Mappable`
-// default mapping, ``EventLine`` through a hand-written `Mapping`,
-// ``AuditedEventLine`` through a subclass's mapping inheriting that one.
+// default mapping and through a hand-written `Mapping`, and
+// ``AuditedEventEntry`` through a subclass's mapping inheriting that one.
 import Cartograph
 
 /// One line of records.json, as a non-final `@Mappable` class.
@@ -17,22 +17,10 @@ open class EventEntry: @unchecked Sendable {
     public var user: Int?
 
     public required init() {}
-}
 
-/// One line of records.json, as a non-final class mapped by hand (its
-/// table, from `@Mappable`, names nothing here: every rule has its key).
-@Mappable
-open class EventLine: @unchecked Sendable {
-    public var id = 0
-    public var ok = false
-    public var value = 0.0
-    public var kind = ""
-    public var user: Int?
-
-    public required init() {}
-
-    /// The hand-written mapping, as the seeds register theirs.
-    public static let mapping = Mapping<EventLine>({ EventLine() }) {
+    /// A hand-written mapping of the same properties, as the seeds register
+    /// theirs (every rule has its key; the table gives the accessors).
+    public static let handWritten = Mapping<EventEntry>({ EventEntry() }) {
         Map(\.id, "id")
         Map(\.ok, "ok")
         Map(\.value, "value")
@@ -41,29 +29,32 @@ open class EventLine: @unchecked Sendable {
     }
 }
 
+/// A subclass registered with its own hand-written mapping that inherits
+/// the superclass's rules, as the seeds register a subclass per model; it
+/// adds nothing, so it reads the same records.
+public final class AuditedEventEntry: EventEntry, @unchecked Sendable {}
+
 extension ModelRegistry {
-    /// The class twins of records.json's model: ``EventEntry`` by its
-    /// default mapping, ``EventLine`` by its hand-written one. No subclass
-    /// is registered: class inference would then be measured too.
+    /// ``EventEntry`` by its default mapping. No subclass is registered:
+    /// class inference would then be measured too.
     public static func corpusClassMappings() -> ModelRegistry {
         var registry = ModelRegistry()
         registry.register(EventEntry.self)
-        registry.register(EventLine.mapping)
         return registry
     }
-}
 
-/// A subclass of ``EventLine`` registered with its own hand-written mapping
-/// that inherits the superclass's rules, as the seeds register a subclass
-/// per model; it adds nothing, so it reads the same records.
-public final class AuditedEventLine: EventLine, @unchecked Sendable {}
+    /// ``EventEntry`` by its hand-written mapping.
+    public static func corpusHandClassMappings() -> ModelRegistry {
+        var registry = ModelRegistry()
+        registry.register(EventEntry.handWritten)
+        return registry
+    }
 
-extension ModelRegistry {
-    /// ``AuditedEventLine``'s mapping (`Mapping(inheriting:)`), alone in its
-    /// registry so that decoding its superclass measures no class inference.
+    /// ``AuditedEventEntry``'s mapping (`Mapping(inheriting:)`), alone in its
+    /// registry so that decoding measures no class inference.
     public static func corpusSubclassMappings() -> ModelRegistry {
         var registry = ModelRegistry()
-        registry.register(Mapping<AuditedEventLine>(inheriting: EventLine.mapping, { AuditedEventLine() }) {})
+        registry.register(Mapping<AuditedEventEntry>(inheriting: EventEntry.handWritten, { AuditedEventEntry() }) {})
         return registry
     }
 }

@@ -193,18 +193,17 @@ public struct MappableProperty: @unchecked Sendable, CustomStringConvertible {
         self.valueType = Value.self
         self.isWeak = weak
         self.isWritable = writable
-        let fillSlot: ((AnyObject) -> Void)? = accessors.map { get, set in
+        // Handed to the rules for this property when a mapping of the type is
+        // built (``Mapping``'s table lookup), the default mapping's included.
+        fillSlot = accessors.map { get, set in
             { slot in (slot as? AccessorSlot<Root, Value>)?.fill(get: get, set: set) }
         }
-        self.fillSlot = fillSlot
         self.makeRules = {
             rules().map { rule in
                 var named = rule
                 if named.property == nil, named.role == .property || { if case .ignore = named.role { true } else { false } }() {
                     named.property = name
                 }
-                // Only a rule for this very property, through its own value type, takes the accessors.
-                if let fillSlot, named.keyPath == keyPath, let slot = named.accessorSlot { fillSlot(slot) }
                 return named
             }
         }

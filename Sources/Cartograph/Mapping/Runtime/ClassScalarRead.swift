@@ -36,15 +36,10 @@ final class ClassScalarRead: @unchecked Sendable {
     convenience init?<Model, Value>(
         _: Model.Type, _: Value.Type, set: @escaping (Model, Value) -> Void, required: Bool, lenient: Bool
     ) {
-        if let scalar = Value.self as? any ScalarValue.Type, let typed = Self.assigner(scalar, Model.self, set: set) {
-            self.init(Model.self, typed, required: required, holdsNull: scalar.holdsNull, lenient: lenient)
-        } else if let marker = Value.self as? any OptionalMarker.Type, let wrapped = Self.wrapped(marker),
-            let typed = Self.optionalAssigner(wrapped, Model.self, set: set)
-        {
-            self.init(Model.self, typed, required: required, holdsNull: false, lenient: lenient)
-        } else {
-            return nil
-        }
+        guard let (scalar, optional) = scalarType(of: Value.self),
+            let typed = optional ? Self.optionalAssigner(scalar, Model.self, set: set) : Self.assigner(scalar, Model.self, set: set)
+        else { return nil }
+        self.init(Model.self, typed, required: required, holdsNull: !optional && scalar.holdsNull, lenient: lenient)
     }
 
     /// The same read for a subclass's mapping, which runs its superclass's rules.
@@ -56,10 +51,6 @@ final class ClassScalarRead: @unchecked Sendable {
                 var base = upcast.apply(sub)
                 try typed(&base, document, index, lenient)
             }, required: required, holdsNull: holdsNull, lenient: lenient)
-    }
-
-    private static func wrapped<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
-        O.Wrapped.self as? any ScalarValue.Type
     }
 
     /// `set` taken as a setter of `S` (`Value` is `S`), compiled into `S`'s assigner.
@@ -104,13 +95,8 @@ enum ClassScalarWrite {
     static func make<Model, Value>(_: Model.Type, _: Value.Type, get: @escaping (Model) -> Value)
         -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
     {
-        if let scalar = Value.self as? any ScalarValue.Type { return writer(scalar, get: get) }
-        if let marker = Value.self as? any OptionalMarker.Type, let wrapped = wrapped(marker) { return optionalWriter(wrapped, get: get) }
-        return nil
-    }
-
-    private static func wrapped<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
-        O.Wrapped.self as? any ScalarValue.Type
+        guard let (scalar, optional) = scalarType(of: Value.self) else { return nil }
+        return optional ? optionalWriter(scalar, get: get) : writer(scalar, get: get)
     }
 
     private static func writer<S: ScalarValue, Model, Value>(_: S.Type, get: @escaping (Model) -> Value)

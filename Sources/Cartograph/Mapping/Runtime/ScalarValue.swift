@@ -69,6 +69,19 @@ protocol ScalarValue {
     static func classOptionalWriter<Model>(_ get: @escaping (Model) -> Self?) -> (Model, inout NativeJSONWriter, Int) throws -> Bool
 }
 
+/// The built-in scalar `type` is, or holds as an `Optional` (`optional`);
+/// nil for any other type. What the in-place readers and writers
+/// (``StoredScalar``, ``ClassScalarRead``, ``ClassScalarWrite``) are made for.
+func scalarType(of type: Any.Type) -> (scalar: any ScalarValue.Type, optional: Bool)? {
+    if let scalar = type as? any ScalarValue.Type { return (scalar, false) }
+    guard let marker = type as? any OptionalMarker.Type, let wrapped = wrappedScalar(marker) else { return nil }
+    return (wrapped, true)
+}
+
+private func wrappedScalar<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
+    O.Wrapped.self as? any ScalarValue.Type
+}
+
 extension ScalarValue {
     static func writeStored(_ model: ModelView, at field: FieldOffset, optional: Bool, into writer: inout NativeJSONWriter, depth: Int) throws -> Bool
     {

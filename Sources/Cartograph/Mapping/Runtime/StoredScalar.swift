@@ -25,24 +25,14 @@ final class StoredScalar: @unchecked Sendable {
     /// model, a property the key path reaches through code, a type that is
     /// not a built-in scalar (or an optional of one), array coercion or a sub-mapper.
     static func make<Model, Value>(_ keyPath: WritableKeyPath<Model, Value>, options: ValueOptions, rule: MappingRule<Model>) -> StoredScalar? {
-        guard !options.coerceArrays, options.subMapper == nil, let field = FieldOffset(keyPath)
+        guard !options.coerceArrays, options.subMapper == nil, let field = FieldOffset(keyPath),
+            let (scalar, optional) = scalarType(of: Value.self)
         else { return nil }
-        var scalar = Value.self as? any ScalarValue.Type
-        var optional = false
-        if scalar == nil, let marker = Value.self as? any OptionalMarker.Type {
-            scalar = wrappedScalar(marker)
-            optional = true
-        }
-        guard let scalar else { return nil }
         return StoredScalar(
             scalar: ScalarRead(
                 field: field, type: scalar, optional: optional, lenient: options.lenient, required: rule.required,
                 ignoreNull: rule.ignoreNull, holdsNull: !optional && scalar.holdsNull),
             hasZero: optional || scalar.hasZero, name: rule.decodeKey?.description ?? rule.property ?? "?")
-    }
-
-    private static func wrappedScalar<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Type)? {
-        O.Wrapped.self as? any ScalarValue.Type
     }
 
     /// Applies what a rule found to the model's fields, by the same matrix
