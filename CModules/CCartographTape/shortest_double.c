@@ -163,7 +163,13 @@ static void shortest_digits(uint64_t bits, uint64_t *digits, int32_t *exponent) 
            decides the rounding: the first digit of the last part dropped.
            Short results (prices, coordinates of a few places) drop a dozen
            digits or more, four at a time here; dropped one at a time, that
-           was most of their cost. */
+           was most of their cost.
+           The 5000 below is the one-at-a-time rule, but no double can show
+           it: when a block is the last part dropped, a multiple of 10^4
+           lies inside the interval (vm, vp), at most 400 wide here (the
+           widest seen over 2x10^7 random doubles), so the block is within
+           400 of 0000 or 10000. Any threshold from 999 to 9000 gives the
+           same digits on those doubles: no test fails when it is changed. */
         int round_up = 0;
         while (vp / 10000 > vm / 10000) {
             uint64_t vr_div10000 = vr / 10000;
