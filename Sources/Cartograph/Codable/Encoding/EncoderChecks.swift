@@ -20,8 +20,12 @@ protocol EncoderChecks: AnyObject {
 
 extension EncoderChecks {
     func invalid(_ value: Any, _ message: String, key: (any CodingKey)?, kind: CartographError.Kind = .encodingFailed) -> EncodingError {
-        var keys = codingPath
-        if let key { keys.append(key) }
+        invalid(value, message, keys: key.map { [$0] } ?? [], kind: kind)
+    }
+
+    /// The error for a value `keys` below this encoder's path.
+    func invalid(_ value: Any, _ message: String, keys below: [any CodingKey], kind: CartographError.Kind = .encodingFailed) -> EncodingError {
+        let keys = codingPath + below
         let error = CartographError(kind, message, path: PathTrail.render(codingKeys: keys))
         return .invalidValue(value, EncodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
@@ -32,11 +36,29 @@ extension EncoderChecks {
         return .number(JSONNumber(value))
     }
 
+    /// ``double(_:key:)`` for element `index` of a `[Double]` written whole
+    /// under `key` (see ``nonFinite(_:key:index:)``).
+    func double(_ value: Double, key: (any CodingKey)?, index: Int) throws -> JSONValue {
+        guard value.isFinite || propertyList else { return try nonFinite(value, key: key, index: index) }
+        return .number(JSONNumber(value))
+    }
+
     /// What a NaN or an infinity becomes in JSON: the strings the options
     /// name, or an error.
     func nonFinite(_ value: Double, key: (any CodingKey)?) throws -> JSONValue {
+        try nonFinite(value, keys: key.map { [$0] } ?? [])
+    }
+
+    /// ``nonFinite(_:key:)`` for element `index` of a `[Double]` written
+    /// whole under `key` (nil: the array is this encoder's own value): the
+    /// error's path names both, as `Array.encode(to:)`'s would.
+    func nonFinite(_ value: Double, key: (any CodingKey)?, index: Int) throws -> JSONValue {
+        try nonFinite(value, keys: key.map { [$0, IndexKey(index)] } ?? [IndexKey(index)])
+    }
+
+    private func nonFinite(_ value: Double, keys: [any CodingKey]) throws -> JSONValue {
         guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloats else {
-            throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", key: key)
+            throw invalid(value, "\(value) cannot be written as JSON; set CodableOptions.nonConformingFloats to write it as a string", keys: keys)
         }
         return .string(value.isNaN ? nan : (value > 0 ? positive : negative))
     }

@@ -202,7 +202,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// encoder's value. On an error the caller undoes the member
     /// (``StreamRun/undoMember(_:from:key:)``).
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey, frame: Int) throws {
-        if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true) { return }
+        if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true, below: true) { return }
         try checkDepth(value, key: key)
         let ticket = run.state.newTicket()
         run.state.setPending(frame, ticket: ticket)
@@ -219,7 +219,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
         let start = run.state.writer.sink.count
         guard try beginSingleValue() else { return }
         do {
-            if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
+            if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false, below: true) { return }
             try checkDepth(value, key: nil)
             let ticket = run.state.newTicket()
             run.state.setPending(frame, ticket: ticket)
@@ -239,7 +239,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     func encodeRoot<T: Encodable>(_ value: T, requiringValue: Bool) throws {
         defer { run.state.recycled.empty() }
         guard run.state.takePlace(frame, ticket: ticket) else { throw run.state.abandon() }
-        if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false) { return }
+        if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false, below: false) { return }
         run.state.setPending(frame, ticket: ticket)
         keepDictionaryKeys(T.self)
         try value.encode(to: self)
@@ -254,8 +254,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// scalars; false for any other value. Its own types first
     /// (``SpecialEncoding``), then registered models. A registered model's error is wrapped with the
     /// member's key where the tree wraps it (a member), and thrown as it is
-    /// where the tree throws it so (the root, a single value).
-    private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool) throws -> Bool {
+    /// where the tree throws it so (the root, a single value). `below`: the
+    /// value is a level below this encoder's (a member, or what a single
+    /// value holds), with the depth check `encode(to:)` would meet first;
+    /// false for the root.
+    private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool, below: Bool) throws -> Bool {
         if let kind = SpecialEncoding.of(T.self) {
             // The kind says what T is: `sameType` then reinterprets the value without a dynamic cast.
             switch kind {
@@ -266,7 +269,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
                         _ = try run.state.beginMember(frame + 1, generation)
                         run.state.writer.writeDouble(element)
                     } else {
-                        let replacement = try nonFinite(element, key: IndexKey(index))
+                        let replacement = try nonFinite(element, key: key, index: index)
                         _ = try run.state.beginMember(frame + 1, generation)
                         try run.state.writer.write(replacement, depth: frame + 1, path: "")
                     }
@@ -281,6 +284,15 @@ final class StreamEncoder: Encoder, EncoderChecks {
             case .decimal: try run.state.writer.writeNumber(JSONNumber(sameType(value, as: Decimal.self)), path: "")
             case .url: run.state.writer.writeString(sameType(value, as: URL.self).absoluteString)
             case .jsonValue: try writeWhole(sameType(value, as: JSONValue.self), frame: frame)
+            case .doubleRows:
+                // The depth checks `encode(to:)` would meet: the value's own, and (below) its rows'.
+                if below { try checkDepth(value, key: key) }
+                try writeRows(value, matrices: false, frame: frame)
+            case .doubleMatrices:
+                if below { try checkDepth(value, key: key) }
+                // Too deep for the rows: `encode(to:)` reports it, with the path.
+                guard (below ? depth + 1 : depth) < maxDepth else { return false }
+                try writeRows(value, matrices: true, frame: frame)
             }
             return true
         }
@@ -312,6 +324,32 @@ final class StreamEncoder: Encoder, EncoderChecks {
             return true
         }
         return false
+    }
+
+    /// Rows of doubles (`[[Double]]`), or a list of such (`[[[Double]]]`,
+    /// `matrices`), into the member begun in `frame`, by the writer alone:
+    /// nothing else can write in between, so no frame is opened for them.
+    /// A NaN or an infinity abandons the stream (the tree then writes what
+    /// the options make of it, or throws with its path), and so does the
+    /// writer's depth limit (the tree's writer reports it).
+    private func writeRows(_ value: some Encodable, matrices: Bool, frame: Int) throws {
+        let list = matrices ? sameType(value, as: [[[Double]]].self) : [sameType(value, as: [[Double]].self)]
+        for rows in list {
+            for row in rows {
+                for element in row where !element.isFinite { throw run.state.abandon() }
+            }
+        }
+        do {
+            guard matrices else { return try Double.writeJSONMatrix(list[0], into: &run.state.writer, depth: frame) }
+            try run.state.writer.open(UInt8(ascii: "["), depth: frame, path: "")
+            for position in 0..<list.count {
+                run.state.writer.beginElement(position, depth: frame)
+                try Double.writeJSONMatrix(list[position], into: &run.state.writer, depth: frame + 1)
+            }
+            run.state.writer.close(UInt8(ascii: "]"), count: list.count, depth: frame)
+        } catch {
+            throw run.state.abandon()
+        }
     }
 
     private func writeArray<Element>(_ elements: [Element], frame: Int, _ write: (inout NativeJSONWriter, Element) -> Void) throws -> Bool {

@@ -242,7 +242,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     private func encodeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> EncodingNode? {
         guard let kind = SpecialEncoding.of(T.self) else { return nil }
         switch kind {
-        case .doubles: return .value(.array(try sameType(value, as: [Double].self).enumerated().map { try double($1, key: IndexKey($0)) }))
+        case .doubles: return .value(.array(try sameType(value, as: [Double].self).enumerated().map { try double($1, key: key, index: $0) }))
         case .integers: return .value(.array(sameType(value, as: [Int].self).map { .number(JSONNumber($0)) }))
         case .strings: return .value(.array(sameType(value, as: [String].self).map { .string($0) }))
         case .int64s: return .value(.array(sameType(value, as: [Int64].self).map { .number(JSONNumber($0)) }))
@@ -259,6 +259,9 @@ final class TreeEncoder: Encoder, EncoderChecks {
             if case .useDefaultKeys = options.keys { return .object(codableForm(of: url)) }
             return nil
         case .jsonValue: return .value(sameType(value, as: JSONValue.self))
+        // Through `encode(to:)`: the tree is the reference the stream's own
+        // writing of these is checked against, errors and their paths included.
+        case .doubleRows, .doubleMatrices: return nil
         }
     }
 
