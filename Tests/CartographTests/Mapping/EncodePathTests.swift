@@ -70,7 +70,8 @@ import Testing
         branch.leaf = Leaf(tag: base)
         branch.leaves = [Leaf(tag: base + 1), Leaf(tag: base + 2)]
         branch.grid = [[], [Leaf(tag: base + 3)]]
-        branch.named = ["p.q": Leaf(tag: base + 4)]
+        // Two members: the first one's key link is gone when the second is written.
+        branch.named = ["a": Leaf(tag: base + 5), "p.q": Leaf(tag: base + 4)]
         branch.child = child
         return branch
     }
@@ -81,7 +82,7 @@ import Testing
         twig.leaf = Leaf(tag: 300)
         twig.leaves = [Leaf(tag: 301), Leaf(tag: 302)]
         twig.grid = [[], [Leaf(tag: 303)]]
-        twig.named = ["p.q": Leaf(tag: 304)]
+        twig.named = ["a": Leaf(tag: 306), "p.q": Leaf(tag: 304)]
         twig.extra = Leaf(tag: 305)
         root.branches = [branch(100), branch(200, child: twig)]
         root.single = branch(400)
@@ -98,11 +99,11 @@ import Testing
     }
 
     static let expected = [
-        "$.branches[0].leaf", "$.branches[0].leaves[0]", "$.branches[0].leaves[1]", "$.branches[0].grid[1][0]", #"$.branches[0].named["p.q"]"#,
-        "$.branches[1].leaf", "$.branches[1].leaves[0]", "$.branches[1].leaves[1]", "$.branches[1].grid[1][0]", #"$.branches[1].named["p.q"]"#,
-        "$.branches[1].child.leaf", "$.branches[1].child.leaves[0]", "$.branches[1].child.leaves[1]", "$.branches[1].child.grid[1][0]",
-        #"$.branches[1].child.named["p.q"]"#, "$.branches[1].child.extra", "$.single.leaf", "$.single.leaves[0]", "$.single.leaves[1]",
-        "$.single.grid[1][0]",
+        "$.branches[0].leaf", "$.branches[0].leaves[0]", "$.branches[0].leaves[1]", "$.branches[0].grid[1][0]", "$.branches[0].named.a",
+        #"$.branches[0].named["p.q"]"#, "$.branches[1].leaf", "$.branches[1].leaves[0]", "$.branches[1].leaves[1]", "$.branches[1].grid[1][0]",
+        "$.branches[1].named.a", #"$.branches[1].named["p.q"]"#, "$.branches[1].child.leaf", "$.branches[1].child.leaves[0]",
+        "$.branches[1].child.leaves[1]", "$.branches[1].child.grid[1][0]", "$.branches[1].child.named.a", #"$.branches[1].child.named["p.q"]"#,
+        "$.branches[1].child.extra", "$.single.leaf", "$.single.leaves[0]", "$.single.leaves[1]", "$.single.grid[1][0]", "$.single.named.a",
         #"$.single.named["p.q"]"#
     ]
 
@@ -118,7 +119,8 @@ import Testing
     @Test func anErrorNamesItsOwnPathWhereverItIs() throws {
         let cases: [(Int, String)] = [
             (100, "$.branches[0].leaf"), (102, "$.branches[0].leaves[1]"), (203, "$.branches[1].grid[1][0]"),
-            (304, #"$.branches[1].child.named["p.q"]"#), (301, "$.branches[1].child.leaves[0]"), (305, "$.branches[1].child.extra"),
+            (304, #"$.branches[1].child.named["p.q"]"#), (306, "$.branches[1].child.named.a"), (301, "$.branches[1].child.leaves[0]"),
+            (305, "$.branches[1].child.extra"),
             (403, "$.single.grid[1][0]")
         ]
         for (tag, path) in cases {

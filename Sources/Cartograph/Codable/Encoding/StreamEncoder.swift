@@ -304,7 +304,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
             var writer = run.state.writer
             let start = writer.sink.count
             do {
-                try entry.streamValue(value, EncodingContext(registry: registry, profile: .json), &writer, frame)
+                try entry.streamValue(value, EncodingContext(session: run.mappingSession), &writer, frame)
                 return true
             } catch {
                 writer.sink.truncate(to: start)

@@ -34,6 +34,11 @@ final class StreamRun: ExclusiveState<StreamStack> {
     let options: CodableOptions
     let registry: ModelRegistry
     let registryIsEmpty: Bool
+    /// What the registered models met in this encode are written in: one
+    /// session for all of them (each one's cycle checks and path links are
+    /// undone when it is written), not one per value: an array of 50,000
+    /// registered records made 50,000 sessions.
+    lazy var mappingSession = EncodingSession(registry: registry, profile: .json)
 
     /// Whether values with these options can be streamed. Sorted keys need
     /// every key of an object first; a custom key strategy must be called

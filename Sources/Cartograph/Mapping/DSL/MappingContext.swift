@@ -222,6 +222,8 @@ final class EncodingSession {
     let profile: OutputProfile
     /// The class instances being encoded (see ``EncodingContext/visiting``).
     let visiting = VisitedObjects()
+    /// The path links of the encode (as a decode's, ``MappingContext/Session``).
+    let links = PathTrail.Stack()
 
     init(registry: ModelRegistry, profile: OutputProfile) {
         self.registry = registry
@@ -239,12 +241,15 @@ public struct EncodingContext {
     public var profile: OutputProfile { session.profile }
     /// The registry, profile and visited instances of the whole encode.
     let session: EncodingSession
-    /// The path to this value's parent, linked. This value's own step (its
-    /// key, an array position under that key) is kept in `pending` and
-    /// `pendingIndex` and linked only when a path is asked for or a child
-    /// needs it (``materialized()``): most values are written and left
-    /// without either, and a link is an allocation.
-    let trail: PathTrail?
+    /// The path to this value's parent: the innermost link on the session's
+    /// ``PathTrail/Stack`` (-1: the root). This value's own step (its key,
+    /// an array position under that key) is kept in `pending` and
+    /// `pendingIndex` and linked only when a child needs it
+    /// (``materialized()``): most values are written and left without one.
+    /// A link is a plain value on the stack; the `PathTrail` object per
+    /// linked step it replaced was an allocation and a retain and release
+    /// per child context (a twentieth of a mapping encode of twitter.json).
+    let trail: Int
     let pending: KeySpec.Storage?
     /// An array position below `pending` (negative: none).
     let pendingIndex: Int
@@ -264,7 +269,7 @@ public struct EncodingContext {
     }
 
     init(
-        session: EncodingSession, trail: PathTrail? = nil, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1, depth: Int = 0,
+        session: EncodingSession, trail: Int = -1, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1, depth: Int = 0,
         subMapper: SubMapper? = nil
     ) {
         self.session = session
@@ -284,16 +289,32 @@ public struct EncodingContext {
     }
 
     /// The path being encoded, as `$.friends[3]`.
-    public var path: String { PathTrail.render(linkedTrail) }
+    public var path: String {
+        var components = session.links.components(to: trail)
+        if let pending { components += pending.trailComponents }
+        if pendingIndex >= 0 { components.append(.index(pendingIndex)) }
+        return PathTrail.render(components)
+    }
 
     /// Whether this value's own step is still to be linked.
     var hasPendingStep: Bool { pending != nil || pendingIndex >= 0 }
 
-    /// `trail` with this value's own step linked.
-    private var linkedTrail: PathTrail? {
+    /// Where the path stack stands: links pushed after this (by
+    /// ``materialized()``, ``child(_:)`` or ``child(spec:)`` under a
+    /// pending step) are removed by ``unlink(to:)`` when the call that
+    /// pushed them returns. A context kept after that (a factory storing
+    /// the one it was given) names what the stack then holds, as a
+    /// decode's does (``PathTrail/Stack``).
+    var linkMark: Int { session.links.count }
+
+    /// Removes the path links pushed since `mark`.
+    func unlink(to mark: Int) { session.links.truncate(to: mark) }
+
+    /// `trail` with this value's own step pushed on the stack.
+    private func linkedTrail() -> Int {
         var trail = self.trail
-        if let pending { for component in pending.trailComponents { trail = PathTrail(parent: trail, component: component) } }
-        if pendingIndex >= 0 { trail = PathTrail(parent: trail, component: .index(pendingIndex)) }
+        if let pending { trail = session.links.push(pending, under: trail) }
+        if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
         return trail
     }
 
@@ -301,7 +322,7 @@ public struct EncodingContext {
     /// that has children, so that they do not each link it again.
     func materialized() -> EncodingContext {
         guard hasPendingStep else { return self }
-        return EncodingContext(session: session, trail: linkedTrail, depth: depth, subMapper: subMapper)
+        return EncodingContext(session: session, trail: linkedTrail(), depth: depth, subMapper: subMapper)
     }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
@@ -310,11 +331,12 @@ public struct EncodingContext {
             return EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: index, depth: depth + 1, subMapper: subMapper)
         }
         return EncodingContext(
-            session: session, trail: PathTrail(parent: linkedTrail, component: component), depth: depth + 1, subMapper: subMapper)
+            session: session, trail: session.links.push(component, under: linkedTrail()), depth: depth + 1, subMapper: subMapper)
     }
 
     func child(spec: KeySpec) -> EncodingContext {
-        EncodingContext(session: session, trail: linkedTrail, pending: spec.storage, depth: depth + 1, subMapper: subMapper)
+        EncodingContext(
+            session: session, trail: hasPendingStep ? linkedTrail() : trail, pending: spec.storage, depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits (`levels` more, for the stream's

@@ -74,14 +74,21 @@ enum AnyCodec {
         if let scalar = value as? any ScalarValue { return scalar.encodedScalar(profile: context.profile) }
         if let dictionary = value as? [String: Any] {
             try context.descend()
+            let mark = context.linkMark
             return .object(
                 try dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { key, member in
-                    (key, try encode(member, context.child(.key(key))))
+                    defer { context.unlink(to: mark) }
+                    return (key, try encode(member, context.child(.key(key))))
                 })
         }
         if let array = value as? [Any] {
             try context.descend()
-            return .array(try array.enumerated().map { index, element in try encode(element, context.child(.index(index))) })
+            let mark = context.linkMark
+            return .array(
+                try array.enumerated().map { index, element in
+                    defer { context.unlink(to: mark) }
+                    return try encode(element, context.child(.index(index)))
+                })
         }
         if let encodable = value as? any Encodable { return try CodableFallback.encode(encodable, context: context) }
         throw CartographError(

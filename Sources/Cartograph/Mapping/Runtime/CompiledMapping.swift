@@ -310,8 +310,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// key path accumulate into an array in rule order, never overwriting.
     func encode(_ model: Model, _ context: EncodingContext) throws -> EncodedValue {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
-        // The model's own path step linked once for the children its rules make.
+        // The model's own path step linked once for the children its rules
+        // make, and cut back when the model is written.
+        let mark = context.linkMark
         let context = makesChildContexts ? context.materialized() : context
+        defer { context.unlink(to: mark) }
         if let flatKeys { return try encodeFlat(model, context, keys: flatKeys) }
         var root: EncodedValue?
         var written: [[KeySpec.Component]: Int] = [:]

@@ -32,8 +32,11 @@ extension CompiledMapping {
         // writer sorts them.
         let order = writer.options.sortedKeys ? sortedStreamOrder : streamOrder
         // The model's own path step is linked once here if its rules make
-        // children, rather than by each child (EncodingContext.materialized).
+        // children, rather than by each child (EncodingContext.materialized),
+        // and cut back when the model is written.
+        let mark = context.linkMark
         let context = makesChildContexts ? context.materialized() : context
+        defer { context.unlink(to: mark) }
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
         let rules = rules
@@ -181,7 +184,9 @@ extension ValueCodec {
         } else {
             // The array's step linked once; each element's position waits
             // unlinked in its context until a path or a child needs it.
+            let mark = context.linkMark
             let context = context.materialized()
+            defer { context.unlink(to: mark) }
             for position in 0..<values.count {
                 writer.beginElement(position, depth: depth)
                 try codec.stream(values[position], context.child(.index(position)), &writer, depth + 1)
@@ -197,8 +202,13 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
+        let mark = context.linkMark
         let context = context.materialized()
+        defer { context.unlink(to: mark) }
+        let memberMark = context.linkMark
         for position in 0..<pairs.count {
+            // Each member's key link is removed once it is written.
+            defer { context.unlink(to: memberMark) }
             writer.beginMember(pairs[position].0, position, depth: depth)
             try codec.stream(pairs[position].1, context.child(.key(pairs[position].0)), &writer, depth + 1)
         }

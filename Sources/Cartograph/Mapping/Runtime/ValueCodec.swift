@@ -243,7 +243,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 }
             }
         } else {
+            let mark = context.linkMark
             let context = context.materialized()
+            defer { context.unlink(to: mark) }
             for position in 0..<values.count {
                 elements.append(try codec.encode(values[position], context.child(.index(position))))
             }
@@ -331,7 +333,13 @@ struct ValueCodec<Value>: @unchecked Sendable {
             },
             encode: { dictionary, context in
                 try context.descend()
-                return .object(try dictionary.pairs.map { ($0.0, try value.encode($0.1, context.child(.key($0.0)))) })
+                let mark = context.linkMark
+                return .object(
+                    try dictionary.pairs.map { pair in
+                        // Each member's key link is removed once it is encoded.
+                        defer { context.unlink(to: mark) }
+                        return (pair.0, try value.encode(pair.1, context.child(.key(pair.0))))
+                    })
             },
             stream: { dictionary, context, writer, depth in try streamMembers(dictionary.pairs, value, context, &writer, depth) },
             zero: { D.make([]) })
