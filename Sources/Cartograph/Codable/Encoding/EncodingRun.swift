@@ -16,6 +16,9 @@ final class EncodingRun {
     /// Keyed containers kept for the next object of their key type at their
     /// depth; emptied when the root value is encoded (``TreeEncoder/encodeRootNode(_:requiringValue:)``).
     var recycled: RecycledContainers<TreeKeyedState>
+    /// What the registered models met in this encode are encoded in: one
+    /// session for all of them, as the stream's (``StreamRun/mappingSession``).
+    lazy var mappingSession = EncodingSession(registry: registry, profile: propertyList ? .propertyList : .json)
 
     init(options: CodableOptions, registry: ModelRegistry, propertyList: Bool, writeAhead: BinaryWriteAhead? = nil, recyclesContainers: Bool = true) {
         self.options = options

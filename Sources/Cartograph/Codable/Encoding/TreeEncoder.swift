@@ -188,7 +188,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
             do {
                 // Kept as the mapping wrote it: the writers walk it without a JSONValue in between.
-                return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))
+                return .native(try entry.encodeValue(value, EncodingContext(session: run.mappingSession)))
             } catch let error as CartographError {
                 throw invalid(value, error.message, key: key)
             }
@@ -228,7 +228,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         defer { if depth == 0 { run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
         if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
-            return .native(try entry.encodeValue(value, EncodingContext(registry: registry, profile: propertyList ? .propertyList : .json)))
+            return .native(try entry.encodeValue(value, EncodingContext(session: run.mappingSession)))
         }
         keepDictionaryKeys(T.self)
         try value.encode(to: self)

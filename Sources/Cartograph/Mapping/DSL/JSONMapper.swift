@@ -136,8 +136,9 @@ public struct JSONMapper: Sendable {
         switch node.kind {
         case .object:
             let object = try node.object()
-            let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
             if let entry = try registry.candidates(for: object, key: key).first, entry.type == Model.self {
+                // A context (a session and its path stack) only for an object that is a model.
+                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
                 found.append(try entry.decode(node, context, as: Model.self))
                 if !nested { return }
             }
