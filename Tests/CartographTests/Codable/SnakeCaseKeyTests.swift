@@ -114,7 +114,10 @@ import Testing
             }
             let object = "{" + names.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ",") + "}"
             let asked = names.flatMap { [$0, SnakeCaseKeys.fromSnakeCase($0), SnakeCaseKeys.toSnakeCase($0)] }
-            #expect(try cartographKeys(Array(Set(names))) == foundationKeys(Array(Set(names))), "written \(names)")
+            // One array for both: two `Array(Set(names))` need not come out in
+            // the same order (a set's order follows its storage's address).
+            let unique = Array(Set(names))
+            #expect(try cartographKeys(unique) == foundationKeys(unique), "written \(unique)")
             let (foundation, cartograph) = try read(Data(object.utf8), asking: asked)
             #expect(cartograph == foundation, "table: \(object)")
             if round % 4 == 0 {
