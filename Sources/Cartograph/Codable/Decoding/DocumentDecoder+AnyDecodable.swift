@@ -31,12 +31,7 @@ extension DocumentDecoder {
             do {
                 return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
             } catch let error as CartographError {
-                let keys = pathFor(trail: parent, key: key)
-                let located =
-                    error.line == nil
-                    ? self.located(error.kind, error.message, at: index, path: keys, expected: error.expected, found: error.found) : error
-                throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+                throw registeredModelError(error, at: index, keys: pathFor(trail: parent, key: key))
             }
         }
         // Any other array of Decodable elements (``TapeDecodedArray``).

@@ -85,6 +85,23 @@ extension DocumentDecoder {
         return .dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: error.description, underlyingError: error))
     }
 
+    /// A registered model's error (its path from the model, `$.origin.x`)
+    /// as the `DecodingError` of the model's place at `keys`: its path is
+    /// the model's followed by the error's own (`$[3].origin.x`) and its
+    /// offset the failing value's, where it has one. Both had been replaced
+    /// by the model's own, which named the model but not what in it failed.
+    func registeredModelError(_ error: CartographError, at index: Int, keys: [any CodingKey]) -> DecodingError {
+        var located = error
+        if error.line == nil {
+            let place = PathTrail.render(codingKeys: keys)
+            let path = error.path.map { place + $0.dropFirst() } ?? place
+            located = CartographError(
+                error.kind, error.message, offset: error.offset ?? tape[index].source, path: path, expected: error.expected,
+                found: error.found)
+        }
+        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: located.description, underlyingError: located))
+    }
+
     func pathFor(trail: PathTrail?, key: (any CodingKey)?) -> [any CodingKey] {
         var keys = PathTrail.codingKeys(trail ?? self.trail)
         if let key { keys.append(key) }
