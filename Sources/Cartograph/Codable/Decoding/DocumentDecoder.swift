@@ -91,6 +91,17 @@ final class DocumentDecoder: Decoder {
         recycled.empty()
     }
 
+    /// Places the decoder at the root value at `index` for the next
+    /// ``decodeTopLevel(_:)`` (a mapping decode's ``CodableFallback``
+    /// reuses one decoder for every value it meets). Its caches (types,
+    /// key hints, converted keys) stay: they hold for the same document.
+    func place(at index: Int) {
+        self.index = index
+        trail = nil
+        depth = 0
+        nextContainerKeepsKeys = false
+    }
+
     /// Decodes the root value as `type` and releases the containers kept
     /// for reuse, which hold this decoder (the owner of a decoder made with
     /// `recyclesContainers` decodes through this).

@@ -16,6 +16,14 @@ public struct MappingContext {
         /// The decode reads a property list through `Codable`: the
         /// `Codable` values inside its models read `$null` as nil too.
         let readsNullMarker: Bool
+        /// The decoder of the unregistered `Codable` values met in this
+        /// decode (``CodableFallback``), made for the first and moved to
+        /// each next one: a decoder is several allocations and a
+        /// 1,024-entry key-hint table, which one per value paid in full.
+        private var fallbackDecoder: DocumentDecoder?
+        /// A fallback decode is running: one inside it (never met through
+        /// this session's own contexts, but not ruled out) gets a decoder of its own.
+        private var fallbackRunning = false
         init(registry: ModelRegistry, issues: IssueCollector?, readsNullMarker: Bool) {
             self.registry = registry
             self.issues = issues
@@ -24,6 +32,30 @@ public struct MappingContext {
             lenientScalars = options.lenientScalars
             ignoreNulls = options.ignoreNulls
             nullForNonOptional = options.nullForNonOptional
+        }
+
+        /// Runs `body` with a decoder placed at the value at `index` of
+        /// `document`: the session's, when it is free and reads that document.
+        func withFallbackDecoder<Result>(document: Document, index: Int, _ body: (DocumentDecoder) throws -> Result) rethrows -> Result {
+            guard !fallbackRunning else { return try body(makeFallbackDecoder(document: document, index: index)) }
+            let decoder: DocumentDecoder
+            if let kept = fallbackDecoder, kept.document === document {
+                kept.place(at: index)
+                decoder = kept
+            } else {
+                decoder = makeFallbackDecoder(document: document, index: index)
+                fallbackDecoder = decoder
+            }
+            fallbackRunning = true
+            defer { fallbackRunning = false }
+            return try body(decoder)
+        }
+
+        private func makeFallbackDecoder(document: Document, index: Int) -> DocumentDecoder {
+            let decoder = DocumentDecoder(
+                document: document, index: index, options: CodableOptions(), registry: registry, issues: issues, recyclesContainers: true)
+            decoder.readsNullMarker = readsNullMarker
+            return decoder
         }
     }
 

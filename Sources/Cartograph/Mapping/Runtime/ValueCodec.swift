@@ -440,12 +440,8 @@ struct ValueCodec<Value>: @unchecked Sendable {
 /// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
-        let decoder = DocumentDecoder(
-            document: node.document, index: node.index, options: CodableOptions(), registry: context.registry,
-            issues: context.issues, recyclesContainers: true)
-        decoder.readsNullMarker = context.session.readsNullMarker
         do {
-            return try decoder.decodeTopLevel(type)
+            return try context.session.withFallbackDecoder(document: node.document, index: node.index) { try $0.decodeTopLevel(type) }
         } catch let error as DecodingError {
             let underlying = DecodingErrors.cartographError(error)
             let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""
