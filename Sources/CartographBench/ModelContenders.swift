@@ -9,7 +9,8 @@ import Foundation
 /// hand-written mappings and the `@Mappable` ones (factories only read).
 enum ModelContenders {
     static let all: [Contender] = [
-        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classHandDecode, subclassDecode, classEncode
+        mapping, factory, macroDecode, foundationDecoder, mappingEncode, macroEncode, classDecode, classHandDecode, subclassDecode, classEncode,
+        fallbackDecode
     ]
 
     struct NotApplicable: Error, CustomStringConvertible {
@@ -92,6 +93,17 @@ enum ModelContenders {
     }
 
     static let handClassRegistry = ModelRegistry.corpusHandClassMappings()
+
+    /// records.json through a mapping whose `kind` is a plain `Codable` type
+    /// the registry does not know (``KindedEvent``): each record's kind read
+    /// through the `Codable` decoder inside the mapping decode.
+    static let fallbackDecode = Contender(id: "cartograph-fallback-decode", peer: "cartograph-mapping-decode") { file, bytes in
+        guard file == "records.json" else { throw NotApplicable() }
+        var registry = ModelRegistry()
+        registry.register(KindedEvent.mapping)
+        let mapper = JSONMapper(registry: registry)
+        return { try mapper.decode([KindedEvent].self, from: Document(parsing: bytes).root).count }
+    }
 
     /// The same class with a hand-written `Mapping`, beside its `@Mappable` default mapping.
     static let classHandDecode = Contender(id: "cartograph-class-mapping-decode", peer: "cartograph-class-decode") { file, bytes in

@@ -58,3 +58,34 @@ extension ModelRegistry {
         return registry
     }
 }
+
+/// A record's `kind` as a plain `Codable` type the registry does not know
+/// (read through its `init(from:)` from the string), as a client's own
+/// wrapper types are: what `cartograph-fallback-decode` measures.
+public struct EventKind: Codable, Equatable, Sendable {
+    public var name: String
+    public init(from decoder: any Decoder) throws { name = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
+/// One line of records.json with its kind as an ``EventKind``.
+public struct KindedEvent: Sendable {
+    public var id = 0
+    public var ok = false
+    public var value = 0.0
+    public var kind = EventKind?.none
+    public var user: Int?
+
+    public init() {}
+
+    public static let mapping = Mapping<KindedEvent>({ KindedEvent() }) {
+        Map(\.id, "id")
+        Map(\.ok, "ok")
+        Map(\.value, "value")
+        Map(\.kind, "kind")
+        Map(\.user, "user")
+    }
+}
