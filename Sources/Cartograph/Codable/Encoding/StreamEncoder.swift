@@ -333,14 +333,23 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// the options make of it, or throws with its path), and so does the
     /// writer's depth limit (the tree's writer reports it).
     private func writeRows(_ value: some Encodable, matrices: Bool, frame: Int) throws {
-        let list = matrices ? sameType(value, as: [[[Double]]].self) : [sameType(value, as: [[Double]].self)]
-        for rows in list {
+        func checkFinite(_ rows: [[Double]]) throws {
             for row in rows {
                 for element in row where !element.isFinite { throw run.state.abandon() }
             }
         }
+        guard matrices else {
+            let rows = sameType(value, as: [[Double]].self)
+            try checkFinite(rows)
+            do {
+                return try Double.writeJSONMatrix(rows, into: &run.state.writer, depth: frame)
+            } catch {
+                throw run.state.abandon()
+            }
+        }
+        let list = sameType(value, as: [[[Double]]].self)
+        for rows in list { try checkFinite(rows) }
         do {
-            guard matrices else { return try Double.writeJSONMatrix(list[0], into: &run.state.writer, depth: frame) }
             try run.state.writer.open(UInt8(ascii: "["), depth: frame, path: "")
             for position in 0..<list.count {
                 run.state.writer.beginElement(position, depth: frame)

@@ -91,12 +91,6 @@ public struct MappingContext {
         self.parentObject = parent
     }
 
-    private var pendingComponents: [PathTrail.Component] {
-        var components = pending?.trailComponents ?? []
-        if pendingIndex >= 0 { components.append(.index(pendingIndex)) }
-        return components
-    }
-
     /// Where the path stack stands: links pushed after this (by
     /// ``materialized()`` or ``child(key:)``) are removed by ``unlink(to:)``
     /// once the contexts that hold them are done with.
@@ -124,16 +118,14 @@ public struct MappingContext {
     }
 
     /// The path of the current value, as `$.statuses[3].user`.
-    public var path: String { PathTrail.render(session.links.components(to: trail) + pendingComponents) }
+    public var path: String { PathTrail.render(session.links.components(to: trail, pending: pending, index: pendingIndex)) }
 
     /// The same context with the pending components linked into the trail
     /// (pushed on the session's path stack: see ``linkMark``).
     func materialized() -> MappingContext {
         guard pending != nil || pendingIndex >= 0 else { return self }
-        var trail = self.trail
-        if let pending { trail = session.links.push(pending, under: trail) }
-        if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
-        return MappingContext(session: session, trail: trail, pending: nil, parent: parentObject)
+        return MappingContext(
+            session: session, trail: session.links.push(pending: pending, index: pendingIndex, under: trail), pending: nil, parent: parentObject)
     }
 
     /// Makes the model of the object this context is for, in the object's
@@ -321,12 +313,7 @@ public struct EncodingContext {
     }
 
     /// The path being encoded, as `$.friends[3]`.
-    public var path: String {
-        var components = session.links.components(to: trail)
-        if let pending { components += pending.trailComponents }
-        if pendingIndex >= 0 { components.append(.index(pendingIndex)) }
-        return PathTrail.render(components)
-    }
+    public var path: String { PathTrail.render(session.links.components(to: trail, pending: pending, index: pendingIndex)) }
 
     /// Whether this value's own step is still to be linked.
     var hasPendingStep: Bool { pending != nil || pendingIndex >= 0 }
@@ -343,12 +330,7 @@ public struct EncodingContext {
     func unlink(to mark: Int) { session.links.truncate(to: mark) }
 
     /// `trail` with this value's own step pushed on the stack.
-    private func linkedTrail() -> Int {
-        var trail = self.trail
-        if let pending { trail = session.links.push(pending, under: trail) }
-        if pendingIndex >= 0 { trail = session.links.push(.index(pendingIndex), under: trail) }
-        return trail
-    }
+    private func linkedTrail() -> Int { session.links.push(pending: pending, index: pendingIndex, under: trail) }
 
     /// The same context with its own step linked: made once by a value
     /// that has children, so that they do not each link it again.

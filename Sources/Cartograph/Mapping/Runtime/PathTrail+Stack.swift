@@ -71,6 +71,25 @@ extension PathTrail {
             return append(Link(parent: parent < count ? parent : -1, spec: -1, value: value))
         }
 
+        /// Pushes a context's own pending step (a property's key path, then
+        /// an array position; negative: none) under the link at `parent`;
+        /// returns the innermost link's index (`parent` when there is nothing).
+        func push(pending spec: KeySpec.Storage?, index: Int, under parent: Int) -> Int {
+            var link = parent
+            if let spec { link = push(spec, under: link) }
+            if index >= 0 { link = push(.index(index), under: link) }
+            return link
+        }
+
+        /// The components from the root to the link at `index`, then a
+        /// pending step (as ``push(pending:index:under:)`` would link it).
+        func components(to index: Int, pending spec: KeySpec.Storage?, index position: Int) -> [PathTrail.Component] {
+            var components = components(to: index)
+            if let spec { components += spec.trailComponents }
+            if position >= 0 { components.append(.index(position)) }
+            return components
+        }
+
         /// Pushes the components of a property's key path, as one link, under
         /// the link at `parent`; returns the new link's index.
         func push(_ spec: KeySpec.Storage, under parent: Int) -> Int {
