@@ -27,6 +27,27 @@ import Testing
         }
     }
 
+    /// ``LentValue/withWrapped(_:_:)`` lends an optional's value from the
+    /// optional's own address: the payload must sit at offset 0, for
+    /// payloads with spare bits (a reference), without (an `Int`) and
+    /// padded ones, and the value lent must be the one wrapped.
+    @Test func anOptionalKeepsItsValueAtOffsetZero() {
+        final class Box { let id = 7 }
+        struct Padded { var flag = true; var box = Box(); var small: UInt8 = 9 }
+        let number: Int? = 0x1234_5678
+        withUnsafeBytes(of: number) { #expect($0.load(as: Int.self) == 0x1234_5678) }
+        let padded: Padded? = Padded()
+        withUnsafeBytes(of: padded) { bytes in
+            #expect(bytes.load(as: Bool.self) && bytes.load(fromByteOffset: MemoryLayout<Padded>.offset(of: \.small)!, as: UInt8.self) == 9)
+        }
+        var seen: [Int] = []
+        for value in [Padded(), nil, Padded()] as [Padded?] {
+            let wrapped = LentValue.withWrapped(value) { seen.append($0.box.id) }
+            #expect(wrapped == (value != nil))
+        }
+        #expect(seen == [7, 7])
+    }
+
     @Test func theSwitchFollowsTheEnvironment() {
         let asked = ProcessInfo.processInfo.environment["CARTOGRAPH_PORTABLE_LAYOUT"] == "1"
         #expect(LayoutAssumptions.enabled == !asked)

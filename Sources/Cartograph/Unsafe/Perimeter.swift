@@ -23,7 +23,8 @@
 //                      `memchr`, `memcmp`, decoding, lending a caller's
 //                      bytes as a span), struct models' properties
 //                      written and read in place (``ModelFields``,
-//                      ``ModelView``), and the one
+//                      ``ModelView``), values lent from where they lie
+//                      without a copy (``LentValue``), and the one
 //                      place exclusivity goes unchecked
 //                      (``ExclusiveState``, and ``Unretained`` for an
 //                      object such state lends without a retain), and
@@ -53,6 +54,12 @@
 //   property kept inline), and only with a value of the property's own
 //   type into a model of the field's own type: ``ModelFields`` checks both
 //   on every store, in release builds too, and traps otherwise.
+//
+// - A value is lent (``LentValue``) only from memory its caller borrows
+//   for the whole call, only if its type is bitwise-takable (checked on
+//   every call; otherwise it is copied), and its bytes' second holder is
+//   never destroyed, so every reference count ends as it began, on a throw
+//   too.
 //
 // The layers above read and write the tape through checked values made
 // here: ``TapeReader`` (the views, the `Codable` decoder, the writers),

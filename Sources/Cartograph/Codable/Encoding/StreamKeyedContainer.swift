@@ -87,6 +87,13 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         }
     }
 
+    /// The protocol's own default, with the value lent where the optional
+    /// lies (``LentValue``): the default's `if let`, in unspecialised code,
+    /// copied a nested struct whole (a retain per reference in it).
+    func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        _ = try LentValue.withWrapped(value) { try encode($0, forKey: key) }
+    }
+
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func encodeWhole(_ value: JSONValue, forKey key: Key) throws {
         try withTargets { encoder, run in

@@ -72,6 +72,13 @@ final class TreeKeyedContainer<Key: CodingKey>: TreeKeyedState, KeyedEncodingCon
         }
     }
 
+    /// The protocol's own default, with the value lent where the optional
+    /// lies (``LentValue``): the default's `if let`, in unspecialised code,
+    /// copied a nested struct whole (a retain per reference in it).
+    func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        _ = try LentValue.withWrapped(value) { try encode($0, forKey: key) }
+    }
+
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let name = encoder.jsonKey(key)
         let nested: EncodingObject

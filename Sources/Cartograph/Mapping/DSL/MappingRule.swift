@@ -197,15 +197,7 @@ func propertyRule<Model, Value>(
             // A sub-mapper writes the model it read (the registry's entry otherwise).
             return try codec.encode(value, options.subMapper.map { context.using($0) } ?? context)
         })
-    rule.stream = { model, context, writer, depth in
-        let value: Value
-        if let field {
-            value = field.read(from: model, as: Value.self)
-        } else if let get = accessors.get {
-            value = get(model)
-        } else {
-            value = model[keyPath: keyPath]
-        }
+    func stream(_ value: Value, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool {
         if codec.isNone(value) { return false }
         // The context passed on as it is unless a sub-mapper changes it (no copy, no retains).
         if let subMapper = options.subMapper {
@@ -214,6 +206,13 @@ func propertyRule<Model, Value>(
             try codec.stream(value, context, &writer, depth)
         }
         return true
+    }
+    rule.stream = { model, context, writer, depth in
+        // A stored property is lent where it lies: read out, a nested
+        // struct was copied whole (a retain per string in it).
+        if let field { return try field.lend(from: model, as: Value.self) { try stream($0, context, &writer, depth) } }
+        if let get = accessors.get { return try stream(get(model), context, &writer, depth) }
+        return try stream(model[keyPath: keyPath], context, &writer, depth)
     }
     rule.keyPath = keyPath
     if field == nil { rule.accessorSlot = accessors }

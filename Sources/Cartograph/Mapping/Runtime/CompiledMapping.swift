@@ -50,6 +50,11 @@ final class CompiledMapping<Model>: @unchecked Sendable {
 
     let mapping: Mapping<Model>
     let rules: [Rule]
+    /// ``rules`` as the stream walks them: plain `AnyObject`s, each cast
+    /// back to a ``Rule`` without a check. Reading `[Rule]` in unspecialised
+    /// code asked the runtime for `Rule`'s metadata (for its stride) once
+    /// per model written, a hash lookup: a twentieth of a mapping encode.
+    let ruleObjects: [AnyObject]
     /// ``rules`` as the decode loop runs them: not generic, so that the
     /// loop asks for no metadata per object (reading a generic rule asked
     /// the runtime for `Rule`'s metadata, a hash lookup, once per object).
@@ -104,6 +109,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             }
             return Rule(rule: rule, decodeSpec: decodeSpec, encodeSpec: rule.encodeKey ?? rule.decodeKey ?? derived, fallbackSpec: fallback)
         }
+        ruleObjects = rules.map { $0 as AnyObject }
         decodeRules = rules.map { DecodeRule($0) }
         var directKeys: [UInt8] = []
         directs = rules.map { DirectRead($0, scans: naming.scans, keys: &directKeys) }

@@ -28,14 +28,14 @@ extension Optional: OptionalMarker {
     static var nothing: Optional { nil }
     static func wrapping(_ value: consuming Wrapped) -> Optional { Optional(value) }
     var wrapped: Wrapped? { self }
-    var isNothing: Bool {
-        if case .none = self { return true }
-        return false
-    }
+    /// `== nil`, not `if case .none`: the pattern copied the optional
+    /// (its whole payload) in this unspecialised code; the comparison
+    /// borrows it.
+    var isNothing: Bool { self == nil }
+    /// Lends the wrapped value from where the optional lies: `if let` in
+    /// this unspecialised code copied it (a retain per reference inside).
     func withWrapped(_ body: (Wrapped) throws -> Void) rethrows -> Bool {
-        guard case .some(let value) = self else { return false }
-        try body(value)
-        return true
+        try LentValue.withWrapped(self, body)
     }
 }
 

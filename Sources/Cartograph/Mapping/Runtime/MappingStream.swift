@@ -39,36 +39,40 @@ extension CompiledMapping {
         defer { context.unlink(to: mark) }
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
-        let rules = rules
-        let ruleSpan = rules.span
+        let ruleObjects = ruleObjects
+        let ruleSpan = ruleObjects.span
         let quotedKeyBytes = quotedKeyBytes
         let quotedKeySpan = quotedKeyBytes.span
         let quotedKeyRanges = quotedKeyRanges
-        for position in order {
-            // Lent unretained: the rule array holds the rule, and a retain
-            // of the rule and of its closure's context per member was a
-            // fifth of a mapping encode's time on twitter.json.
-            try Unretained(ruleSpan[position]).with { compiled in
-                let start = writer.sink.count
-                let quoted = quotedKeyRanges[position]
-                if quoted.isEmpty {
-                    writer.beginMember(flatKeys[position] ?? "", count, depth: depth)
-                } else {
-                    writer.beginMember(quoted: quotedKeySpan.extracting(quoted), count, depth: depth)
-                }
-                do {
-                    if try Self.streamRule(compiled, model, context, &writer, depth + 1) {
-                        count += 1
-                    } else if compiled.nilEncoding ?? options.nilEncoding == .null {
-                        writer.sink.append(contentsOf: .null)
-                        count += 1
+        // The model's memory taken once for all its stored scalars
+        // (withUnsafePointer per property was a call each).
+        try ModelView.with(model) { view in
+            for position in order {
+                // Lent unretained: the rule array holds the rule, and a retain
+                // of the rule and of its closure's context per member was a
+                // fifth of a mapping encode's time on twitter.json.
+                try Unretained(ruleSpan[position]).with(as: Rule.self) { compiled in
+                    let start = writer.sink.count
+                    let quoted = quotedKeyRanges[position]
+                    if quoted.isEmpty {
+                        writer.beginMember(flatKeys[position] ?? "", count, depth: depth)
                     } else {
+                        writer.beginMember(quoted: quotedKeySpan.extracting(quoted), count, depth: depth)
+                    }
+                    do {
+                        if try Self.streamRule(compiled, model, view, context, &writer, depth + 1) {
+                            count += 1
+                        } else if compiled.nilEncoding ?? options.nilEncoding == .null {
+                            writer.sink.append(contentsOf: .null)
+                            count += 1
+                        } else {
+                            writer.sink.truncate(to: start)
+                        }
+                    } catch is CycleDetected where options.cycles == .skip {
+                        writer.sink.truncate(to: start)
+                    } catch is OmitProperty {
                         writer.sink.truncate(to: start)
                     }
-                } catch is CycleDetected where options.cycles == .skip {
-                    writer.sink.truncate(to: start)
-                } catch is OmitProperty {
-                    writer.sink.truncate(to: start)
                 }
             }
         }
@@ -79,14 +83,12 @@ extension CompiledMapping {
     /// rule has nothing to write (a nil optional).
     @inline(__always)
     private static func streamRule(
-        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ compiled: Rule, _ model: Model, _ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
         // A struct's stored scalar: written from the model's memory as its
         // own type, with none of the rule's closures or generic value copies.
         if let scalar = compiled.storedScalar {
-            return try ModelView.with(model) {
-                try scalar.type.writeStored($0, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth)
-            }
+            return try scalar.type.writeStored(view, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth)
         }
         // A class's scalar, through its getter, likewise (called through `?`: no retain of the closure).
         if let wrote = try compiled.classScalarWrite?(model, &writer, depth) { return wrote }
@@ -176,10 +178,12 @@ extension ValueCodec {
         try writer.open(UInt8(ascii: "["), depth: depth, path: "")
         // `0..<count`, not `indices`: the generic `indices` asks for the
         // array's and the range's metadata on every call.
+        // Each element lent from the array's buffer (LentValue): the
+        // subscript copied a struct element whole, a retain per reference in it.
         if codec.isLeaf {
-            for position in 0..<values.count {
+            try LentValue.forEach(in: values) { position, element in
                 writer.beginElement(position, depth: depth)
-                try codec.stream(values[position], context, &writer, depth + 1)
+                try codec.stream(element, context, &writer, depth + 1)
             }
         } else {
             // The array's step linked once; each element's position waits
@@ -187,9 +191,9 @@ extension ValueCodec {
             let mark = context.linkMark
             let context = context.materialized()
             defer { context.unlink(to: mark) }
-            for position in 0..<values.count {
+            try LentValue.forEach(in: values) { position, element in
                 writer.beginElement(position, depth: depth)
-                try codec.stream(values[position], context.child(.index(position)), &writer, depth + 1)
+                try codec.stream(element, context.child(.index(position)), &writer, depth + 1)
             }
         }
         writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)

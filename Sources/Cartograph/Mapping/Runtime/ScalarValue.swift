@@ -85,13 +85,18 @@ private func wrappedScalar<O: OptionalMarker>(_: O.Type) -> (any ScalarValue.Typ
 extension ScalarValue {
     static func writeStored(_ model: ModelView, at field: FieldOffset, optional: Bool, into writer: inout NativeJSONWriter, depth: Int) throws -> Bool
     {
+        // Lent, not read: a read string was retained and released per property.
         if optional {
-            guard let value = model.read(field, as: Self?.self) else { return false }
-            try value.writeJSON(into: &writer, depth: depth)
-        } else {
-            try model.read(field, as: Self.self).writeJSON(into: &writer, depth: depth)
+            return try model.lend(field, as: Self?.self) { value in
+                guard let value else { return false }
+                try value.writeJSON(into: &writer, depth: depth)
+                return true
+            }
         }
-        return true
+        return try model.lend(field, as: Self.self) {
+            try $0.writeJSON(into: &writer, depth: depth)
+            return true
+        }
     }
 }
 

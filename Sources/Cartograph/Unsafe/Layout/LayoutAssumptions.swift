@@ -10,7 +10,10 @@ import Foundation
 /// - ``MetadataKind``: a type's metadata starts with its kind word, which
 ///   tells a protocol existential from a concrete type;
 /// - ``KeyCache``: a `String` is two words whose bits identify small
-///   strings and large strings' storage.
+///   strings and large strings' storage;
+/// - ``LentValue/withWrapped(_:_:)``: an `Optional` keeps its wrapped
+///   value at offset 0 (a single-payload enum's layout), so the value is
+///   lent from where the optional lies.
 ///
 /// Each is checked where it can be (sizes, a round trip through a bit cast)
 /// and each has a portable path that gives the same results, only slower.

@@ -105,4 +105,12 @@ class ExclusiveState<State> {
     func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try unsafe reference._withUnsafeGuaranteedRef(body)
     }
+
+    /// The object as `Target`, which the caller knows it is (checked in
+    /// debug builds only): for an array of objects kept as `AnyObject` so
+    /// that unspecialised code reads it without asking for `Target`'s metadata.
+    @inline(__always)
+    func with<Target: AnyObject, Result>(as _: Target.Type, _ body: (Target) throws -> Result) rethrows -> Result {
+        try unsafe reference._withUnsafeGuaranteedRef { object in try body(unsafe unsafeDowncast(object, to: Target.self)) }
+    }
 }

@@ -121,6 +121,15 @@ struct FieldOffset: Sendable, Equatable {
             field.model == model && field.value == ObjectIdentifier(Value.self), "a field offset read from another model or as another value type")
         return unsafe base.load(fromByteOffset: field.offset, as: Value.self)
     }
+
+    /// Runs `body` with the property's value lent where it lies
+    /// (``LentValue``), after the same checks as ``read(_:as:)``.
+    @inline(__always)
+    func lend<Value>(_ field: FieldOffset, as _: Value.Type, _ body: (Value) throws -> Bool) rethrows -> Bool {
+        precondition(
+            field.model == model && field.value == ObjectIdentifier(Value.self), "a field offset read from another model or as another value type")
+        return try unsafe LentValue.with(at: base + field.offset, as: Value.self, body)
+    }
 }
 
 extension FieldOffset {
@@ -134,6 +143,14 @@ extension FieldOffset {
             self.model == ObjectIdentifier(Model.self) && value == ObjectIdentifier(Value.self),
             "a field offset read from another model or as another value type")
         return unsafe withUnsafePointer(to: model) { unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
+    }
+
+    /// Runs `body` with the property's value in `model`, lent where it lies
+    /// (``LentValue``): what the mapping stream passes a nested model, an
+    /// optional or an array on with, which a read would copy whole.
+    @inline(__always)
+    func lend<Model, Value>(from model: borrowing Model, as _: Value.Type, _ body: (Value) throws -> Bool) rethrows -> Bool {
+        try ModelView.with(model) { try $0.lend(self, as: Value.self, body) }
     }
 }
 
