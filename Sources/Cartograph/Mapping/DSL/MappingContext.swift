@@ -353,6 +353,24 @@ public struct EncodingContext {
             session: session, trail: hasPendingStep ? linkedTrail() : trail, pending: spec.storage, depth: depth + 1, subMapper: subMapper)
     }
 
+    /// ``child(spec:)`` with the step linked at once, for the stream's
+    /// nested values, which link their own step anyway (``materialized()``
+    /// made a second context for it: a retain and a release of each of its
+    /// references per nested model). The caller cuts the link back
+    /// (``unlink(to:)``) when the value is written.
+    func linkedChild(spec: KeySpec) -> EncodingContext {
+        EncodingContext(
+            session: session, trail: session.links.push(spec.storage, under: hasPendingStep ? linkedTrail() : trail), depth: depth + 1,
+            subMapper: subMapper)
+    }
+
+    /// The same for an array's element at `index`.
+    func linkedChild(index: Int) -> EncodingContext {
+        EncodingContext(
+            session: session, trail: session.links.push(.index(index), under: hasPendingStep ? linkedTrail() : trail), depth: depth + 1,
+            subMapper: subMapper)
+    }
+
     /// Checks that one more level fits (`levels` more, for the stream's
     /// nested scalar arrays): within ``MappingOptions/maxDepth`` and within
     /// the thread's stack (``StackGuard``).

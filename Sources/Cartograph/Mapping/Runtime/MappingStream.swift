@@ -27,16 +27,27 @@ extension CompiledMapping {
     func stream(_ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         guard let flatKeys else { return try writer.write(encode(model, context), depth: depth, path: "") }
+        // The model's own path step is linked once here if its rules make
+        // children, rather than by each child (EncodingContext.materialized),
+        // and cut back when the model is written. A context with nothing to
+        // link is passed on as it is: `materialized()` returning it was a
+        // copy, a retain and a release of each of its references per model.
+        let mark = context.linkMark
+        defer { context.unlink(to: mark) }
+        if makesChildContexts, context.hasPendingStep {
+            return try streamMembers(model, context.materialized(), &writer, depth, flatKeys)
+        }
+        try streamMembers(model, context, &writer, depth, flatKeys)
+    }
+
+    /// The members of ``stream(_:_:_:_:)``, in `context` (linked if it must be).
+    private func streamMembers(
+        _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int, _ flatKeys: [String?]
+    ) throws {
         // Sorted keys: the rules run in their keys' order (fixed when the
         // mapping was compiled), so the members come out as the tree's
         // writer sorts them.
         let order = writer.options.sortedKeys ? sortedStreamOrder : streamOrder
-        // The model's own path step is linked once here if its rules make
-        // children, rather than by each child (EncodingContext.materialized),
-        // and cut back when the model is written.
-        let mark = context.linkMark
-        let context = makesChildContexts ? context.materialized() : context
-        defer { context.unlink(to: mark) }
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
         let ruleObjects = ruleObjects
@@ -97,7 +108,9 @@ extension CompiledMapping {
         // every rule the stream runs has a key spec (``streamOrder``).
         // No copy of the context made unless a child is (a copy retains each of its references).
         guard !compiled.writesLeaf, let spec = compiled.encodeSpec else { return try run(compiled, model, context, &writer, depth) }
-        return try run(compiled, model, context.child(spec: spec), &writer, depth)
+        let mark = context.linkMark
+        defer { context.unlink(to: mark) }
+        return try run(compiled, model, context.linkedChild(spec: spec), &writer, depth)
     }
 
     @inline(__always)
@@ -176,8 +189,6 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "["), depth: depth, path: "")
-        // `0..<count`, not `indices`: the generic `indices` asks for the
-        // array's and the range's metadata on every call.
         // Each element lent from the array's buffer (LentValue): the
         // subscript copied a struct element whole, a retain per reference in it.
         if codec.isLeaf {
@@ -186,17 +197,31 @@ extension ValueCodec {
                 try codec.stream(element, context, &writer, depth + 1)
             }
         } else {
-            // The array's step linked once; each element's position waits
-            // unlinked in its context until a path or a child needs it.
+            // The array's step linked once (a context with nothing to link
+            // passed on as it is: `materialized()` would return a copy).
             let mark = context.linkMark
-            let context = context.materialized()
             defer { context.unlink(to: mark) }
-            try LentValue.forEach(in: values) { position, element in
-                writer.beginElement(position, depth: depth)
-                try codec.stream(element, context.child(.index(position)), &writer, depth + 1)
+            if context.hasPendingStep {
+                try streamLinkedElements(values, codec, context.materialized(), &writer, depth)
+            } else {
+                try streamLinkedElements(values, codec, context, &writer, depth)
             }
         }
         writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)
+    }
+
+    /// The elements of an array that are not leaves, each in a context with
+    /// its position linked at once and cut back after it (a pending
+    /// position made the element's model link it in a second context).
+    private static func streamLinkedElements<Element>(
+        _ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws {
+        let elementMark = context.linkMark
+        try LentValue.forEach(in: values) { position, element in
+            writer.beginElement(position, depth: depth)
+            defer { context.unlink(to: elementMark) }
+            try codec.stream(element, context.linkedChild(index: position), &writer, depth + 1)
+        }
     }
 
     /// Writes a string-keyed dictionary's members (``StringDictionaryMarker/pairs``
