@@ -52,6 +52,7 @@ import Testing
         var watcher = Watcher()
         var watchers: [Watcher] = []
         var maybeWatcher: Watcher?
+        var byName: [String: Leaf] = [:]
         static let mapping = Mapping<Holder>({ Holder() }) {
             Map(\.id, "id")
             Map(\.leaf, "leaf")
@@ -63,6 +64,7 @@ import Testing
             Map(\.watcher, "watcher")
             Map(\.watchers, "watchers")
             Map(\.maybeWatcher, "maybe_watcher")
+            Map(\.byName, "by_name")
         }
     }
 
@@ -92,6 +94,7 @@ import Testing
         full.watcher = Watcher(badge: badge, note: "watching")
         full.watchers = [Watcher(badge: badge, note: "one"), Watcher(badge: nil, note: "two")]
         full.maybeWatcher = Watcher(badge: badge, note: "maybe")
+        full.byName = ["x": leaf("x"), "y.z": leaf("y")]
         var innerNil = full
         innerNil.twice = .some(nil)
         innerNil.maybe = nil
@@ -147,6 +150,7 @@ import Testing
             #expect(isKnownUniquelyReferenced(&holder.grid[2][1].badge))
             #expect(isKnownUniquelyReferenced(&holder.maybe!.badge))
             #expect(isKnownUniquelyReferenced(&holder.sparse[2]!.badge))
+            #expect(isKnownUniquelyReferenced(&holder.byName["y.z"]!.badge))
             #expect(probe != nil && arrayProbe != nil)
         }
         // Nor kept: the badges go with the model.

@@ -232,16 +232,28 @@ extension ValueCodec {
         try context.descend()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         let mark = context.linkMark
-        let context = context.materialized()
         defer { context.unlink(to: mark) }
-        let memberMark = context.linkMark
-        for position in 0..<pairs.count {
-            // Each member's key link is removed once it is written.
-            defer { context.unlink(to: memberMark) }
-            writer.beginMember(pairs[position].0, position, depth: depth)
-            try codec.stream(pairs[position].1, context.child(.key(pairs[position].0)), &writer, depth + 1)
+        // As for an array's elements: linked once, and not copied when there is nothing to link.
+        if context.hasPendingStep {
+            try streamKeyedMembers(pairs, codec, context.materialized(), &writer, depth)
+        } else {
+            try streamKeyedMembers(pairs, codec, context, &writer, depth)
         }
         writer.close(UInt8(ascii: "}"), count: pairs.count, depth: depth)
+    }
+
+    /// The members of ``streamMembers(_:_:_:_:_:)``, each lent (a member's
+    /// value read out of its pair was a copy) in a context with its key linked.
+    private static func streamKeyedMembers<Member>(
+        _ pairs: [(String, Member)], _ codec: ValueCodec<Member>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws {
+        let memberMark = context.linkMark
+        try LentValue.forEach(in: pairs) { position, pair in
+            // Each member's key link is removed once it is written.
+            defer { context.unlink(to: memberMark) }
+            writer.beginMember(pair.0, position, depth: depth)
+            try codec.stream(pair.1, context.child(.key(pair.0)), &writer, depth + 1)
+        }
     }
 
     /// Writes a model through its sub-mapper or registry entry; an
