@@ -339,6 +339,17 @@ public struct EncodingContext {
         return EncodingContext(session: session, trail: linkedTrail(), depth: depth, subMapper: subMapper)
     }
 
+    /// Runs `body` in this context with its own step linked (once, for all
+    /// the children `body` makes), and cuts back what `body` leaves linked.
+    /// A context with nothing to link is passed as it is: ``materialized()``
+    /// returns a copy of it, a retain and a release of each of its references.
+    @inline(__always)
+    func withOwnStepLinked(_ body: (EncodingContext) throws -> Void) rethrows {
+        let mark = linkMark
+        defer { unlink(to: mark) }
+        if hasPendingStep { try body(materialized()) } else { try body(self) }
+    }
+
     func child(_ component: PathTrail.Component) -> EncodingContext {
         // An array position under a key not yet linked waits with it.
         if case .index(let index) = component, pendingIndex < 0 {

@@ -28,16 +28,10 @@ extension CompiledMapping {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         guard let flatKeys else { return try writer.write(encode(model, context), depth: depth, path: "") }
         // The model's own path step is linked once here if its rules make
-        // children, rather than by each child (EncodingContext.materialized),
-        // and cut back when the model is written. A context with nothing to
-        // link is passed on as it is: `materialized()` returning it was a
-        // copy, a retain and a release of each of its references per model.
-        let mark = context.linkMark
-        defer { context.unlink(to: mark) }
-        if makesChildContexts, context.hasPendingStep {
-            return try streamMembers(model, context.materialized(), &writer, depth, flatKeys)
-        }
-        try streamMembers(model, context, &writer, depth, flatKeys)
+        // children, rather than by each child, and cut back when the model
+        // is written.
+        guard makesChildContexts else { return try streamMembers(model, context, &writer, depth, flatKeys) }
+        try context.withOwnStepLinked { try streamMembers(model, $0, &writer, depth, flatKeys) }
     }
 
     /// The members of ``stream(_:_:_:_:)``, in `context` (linked if it must be).
@@ -197,15 +191,8 @@ extension ValueCodec {
                 try codec.stream(element, context, &writer, depth + 1)
             }
         } else {
-            // The array's step linked once (a context with nothing to link
-            // passed on as it is: `materialized()` would return a copy).
-            let mark = context.linkMark
-            defer { context.unlink(to: mark) }
-            if context.hasPendingStep {
-                try streamLinkedElements(values, codec, context.materialized(), &writer, depth)
-            } else {
-                try streamLinkedElements(values, codec, context, &writer, depth)
-            }
+            // The array's step linked once.
+            try context.withOwnStepLinked { try streamLinkedElements(values, codec, $0, &writer, depth) }
         }
         writer.close(UInt8(ascii: "]"), count: values.count, depth: depth)
     }
@@ -231,14 +218,7 @@ extension ValueCodec {
     ) throws {
         try context.descend()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
-        let mark = context.linkMark
-        defer { context.unlink(to: mark) }
-        // As for an array's elements: linked once, and not copied when there is nothing to link.
-        if context.hasPendingStep {
-            try streamKeyedMembers(pairs, codec, context.materialized(), &writer, depth)
-        } else {
-            try streamKeyedMembers(pairs, codec, context, &writer, depth)
-        }
+        try context.withOwnStepLinked { try streamKeyedMembers(pairs, codec, $0, &writer, depth) }
         writer.close(UInt8(ascii: "}"), count: pairs.count, depth: depth)
     }
 
