@@ -29,13 +29,18 @@ extension CompiledMapping {
         guard let flatKeys else { return try writer.write(encode(model, context), depth: depth, path: "") }
         // The model's own path step is linked once here if its rules make
         // children, rather than by each child, and cut back when the model
-        // is written.
-        guard makesChildContexts else { return try streamMembers(model, context, &writer, depth, flatKeys) }
-        try context.withOwnStepLinked { try streamMembers(model, $0, &writer, depth, flatKeys) }
+        // is written; without children, whatever a rule's own code linked
+        // (a transform encoding through its context) is cut back all the same.
+        guard makesChildContexts else {
+            let mark = context.linkMark
+            defer { context.unlink(to: mark) }
+            return try streamRules(model, context, &writer, depth, flatKeys)
+        }
+        try context.withOwnStepLinked { try streamRules(model, $0, &writer, depth, flatKeys) }
     }
 
-    /// The members of ``stream(_:_:_:_:)``, in `context` (linked if it must be).
-    private func streamMembers(
+    /// The members of ``stream(_:_:_:_:)``, one per rule, in `context` (linked if it must be).
+    private func streamRules(
         _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int, _ flatKeys: [String?]
     ) throws {
         // Sorted keys: the rules run in their keys' order (fixed when the
