@@ -340,14 +340,15 @@ public struct EncodingContext {
     }
 
     /// Runs `body` in this context with its own step linked (once, for all
-    /// the children `body` makes), and cuts back what `body` leaves linked.
-    /// A context with nothing to link is passed as it is: ``materialized()``
-    /// returns a copy of it, a retain and a release of each of its references.
+    /// the children `body` makes; not when `linking` is false), and cuts
+    /// back what `body` leaves linked. A context with nothing to link is
+    /// passed as it is: ``materialized()`` returns a copy of it, a retain
+    /// and a release of each of its references.
     @inline(__always)
-    func withOwnStepLinked(_ body: (EncodingContext) throws -> Void) rethrows {
+    func withOwnStepLinked(_ linking: Bool = true, _ body: (EncodingContext) throws -> Void) rethrows {
         let mark = linkMark
         defer { unlink(to: mark) }
-        if hasPendingStep { try body(materialized()) } else { try body(self) }
+        if linking, hasPendingStep { try body(materialized()) } else { try body(self) }
     }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
@@ -369,17 +370,15 @@ public struct EncodingContext {
     /// made a second context for it: a retain and a release of each of its
     /// references per nested model). The caller cuts the link back
     /// (``unlink(to:)``) when the value is written.
-    func linkedChild(spec: KeySpec) -> EncodingContext {
-        EncodingContext(
-            session: session, trail: session.links.push(spec.storage, under: hasPendingStep ? linkedTrail() : trail), depth: depth + 1,
-            subMapper: subMapper)
-    }
+    func linkedChild(spec: KeySpec) -> EncodingContext { linkedChild { session.links.push(spec.storage, under: $0) } }
 
     /// The same for an array's element at `index`.
-    func linkedChild(index: Int) -> EncodingContext {
-        EncodingContext(
-            session: session, trail: session.links.push(.index(index), under: hasPendingStep ? linkedTrail() : trail), depth: depth + 1,
-            subMapper: subMapper)
+    func linkedChild(index: Int) -> EncodingContext { linkedChild { session.links.push(.index(index), under: $0) } }
+
+    /// A child one level down whose step `push` links under this context's own.
+    @inline(__always)
+    private func linkedChild(_ push: (Int) -> Int) -> EncodingContext {
+        EncodingContext(session: session, trail: push(hasPendingStep ? linkedTrail() : trail), depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits (`levels` more, for the stream's

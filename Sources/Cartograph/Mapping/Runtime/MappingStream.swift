@@ -31,12 +31,7 @@ extension CompiledMapping {
         // children, rather than by each child, and cut back when the model
         // is written; without children, whatever a rule's own code linked
         // (a transform encoding through its context) is cut back all the same.
-        guard makesChildContexts else {
-            let mark = context.linkMark
-            defer { context.unlink(to: mark) }
-            return try streamRules(model, context, &writer, depth, flatKeys)
-        }
-        try context.withOwnStepLinked { try streamRules(model, $0, &writer, depth, flatKeys) }
+        try context.withOwnStepLinked(makesChildContexts) { try streamRules(model, $0, &writer, depth, flatKeys) }
     }
 
     /// The members of ``stream(_:_:_:_:)``, one per rule, in `context` (linked if it must be).

@@ -113,17 +113,9 @@ struct FieldOffset: Sendable, Equatable {
         self.model = model
     }
 
-    /// The property's value (a copy), after checking that the field belongs
-    /// to this model and holds a `Value`.
-    @inline(__always)
-    func read<Value>(_ field: FieldOffset, as _: Value.Type) -> Value {
-        precondition(
-            field.model == model && field.value == ObjectIdentifier(Value.self), "a field offset read from another model or as another value type")
-        return unsafe base.load(fromByteOffset: field.offset, as: Value.self)
-    }
-
     /// Runs `body` with the property's value lent where it lies
-    /// (``LentValue``), after the same checks as ``read(_:as:)``.
+    /// (``LentValue``), after checking that the field belongs to this model
+    /// and holds a `Value`.
     @inline(__always)
     func lend<Value>(_ field: FieldOffset, as _: Value.Type, _ body: (Value) throws -> Bool) rethrows -> Bool {
         precondition(
@@ -133,21 +125,11 @@ struct FieldOffset: Sendable, Equatable {
 }
 
 extension FieldOffset {
-    /// The property's value in `model` (a copy), read at its offset after
-    /// the same two checks as a store: what the mapping layer's stream
-    /// reads instead of a key-path read, whose runtime call looked up
-    /// `Result`'s metadata for every property of every model.
-    @inline(__always)
-    func read<Model, Value>(from model: borrowing Model, as _: Value.Type) -> Value {
-        precondition(
-            self.model == ObjectIdentifier(Model.self) && value == ObjectIdentifier(Value.self),
-            "a field offset read from another model or as another value type")
-        return unsafe withUnsafePointer(to: model) { unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
-    }
-
     /// Runs `body` with the property's value in `model`, lent where it lies
-    /// (``LentValue``): what the mapping stream passes a nested model, an
-    /// optional or an array on with, which a read would copy whole.
+    /// (``LentValue``), after the same two checks as a store: what the
+    /// mapping stream passes a nested model, an optional or an array on
+    /// with, instead of a key-path read (a runtime call per property) or a
+    /// read at the offset (a copy of the whole value).
     @inline(__always)
     func lend<Model, Value>(from model: borrowing Model, as _: Value.Type, _ body: (Value) throws -> Bool) rethrows -> Bool {
         try ModelView.with(model) { try $0.lend(self, as: Value.self, body) }
