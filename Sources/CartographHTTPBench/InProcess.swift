@@ -32,7 +32,7 @@ func routeRound(_ mapper: JSONMapper, _ chunks: [[UInt8]]) throws -> Int {
 
 /// Microseconds per round, the median of `runs` runs of `rounds` rounds, on `threads` threads at once.
 func timeRoute(threads: Int, rounds: Int, runs: Int) throws -> Double {
-    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let body = try benchmarkBody()
     let chunks = chunked(body)
     let mapper = JSONMapper()
     _ = try routeRound(mapper, chunks)
@@ -50,7 +50,7 @@ func timeRoute(threads: Int, rounds: Int, runs: Int) throws -> Double {
 
 /// The route's parts apart, in microseconds (medians of five runs of 400).
 func timeParts() throws -> [(String, Double)] {
-    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let body = try benchmarkBody()
     let chunks = chunked(body)
     let mapper = JSONMapper()
     let records = try mapper.decode([Record].self, from: body)
@@ -87,7 +87,7 @@ func timeParts() throws -> [(String, Double)] {
 
 /// Runs one part of the route `times` times (for callgrind or perf).
 func profilePart(_ part: String, times: Int) throws {
-    let body = Array(try JSONEncoder().encode(benchmarkRecords()))
+    let body = try benchmarkBody()
     let chunks = chunked(body)
     let mapper = JSONMapper()
     let records = try mapper.decode([Record].self, from: body)

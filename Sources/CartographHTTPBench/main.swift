@@ -45,6 +45,18 @@ func benchmarkRecords() -> [Record] {
     (0..<120).map(record)
 }
 
+/// The body the in-process parts read: `JSONEncoder`'s encoding of
+/// ``benchmarkRecords()``, whose keys come in a hash order that changes
+/// from process to process, or the file `CARTOGRAPH_HTTP_BODY` names (saved
+/// from `body`), so that profiles of two builds read the same bytes.
+func benchmarkBody() throws -> [UInt8] {
+    if let path = ProcessInfo.processInfo.environment["CARTOGRAPH_HTTP_BODY"] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+        return Array(data)
+    }
+    return Array(try JSONEncoder().encode(benchmarkRecords()))
+}
+
 func record(_ index: Int) -> Record {
     let offset = Double(index) / 1000
     let address = Record.Address(
