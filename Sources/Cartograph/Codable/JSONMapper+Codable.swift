@@ -36,6 +36,12 @@ extension JSONMapper {
 
     /// Decodes a `Decodable` type whose ``LossyArray`` properties skip bad
     /// elements; the errors of the skipped elements come back with their paths.
+    ///
+    /// Registered models keep the mapping layer's lossy rule here too: an
+    /// element of an array of registered models that fails is skipped and
+    /// reported (so `decodeLossy([Product].self, …)` reads every good product
+    /// whether `Product` is also `Decodable` or not), as are the failing
+    /// elements of the arrays inside them.
     public func decodeLossy<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> LossyResult<T> {
         let issues = IssueCollector()
         let value: T = try InputEncoding.withUTF8(bytes) { input in

@@ -81,6 +81,18 @@ public struct CartographError: Error, Sendable, Hashable {
             path: newPath, expected: expected, found: found, excerpt: excerpt)
     }
 
+    /// A copy whose path, relative to a value, is put under `place`, that
+    /// value's path from the document's root (`$.tags[1]` under `$[4]` is
+    /// `$[4].tags[1]`); with no path of its own, the place is its path.
+    func placed(under place: String) -> CartographError {
+        let relative = path.map { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 } ?? ""
+        var copy = CartographError(
+            kind, message, offset: offset, line: line, column: column,
+            path: place + relative, expected: expected, found: found, excerpt: excerpt)
+        copy.elementIndex = elementIndex
+        return copy
+    }
+
     /// A copy whose offset, line and column are moved by a known amount.
     func shifted(by delta: Int, lines: Int) -> CartographError {
         CartographError(

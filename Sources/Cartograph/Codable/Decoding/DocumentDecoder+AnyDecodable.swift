@@ -27,13 +27,7 @@ extension DocumentDecoder {
             return try decodeScalarArray(kind, type, at: index, key: key, parent: parent)
         }
         if let special = specialKind(T.self, at: index) { return try decodeSpecial(special, type, at: index, key: key, trail: parent) }
-        if let entry = registeredEntry(for: T.self) {
-            do {
-                return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
-            } catch let error as CartographError {
-                throw registeredModelError(error, at: index, keys: pathFor(trail: parent, key: key))
-            }
-        }
+        if let entry = registeredEntry(for: T.self) { return try decodeRegistered(entry, T.self, at: index, key: key, parent: parent) }
         // Any other array of Decodable elements (``TapeDecodedArray``).
         if tape[index].kind == .array, let array = arrayReader(for: T.self) {
             return try array.decode(self, at: index, key: key, parent: parent, as: T.self)
@@ -54,6 +48,23 @@ extension DocumentDecoder {
         }
         keepDictionaryKeys(T.self)
         return try type.init(from: self)
+    }
+
+    /// A registered model, read by its mapping; its errors are given its place.
+    private func decodeRegistered<T>(_ entry: ModelEntry, _: T.Type, at index: Int, key: any CodingKey, parent: PathTrail?) throws -> T {
+        // In a lossy decode the model's mapping records the elements it
+        // skips with paths from the model: they are put under its place.
+        let firstIssue = issues?.count ?? 0
+        defer {
+            if let issues, issues.count > firstIssue {
+                issues.place(from: firstIssue, under: PathTrail.render(codingKeys: pathFor(trail: parent, key: key)))
+            }
+        }
+        do {
+            return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+        } catch let error as CartographError {
+            throw registeredModelError(error, at: index, keys: pathFor(trail: parent, key: key))
+        }
     }
 
     /// `type` as a ``TapeDecodedArray`` (an `Array` of `Decodable`
@@ -79,6 +90,9 @@ extension DocumentDecoder {
         let end = tape[index].payload
         depth += 1
         defer { depth -= 1 }
+        if let issues, registeredEntry(for: E.self) != nil {
+            return try decodeElementsLossily(E.self, from: index + 1, to: end, count: count, trail: arrayTrail, issues: issues)
+        }
         return unsafe try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
             var position = index + 1
             while initialized < count, position < end {
@@ -91,6 +105,35 @@ extension DocumentDecoder {
                 position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
             }
         }
+    }
+
+    /// A lossy decode's array of registered models (``JSONMapper/decodeLossy(_:from:)-(T.Type,_)``):
+    /// an element that fails is left out and its error kept, as the mapping
+    /// layer's own lossy decode does with the same models, wherever the
+    /// array is (at the top, or inside a plain `Decodable` value). Arrays of
+    /// other `Decodable` elements keep `Array.init(from:)`'s rule (the first
+    /// failure fails the array) unless they are a ``LossyArray``.
+    private func decodeElementsLossily<E: Decodable>(
+        _: E.Type, from start: Int, to end: Int, count: Int, trail: PathTrail?, issues: IssueCollector
+    ) throws -> [E] {
+        var result: [E] = []
+        result.reserveCapacity(count)
+        var position = start
+        var ordinal = 0
+        while position < end {
+            do {
+                result.append(try decodeValue(E.self, at: position, key: IndexKey(ordinal), parent: trail))
+            } catch let error as DecodingError {
+                // Only the library's own errors are issues; another (thrown by
+                // user code) ends the decode, as in the mapping layer.
+                guard let issue = DecodingErrors.cartographError(error) else { throw error }
+                issues.record(issue)
+            }
+            let entry = tape[position]
+            position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
+            ordinal += 1
+        }
+        return result
     }
 
     /// Decodes the current value as the root.

@@ -232,6 +232,15 @@ final class VisitedObjects {
 final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
+    /// The number of issues so far: a mark for ``place(from:under:)``.
+    var count: Int { issues.count }
+    /// Puts the issues recorded since the mark `first` under `place`: a
+    /// registered model read inside a `Codable` decode records paths from
+    /// itself, and `place` is where it lies in the document.
+    func place(from first: Int, under place: String) {
+        guard first < issues.count else { return }
+        for index in first..<issues.count { issues[index] = issues[index].placed(under: place) }
+    }
     /// Gives every collected error its line and column (one pass over the input).
     func locate(in input: Span<UInt8>) {
         issues = SourceLocation.locateAll(issues, in: input)
