@@ -66,6 +66,69 @@ import Testing
 
     /// A template learned from one spelling is not written for another that
     /// `String` equality calls the same: each object writes its own bytes.
+    /// One `CodingKey` type per `Tag` (the synthesized keys of a generic
+    /// type are a type of their own in each specialisation).
+    struct Tagged<Tag>: Encodable {
+        var id: Int
+        var name: String
+        var note: String?
+    }
+
+    /// Objects of 24 key types, each type met several times: more types
+    /// than the template table compares in its list, so the last ones are
+    /// kept and found in its dictionary.
+    struct ManyKeyTypes: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for round in 0..<3 {
+                func put<Tag>(_: Tag.Type, _ index: Int) throws {
+                    try container.encode(Tagged<Tag>(id: index * 10 + round, name: "n\(index)", note: round == 1 ? nil : "r\(round)"))
+                }
+                try put(Int.self, 0); try put(String.self, 1); try put(Double.self, 2); try put(Bool.self, 3)
+                try put(Int8.self, 4); try put(Int16.self, 5); try put(Int32.self, 6); try put(Int64.self, 7)
+                try put(UInt.self, 8); try put(UInt8.self, 9); try put(UInt16.self, 10); try put(UInt32.self, 11)
+                try put(UInt64.self, 12); try put(Float.self, 13); try put(Character.self, 14); try put([Int].self, 15)
+                try put([String].self, 16); try put(Set<Int>.self, 17); try put(Int?.self, 18); try put([Int: Int].self, 19)
+                try put(Substring.self, 20); try put(Data.self, 21); try put(Date.self, 22); try put(URL.self, 23)
+            }
+        }
+    }
+
+    @Test func objectsOfManyKeyTypesAreWrittenAsTheTreeWritesThem() throws {
+        for option in StreamingEncoderTests.writeOptions.indices {
+            try Self.expectAsTheTree(ManyKeyTypes(), JSONMapper(writeOptions: StreamingEncoderTests.writeOptions[option]), "option \(option)")
+        }
+        // And as Foundation reads it: every object, in order, with its keys.
+        let json = try JSONMapper().encode(ManyKeyTypes())
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]])
+        #expect(objects.count == 72)
+        #expect(objects.map { $0["id"] as? Int } == (0..<3).flatMap { round in (0..<24).map { $0 * 10 + round } })
+        #expect(objects.filter { $0["note"] == nil }.count == 24)
+    }
+
+    /// The table itself: a template per type, found again (the same
+    /// object), replaced, for types in its list and past it.
+    @Test func theTemplateTableKeepsOneTemplatePerType() {
+        final class Token {}
+        let tokens = (0..<40).map { _ in Token() }
+        var table = KeyTemplateTable()
+        var kept: [KeyTemplate] = []
+        for (index, token) in tokens.enumerated() {
+            #expect(table[ObjectIdentifier(token)] == nil)
+            let template = KeyTemplate(keys: ["k\(index)"], escaping: StringEscaping(escapeSlashes: false, asciiOnly: false))
+            table.set(template, for: ObjectIdentifier(token))
+            kept.append(template)
+        }
+        for (index, token) in tokens.enumerated() { #expect(table[ObjectIdentifier(token)] === kept[index], "type \(index)") }
+        for index in [3, 17, 39] {
+            let replacement = KeyTemplate(keys: ["r\(index)", "s"], escaping: StringEscaping(escapeSlashes: false, asciiOnly: false))
+            table.set(replacement, for: ObjectIdentifier(tokens[index]))
+            #expect(table[ObjectIdentifier(tokens[index])] === replacement)
+        }
+        #expect(table[ObjectIdentifier(tokens[4])] === kept[4])
+        #expect(table[ObjectIdentifier(tokens[20])] === kept[20])
+    }
+
     @Test func canonicallyEquivalentKeysKeepTheirOwnBytes() throws {
         let pairs = [
             ("\u{E9}", "e\u{301}"), ("e\u{301}", "\u{E9}"), ("K", "\u{212A}"), ("\u{212A}", "K"), (";", "\u{37E}"),

@@ -156,6 +156,39 @@ struct StreamKeyLog {
     }
 }
 
+/// The key templates of one encode, by `CodingKey` type: asked for at every
+/// object a keyed container opens. An encode meets few key types, so the
+/// first ones are found by comparing type identities in a short list; a
+/// `Dictionary` lookup hashed each identity (SipHash), a tenth of opening
+/// an object. Types past the list go in a dictionary.
+struct KeyTemplateTable {
+    /// Key types found by comparison before the dictionary is asked.
+    private static let listed = 16
+    private var types: [ObjectIdentifier] = []
+    private var listedTemplates: [KeyTemplate] = []
+    private var others: [ObjectIdentifier: KeyTemplate] = [:]
+
+    /// The template of `type`, if one was learned.
+    subscript(type: ObjectIdentifier) -> KeyTemplate? {
+        for index in 0..<types.count where types[index] == type { return listedTemplates[index] }
+        return others.isEmpty ? nil : others[type]
+    }
+
+    /// Keeps `template` for `type` (replacing its template, if it has one).
+    mutating func set(_ template: KeyTemplate, for type: ObjectIdentifier) {
+        for index in 0..<types.count where types[index] == type {
+            listedTemplates[index] = template
+            return
+        }
+        if types.count < Self.listed {
+            types.append(type)
+            listedTemplates.append(template)
+        } else {
+            others[type] = template
+        }
+    }
+}
+
 /// The keys one object wrote, in order and all different, with their
 /// quoted JSON forms: what the next objects of the same `CodingKey` type
 /// in the same encode follow (``StreamKeyLog``).

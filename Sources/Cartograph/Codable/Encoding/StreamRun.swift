@@ -70,7 +70,7 @@ struct StreamStack {
     var convertedKeys: [String: String] = [:]
     /// The keys the first objects of each `CodingKey` type wrote, for the
     /// next ones to follow (``StreamKeyLog``).
-    private var templates: [ObjectIdentifier: KeyTemplate] = [:]
+    private var templates = KeyTemplateTable()
     private(set) var frames: [StreamFrame] = [StreamFrame()]
     /// The keys written in each frame's object (a repeated key abandons
     /// the stream), beside `frames` and as long.
@@ -133,7 +133,7 @@ struct StreamStack {
     /// does not replace one that wrote them).
     private mutating func learn(_ keys: [String], for type: ObjectIdentifier) {
         if let known = templates[type], known.keys.count >= keys.count { return }
-        templates[type] = KeyTemplate(keys: keys, escaping: writer.escaping)
+        templates.set(KeyTemplate(keys: keys, escaping: writer.escaping), for: type)
     }
 
     /// Writes `{}` for a member whose encoder wrote nothing (as the tree
