@@ -86,17 +86,15 @@ extension EncoderChecks {
 }
 
 /// Keys after a key strategy that works on the key's name alone (snake
-/// case, a custom closure), converted once per encode and kept by name.
+/// case, a custom closure), converted once per encode (``ConvertedKeyCache``).
 enum KeyConversion {
-    static func converted(_ name: String, _ keys: CodableOptions.KeyStrategy, cache: inout [String: String]) -> String {
-        if let cached = cache[name] { return cached }
-        let converted: String
-        switch keys {
-        case .custom(let transform): converted = transform(name)
-        case .snakeCaseRoundTrip: converted = NamingStrategy.snakeCase.outputKey(for: name)
-        default: converted = SnakeCaseKeys.toSnakeCase(name)
+    static func converted(_ name: String, _ keys: CodableOptions.KeyStrategy, cache: inout ConvertedKeyCache) -> String {
+        cache.converted(name) { name in
+            switch keys {
+            case .custom(let transform): return transform(name)
+            case .snakeCaseRoundTrip: return NamingStrategy.snakeCase.outputKey(for: name)
+            default: return SnakeCaseKeys.toSnakeCase(name)
+            }
         }
-        cache[name] = converted
-        return converted
     }
 }

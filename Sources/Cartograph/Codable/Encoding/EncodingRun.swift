@@ -10,7 +10,9 @@ final class EncodingRun {
     /// Writing a property list: dates and data stay dates and data.
     let propertyList: Bool
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
-    var convertedKeys: [String: String] = [:]
+    var convertedKeys = ConvertedKeyCache()
+    /// Which value types are `[String: Value]` dictionaries, asked per nested value under a key strategy.
+    var dictionaryTypes = DictionaryTypeAnswers()
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
     let writeAhead: BinaryWriteAhead?
     /// Keyed containers kept for the next object of their key type at their

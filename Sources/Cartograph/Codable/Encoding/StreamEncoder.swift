@@ -192,7 +192,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// A `[String: Value]` dictionary's keys are data, written as they are
     /// under a key strategy (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if run.options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if run.options.keys.convertsKeys, run.state.dictionaryTypes.isStringDictionary(T.self) { writesKeysAsGiven = true }
     }
 
     // MARK: Values

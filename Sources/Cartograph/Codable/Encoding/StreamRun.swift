@@ -67,7 +67,9 @@ final class StreamRun: ExclusiveState<StreamStack> {
 /// container at output level `f - 1`, whose members sit at level `f`.
 struct StreamStack {
     var writer: NativeJSONWriter
-    var convertedKeys: [String: String] = [:]
+    var convertedKeys = ConvertedKeyCache()
+    /// Which value types are `[String: Value]` dictionaries, asked per nested value under a key strategy.
+    var dictionaryTypes = DictionaryTypeAnswers()
     /// The keys the first objects of each `CodingKey` type wrote, for the
     /// next ones to follow (``StreamKeyLog``).
     private var templates = KeyTemplateTable()

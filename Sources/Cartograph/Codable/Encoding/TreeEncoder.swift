@@ -177,7 +177,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// the key strategy changes keys: its keys are data, not coding keys, and
     /// are written as they are (as Foundation's encoder does).
     private func keepDictionaryKeys<T>(_: T.Type) {
-        if run.options.keys.convertsKeys, T.self is any StringDictionaryMarker.Type { writesKeysAsGiven = true }
+        if run.options.keys.convertsKeys, run.dictionaryTypes.isStringDictionary(T.self) { writesKeysAsGiven = true }
     }
 
     // MARK: Values
