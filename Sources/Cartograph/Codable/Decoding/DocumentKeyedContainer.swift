@@ -114,7 +114,8 @@ final class DocumentKeyedContainer<Key: CodingKey>: KeyedContainerState, KeyedDe
         try present(key).map { try decoder.decodeInteger(UInt128.self, at: $0, key: key, trail: trail) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key).map { try decoder.decodeValue(type, at: $0, key: key, parent: trail) }
+        guard let index = present(key) else { return nil }
+        return try decoder.decodeValue(type, at: index, key: key, parent: trail)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
