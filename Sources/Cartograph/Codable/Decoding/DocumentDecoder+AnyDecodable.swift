@@ -52,16 +52,12 @@ extension DocumentDecoder {
 
     /// A registered model, read by its mapping; its errors are given its place.
     private func decodeRegistered<T>(_ entry: ModelEntry, _: T.Type, at index: Int, key: any CodingKey, parent: PathTrail?) throws -> T {
-        // In a lossy decode the model's mapping records the elements it
-        // skips with paths from the model: they are put under its place.
-        let firstIssue = issues?.count ?? 0
-        defer {
-            if let issues, issues.count > firstIssue {
-                issues.place(from: firstIssue, under: PathTrail.render(codingKeys: pathFor(trail: parent, key: key)))
-            }
-        }
         do {
-            return try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+            // In a lossy decode the model's mapping records the elements it
+            // skips with paths from the model: they are put under its place.
+            return try IssueCollector.placing(issues, under: { PathTrail.render(codingKeys: pathFor(trail: parent, key: key)) }) {
+                try entry.decode(Node(document: document, index: index), mappingContext, as: T.self)
+            }
         } catch let error as CartographError {
             throw registeredModelError(error, at: index, keys: pathFor(trail: parent, key: key))
         }

@@ -232,14 +232,22 @@ final class VisitedObjects {
 final class IssueCollector {
     private(set) var issues: [CartographError] = []
     func record(_ error: CartographError) { issues.append(error) }
-    /// The number of issues so far: a mark for ``place(from:under:)``.
-    var count: Int { issues.count }
-    /// Puts the issues recorded since the mark `first` under `place`: a
-    /// registered model read inside a `Codable` decode records paths from
-    /// itself, and `place` is where it lies in the document.
-    func place(from first: Int, under place: String) {
-        guard first < issues.count else { return }
-        for index in first..<issues.count { issues[index] = issues[index].placed(under: place) }
+    /// Runs `body`, which reads a value whose issues are recorded with paths
+    /// from the value itself (a registered model read inside a `Codable`
+    /// decode, a `Codable` value inside a mapping), and puts the issues it
+    /// records under `place`, the value's path from the document's root
+    /// (asked for only if there are any).
+    @inline(__always)
+    static func placing<T>(_ issues: IssueCollector?, under place: () -> String, _ body: () throws -> T) rethrows -> T {
+        guard let issues else { return try body() }
+        let first = issues.issues.count
+        defer {
+            if issues.issues.count > first {
+                let place = place()
+                for index in first..<issues.issues.count { issues.issues[index] = issues.issues[index].placed(under: place) }
+            }
+        }
+        return try body()
     }
     /// Gives every collected error its line and column (one pass over the input).
     func locate(in input: Span<UInt8>) {

@@ -440,14 +440,12 @@ struct ValueCodec<Value>: @unchecked Sendable {
 /// through Cartograph's own `Decoder` and `Encoder` on the same Document.
 enum CodableFallback {
     static func decode<T: Decodable>(_ type: T.Type, from node: Node, context: MappingContext) throws -> T {
-        // A lossy decode's issues recorded inside the value (by registered
-        // models within it) have paths from the value: put under its own.
-        let firstIssue = context.issues?.count ?? 0
-        defer {
-            if let issues = context.issues, issues.count > firstIssue { issues.place(from: firstIssue, under: context.path) }
-        }
         do {
-            return try context.session.withFallbackDecoder(document: node.document, index: node.index) { try $0.decodeTopLevel(type) }
+            // A lossy decode's issues recorded inside the value (by registered
+            // models within it) have paths from the value: put under its own.
+            return try IssueCollector.placing(context.issues, under: { context.path }) {
+                try context.session.withFallbackDecoder(document: node.document, index: node.index) { try $0.decodeTopLevel(type) }
+            }
         } catch let error as DecodingError {
             let underlying = DecodingErrors.cartographError(error)
             let suffix = underlying?.path.map { String($0.dropFirst()) } ?? ""
