@@ -80,6 +80,21 @@ static inline uint8_t *escape_one(const uint8_t *in, intptr_t count, intptr_t *a
     return unicode_escape(out, scalar);
 }
 
+/// The `rest` (1 to 7) bytes at `in` as the low bytes of a word, the rest
+/// zero: from two overlapping loads, where a `memcpy` of a variable length
+/// was a call per string shorter than a word (most keys and short values).
+static inline uint64_t short_word(const uint8_t *in, intptr_t rest) {
+    if (rest >= 4) {
+        /* The overlapping bytes are the same in both loads, so or-ing them is exact. */
+        uint64_t head = cartograph_load32(in), tail = cartograph_load32(in + rest - 4);
+        return head | tail << (8 * (rest - 4));
+    }
+    uint64_t word = in[0];
+    if (rest > 1) word |= (uint64_t)in[1] << 8;
+    if (rest > 2) word |= (uint64_t)in[2] << 16;
+    return word;
+}
+
 /// A mask with the high bit of each byte of `word` that needs an escape.
 /// Only its lowest set bit is exact (a borrow can flag a byte above a
 /// flagged one), which is all the caller uses.
@@ -168,8 +183,7 @@ intptr_t cartograph_json_escape(const uint8_t *in, intptr_t count, intptr_t *rea
             word = cartograph_load64(in + count - 8) >> (8 * (8 - rest));
             if (rest < 8) word |= 0x4141414141414141ULL << (8 * rest);
         } else {
-            word = 0x4141414141414141ULL;
-            memcpy(&word, in + index, (size_t)rest);
+            word = short_word(in + index, rest) | 0x4141414141414141ULL << (8 * rest);
         }
         memcpy(target, &word, 8);
         uint64_t mask = word_escapes(word, options);

@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// A compact member's start (comma, quoted key, colon) is written in
+    /// one step: every key length to 40, first in its object or not, after
+    /// every number of bytes already written.
+    @Test func memberStartsWriteCommaKeyAndColon() {
+        for lead in 0..<9 {
+            for length in 0...40 {
+                for first in [true, false] {
+                    let key = [UInt8(ascii: "\"")] + (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) } + [UInt8(ascii: "\"")]
+                    let buffer = OutputBuffer(capacity: 1)
+                    for byte in 0..<lead { buffer.append(UInt8(ascii: "0") + UInt8(byte)) }
+                    key.withUnsafeBufferPointer { buffer.appendMemberStart(quoted: $0.span, first: first) }
+                    buffer.append(UInt8(ascii: "1"))
+                    let expected = (0..<lead).map { UInt8(ascii: "0") + UInt8($0) } + (first ? [] : [UInt8(ascii: ",")]) + key + Array(":1".utf8)
+                    #expect(buffer.bytes == expected, "lead \(lead), length \(length), first \(first)")
+                }
+            }
+        }
+    }
+
     @Test func literalsHoldTheirBytes() {
         let buffer = OutputBuffer(capacity: 4)
         buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)

@@ -247,6 +247,8 @@ struct NativeJSONWriter {
     /// ``beginMember(_:_:depth:)`` for a key whose JSON text (quotes
     /// included) is the same under every escaping option, written ahead of time.
     mutating func beginMember(quoted key: Span<UInt8>, _ position: Int, depth: Int) {
+        // Compact (Foundation's layout is indented): comma, key and colon at once.
+        if indent == 0 { return sink.appendMemberStart(quoted: key, first: position == 0) }
         beginElement(position, depth: depth)
         sink.append(key)
         endKey()

@@ -15,7 +15,8 @@
 //                      one switch (``LayoutAssumptions``,
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).
 //     Unsafe/Memory/   the raw buffers: the tape's entries and text
-//                      (``Tape``), the writers' output (``OutputBuffer``),
+//                      (``Tape``), the writers' output (``OutputBuffer``,
+//                      and ``ByteCopy`` for its short runs),
 //                      the builder's stack and duplicate-key table, byte
 //                      comparisons, bounds-checked word loads from spans
 //                      (`Span.word(at:)`), the text operations on spans

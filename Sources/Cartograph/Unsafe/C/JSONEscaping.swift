@@ -32,17 +32,31 @@ extension OutputBuffer {
     /// Appends UTF-8 `bytes` as a JSON string, quotes included.
     func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, _ escaping: StringEscaping) {
         let count = bytes.count
-        append(UInt8(ascii: "\""))
         var read = 0
-        while read < count, let start = bytes.baseAddress {
-            // Room for the rest as it is and one step of the C loop, so text
-            // without escapes is written in one call. An escape grows the
-            // text (up to six bytes for one): a call that ran out of room
-            // stops at a step's boundary and the next one gets more.
-            unsafe appendInPlace(minimum: count - read + 48) { target, room in
-                unsafe cartograph_json_escape(start, count, &read, target, room, escaping.flags)
+        var opened = false
+        repeat {
+            // Room for both quotes, the rest as it is and one step of the C
+            // loop, so text without escapes is written in one call with its
+            // quotes. An escape grows the text (up to six bytes for one): a
+            // call that ran out of room stops at a step's boundary and the
+            // next one gets more. One byte of the room is kept for the
+            // closing quote.
+            unsafe appendInPlace(minimum: count - read + 50) { target, room in
+                var written = 0
+                if !opened {
+                    unsafe target[0] = UInt8(ascii: "\"")
+                    written = 1
+                }
+                if read < count, let start = bytes.baseAddress {
+                    written += unsafe cartograph_json_escape(start, count, &read, target + written, room - written - 1, escaping.flags)
+                }
+                if read == count {
+                    unsafe target[written] = UInt8(ascii: "\"")
+                    written += 1
+                }
+                return written
             }
-        }
-        append(UInt8(ascii: "\""))
+            opened = true
+        } while read < count
     }
 }

@@ -33,7 +33,7 @@ enum LentValue {
         guard _isBitwiseTakable(T.self) else { return try body(unsafe address.assumingMemoryBound(to: T.self).pointee) }
         return try unsafe withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
             let slot = unsafe buffer.baseAddress.unsafelyUnwrapped
-            unsafe UnsafeMutableRawPointer(slot).copyMemory(from: address, byteCount: MemoryLayout<T>.size)
+            unsafe ByteCopy.copy(to: UnsafeMutableRawPointer(slot), from: address, count: MemoryLayout<T>.size)
             let value = unsafe slot.move()
             do {
                 let result = try body(value)

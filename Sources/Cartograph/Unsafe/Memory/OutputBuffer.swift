@@ -60,8 +60,27 @@
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        unsafe UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: bytes.count)
+        unsafe ByteCopy.copy(to: base + used, from: source, count: bytes.count)
         unsafe used += bytes.count
+    }
+
+    /// Starts a compact object member: a comma unless it is the first,
+    /// its key's JSON text (quotes included) and the colon, with one check
+    /// of the room for all three.
+    @inline(__always)
+    func appendMemberStart(quoted key: Span<UInt8>, first: Bool) {
+        let count = key.count
+        reserve(count + 2)
+        var at = unsafe used
+        if !first {
+            unsafe base[at] = UInt8(ascii: ",")
+            at += 1
+        }
+        unsafe key.withUnsafeBufferPointer { bytes in
+            if let source = bytes.baseAddress { unsafe ByteCopy.copy(to: base + at, from: source, count: count) }
+        }
+        unsafe base[at + count] = UInt8(ascii: ":")
+        unsafe used = at + count + 1
     }
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { unsafe append(UnsafeRawBufferPointer(bytes)) }
