@@ -114,6 +114,31 @@ import Testing
         }
     }
 
+    /// Whether copying pays is judged after a parse's first block (4 KB),
+    /// so compact text is copied no further than that; pretty text is
+    /// copied whole. The tapes are the same either way.
+    @Test func compactTextIsCopiedNoFurtherThanTheFirstBlock() throws {
+        let note = "Deliver \\\"before noon\\\", ring twice"
+        let records = (0..<400).map { index in
+            // Short keys and values, and (three records in four) a string long
+            // enough for the scan to leave its body out in the first block.
+            #"{"id":\#(index),"name":"Customer \#(index) Ölmez","score":\#(Double(index) * 1.375),"#
+                + #""address":{"city":"Zürich","location":[47.3769,8.5417]},"tags":["a","b"]"#
+                + (index % 4 == 0 ? "}" : #","note":"\#(note)"}"#)
+        }
+        let compact = Array(("[" + records.joined(separator: ",") + "]").utf8)
+        #expect(compact.count > 40_000)
+        let pretty = Array(Self.pretty(String(decoding: compact, as: UTF8.self), indent: "  ", lineEnd: "\n").utf8)
+        for (bytes, chunk) in [(compact, Int.max), (compact, 2_048), (compact, 16_384)] {
+            let parser = LongStringLexingTests.parsed(bytes, chunk: chunk)
+            // A block may end a little past its limit (within the copy's 128 spare bytes).
+            #expect(
+                parser.bytesCopiedForLexing > 0 && parser.bytesCopiedForLexing <= 4_096 + 128, "chunks of \(chunk): \(parser.bytesCopiedForLexing)")
+        }
+        #expect(LongStringLexingTests.parsed(pretty).bytesCopiedForLexing == pretty.count)
+        for bytes in [compact, pretty] { #expect(sameTape(try Document(parsing: bytes), try swiftTape(bytes))) }
+    }
+
     @Test func bothCopiesLeaveOutExactlyTheIndentationAndRecordWhere() {
         // Text dense in line feeds, blanks and tabs, against a plain
         // reference: what each copy writes is the text read so far without

@@ -172,6 +172,12 @@ typedef struct cartograph_yajl_tape {
     intptr_t unindented_block;
     intptr_t shift_capacity;
     int copies_stopped;
+    /// Whether the parse's first block was copied and judged (whether
+    /// copying and the string scan pay are decided after it).
+    int copy_judged;
+    /// Bytes of input read through the copy in this parse (tests check
+    /// where copying stops).
+    intptr_t copied_total;
     /// Long strings found ahead of the copy, in order (owned here): the
     /// copies leave their bodies out. `elided_next` is the next one a
     /// callback can meet in the block yajl is lexing.

@@ -246,6 +246,11 @@ import Foundation
     /// read from the input by the C callbacks (tests check that it happens).
     var stringsLeftOut: Int { unsafe native.pointee.elided_total }
 
+    /// How many bytes of input went to yajl through the copy that leaves
+    /// out indentation and long strings' bodies (tests check where a
+    /// parse of compact text stops copying).
+    var bytesCopiedForLexing: Int { unsafe native.pointee.copied_total }
+
     /// Whether the scan for long strings has given up for this parse.
     var stringScanStopped: Bool { unsafe native.pointee.scan_state == Int32(CARTOGRAPH_SCAN_STOPPED) }
 
