@@ -62,6 +62,26 @@ import Testing
         #expect(try JSONMapper().decode(Place.self, from: decomposed) == Place(café: 7))
         #expect(try JSONDecoder().decode(Place.self, from: Data(decomposed.utf8)) == Place(café: 7))
         #expect(try Document(parsing: decomposed).root.object()["café"]?.int() == 7)
+        // Through a mapping too (the rule loop's cursor), with a key the
+        // object lacks looked up before and after: both absent, not found
+        // by the canonical pass.
+        var registry = ModelRegistry()
+        registry.register(
+            Mapping<MappedPlace>({ MappedPlace() }) {
+                Map(\.before, "absent")
+                Map(\.café, "café")
+                Map(\.after, "après")
+            })
+        let mapped = try JSONMapper(registry: registry).decode(MappedPlace.self, from: Array(decomposed.utf8))
+        #expect(mapped.café == 7 && mapped.before == -1 && mapped.after == -1)
+    }
+
+    /// Non-final, as the seeds' models are.
+    private class MappedPlace {
+        var before = -1
+        var café = 0
+        var after = -1
+        required init() {}
     }
 
     @Test func plistReadersApplyThePolicyToo() throws {

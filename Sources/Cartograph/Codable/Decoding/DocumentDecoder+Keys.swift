@@ -160,6 +160,8 @@ extension DocumentDecoder {
             }
             probe = next < end ? next : start
         } while probe != first
+        // As ObjectView.Cursor's lookup: the flag first, without a call.
+        guard tape[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
         return document.canonicalValue(forKey: ObjectView.string(key), inObject: object)
     }
 
