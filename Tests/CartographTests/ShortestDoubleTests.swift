@@ -65,6 +65,52 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
     }
 
+    /// Below 10^8, a value of at most seven decimals takes a shorter way
+    /// to its digits (`short_decimal_digits`) than Ryu's: such values at
+    /// every number of decimals and magnitude, with their neighbours (which
+    /// have more decimals and must not take it), and the range's edges.
+    @Test func valuesOfAFewDecimalsAreWrittenAsTheStandardLibraryWritesThem() {
+        var generator = SeededGenerator(seed: 0x5E_C1A2)
+        var failures: [String] = []
+        var values: [Double] = [1e8, 99_999_999.9999999, 99_999_999.999999, 1e-7, 5e-8, 4.9999999e-8, 0.0000001, 0.0001, 12_345_678.1234567]
+        for _ in 0..<300_000 {
+            let decimals = Int.random(in: 0...8, using: &generator)
+            let whole = UInt64.random(in: 0..<100_000_000, using: &generator) >> UInt64.random(in: 0...26, using: &generator)
+            let fraction = decimals == 0 ? "" : "." + String(UInt64.random(in: 0..<UInt64(pow(10, Double(decimals))), using: &generator))
+            guard let value = Double("\(whole)\(fraction)") else { continue }
+            values.append(value)
+            // Just above the range, where doubles are further apart than
+            // 10^-7 and seven decimals no longer name one value.
+            if let above = Double("\(UInt64.random(in: 100_000_000..<10_000_000_000, using: &generator))\(fraction)") { values.append(above) }
+        }
+        for value in values {
+            for neighbour in [value, value.nextUp, value.nextDown, -value] {
+                if let failure = Self.mismatch(neighbour) { failures.append(failure) }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
+    }
+
+    /// One output keeps count of how the shorter way fares and rests it
+    /// after misses: runs of many-decimal values (it rests), then of few
+    /// (it wakes), then mixed, all written into one buffer as the standard
+    /// library writes them.
+    @Test func oneOutputWritesRunsOfEitherKindAsTheStandardLibrary() {
+        var generator = SeededGenerator(seed: 0x5E_C1A3)
+        func many() -> Double { Double.random(in: -180...180, using: &generator) }
+        func few() -> Double { Double(Int.random(in: -9_999_999...9_999_999, using: &generator)) / 1_000 }
+        var values: [Double] = (0..<2_000).map { _ in many() } + (0..<2_000).map { _ in few() }
+        values += (0..<4_000).map { index in index % 3 == 0 ? few() : many() }
+        values += (0..<2_000).map { _ in many() } + (0..<500).map { _ in few() }
+        let buffer = OutputBuffer(capacity: 16)
+        for value in values {
+            buffer.appendShortest(value)
+            buffer.append(UInt8(ascii: ","))
+        }
+        let written = String(decoding: buffer.bytes, as: UTF8.self).split(separator: ",").map(String.init)
+        #expect(written == values.map(DoubleFormatting.json))
+    }
+
     /// Short decimals and integers: the values whose interval ends or
     /// middle are exact, where the rounding takes its rarer branch.
     @Test func shortDecimalsAndIntegersAreWrittenAsTheStandardLibraryWritesThem() {
