@@ -91,10 +91,9 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
     }
 
-    /// One output keeps count of how the shorter way fares and rests it
-    /// after misses: runs of many-decimal values (it rests), then of few
-    /// (it wakes), then mixed, all written into one buffer as the standard
-    /// library writes them.
+    /// Runs of values of many decimals (Ryu's way), of few (the shorter
+    /// way), and the two mixed, all written into one output as the
+    /// standard library writes them.
     @Test func oneOutputWritesRunsOfEitherKindAsTheStandardLibrary() {
         var generator = SeededGenerator(seed: 0x5E_C1A3)
         func many() -> Double { Double.random(in: -180...180, using: &generator) }

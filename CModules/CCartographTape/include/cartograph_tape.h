@@ -408,10 +408,7 @@ int cartograph_has_avx2(void);
 /// Writes a finite double's shortest round-trip text into `out` (room for
 /// 32 bytes), as Swift's `description` spells it but without a whole
 /// value's `.0` (`100`, `-0`, `0.1`, `1e-05`, `1.5e+300`); returns its length.
-/// `trial`, when not NULL, is a writer's own count (start it at 0) of how a
-/// shorter way for values of a few decimals fares, so that values with
-/// many decimals stop paying for trying it; NULL always tries it.
-intptr_t cartograph_format_double(double value, uint8_t *out, intptr_t *trial);
+intptr_t cartograph_format_double(double value, uint8_t *out);
 
 /// cartograph_json_escape's options: escape `/` as `\/`.
 #define CARTOGRAPH_ESCAPE_SLASH 1u

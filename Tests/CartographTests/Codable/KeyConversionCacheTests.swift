@@ -5,7 +5,7 @@ import Testing
 
 /// The encoders' caches for key strategies: converted keys
 /// (``ConvertedKeyCache``) and which types are string-keyed dictionaries
-/// (``DictionaryTypeAnswers``). Each answer must be the uncached one,
+/// (``TypeAnswers``). Each answer must be the uncached one,
 /// whatever keys or types come and however many.
 @Suite struct KeyConversionCacheTests {
     @Test func everyKeyConvertsAsWithoutTheCacheAndOnlyOnceWhenItFits() {
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func dictionaryTypesAreAnsweredAsTheRuntimeAnswers() {
-        var answers = DictionaryTypeAnswers()
+        var answers = TypeAnswers<Bool>()
         func check<T>(_ type: T.Type, _ expected: Bool) {
             #expect(answers.isStringDictionary(type) == expected, "\(type)")
         }
@@ -72,6 +72,36 @@ import Testing
             check(Date.self, false)
             check([Substring: Int].self, false)
             check([String: Bool].self, true)
+        }
+    }
+
+    private struct Slot<Tag>: Codable { var value = 0 }
+    private enum A {}
+    private enum B {}
+    private enum C {}
+    private enum D {}
+    private enum E {}
+    private enum F {}
+
+    @Test func registryEntriesAreAnsweredAsTheRegistryAnswers() {
+        var registry = ModelRegistry()
+        func register<Tag>(_: Tag.Type) { registry.register(Mapping<Slot<Tag>>({ Slot() }) { Map(\.value) }) }
+        register(A.self)
+        register(C.self)
+        register(E.self)
+        var answers = TypeAnswers<ModelEntry?>()
+        func check<T>(_ type: T.Type) {
+            let answer = answers.registeredEntry(for: type, in: registry)
+            #expect(answer.map { ObjectIdentifier($0) } == registry.registeredEntry(for: type).map { ObjectIdentifier($0) }, "\(type)")
+        }
+        // Eleven types, more than the eight kept, three registered, asked in turns.
+        for _ in 0..<3 {
+            for type: Any.Type in [Slot<A>.self, Slot<B>.self, Slot<C>.self, Slot<D>.self, Slot<E>.self, Slot<F>.self] { check(type) }
+            check(Int.self)
+            check([Slot<A>].self)
+            check(String.self)
+            check(Slot<A>?.self)
+            check([String: Slot<C>].self)
         }
     }
 

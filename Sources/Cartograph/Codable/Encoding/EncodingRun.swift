@@ -12,7 +12,9 @@ final class EncodingRun {
     /// Keys after the key strategy, by key (filled as they are met; one encoder at a time).
     var convertedKeys = ConvertedKeyCache()
     /// Which value types are `[String: Value]` dictionaries, asked per nested value under a key strategy.
-    var dictionaryTypes = DictionaryTypeAnswers()
+    var dictionaryTypes = TypeAnswers<Bool>()
+    /// The registry's entries for the value types met (asked per nested value).
+    var registeredEntries = TypeAnswers<ModelEntry?>()
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.
     let writeAhead: BinaryWriteAhead?
     /// Keyed containers kept for the next object of their key type at their

@@ -296,7 +296,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
             }
             return true
         }
-        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+        if !run.registryIsEmpty, let entry = run.state.registeredEntries.registeredEntry(for: T.self, in: registry) {
             // Streamed into the run's buffer through a copy of its writer
             // (no access to the run held while the model's rules run). On
             // an error its bytes are cut off and the tree below reports it

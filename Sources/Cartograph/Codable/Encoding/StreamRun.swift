@@ -69,7 +69,9 @@ struct StreamStack {
     var writer: NativeJSONWriter
     var convertedKeys = ConvertedKeyCache()
     /// Which value types are `[String: Value]` dictionaries, asked per nested value under a key strategy.
-    var dictionaryTypes = DictionaryTypeAnswers()
+    var dictionaryTypes = TypeAnswers<Bool>()
+    /// The registry's entries for the value types met (asked per nested value).
+    var registeredEntries = TypeAnswers<ModelEntry?>()
     /// The keys the first objects of each `CodingKey` type wrote, for the
     /// next ones to follow (``StreamKeyLog``).
     private var templates = KeyTemplateTable()

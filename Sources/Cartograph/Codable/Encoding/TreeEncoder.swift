@@ -185,7 +185,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// Encodes any value under `key` into a node.
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode {
         if let special = try encodeSpecial(value, key: key) { return special }
-        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+        if !run.registryIsEmpty, let entry = run.registeredEntries.registeredEntry(for: T.self, in: registry) {
             do {
                 // Kept as the mapping wrote it: the writers walk it without a JSONValue in between.
                 return .native(try entry.encodeValue(value, EncodingContext(session: run.mappingSession)))
@@ -205,7 +205,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
     /// meets the depth limit.
     func encodeNested<T: Encodable>(_ value: T) throws -> EncodingNode {
         if let special = try encodeSpecial(value, key: nil) { return special }
-        if !run.registryIsEmpty, registry.registeredEntry(for: T.self) != nil { return try encodeRootNode(value) }
+        if !run.registryIsEmpty, run.registeredEntries.registeredEntry(for: T.self, in: registry) != nil { return try encodeRootNode(value) }
         try checkDepth(value, key: nil)
         let child = TreeEncoder(run: run, trail: trail, depth: depth + 1)
         child.keepDictionaryKeys(T.self)
@@ -227,7 +227,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         // when the root value is done, however it ends.
         defer { if depth == 0 { run.recycled.empty() } }
         if let special = try encodeSpecial(value, key: nil) { return special }
-        if !run.registryIsEmpty, let entry = registry.registeredEntry(for: T.self) {
+        if !run.registryIsEmpty, let entry = run.registeredEntries.registeredEntry(for: T.self, in: registry) {
             return .native(try entry.encodeValue(value, EncodingContext(session: run.mappingSession)))
         }
         keepDictionaryKeys(T.self)

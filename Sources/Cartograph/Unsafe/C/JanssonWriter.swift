@@ -141,7 +141,7 @@ struct JanssonWriter {
             var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             return unsafe withUnsafeMutableBytes(of: &digits) { buffer in
                 let base = unsafe buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let count = unsafe cartograph_format_double(value, base, nil)
+                let count = unsafe cartograph_format_double(value, base)
                 return unsafe placeholder(UnsafeBufferPointer(start: base, count: count), sink: sink)
             }
         default:

@@ -12,9 +12,6 @@
     @exclusivity(unchecked) private var used = 0
     /// Bytes written.
     var count: Int { unsafe used }
-    /// How the shorter way to a double's digits fares in this output
-    /// (`cartograph_format_double`'s `trial`).
-    @exclusivity(unchecked) var doubleTrial = 0
 
     init(capacity: Int) {
         unsafe self.capacity = max(capacity, 16)
