@@ -21,15 +21,27 @@ struct TypeAnswers<Answer> {
     /// eight other types have been asked since).
     @inline(__always)
     mutating func answer(for type: ObjectIdentifier, _ ask: () -> Answer) -> Answer {
-        for index in answers.indices where answers[index].type == type { return answers[index].answer }
+        if let known = known(type) { return known }
         let answer = ask()
+        remember(answer, for: type)
+        return answer
+    }
+
+    /// The answer kept for `type`, or nil.
+    @inline(__always)
+    func known(_ type: ObjectIdentifier) -> Answer? {
+        for index in answers.indices where answers[index].type == type { return answers[index].answer }
+        return nil
+    }
+
+    /// Keeps `answer` for `type`, in place of the oldest once eight are kept.
+    mutating func remember(_ answer: Answer, for type: ObjectIdentifier) {
         if answers.count < Self.kept {
             answers.append((type, answer))
         } else {
             answers[next] = (type, answer)
             next = (next + 1) % Self.kept
         }
-        return answer
     }
 }
 

@@ -205,14 +205,18 @@ public struct MappingContext {
 /// and that chain is short (at most the depth limit). A scan of it costs
 /// less than hashing every instance in and out (a twentieth of a class
 /// model's encode went to `Hasher`).
-final class VisitedObjects {
-    private var identifiers: [ObjectIdentifier] = []
+///
+/// An ``ExclusiveState``: an encode owns it on one task and `enter` and
+/// `leave` run no code outside the library, and the runtime's check of
+/// each access was a tenth of a class model's encode (records.json).
+final class VisitedObjects: ExclusiveState<[ObjectIdentifier]> {
+    init() { super.init(state: []) }
 
     /// Enters `object`; false if the encode is already inside it (a cycle).
     func enter(_ object: AnyObject) -> Bool {
         let identifier = ObjectIdentifier(object)
-        if identifiers.contains(identifier) { return false }
-        identifiers.append(identifier)
+        if state.contains(identifier) { return false }
+        state.append(identifier)
         return true
     }
 
@@ -220,11 +224,35 @@ final class VisitedObjects {
     /// the last one entered, unless an error unwound past others.
     func leave(_ object: AnyObject) {
         let identifier = ObjectIdentifier(object)
-        if identifiers.last == identifier {
-            identifiers.removeLast()
-        } else if let position = identifiers.lastIndex(of: identifier) {
-            identifiers.remove(at: position)
+        if state.last == identifier {
+            state.removeLast()
+        } else if let position = state.lastIndex(of: identifier) {
+            state.remove(at: position)
         }
+    }
+}
+
+/// The registry's entries for the types an encode meets where a value's
+/// own type decides (a class instance, an existential), the last eight
+/// kept: asked of the registry, each was a hashed lookup and an access
+/// check per nested class instance (5% of a class model's encode). An
+/// ``ExclusiveState`` for the reasons ``VisitedObjects`` is; the registry
+/// is asked outside the access (it may compile a mapping).
+final class EntryAnswers: ExclusiveState<TypeAnswers<ModelEntry?>> {
+    private let registry: ModelRegistry
+
+    init(registry: ModelRegistry) {
+        self.registry = registry
+        super.init(state: TypeAnswers())
+    }
+
+    /// ``ModelRegistry/entry(for:)`` for `type`.
+    func entry(for type: Any.Type) -> ModelEntry? {
+        let identifier = ObjectIdentifier(type)
+        if let known = state.known(identifier) { return known }
+        let entry = registry.entry(for: type)
+        state.remember(entry, for: identifier)
+        return entry
     }
 }
 
@@ -263,12 +291,15 @@ final class EncodingSession {
     let profile: OutputProfile
     /// The class instances being encoded (see ``EncodingContext/visiting``).
     let visiting = VisitedObjects()
+    /// The registry's entries for the value types met.
+    let entries: EntryAnswers
     /// The path links of the encode (as a decode's, ``MappingContext/Session``).
     let links = PathTrail.Stack()
 
     init(registry: ModelRegistry, profile: OutputProfile) {
         self.registry = registry
         self.profile = profile
+        entries = EntryAnswers(registry: registry)
     }
 }
 
