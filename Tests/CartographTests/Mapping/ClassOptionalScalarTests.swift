@@ -22,6 +22,8 @@ import Testing
         required init() {}
     }
 
+    /// The class's properties again, on purpose: the struct is the
+    /// reference the class is compared against.
     @Mappable
     struct Plain {
         var label: String?
