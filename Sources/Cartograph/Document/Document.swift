@@ -75,30 +75,40 @@ public final class Document: @unchecked Sendable {
     /// `superDecoder(forKey:)` decodes a missing key as null).
     static func null(at source: Int) -> Document { Document(tape: Tape.holdingNull(at: source), roots: [0]) }
 
+    /// Index of the first entry after the value at `index`.
+    @inlinable
+    func next(after index: Int) -> Int {
+        let entry = entry(index)
+        return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
+    }
+}
+
+extension TapeReader {
     /// The tape index of the value whose visible key is canonically equal
     /// to `key` (equal as a Swift `String`), in an object flagged
     /// ``TapeFlags/canonicalKeys``; nil otherwise. The slow path behind every
     /// byte-wise key lookup, taken only when that lookup missed in an object
     /// holding a non-ASCII key: `"café"` (é precomposed) finds `"cafe\u0301"`,
     /// as it would in a Swift `Dictionary` or Foundation's decoder.
+    ///
+    /// On the reader the lookup already holds, with the flag read inline:
+    /// a method of the document made a reader (a retain of the document)
+    /// for every absent optional key before it read the flag.
+    @inline(__always)
     func canonicalValue(forKey key: @autoclosure () -> String, inObject object: Int) -> Int? {
-        let tape = reader
-        guard tape[object].kind == .object, tape[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
-        let wanted = key()
-        let end = tape[object].payload
-        var position = object + 1
-        while position < end {
-            let entry = tape[position]
-            if entry.flags & TapeFlags.shadowed == 0, tape.string(entry) == wanted { return position + 1 }
-            position = tape.next(after: position + 1)
-        }
-        return nil
+        guard self[object].kind == .object, self[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
+        return canonicalScan(for: key(), inObject: object)
     }
 
-    /// Index of the first entry after the value at `index`.
-    @inlinable
-    func next(after index: Int) -> Int {
-        let entry = entry(index)
-        return entry.kind == .array || entry.kind == .object ? entry.payload : index + 1
+    @inline(never)
+    private func canonicalScan(for wanted: String, inObject object: Int) -> Int? {
+        let end = self[object].payload
+        var position = object + 1
+        while position < end {
+            let entry = self[position]
+            if entry.flags & TapeFlags.shadowed == 0, string(entry) == wanted { return position + 1 }
+            position = next(after: position + 1)
+        }
+        return nil
     }
 }

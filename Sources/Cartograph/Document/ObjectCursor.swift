@@ -77,11 +77,7 @@ extension ObjectView {
                 }
                 probe = next < end ? next : start
             } while probe != first
-            // Only an object with non-ASCII keys may hold the key in another
-            // normalization form: the flag read here, not behind a call
-            // that retains the document (an absent optional key per model).
-            guard tape[start - 1].flags & TapeFlags.canonicalKeys != 0 else { return nil }
-            return document.canonicalValue(forKey: ObjectView.string(key), inObject: start - 1)
+            return tape.canonicalValue(forKey: ObjectView.string(key), inObject: start - 1)
         }
     }
 }

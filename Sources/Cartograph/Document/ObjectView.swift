@@ -58,7 +58,7 @@ public struct ObjectView: Sendable, Sequence {
             }
             position = tape.next(after: position + 1)
         }
-        return document.canonicalValue(forKey: Self.string(key), inObject: index).map { Node(document: document, index: $0) }
+        return tape.canonicalValue(forKey: Self.string(key), inObject: index).map { Node(document: document, index: $0) }
     }
 
     /// A key's bytes as a `String` (invalid UTF-8 repaired), for the

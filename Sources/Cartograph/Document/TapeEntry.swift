@@ -83,7 +83,7 @@ enum TapeFlags {
     static let data: UInt8 = 16
     /// On an object: a key has a non-ASCII byte, so a key looked up by
     /// bytes and not found may still be there in another, canonically
-    /// equivalent spelling (``Document/canonicalValue(forKey:inObject:)``).
+    /// equivalent spelling (``TapeReader/canonicalValue(forKey:inObject:)``).
     static let canonicalKeys: UInt8 = 32
     /// On a number: a NaN or infinity (JSON5's `Infinity` and `NaN`, a
     /// property list's real), stored as that text (`-Infinity`, `NaN`,

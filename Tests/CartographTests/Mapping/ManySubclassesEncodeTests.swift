@@ -4,7 +4,7 @@ import Testing
 @testable import Cartograph
 
 /// An encode finds each class instance's entry by its own class, and keeps
-/// the last eight answers (``EntryAnswers``): an array of a base class
+/// the last eight answers (``EncodingSession/entry(for:)``): an array of a base class
 /// holding instances of more subclasses than that, in turns, writes each
 /// with its own subclass's mapping.
 @Suite struct ManySubclassesEncodeTests {

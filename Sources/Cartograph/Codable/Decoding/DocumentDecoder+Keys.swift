@@ -160,9 +160,7 @@ extension DocumentDecoder {
             }
             probe = next < end ? next : start
         } while probe != first
-        // As ObjectView.Cursor's lookup: the flag first, without a call.
-        guard tape[object].flags & TapeFlags.canonicalKeys != 0 else { return nil }
-        return document.canonicalValue(forKey: ObjectView.string(key), inObject: object)
+        return tape.canonicalValue(forKey: ObjectView.string(key), inObject: object)
     }
 
     private func fuzzyFind(_ name: String, in object: Int) -> Int? {

@@ -234,26 +234,12 @@ final class VisitedObjects: ExclusiveState<[ObjectIdentifier]> {
 
 /// The registry's entries for the types an encode meets where a value's
 /// own type decides (a class instance, an existential), the last eight
-/// kept: asked of the registry, each was a hashed lookup and an access
-/// check per nested class instance (5% of a class model's encode). An
-/// ``ExclusiveState`` for the reasons ``VisitedObjects`` is; the registry
-/// is asked outside the access (it may compile a mapping).
+/// kept (``EncodingSession/entry(for:)``): asked of the registry, each was
+/// a hashed lookup and an access check per nested class instance (5% of a
+/// class model's encode). An ``ExclusiveState`` for the reasons
+/// ``VisitedObjects`` is.
 final class EntryAnswers: ExclusiveState<TypeAnswers<ModelEntry?>> {
-    private let registry: ModelRegistry
-
-    init(registry: ModelRegistry) {
-        self.registry = registry
-        super.init(state: TypeAnswers())
-    }
-
-    /// ``ModelRegistry/entry(for:)`` for `type`.
-    func entry(for type: Any.Type) -> ModelEntry? {
-        let identifier = ObjectIdentifier(type)
-        if let known = state.known(identifier) { return known }
-        let entry = registry.entry(for: type)
-        state.remember(entry, for: identifier)
-        return entry
-    }
+    init() { super.init(state: TypeAnswers()) }
 }
 
 /// Collects the errors a lossy decode skipped.
@@ -291,15 +277,25 @@ final class EncodingSession {
     let profile: OutputProfile
     /// The class instances being encoded (see ``EncodingContext/visiting``).
     let visiting = VisitedObjects()
-    /// The registry's entries for the value types met.
-    let entries: EntryAnswers
+    /// The registry's entries for the value types met (``entry(for:)``).
+    private let entries = EntryAnswers()
     /// The path links of the encode (as a decode's, ``MappingContext/Session``).
     let links = PathTrail.Stack()
 
     init(registry: ModelRegistry, profile: OutputProfile) {
         self.registry = registry
         self.profile = profile
-        entries = EntryAnswers(registry: registry)
+    }
+
+    /// ``ModelRegistry/entry(for:)`` for `type`, answered once per type in
+    /// this encode; the registry is asked outside the answers' access (it
+    /// may compile a mapping).
+    func entry(for type: Any.Type) -> ModelEntry? {
+        let identifier = ObjectIdentifier(type)
+        if let known = entries.state.known(identifier) { return known }
+        let entry = registry.entry(for: type)
+        entries.state.remember(entry, for: identifier)
+        return entry
     }
 }
 

@@ -70,7 +70,7 @@ enum AnyCodec {
             guard let wrapped = mirror.children.first?.value else { return .null }
             return try encode(wrapped, context)
         }
-        if let entry = context.session.entries.entry(for: type(of: value)) { return try entry.encodeValue(value, context) }
+        if let entry = context.session.entry(for: type(of: value)) { return try entry.encodeValue(value, context) }
         if let scalar = value as? any ScalarValue { return scalar.encodedScalar(profile: context.profile) }
         if let dictionary = value as? [String: Any] {
             try context.descend()

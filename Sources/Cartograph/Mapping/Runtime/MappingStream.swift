@@ -261,7 +261,7 @@ extension ValueCodec {
             if streamed != nil { return }
         }
         let type: Any.Type = dynamicType ? Swift.type(of: value as Any) : Value.self
-        if let entry = context.session.entries.entry(for: type) ?? context.session.entries.entry(for: Value.self) {
+        if let entry = context.session.entry(for: type) ?? context.session.entry(for: Value.self) {
             return try entry.streamValue(value, context, &writer, depth)
         }
         if let encodable = value as? any Encodable {

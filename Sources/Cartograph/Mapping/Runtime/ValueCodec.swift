@@ -420,7 +420,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 if let subMapper = context.subMapper {
                     return try subMapper.entry(for: context.registry).encodeValue(value, context.leavingSubMapper())
                 }
-                if let entry = context.session.entries.entry(for: type(of: value as Any)) ?? context.session.entries.entry(for: Value.self) {
+                if let entry = context.session.entry(for: type(of: value as Any)) ?? context.session.entry(for: Value.self) {
                     return try entry.encodeValue(value, context)
                 }
                 if let encodable = value as? any Encodable {
