@@ -95,6 +95,20 @@ struct StreamKeyLog {
         template?.writeQuoted(index, into: sink)
     }
 
+    /// Writes a compact member's start (comma, quoted key, colon) when
+    /// `key` is the template's next entry, and records it as ``insert(_:)``
+    /// records a match: the usual case, an object writing its type's keys
+    /// in the order the first one did, done with one look at the template
+    /// and one copy. False, with nothing written or recorded, for any other key.
+    @inline(__always)
+    mutating func writeNextMemberStart(_ key: String, first: Bool, into sink: OutputBuffer) -> Bool {
+        // Through `?`: binding the template with `let` retained it per member.
+        guard template?.writeMemberStart(position, ifMatching: key, first: first, into: sink) == true else { return false }
+        matched |= 1 << UInt64(position)
+        position += 1
+        return true
+    }
+
     /// Records `key`, or finds it in the template.
     @inline(__always)
     mutating func insert(_ key: String) -> Insertion {
@@ -236,6 +250,18 @@ final class KeyTemplate {
         guard lengths[index] == length else { return false }
         if ascii & (1 << UInt64(index)) != 0 { return keys[index] == key }
         return keys[index].utf8.elementsEqual(key.utf8)
+    }
+
+    /// Writes a compact member's start with entry `index`'s key (see
+    /// ``OutputBuffer/appendMemberStart(quoted:first:)``) if `key` is that
+    /// entry; false, writing nothing, if it is not or there is no such entry.
+    @inline(__always)
+    func writeMemberStart(_ index: Int, ifMatching key: String, first: Bool, into sink: OutputBuffer) -> Bool {
+        guard index < lengths.count, matches(index, key, length: key.utf8.count) else { return false }
+        let start = index == 0 ? 0 : ends[index - 1]
+        let quoted = quoted // a local: a span borrows it for no longer than the call
+        sink.appendMemberStart(quoted: quoted.span.extracting(start..<ends[index]), first: first)
+        return true
     }
 
     /// Writes entry `index`'s key, quoted, as ``NativeJSONWriter/writeString(_:)`` would.

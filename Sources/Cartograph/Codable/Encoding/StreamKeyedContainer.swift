@@ -41,9 +41,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     /// where its bytes start, or -1 once the encode has ended (nothing is written).
     @inline(__always)
     private func begin(_ name: String, _ run: StreamRun) throws -> Int {
-        let start = try run.state.beginMember(frame, generation)
-        if start >= 0 { try run.state.writeKey(name, frame: frame) }
-        return start
+        try run.state.beginKeyedMember(name, frame, generation)
     }
 
     private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {

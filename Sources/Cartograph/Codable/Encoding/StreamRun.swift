@@ -174,6 +174,25 @@ struct StreamStack {
         return start
     }
 
+    /// ``beginMember(_:_:)`` then ``writeKey(_:frame:)``: what a keyed
+    /// container does for every member. In compact output, where the frame
+    /// is the innermost, nothing is pending in it and `key` is the next one
+    /// its template holds (nearly every member of a model after the first
+    /// object of its type), the comma, key and colon are written at once.
+    @inline(__always)
+    mutating func beginKeyedMember(_ key: String, _ frame: Int, _ generation: Int) throws -> Int {
+        if writer.indent == 0, frame + 1 == open, isOpen(frame, generation), frames[frame].pendingTicket == 0 {
+            let start = writer.sink.count
+            if keyLogs[frame].writeNextMemberStart(key, first: frames[frame].count == 0, into: writer.sink) {
+                frames[frame].count += 1
+                return start
+            }
+        }
+        let start = try beginMember(frame, generation)
+        if start >= 0 { try writeKey(key, frame: frame) }
+        return start
+    }
+
     /// Undoes the member last begun in `frame` (from its start, with its key):
     /// the containers its value opened are dropped unwritten. The value's
     /// error then leaves the stream as the tree encoder leaves its tree, with
