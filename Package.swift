@@ -156,7 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cartograph-bench",
-            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist"],
+            dependencies: ["Cartograph", "CorpusModels", "CYajl", "CJansson", "CPlist", "CCartographTape"],
             path: "Sources/CartographBench"
         ),
         // The server `scripts/bench-http` drives with wrk (both traits).

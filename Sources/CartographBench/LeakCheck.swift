@@ -1,3 +1,5 @@
+import CCartographTape
+import CJansson
 import Cartograph
 import Foundation
 
@@ -33,6 +35,21 @@ enum LeakCheck {
             var deep: JSONValue = 1
             for _ in 0..<600 { deep = [deep] }
             _ = try? deep.encoded()
+            // The DOM arena (dom_arena.c): a DOM larger than its 4 MB (part
+            // in the blocks, part malloc's, released by json_decref), a
+            // DOM made outside a scope and released inside one, and
+            // threads that write and exit (their blocks freed as they end).
+            let large = JSONValue.array((0..<60_000).map { ["id": .number(JSONNumber(Int64($0))), "name": .string("n\($0)")] })
+            _ = try large.encoded()
+            let outside = json_object()
+            _ = json_object_set_new(outside, "key", json_stringn("value", 5))
+            _ = cartograph_dom_arena_begin()
+            cartograph_json_release(outside)
+            cartograph_dom_arena_end()
+            onThreadsThatExit(3) { _ in
+                _ = try? JSONValue.array([["a": 1], "b"]).encoded()
+                return nil
+            }
             // libplist: reads (binary and XML, corrupt and cut short), and its
             // writer (also failing half-way); the same through Cartograph's readers.
             let libplist = PropertyListMapper(
@@ -62,20 +79,22 @@ enum LeakCheck {
             _ = try? failing.feed(Array("[1, 2, \"x\", 4]".utf8))
             // Threads that parse and exit: each kept a parser state between
             // its parses, freed as the thread ends.
-            var threads: [pthread_t] = []
-            for _ in 0..<4 {
-                var thread = pthread_t()
-                let made = pthread_create(
-                    &thread, nil,
-                    { _ in
-                        _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
-                        _ = try? Document(parsing: Array("[1, 2".utf8))
-                        return nil
-                    }, nil)
-                if made == 0 { threads.append(thread) }
+            onThreadsThatExit(4) { _ in
+                _ = try? Document(parsing: Array("{\"a\": [1, 2, 3]}".utf8))
+                _ = try? Document(parsing: Array("[1, 2".utf8))
+                return nil
             }
-            for thread in threads { pthread_join(thread, nil) }
         }
         print("leakcheck: done")
+    }
+
+    /// Runs `body` on `count` threads of its own and waits for them to end.
+    static func onThreadsThatExit(_ count: Int, _ body: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) {
+        var threads: [pthread_t] = []
+        for _ in 0..<count {
+            var thread = pthread_t()
+            if pthread_create(&thread, nil, body, nil) == 0 { threads.append(thread) }
+        }
+        for thread in threads { pthread_join(thread, nil) }
     }
 }

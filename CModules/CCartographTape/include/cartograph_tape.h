@@ -482,6 +482,40 @@ int cartograph_dump_sink_write(const char *buffer, size_t size, void *data);
 /// Frees the sink's output.
 void cartograph_dump_sink_release(cartograph_dump_sink *sink);
 
+/// An allocator's two functions, as jansson's json_set_alloc_funcs takes them.
+typedef void *(*cartograph_malloc_fn)(size_t);
+typedef void (*cartograph_free_fn)(void *);
+
+/// The allocator jansson is given (dom_arena.c): inside an arena scope on
+/// this thread, bumps in the thread's blocks and frees that do nothing;
+/// otherwise malloc and free.
+void *cartograph_dom_arena_malloc(size_t size);
+void cartograph_dom_arena_free(void *pointer);
+
+/// Whether these are the C library's malloc and free (jansson's defaults,
+/// which only then are replaced by the arena's).
+int cartograph_dom_arena_is_default(cartograph_malloc_fn malloc_fn, cartograph_free_fn free_fn);
+
+/// Whether these are the arena's two functions (jansson still has them:
+/// nothing in the process has given it others since).
+int cartograph_dom_arena_is_installed(cartograph_malloc_fn malloc_fn, cartograph_free_fn free_fn);
+
+/// Begins an arena scope on this thread; 0 (no scope begun) if one is
+/// already open here.
+int cartograph_dom_arena_begin(void);
+
+/// Whether an allocation of this thread's scope went to malloc (the
+/// scope's blocks were full): the DOM must then be released with
+/// json_decref before the scope ends.
+int cartograph_dom_arena_overflowed(void);
+
+/// Ends this thread's scope: everything allocated in its blocks is
+/// dropped, and the blocks (at most 4 MB) kept, empty, for the next scope.
+void cartograph_dom_arena_end(void);
+
+/// The bytes of blocks this thread keeps (for tests).
+size_t cartograph_dom_arena_kept_bytes(void);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

@@ -20,7 +20,9 @@ internal import CJansson
 ///
 /// Ownership: every `json_*` constructor returns a new reference; the
 /// `*_new` insertion functions steal the child's reference (even when they
-/// fail); the root's reference is released with `json_decref` on every path.
+/// fail); the root's reference is released with `json_decref` on every
+/// path, except where the DOM was built in the thread's arena
+/// (`dom_arena.c`), whose end drops the whole DOM at once.
 struct JanssonWriter {
     let options: WriteOptions
 
@@ -40,25 +42,60 @@ struct JanssonWriter {
         var numberEnds: [Int] = []
     }
 
+    /// Whether jansson allocates through the DOM arena's functions
+    /// (`dom_arena.c`): given to it once per process, and only over its
+    /// default `malloc` and `free` (an allocator someone else gave it stays).
+    /// Outside an arena scope the functions are `malloc` and `free`, so
+    /// jansson used by anything else in the process is served as before.
+    private static let arenaInstalled: Bool = {
+        var currentMalloc: json_malloc_t?
+        var currentFree: json_free_t?
+        unsafe json_get_alloc_funcs(&currentMalloc, &currentFree)
+        guard unsafe cartograph_dom_arena_is_default(currentMalloc, currentFree) != 0 else { return false }
+        unsafe json_set_alloc_funcs(cartograph_dom_arena_malloc, cartograph_dom_arena_free)
+        return true
+    }()
+
     init(options: WriteOptions) {
         self.options = options
         _ = Self.seeded
+        _ = Self.arenaInstalled
+    }
+
+    /// Runs `body` inside an arena scope on this thread where jansson still
+    /// has the arena's functions (`true`: the DOM `body` builds is dropped
+    /// at the scope's end, unless the scope overflowed, see ``dump``);
+    /// otherwise, or inside a scope already open, `body(false)` releases
+    /// its DOM itself.
+    private static func withArena<Result>(_ body: (_ inArena: Bool) throws -> Result) throws -> Result {
+        var currentMalloc: json_malloc_t?
+        var currentFree: json_free_t?
+        unsafe json_get_alloc_funcs(&currentMalloc, &currentFree)
+        guard arenaInstalled, unsafe cartograph_dom_arena_is_installed(currentMalloc, currentFree) != 0,
+            cartograph_dom_arena_begin() != 0
+        else { return try body(false) }
+        defer { cartograph_dom_arena_end() }
+        return try body(true)
     }
 
     func write(_ value: JSONValue) throws -> [UInt8] {
-        let sink = Sink()
-        guard let root = unsafe try build(value, depth: 0, sink: sink, path: "$") else {
-            throw CartographError(.outOfMemory, "jansson could not allocate a value")
+        try Self.withArena { inArena in
+            let sink = Sink()
+            guard let root = unsafe try build(value, depth: 0, sink: sink, path: "$") else {
+                throw CartographError(.outOfMemory, "jansson could not allocate a value")
+            }
+            return unsafe try dump(root, sink: sink, inArena: inArena)
         }
-        return unsafe try dump(root, sink: sink)
     }
 
     func write(_ document: Document, at index: Int) throws -> [UInt8] {
-        let sink = Sink()
-        guard let root = unsafe try build(document, at: index, depth: 0, sink: sink) else {
-            throw CartographError(.outOfMemory, "jansson could not allocate a value")
+        try Self.withArena { inArena in
+            let sink = Sink()
+            guard let root = unsafe try build(document, at: index, depth: 0, sink: sink) else {
+                throw CartographError(.outOfMemory, "jansson could not allocate a value")
+            }
+            return unsafe try dump(root, sink: sink, inArena: inArena)
         }
-        return unsafe try dump(root, sink: sink)
     }
 
     private var flags: Int {
@@ -78,8 +115,11 @@ struct JanssonWriter {
     /// Dumps the DOM through the C sink, which appends jansson's chunks and
     /// writes the queued number texts and lowercase `\u` hex (see
     /// `dump_sink.c`); a callback in Swift cost a third of the encode.
-    private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink) throws -> [UInt8] {
-        defer { unsafe cartograph_json_release(root) }
+    /// `inArena`: the DOM was built in an arena scope, which drops it whole
+    /// unless some of it went to `malloc` (the scope overflowed): only
+    /// then, or outside a scope, is the root released here.
+    private func dump(_ root: UnsafeMutablePointer<json_t>, sink: Sink, inArena: Bool) throws -> [UInt8] {
+        defer { if !inArena || cartograph_dom_arena_overflowed() != 0 { unsafe cartograph_json_release(root) } }
         var output = unsafe cartograph_dump_sink()
         defer { unsafe cartograph_dump_sink_release(&output) }
         let flags = flags

@@ -1,0 +1,216 @@
+/*
+ * A per-thread arena for the jansson DOMs JanssonWriter builds, dumps and
+ * drops whole (a JSONValue or a Document written as JSON).
+ *
+ * jansson allocates every value, every object member and every string's
+ * bytes on its own, and json_decref frees them one by one: on twitter.json
+ * malloc, free and glibc's consolidation of the freed nodes were 17% of a
+ * JSONValue encode, and the decref walk more. jansson is given these two
+ * functions as its allocator (json_set_alloc_funcs, once per process, only
+ * where it still has malloc and free). While a thread is inside an arena
+ * scope (cartograph_dom_arena_begin / _end), jansson's allocations on that
+ * thread are bumps in the thread's blocks and its frees of them do
+ * nothing; the scope's end drops everything at once, and the writer skips
+ * json_decref. Outside a scope, and on every other thread, they are
+ * malloc and free: jansson used by anything else in the process is
+ * served as before, and a pointer malloc gave is freed by free even inside
+ * a scope (it lies in no block).
+ *
+ * A scope holds at most ARENA_LIMIT bytes of blocks, which the thread
+ * keeps for its next scope (and frees when it ends): a steady stream of
+ * encodes allocates nothing.
+ * Past the limit (canada.json's DOM is tens of megabytes) allocations are malloc's
+ * again, the scope is marked as overflowed, and the writer then releases
+ * its DOM with json_decref before the scope ends: that walk frees what
+ * malloc gave and skips what lies in the blocks. (Growing the blocks
+ * without a limit, or keeping only the largest, made canada.json's encode
+ * half as slow again: tens of megabytes of fresh pages per encode.)
+ *
+ * Rule for the caller: nothing allocated inside a scope is used or freed
+ * after its end (the writer's DOM lives only between build and dump).
+ *
+ * Example: begin; json_object() and 40,000 more values are bumps in the
+ * first blocks; json_dump_callback's own scratch too; end: the blocks'
+ * fill goes back to zero.
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cartograph_tape.h"
+
+enum {
+    /// The first block's size; each new block doubles the last.
+    ARENA_FIRST = 64 * 1024,
+    /// The most bytes of blocks a thread holds (64 KB to 2 MB: six blocks).
+    ARENA_LIMIT = 4 * 1024 * 1024,
+    ARENA_MAX_BLOCKS = 8,
+};
+
+typedef struct {
+    unsigned char *data;
+    size_t size;
+    size_t used;
+} arena_block;
+
+typedef struct {
+    arena_block blocks[ARENA_MAX_BLOCKS];
+    /// Blocks allocated, and the one allocations bump now.
+    int count;
+    int current;
+    size_t total;
+    /// The lowest and highest address of any block: a pointer outside
+    /// them (what malloc gave) is told apart without a look at each block.
+    const unsigned char *lowest;
+    const unsigned char *highest;
+    int active;
+    /// An allocation of this scope went to malloc (the blocks were full).
+    int overflowed;
+    int registered;
+} arena_state;
+
+static __thread arena_state thread_arena;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+/// Frees a finished thread's blocks (the thread-local state cannot).
+static void free_blocks(void *state) {
+    arena_state *arena = state;
+    for (int index = 0; index < arena->count; index++) {
+        free(arena->blocks[index].data);
+    }
+    arena->count = 0;
+    arena->current = 0;
+    arena->total = 0;
+    arena->lowest = NULL;
+    arena->highest = NULL;
+}
+
+static void make_exit_key(void) {
+    (void)pthread_key_create(&exit_key, free_blocks);
+}
+
+/// The next block with room for `size` bytes (16-byte multiple), made if
+/// the limit allows; NULL when the allocation must go to malloc.
+static void *allocate_in_next_block(arena_state *arena, size_t size) {
+    while (arena->current + 1 < arena->count) {
+        arena->current += 1;
+        arena_block *block = &arena->blocks[arena->current];
+        if (block->size - block->used >= size) {
+            void *pointer = block->data + block->used;
+            block->used += size;
+            return pointer;
+        }
+    }
+    if (arena->count == ARENA_MAX_BLOCKS) {
+        return NULL;
+    }
+    size_t capacity = arena->count == 0 ? ARENA_FIRST : arena->blocks[arena->count - 1].size * 2;
+    if (capacity < size || arena->total + capacity > ARENA_LIMIT) {
+        return NULL;
+    }
+    unsigned char *data = aligned_alloc(16, capacity);
+    if (data == NULL) {
+        return NULL;
+    }
+    if (!arena->registered) {
+        (void)pthread_once(&exit_key_once, make_exit_key);
+        (void)pthread_setspecific(exit_key, arena);
+        arena->registered = 1;
+    }
+    arena_block *block = &arena->blocks[arena->count];
+    block->data = data;
+    block->size = capacity;
+    block->used = size;
+    arena->current = arena->count;
+    arena->count += 1;
+    arena->total += capacity;
+    if (arena->lowest == NULL || data < arena->lowest) {
+        arena->lowest = data;
+    }
+    if (data + capacity > arena->highest) {
+        arena->highest = data + capacity;
+    }
+    return data;
+}
+
+void *cartograph_dom_arena_malloc(size_t size) {
+    arena_state *arena = &thread_arena;
+    /* Once a scope has overflowed, the rest of it goes to malloc at once. */
+    if (!arena->active || arena->overflowed) {
+        return malloc(size);
+    }
+    if (size > ARENA_LIMIT) {
+        arena->overflowed = 1;
+        return malloc(size);
+    }
+    size_t rounded = (size + 15) & ~(size_t)15;
+    if (arena->count > 0) {
+        arena_block *block = &arena->blocks[arena->current];
+        if (block->size - block->used >= rounded) {
+            void *pointer = block->data + block->used;
+            block->used += rounded;
+            return pointer;
+        }
+    }
+    void *pointer = allocate_in_next_block(arena, rounded);
+    if (pointer != NULL) {
+        return pointer;
+    }
+    arena->overflowed = 1;
+    return malloc(size);
+}
+
+void cartograph_dom_arena_free(void *pointer) {
+    if (pointer == NULL) {
+        return;
+    }
+    arena_state *arena = &thread_arena;
+    const unsigned char *bytes = pointer;
+    if (arena->active && bytes >= arena->lowest && bytes < arena->highest) {
+        for (int index = 0; index < arena->count; index++) {
+            const arena_block *block = &arena->blocks[index];
+            if (bytes >= block->data && bytes < block->data + block->size) {
+                return;
+            }
+        }
+    }
+    free(pointer);
+}
+
+int cartograph_dom_arena_is_default(cartograph_malloc_fn malloc_fn, cartograph_free_fn free_fn) {
+    return malloc_fn == malloc && free_fn == free;
+}
+
+int cartograph_dom_arena_is_installed(cartograph_malloc_fn malloc_fn, cartograph_free_fn free_fn) {
+    return malloc_fn == cartograph_dom_arena_malloc && free_fn == cartograph_dom_arena_free;
+}
+
+int cartograph_dom_arena_begin(void) {
+    arena_state *arena = &thread_arena;
+    if (arena->active) {
+        return 0;
+    }
+    arena->active = 1;
+    arena->overflowed = 0;
+    return 1;
+}
+
+int cartograph_dom_arena_overflowed(void) {
+    return thread_arena.overflowed;
+}
+
+void cartograph_dom_arena_end(void) {
+    arena_state *arena = &thread_arena;
+    arena->active = 0;
+    arena->overflowed = 0;
+    for (int index = 0; index < arena->count; index++) {
+        arena->blocks[index].used = 0;
+    }
+    arena->current = 0;
+}
+
+size_t cartograph_dom_arena_kept_bytes(void) {
+    return thread_arena.total;
+}

@@ -1,0 +1,156 @@
+import CCartographTape
+import CJansson
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// The per-thread arena jansson's DOMs are built in (`dom_arena.c`): a
+/// scope's allocations are bumps in the thread's blocks, kept for its next
+/// scope; past 4 MB they are `malloc`'s again; outside a scope, and for
+/// pointers `malloc` gave, the functions are `malloc` and `free`.
+@Suite struct DOMArenaTests {
+    /// What a body run on a thread of its own measured (its arena starts empty).
+    final class Findings: @unchecked Sendable {
+        var numbers: [Int] = []
+    }
+
+    static func onNewThread(_ body: @escaping @Sendable (Findings) -> Void) -> [Int] {
+        let findings = Findings()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body(findings)
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        return findings.numbers
+    }
+
+    @Test func janssonAllocatesThroughTheArenaOnceAWriterHasRun() throws {
+        #expect(try JSONValue.array([1, "a", ["b": nil]]).encodedString() == #"[1,"a",{"b":null}]"#)
+        var currentMalloc: json_malloc_t?
+        var currentFree: json_free_t?
+        json_get_alloc_funcs(&currentMalloc, &currentFree)
+        #expect(cartograph_dom_arena_is_installed(currentMalloc, currentFree) != 0)
+    }
+
+    @Test func aScopeBumpsInItsBlocksAndKeepsThemForTheNextScope() {
+        let numbers = Self.onNewThread { findings in
+            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            for _ in 0..<2 {
+                _ = cartograph_dom_arena_begin()
+                var pointers: [UnsafeMutableRawPointer] = []
+                for size in 1...1000 {
+                    guard let pointer = cartograph_dom_arena_malloc(size % 200 + 1) else { break }
+                    pointer.storeBytes(of: UInt8(truncatingIfNeeded: size), as: UInt8.self)
+                    pointers.append(pointer)
+                }
+                let addresses = pointers.map { Int(bitPattern: $0) }
+                findings.numbers.append(pointers.count)
+                findings.numbers.append(Set(addresses).count)
+                findings.numbers.append(addresses.filter { $0 % 16 != 0 }.count)
+                findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+                for pointer in pointers { cartograph_dom_arena_free(pointer) }
+                cartograph_dom_arena_end()
+                findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            }
+        }
+        // Fresh thread: nothing kept. 1,000 allocations of 16 to 208 bytes
+        // (about 112 KB) fill a 64 KB block and part of a 128 KB one, kept
+        // for the next scope, which allocates no more.
+        #expect(numbers == [0, 1000, 1000, 0, 0, 196_608, 1000, 1000, 0, 0, 196_608])
+    }
+
+    @Test func pastItsLimitAScopeOverflowsToMalloc() {
+        let numbers = Self.onNewThread { findings in
+            _ = cartograph_dom_arena_begin()
+            var pointers: [UnsafeMutableRawPointer] = []
+            for _ in 0..<5000 {
+                guard let pointer = cartograph_dom_arena_malloc(1000) else { break }
+                pointers.append(pointer)
+            }
+            findings.numbers.append(pointers.count)
+            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            // Those past the blocks came from malloc: freed for real (a
+            // wrong answer either way shows under scripts/leak-check or as a crash).
+            for pointer in pointers { cartograph_dom_arena_free(pointer) }
+            cartograph_dom_arena_end()
+            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+        }
+        // 5 MB asked for; the blocks stop at 4 MB less the 64 KB the
+        // next doubling would pass (64 KB + … + 1 MB + 2 MB).
+        #expect(numbers == [5000, 1, 4_128_768, 0, 4_128_768])
+    }
+
+    @Test func aScopeInsideAnotherIsRefused() {
+        let numbers = Self.onNewThread { findings in
+            findings.numbers.append(Int(cartograph_dom_arena_begin()))
+            findings.numbers.append(Int(cartograph_dom_arena_begin()))
+            cartograph_dom_arena_end()
+            findings.numbers.append(Int(cartograph_dom_arena_begin()))
+            cartograph_dom_arena_end()
+        }
+        #expect(numbers == [1, 0, 1])
+    }
+
+    @Test func aDOMMadeOutsideAScopeIsFreedInsideOne() throws {
+        _ = try JSONValue.array([]).encoded() // the arena's functions are jansson's
+        let numbers = Self.onNewThread { findings in
+            // Made outside any scope: malloc's memory, freed through free.
+            let object = json_object()
+            _ = json_object_set_new(object, "key", json_stringn("value", 5))
+            _ = cartograph_dom_arena_begin()
+            // Made inside: bumps, whose frees do nothing.
+            let inner = json_array()
+            _ = json_array_append_new(inner, json_stringn("x", 1))
+            cartograph_json_release(object)
+            cartograph_json_release(inner)
+            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+            cartograph_dom_arena_end()
+            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+        }
+        #expect(numbers == [0, 65_536])
+    }
+
+    /// Documents whose DOM fits the arena (twitter.json) and does not
+    /// (canada.json, tens of megabytes as jansson values) are written as
+    /// the native writer writes them (`WriterTests` checks more options).
+    @Test(arguments: ["twitter.json", "canada.json"])
+    func documentsInAndPastTheArenaAreWrittenAsTheNativeWriterWrites(_ name: String) throws {
+        let bytes = try Fixtures.bytes(name)
+        let value = try JSONValue(parsing: bytes)
+        var native = NativeJSONWriter(options: WriteOptions())
+        try native.write(value)
+        #expect(try value.encoded() == native.output)
+        // A document's numbers keep their text, as its compact line writes them.
+        let document = try Document(parsing: bytes)
+        #expect(try document.encoded() == document.compactLine())
+    }
+
+    @Test func writersOnManyThreadsAtOnceAgree() throws {
+        let values: [JSONValue] = (0..<8).map { seed in
+            .array(
+                (0..<2000).map { index in ["id": .number(JSONNumber(Int64(seed * 10_000 + index))), "name": .string("n\(index)"), "tags": ["a", "b"]]
+                })
+        }
+        let expected = try values.map { value in
+            var native = NativeJSONWriter(options: WriteOptions())
+            try native.write(value)
+            return native.output
+        }
+        let results = Findings()
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var matches = 0
+            for round in 0..<20 {
+                let index = (thread + round) % values.count
+                if (try? values[index].encoded()) == expected[index] { matches += 1 }
+            }
+            lock.withLock { results.numbers.append(matches) }
+        }
+        #expect(results.numbers == Array(repeating: 20, count: 8))
+    }
+}
