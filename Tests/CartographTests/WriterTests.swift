@@ -29,6 +29,19 @@ import Testing
                 == #"[1,0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000,-0]"#)
     }
 
+    /// Every `Int64` digit count and sign, as the standard library prints
+    /// them (jansson's writer queues the digits it writes itself).
+    @Test func integersOfEveryLengthAreWrittenAsTheStandardLibraryPrintsThem() throws {
+        var values: [Int64] = [0, -1, .min, .max, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power, power - 1, -power, -(power - 1)]
+        }
+        let written = try self.written(.array(values.map { .number(JSONNumber($0)) }))
+        #expect(written == "[" + values.map(String.init).joined(separator: ",") + "]")
+    }
+
     @Test func nonFiniteNumbersThrowUnlessAPolicySaysOtherwise() throws {
         let value: JSONValue = ["x": .number(JSONNumber(Double.nan))]
         let error = try #require(throws: CartographError.self) { try written(value) }

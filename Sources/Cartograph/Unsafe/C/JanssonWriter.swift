@@ -36,7 +36,7 @@ struct JanssonWriter {
     /// The texts of the numbers and nulls queued while the DOM is built, in
     /// DOM order, for the dump's C sink (`dump_sink.c`) to write in place of
     /// their placeholders.
-    private final class Sink {
+    private struct Sink {
         var numberText: [UInt8] = []
         /// Where each text ends in `numberText`.
         var numberEnds: [Int] = []
@@ -80,8 +80,8 @@ struct JanssonWriter {
 
     func write(_ value: JSONValue) throws -> [UInt8] {
         try Self.withArena { inArena in
-            let sink = Sink()
-            guard let root = unsafe try build(value, depth: 0, sink: sink, path: "$") else {
+            var sink = Sink()
+            guard let root = unsafe try build(value, depth: 0, sink: &sink, path: "$") else {
                 throw CartographError(.outOfMemory, "jansson could not allocate a value")
             }
             return unsafe try dump(root, sink: sink, inArena: inArena)
@@ -90,8 +90,8 @@ struct JanssonWriter {
 
     func write(_ document: Document, at index: Int) throws -> [UInt8] {
         try Self.withArena { inArena in
-            let sink = Sink()
-            guard let root = unsafe try build(document, at: index, depth: 0, sink: sink) else {
+            var sink = Sink()
+            guard let root = unsafe try build(document, at: index, depth: 0, sink: &sink) else {
                 throw CartographError(.outOfMemory, "jansson could not allocate a value")
             }
             return unsafe try dump(root, sink: sink, inArena: inArena)
@@ -146,22 +146,37 @@ struct JanssonWriter {
     }
 
     /// jansson's null, standing for `text` (see the type's comment).
-    private func placeholder(_ text: some Collection<UInt8>, sink: Sink) -> UnsafeMutablePointer<json_t>? {
+    private func placeholder(_ text: some Collection<UInt8>, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
         sink.numberText.append(contentsOf: text)
         sink.numberEnds.append(sink.numberText.count)
         return unsafe json_null()
     }
 
-    /// An integer's digits, queued behind a null.
-    private func placeholder(_ value: Int64, sink: Sink) -> UnsafeMutablePointer<json_t>? {
-        unsafe placeholder(String(value).utf8, sink: sink)
+    /// An integer's digits, queued behind a null: written into a local
+    /// buffer (a `String` per integer was a twentieth of an encode).
+    private func placeholder(_ value: Int64, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: a sign and 19 digits fit
+        return unsafe withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = value.magnitude
+            var start = buffer.count
+            repeat {
+                start -= 1
+                unsafe buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            if value < 0 {
+                start -= 1
+                unsafe buffer[start] = UInt8(ascii: "-")
+            }
+            return unsafe placeholder(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), sink: &sink)
+        }
     }
 
     /// `path` is built only for an error: building it for every number made deep values quadratic.
-    private func number(_ number: JSONNumber, sink: Sink, path: @autoclosure () -> String) throws -> UnsafeMutablePointer<json_t>? {
+    private func number(_ number: JSONNumber, sink: inout Sink, path: @autoclosure () -> String) throws -> UnsafeMutablePointer<json_t>? {
         switch number.storage {
         case .int(let value):
-            return unsafe placeholder(value, sink: sink)
+            return unsafe placeholder(value, sink: &sink)
         case .double(let value) where !value.isFinite:
             switch options.nonConformingFloats {
             case .throw:
@@ -170,7 +185,7 @@ struct JanssonWriter {
                     "\(value) cannot be written as JSON; set WriteOptions.nonConformingFloats to write it as a string or null",
                     path: path())
             case .null:
-                return unsafe placeholder(Self.null, sink: sink)
+                return unsafe placeholder(Self.null, sink: &sink)
             case .strings(let positive, let negative, let nan):
                 let text = value.isNaN ? nan : (value > 0 ? positive : negative)
                 return unsafe string(text)
@@ -182,10 +197,10 @@ struct JanssonWriter {
             return unsafe withUnsafeMutableBytes(of: &digits) { buffer in
                 let base = unsafe buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 let count = unsafe cartograph_format_double(value, base)
-                return unsafe placeholder(UnsafeBufferPointer(start: base, count: count), sink: sink)
+                return unsafe placeholder(UnsafeBufferPointer(start: base, count: count), sink: &sink)
             }
         default:
-            return unsafe placeholder(number.text.utf8, sink: sink)
+            return unsafe placeholder(number.text.utf8, sink: &sink)
         }
     }
 
@@ -198,13 +213,13 @@ struct JanssonWriter {
         }
     }
 
-    private func build(_ value: JSONValue, depth: Int, sink: Sink, path: @autoclosure () -> String) throws
+    private func build(_ value: JSONValue, depth: Int, sink: inout Sink, path: @autoclosure () -> String) throws
         -> UnsafeMutablePointer<json_t>?
     {
         switch value {
-        case .null: return unsafe placeholder(Self.null, sink: sink)
+        case .null: return unsafe placeholder(Self.null, sink: &sink)
         case .bool(let flag): return unsafe flag ? json_true() : json_false()
-        case .number(let number): return unsafe try self.number(number, sink: sink, path: path())
+        case .number(let number): return unsafe try self.number(number, sink: &sink, path: path())
         case .string(let text): return unsafe string(text)
         case .array(let elements):
             guard depth < options.maxDepth else { throw depthError(path()) }
@@ -212,7 +227,7 @@ struct JanssonWriter {
             guard let array = unsafe json_array() else { return nil }
             for (position, element) in elements.enumerated() {
                 do {
-                    let child = unsafe try build(element, depth: depth + 1, sink: sink, path: "\(path())[\(position)]")
+                    let child = unsafe try build(element, depth: depth + 1, sink: &sink, path: "\(path())[\(position)]")
                     guard unsafe json_array_append_new(array, child) == 0 else {
                         unsafe cartograph_json_release(array)
                         return nil
@@ -233,7 +248,7 @@ struct JanssonWriter {
             func add(_ position: Int) throws -> Bool {
                 let key = members[position].key
                 do {
-                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: sink, path: PathTrail.appending(key, to: path()))
+                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: &sink, path: PathTrail.appending(key, to: path()))
                     guard unsafe insert(child, key: key, into: target) else {
                         unsafe cartograph_json_release(target)
                         return false
@@ -255,11 +270,14 @@ struct JanssonWriter {
         }
     }
 
-    /// Inserts `child` (its reference is stolen) under `key`; false when jansson fails.
+    /// Inserts `child` (its reference is stolen) under a ``JSONObject``'s
+    /// `key`; false when jansson fails. A `JSONObject`'s keys differ from
+    /// one another (as `String`s, so also as bytes): jansson never replaces
+    /// a value here, and the object's size need not be checked.
     private func insert(_ child: UnsafeMutablePointer<json_t>?, key: String, into object: UnsafeMutablePointer<json_t>) -> Bool {
         var key = key
         return key.withUTF8 { buffer in
-            unsafe withCText(buffer) { unsafe insert(child, key: $0, count: $1, into: object) }
+            unsafe withCText(buffer) { unsafe json_object_setn_new_nocheck(object, $0, $1, child) == 0 }
         }
     }
 
@@ -272,20 +290,20 @@ struct JanssonWriter {
         return unsafe json_object_setn_new_nocheck(object, key, count, child) == 0 && json_object_size(object) == before + 1
     }
 
-    private func build(_ document: Document, at index: Int, depth: Int, sink: Sink) throws -> UnsafeMutablePointer<json_t>? {
+    private func build(_ document: Document, at index: Int, depth: Int, sink: inout Sink) throws -> UnsafeMutablePointer<json_t>? {
         let tape = document.tape
         let entry = unsafe tape.entries[index]
         switch entry.kind {
-        case .null: return unsafe placeholder(Self.null, sink: sink)
+        case .null: return unsafe placeholder(Self.null, sink: &sink)
         case .true: return unsafe json_true()
         case .false: return unsafe json_false()
         case .number where entry.flags & TapeFlags.nonFinite != 0:
-            return unsafe try number(document.jsonNumber(entry), sink: sink, path: "$")
+            return unsafe try number(document.jsonNumber(entry), sink: &sink, path: "$")
         case .number:
             // The tape holds JSON number text (JSON5's forms are rewritten
             // on the way in), which is what is written: an integer's text
             // is already its digits, so it is not read and printed again.
-            return unsafe placeholder(UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), sink: sink)
+            return unsafe placeholder(UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), sink: &sink)
         case .string, .key:
             return unsafe withCText(document.reader.unsafeText(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
         case .array:
@@ -295,7 +313,7 @@ struct JanssonWriter {
             var position = index + 1
             while position < entry.payload {
                 do {
-                    let child = unsafe try build(document, at: position, depth: depth + 1, sink: sink)
+                    let child = unsafe try build(document, at: position, depth: depth + 1, sink: &sink)
                     guard unsafe json_array_append_new(array, child) == 0 else {
                         unsafe cartograph_json_release(array)
                         return nil
@@ -325,7 +343,7 @@ struct JanssonWriter {
             }
             for keyIndex in members {
                 do {
-                    let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: sink)
+                    let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: &sink)
                     let inserted = unsafe withCText(document.reader.unsafeText(of: tape.entries[keyIndex])) {
                         unsafe insert(child, key: $0, count: $1, into: target)
                     }
