@@ -46,7 +46,9 @@ static int append(cartograph_dump_sink *sink, const uint8_t *bytes, intptr_t cou
         sink->failed = 1;
         return -1;
     }
-    memcpy(sink->output + sink->count, bytes, (size_t)count);
+    /* Chunks are mostly a few bytes (a quote, a comma, a key): copied
+     * inline, where a call to memcpy per chunk was a fifth of the sink. */
+    cartograph_copy_text(sink->output + sink->count, bytes, count);
     sink->count += count;
     return 0;
 }
