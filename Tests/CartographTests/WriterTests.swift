@@ -78,6 +78,24 @@ import Testing
                 }) == "{\"path\":\"a\\/b\",\"text\":\"\\u00e9\\ud83d\\ude00\\u0000\\\"\\\\\\n\"}")
     }
 
+    /// A key (jansson escapes it) and a string value (Cartograph's escaper
+    /// writes it, queued behind a placeholder) with the same text come out
+    /// the same, from a value and from a document's tape, under each option.
+    @Test func keysAndStringValuesEscapeAlike() throws {
+        let text = "a/b\u{1}\u{1F}é\"\\\t😀"
+        let expected = [
+            (WriteOptions(), #""a/b\u0001\u001fé\"\\\t😀""#),
+            (WriteOptions { $0.escapeSlashes = true }, #""a\/b\u0001\u001fé\"\\\t😀""#),
+            (WriteOptions { $0.asciiOnly = true }, #""a/b\u0001\u001f\u00e9\"\\\t\ud83d\ude00""#)
+        ]
+        let value: JSONValue = [text: .string(text)]
+        for (options, quoted) in expected {
+            let written = try self.written(value, options)
+            #expect(written == "{" + quoted + ":" + quoted + "}")
+            #expect(String(decoding: try Document(parsing: written).encoded(options: options), as: UTF8.self) == written)
+        }
+    }
+
     @Test func numberPlaceholdersAreNotConfusedByStringsThatLookLikeThem() throws {
         let value: JSONValue = ["0.0": "0.0", "n": 0.5, "list": ["0.0", 0.0, 2.5, "\"", "x\"0.0"]]
         let text = try written(value)

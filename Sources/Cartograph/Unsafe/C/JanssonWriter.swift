@@ -12,7 +12,9 @@ internal import CJansson
 /// as one callback chunk `null` outside any string, in DOM order, and the
 /// callback (`dump_sink.c`) writes the next queued text instead. A null is
 /// one shared value in jansson: no allocation per number, and no `snprintf`.
-/// String chunks are told apart by jansson's quote chunks (a lone `"` opens
+/// String values go the same way, their text quoted and escaped by
+/// Cartograph's escaper (the native writer's bytes, which the writer tests
+/// hold jansson's to); keys stay jansson's to write. String chunks are told apart by jansson's quote chunks (a lone `"` opens
 /// and closes every string; a quote inside a string is always the two-byte
 /// chunk `\"`). DOM order is dump order because keys are inserted already
 /// sorted when sorting is asked for, and jansson (since 2.8) keeps
@@ -37,9 +39,13 @@ struct JanssonWriter {
     /// DOM order, for the dump's C sink (`dump_sink.c`) to write in place of
     /// their placeholders.
     private struct Sink {
-        var numberText: [UInt8] = []
-        /// Where each text ends in `numberText`.
-        var numberEnds: [Int] = []
+        /// The texts, one after another (strings quoted and escaped).
+        let text = OutputBuffer(capacity: 4096)
+        /// Where each text ends in `text`.
+        var ends: [Int] = []
+
+        /// Queues the text written last into `text`.
+        mutating func endText() { ends.append(text.count) }
     }
 
     /// Whether jansson allocates through the DOM arena's functions
@@ -56,8 +62,12 @@ struct JanssonWriter {
         return true
     }()
 
+    /// What string values escape beyond what JSON requires.
+    let escaping: StringEscaping
+
     init(options: WriteOptions) {
         self.options = options
+        escaping = StringEscaping(escapeSlashes: options.escapeSlashes, asciiOnly: options.asciiOnly)
         _ = Self.seeded
         _ = Self.arenaInstalled
     }
@@ -123,9 +133,9 @@ struct JanssonWriter {
         var output = unsafe cartograph_dump_sink()
         defer { unsafe cartograph_dump_sink_release(&output) }
         let flags = flags
-        let status = unsafe sink.numberText.withUnsafeBufferPointer { text in
-            unsafe sink.numberEnds.withUnsafeBufferPointer { ends in
-                unsafe output.number_text = text.baseAddress
+        let status = unsafe sink.text.withBytes { text in
+            unsafe sink.ends.withUnsafeBufferPointer { ends in
+                unsafe output.number_text = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 unsafe output.number_ends = ends.baseAddress
                 unsafe output.number_count = ends.count
                 return unsafe json_dump_callback(root, cartograph_dump_sink_write, &output, flags)
@@ -147,29 +157,33 @@ struct JanssonWriter {
 
     /// jansson's null, standing for `text` (see the type's comment).
     private func placeholder(_ text: some Collection<UInt8>, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
-        sink.numberText.append(contentsOf: text)
-        sink.numberEnds.append(sink.numberText.count)
+        sink.text.append(contentsOf: text)
+        sink.endText()
         return unsafe json_null()
     }
 
-    /// An integer's digits, queued behind a null: written into a local
-    /// buffer (a `String` per integer was a twentieth of an encode).
+    /// An integer's digits, queued behind a null.
     private func placeholder(_ value: Int64, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: a sign and 19 digits fit
-        return unsafe withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = value.magnitude
-            var start = buffer.count
-            repeat {
-                start -= 1
-                unsafe buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            if value < 0 {
-                start -= 1
-                unsafe buffer[start] = UInt8(ascii: "-")
-            }
-            return unsafe placeholder(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), sink: &sink)
-        }
+        sink.text.appendDecimal(value)
+        sink.endText()
+        return unsafe json_null()
+    }
+
+    /// A string's JSON text, quoted and escaped by Cartograph's escaper as
+    /// the options say, queued behind a null: jansson escapes a string a
+    /// byte at a time (a third of its dump of twitter.json), and a string
+    /// value of its own is two allocations.
+    private func placeholder(string text: String, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
+        sink.text.appendJSONString(text, escaping)
+        sink.endText()
+        return unsafe json_null()
+    }
+
+    /// ``placeholder(string:sink:)`` for a string's UTF-8 bytes.
+    private func placeholder(stringBytes bytes: UnsafeBufferPointer<UInt8>, sink: inout Sink) -> UnsafeMutablePointer<json_t>? {
+        unsafe sink.text.appendJSONString(bytes, escaping)
+        sink.endText()
+        return unsafe json_null()
     }
 
     /// `path` is built only for an error: building it for every number made deep values quadratic.
@@ -188,7 +202,7 @@ struct JanssonWriter {
                 return unsafe placeholder(Self.null, sink: &sink)
             case .strings(let positive, let negative, let nan):
                 let text = value.isNaN ? nan : (value > 0 ? positive : negative)
-                return unsafe string(text)
+                return unsafe placeholder(string: text, sink: &sink)
             }
         case .double(let value):
             // The native writer's shortest digits (`shortest_double.c`), the
@@ -206,13 +220,6 @@ struct JanssonWriter {
 
     private static let null: [UInt8] = Array("null".utf8)
 
-    private func string(_ text: String) -> UnsafeMutablePointer<json_t>? {
-        var text = text
-        return text.withUTF8 { buffer in
-            unsafe withCText(buffer) { unsafe json_stringn_nocheck($0, $1) }
-        }
-    }
-
     private func build(_ value: JSONValue, depth: Int, sink: inout Sink, path: @autoclosure () -> String) throws
         -> UnsafeMutablePointer<json_t>?
     {
@@ -220,7 +227,7 @@ struct JanssonWriter {
         case .null: return unsafe placeholder(Self.null, sink: &sink)
         case .bool(let flag): return unsafe flag ? json_true() : json_false()
         case .number(let number): return unsafe try self.number(number, sink: &sink, path: path())
-        case .string(let text): return unsafe string(text)
+        case .string(let text): return unsafe placeholder(string: text, sink: &sink)
         case .array(let elements):
             guard depth < options.maxDepth else { throw depthError(path()) }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
@@ -305,7 +312,7 @@ struct JanssonWriter {
             // is already its digits, so it is not read and printed again.
             return unsafe placeholder(UnsafeBufferPointer(start: tape.bytes + entry.payload, count: Int(entry.length)), sink: &sink)
         case .string, .key:
-            return unsafe withCText(document.reader.unsafeText(of: entry)) { unsafe json_stringn_nocheck($0, $1) }
+            return unsafe placeholder(stringBytes: document.reader.unsafeText(of: entry), sink: &sink)
         case .array:
             guard depth < options.maxDepth else { throw depthError("$") }
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
