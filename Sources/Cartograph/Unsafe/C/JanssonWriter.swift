@@ -14,11 +14,11 @@ internal import CJansson
 /// one shared value in jansson: no allocation per number, and no `snprintf`.
 /// String values go the same way, their text quoted and escaped by
 /// Cartograph's escaper (the native writer's bytes, which the writer tests
-/// hold jansson's to); keys stay jansson's to write. String chunks are told apart by jansson's quote chunks (a lone `"` opens
-/// and closes every string; a quote inside a string is always the two-byte
-/// chunk `\"`). DOM order is dump order because keys are inserted already
-/// sorted when sorting is asked for, and jansson (since 2.8) keeps
-/// insertion order.
+/// hold jansson's to); keys stay jansson's to write. String chunks are
+/// told apart by jansson's quote chunks (a lone `"` opens and closes every
+/// string; a quote inside a string is always the two-byte chunk `\"`).
+/// DOM order is dump order because keys are inserted already sorted when
+/// sorting is asked for, and jansson (since 2.8) keeps insertion order.
 ///
 /// Ownership: every `json_*` constructor returns a new reference; the
 /// `*_new` insertion functions steal the child's reference (even when they
@@ -35,9 +35,9 @@ struct JanssonWriter {
         return true
     }()
 
-    /// The texts of the numbers and nulls queued while the DOM is built, in
-    /// DOM order, for the dump's C sink (`dump_sink.c`) to write in place of
-    /// their placeholders.
+    /// The texts of the numbers, nulls and string values queued while the
+    /// DOM is built, in DOM order, for the dump's C sink (`dump_sink.c`) to
+    /// write in place of their placeholders.
     private struct Sink {
         /// The texts, one after another (strings quoted and escaped).
         let text = OutputBuffer(capacity: 4096)
