@@ -179,7 +179,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     // MARK: Keys
 
     func jsonKey(_ key: some CodingKey) -> String {
-        if writesKeysAsGiven { return key.stringValue }
+        if writesKeysAsGiven || run.keysAsGiven { return key.stringValue }
         switch run.options.keys {
         case .useDefaultKeys: return key.stringValue
         case .fuzzy: return NamingStrategy.droppingFuzzyPrefix(key.stringValue)

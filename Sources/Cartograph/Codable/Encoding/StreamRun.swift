@@ -34,6 +34,10 @@ final class StreamRun: ExclusiveState<StreamStack> {
     let options: CodableOptions
     let registry: ModelRegistry
     let registryIsEmpty: Bool
+    /// Keys are written as their coding keys spell them (the default key
+    /// strategy): asked for every member, kept as a flag rather than read
+    /// out of the options' key strategy each time.
+    let keysAsGiven: Bool
     /// What the registered models met in this encode are written in: one
     /// session for all of them (each one's cycle checks and path links are
     /// undone when it is written), not one per value: an array of 50,000
@@ -56,6 +60,7 @@ final class StreamRun: ExclusiveState<StreamStack> {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
+        if case .useDefaultKeys = options.keys { keysAsGiven = true } else { keysAsGiven = false }
         super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity))
     }
 }
