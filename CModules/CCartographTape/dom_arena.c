@@ -29,6 +29,11 @@
  * Rule for the caller: nothing allocated inside a scope is used or freed
  * after its end (the writer's DOM lives only between build and dump).
  *
+ * jansson asks for json_set_alloc_funcs before any other call: a program
+ * that gives jansson its own allocator does so at its start, before the
+ * first write here, and keeps it (the arena's functions replace only
+ * malloc and free). Each scope checks that jansson still has them.
+ *
  * Example: begin; json_object() and 40,000 more values are bumps in the
  * first blocks; json_dump_callback's own scratch too; end: the blocks'
  * fill goes back to zero.
