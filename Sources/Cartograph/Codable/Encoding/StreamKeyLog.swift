@@ -211,30 +211,35 @@ final class KeyTemplate {
     static let maximumCount = 64
 
     let keys: [String]
-    /// Each key's UTF-8 length, and which keys are ASCII (one bit each).
-    private let lengths: [Int]
+    /// Which keys are ASCII (one bit each).
     private let ascii: UInt64
-    /// The keys quoted and escaped, one after another, and where each
-    /// ends (key `i` runs from `ends[i - 1]`, or 0, to `ends[i]`).
+    /// The keys quoted and escaped, one after another.
     private let quoted: [UInt8]
-    private let ends: [Int]
+    /// Each key's UTF-8 length and where its quoted form lies in `quoted`,
+    /// side by side: one array read per key matched.
+    private let entries: [Entry]
+
+    private struct Entry {
+        let length: Int
+        let quoted: Range<Int>
+    }
 
     init(keys: [String], escaping: StringEscaping) {
         precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")
         self.keys = keys
-        lengths = keys.map(\.utf8.count)
         var ascii: UInt64 = 0
         for (index, key) in keys.enumerated() where key.utf8.allSatisfy({ $0 < 0x80 }) { ascii |= 1 << UInt64(index) }
         self.ascii = ascii
         let buffer = OutputBuffer(capacity: keys.reduce(0) { $0 + $1.utf8.count + 2 })
-        var ends: [Int] = []
-        ends.reserveCapacity(keys.count)
+        var entries: [Entry] = []
+        entries.reserveCapacity(keys.count)
         for key in keys {
+            let start = buffer.count
             buffer.appendJSONString(key, escaping)
-            ends.append(buffer.count)
+            entries.append(Entry(length: key.utf8.count, quoted: start..<buffer.count))
         }
         quoted = buffer.bytes
-        self.ends = ends
+        self.entries = entries
     }
 
     /// Whether `key` (of UTF-8 `length`) has the same bytes as entry
@@ -247,7 +252,7 @@ final class KeyTemplate {
     /// so no other text of that length equals it. Other entries compare bytes.
     @inline(__always)
     func matches(_ index: Int, _ key: String, length: Int) -> Bool {
-        guard lengths[index] == length else { return false }
+        guard entries[index].length == length else { return false }
         if ascii & (1 << UInt64(index)) != 0 { return keys[index] == key }
         return keys[index].utf8.elementsEqual(key.utf8)
     }
@@ -257,18 +262,16 @@ final class KeyTemplate {
     /// entry; false, writing nothing, if it is not or there is no such entry.
     @inline(__always)
     func writeMemberStart(_ index: Int, ifMatching key: String, first: Bool, into sink: OutputBuffer) -> Bool {
-        guard index < lengths.count, matches(index, key, length: key.utf8.count) else { return false }
-        let start = index == 0 ? 0 : ends[index - 1]
+        guard index < entries.count, matches(index, key, length: key.utf8.count) else { return false }
         let quoted = quoted // a local: a span borrows it for no longer than the call
-        sink.appendMemberStart(quoted: quoted.span.extracting(start..<ends[index]), first: first)
+        sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
         return true
     }
 
     /// Writes entry `index`'s key, quoted, as ``NativeJSONWriter/writeString(_:)`` would.
     @inline(__always)
     func writeQuoted(_ index: Int, into sink: OutputBuffer) {
-        let start = index == 0 ? 0 : ends[index - 1]
         let quoted = quoted // a local: a span borrows it for no longer than the call
-        sink.append(quoted.span.extracting(start..<ends[index]))
+        sink.append(quoted.span.extracting(entries[index].quoted))
     }
 }
