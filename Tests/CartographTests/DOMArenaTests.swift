@@ -10,21 +10,17 @@ import Testing
 /// scope; past 4 MB they are `malloc`'s again; outside a scope, and for
 /// pointers `malloc` gave, the functions are `malloc` and `free`.
 @Suite struct DOMArenaTests {
-    /// What a body run on a thread of its own measured (its arena starts empty).
-    final class Findings: @unchecked Sendable {
-        var numbers: [Int] = []
-    }
-
-    static func onNewThread(_ body: @escaping @Sendable (Findings) -> Void) -> [Int] {
-        let findings = Findings()
+    /// What `body` measured on a thread of its own (whose arena starts empty).
+    static func onNewThread(_ body: @escaping @Sendable () -> [Int]) -> [Int] {
+        let numbers = LockedBox<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            body(findings)
+            numbers.value = body()
             done.signal()
         }
         thread.start()
         done.wait()
-        return findings.numbers
+        return numbers.value
     }
 
     @Test func janssonAllocatesThroughTheArenaOnceAWriterHasRun() throws {
@@ -36,8 +32,9 @@ import Testing
     }
 
     @Test func aScopeBumpsInItsBlocksAndKeepsThemForTheNextScope() {
-        let numbers = Self.onNewThread { findings in
-            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+        let numbers = Self.onNewThread {
+            var numbers: [Int] = []
+            numbers.append(cartograph_dom_arena_kept_bytes())
             for _ in 0..<2 {
                 _ = cartograph_dom_arena_begin()
                 var pointers: [UnsafeMutableRawPointer] = []
@@ -47,14 +44,15 @@ import Testing
                     pointers.append(pointer)
                 }
                 let addresses = pointers.map { Int(bitPattern: $0) }
-                findings.numbers.append(pointers.count)
-                findings.numbers.append(Set(addresses).count)
-                findings.numbers.append(addresses.filter { $0 % 16 != 0 }.count)
-                findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+                numbers.append(pointers.count)
+                numbers.append(Set(addresses).count)
+                numbers.append(addresses.filter { $0 % 16 != 0 }.count)
+                numbers.append(Int(cartograph_dom_arena_overflowed()))
                 for pointer in pointers { cartograph_dom_arena_free(pointer) }
                 cartograph_dom_arena_end()
-                findings.numbers.append(cartograph_dom_arena_kept_bytes())
+                numbers.append(cartograph_dom_arena_kept_bytes())
             }
+            return numbers
         }
         // Fresh thread: nothing kept. 1,000 allocations of 16 to 208 bytes
         // (about 112 KB) fill a 64 KB block and part of a 128 KB one, kept
@@ -63,22 +61,24 @@ import Testing
     }
 
     @Test func pastItsLimitAScopeOverflowsToMalloc() {
-        let numbers = Self.onNewThread { findings in
+        let numbers = Self.onNewThread {
+            var numbers: [Int] = []
             _ = cartograph_dom_arena_begin()
             var pointers: [UnsafeMutableRawPointer] = []
             for _ in 0..<5000 {
                 guard let pointer = cartograph_dom_arena_malloc(1000) else { break }
                 pointers.append(pointer)
             }
-            findings.numbers.append(pointers.count)
-            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
-            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            numbers.append(pointers.count)
+            numbers.append(Int(cartograph_dom_arena_overflowed()))
+            numbers.append(cartograph_dom_arena_kept_bytes())
             // Those past the blocks came from malloc: freed for real (a
             // wrong answer either way shows under scripts/leak-check or as a crash).
             for pointer in pointers { cartograph_dom_arena_free(pointer) }
             cartograph_dom_arena_end()
-            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
-            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            numbers.append(Int(cartograph_dom_arena_overflowed()))
+            numbers.append(cartograph_dom_arena_kept_bytes())
+            return numbers
         }
         // 5 MB asked for; the blocks stop at 4 MB less the 64 KB the
         // next doubling would pass (64 KB + … + 1 MB + 2 MB).
@@ -86,19 +86,22 @@ import Testing
     }
 
     @Test func aScopeInsideAnotherIsRefused() {
-        let numbers = Self.onNewThread { findings in
-            findings.numbers.append(Int(cartograph_dom_arena_begin()))
-            findings.numbers.append(Int(cartograph_dom_arena_begin()))
+        let numbers = Self.onNewThread {
+            var numbers: [Int] = []
+            numbers.append(Int(cartograph_dom_arena_begin()))
+            numbers.append(Int(cartograph_dom_arena_begin()))
             cartograph_dom_arena_end()
-            findings.numbers.append(Int(cartograph_dom_arena_begin()))
+            numbers.append(Int(cartograph_dom_arena_begin()))
             cartograph_dom_arena_end()
+            return numbers
         }
         #expect(numbers == [1, 0, 1])
     }
 
     @Test func aDOMMadeOutsideAScopeIsFreedInsideOne() throws {
         _ = try JSONValue.array([]).encoded() // the arena's functions are jansson's
-        let numbers = Self.onNewThread { findings in
+        let numbers = Self.onNewThread {
+            var numbers: [Int] = []
             // Made outside any scope: malloc's memory, freed through free.
             let object = json_object()
             _ = json_object_set_new(object, "key", json_stringn("value", 5))
@@ -108,9 +111,10 @@ import Testing
             _ = json_array_append_new(inner, json_stringn("x", 1))
             cartograph_json_release(object)
             cartograph_json_release(inner)
-            findings.numbers.append(Int(cartograph_dom_arena_overflowed()))
+            numbers.append(Int(cartograph_dom_arena_overflowed()))
             cartograph_dom_arena_end()
-            findings.numbers.append(cartograph_dom_arena_kept_bytes())
+            numbers.append(cartograph_dom_arena_kept_bytes())
+            return numbers
         }
         #expect(numbers == [0, 65_536])
     }
@@ -141,16 +145,15 @@ import Testing
             try native.write(value)
             return native.output
         }
-        let results = Findings()
-        let lock = NSLock()
+        let results = LockedBox<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             var matches = 0
             for round in 0..<20 {
                 let index = (thread + round) % values.count
                 if (try? values[index].encoded()) == expected[index] { matches += 1 }
             }
-            lock.withLock { results.numbers.append(matches) }
+            results.update { $0.append(matches) }
         }
-        #expect(results.numbers == Array(repeating: 20, count: 8))
+        #expect(results.value == Array(repeating: 20, count: 8))
     }
 }

@@ -219,14 +219,3 @@ extension WholeInputParsingTests {
         #expect(cartograph_yajl_tape_spares_freed_at_exit() - before >= 3)
     }
 }
-
-/// A value one thread writes and another reads after a semaphore.
-private final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

@@ -60,7 +60,7 @@ final class StreamRun: ExclusiveState<StreamStack> {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
-        if case .useDefaultKeys = options.keys { keysAsGiven = true } else { keysAsGiven = false }
+        keysAsGiven = !options.keys.convertsKeys
         super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity))
     }
 }
