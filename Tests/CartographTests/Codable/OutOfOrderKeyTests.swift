@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// Objects whose keys come in another order than the type asks for them
+/// (Foundation's `JSONEncoder` writes a struct's keys in hash order): each
+/// lookup misses its hint and searches the object, and every answer is the
+/// one Foundation's `JSONDecoder` gives (or, for repeated keys, the one the
+/// duplicate policy names).
+@Suite struct OutOfOrderKeyTests {
+    private struct Line: Codable, Equatable {
+        var sku: String
+        var quantity: Int
+        var price: Double
+        var tags: [String]
+    }
+
+    private struct Order: Codable, Equatable {
+        var id: Int
+        var name: String
+        var email: String
+        var active: Bool
+        var score: Double
+        var created: String
+        var note: String?
+        var lines: [Line]
+        var billing: Line?
+    }
+
+    /// `{"key":value,...}` with the members in `order`.
+    private func object(_ members: [(String, String)], order: [Int]) -> String {
+        "{" + order.map { "\"\(members[$0].0)\":\(members[$0].1)" }.joined(separator: ",") + "}"
+    }
+
+    private func line(_ index: Int, using generator: inout SeededGenerator) -> String {
+        let members = [
+            ("sku", "\"SKU-\(index)\""), ("quantity", "\(index % 7)"), ("price", "\(Double(index) / 8)"),
+            ("tags", "[\"t\(index)\",\"sale\"]")
+        ]
+        return object(members, order: Array(members.indices).shuffled(using: &generator))
+    }
+
+    private func order(_ index: Int, using generator: inout SeededGenerator) -> String {
+        var members = [
+            ("id", "\(index)"), ("name", "\"Customer \(index) Ölmez\""), ("email", "\"c\(index)@example.com\""),
+            ("active", index % 2 == 0 ? "true" : "false"), ("score", "\(Double(index) * 1.375)"),
+            ("created", "\"2026-11-\(10 + index % 18)\""),
+            ("lines", "[" + (0..<(index % 3)).map { line(index * 10 + $0, using: &generator) }.joined(separator: ",") + "]")
+        ]
+        // Optional members: absent, null or present.
+        switch index % 3 {
+        case 0: members.append(("note", "null"))
+        case 1: members.append(("note", "\"ring twice\""))
+        default: break
+        }
+        if index % 2 == 1 { members.append(("billing", line(index, using: &generator))) }
+        return object(members, order: Array(members.indices).shuffled(using: &generator))
+    }
+
+    @Test func objectsInAnyKeyOrderDecodeAsFoundationDecodesThem() throws {
+        var generator = SeededGenerator(seed: 42)
+        let json = "[" + (0..<200).map { order($0, using: &generator) }.joined(separator: ",") + "]"
+        let ours = try JSONMapper().decode([Order].self, from: Array(json.utf8))
+        let theirs = try JSONDecoder().decode([Order].self, from: Data(json.utf8))
+        #expect(ours.count == 200)
+        #expect(ours == theirs)
+        // Through the drop-in decoder too.
+        #expect(try CartographJSONDecoder().decode([Order].self, from: Data(json.utf8)) == theirs)
+    }
+
+    private enum LongKeys: String, CodingKey {
+        // 17 bytes each: the same length, the same first and last eight bytes.
+        case first = "aaaaaaaaXbbbbbbbb"
+        case second = "aaaaaaaaYbbbbbbbb"
+        case third = "aaaaaaaaZbbbbbbbb"
+    }
+
+    private struct Colliding: Decodable, Equatable {
+        var first: Int, second: Int, third: Int
+        init(first: Int, second: Int, third: Int) { (self.first, self.second, self.third) = (first, second, third) }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: LongKeys.self)
+            first = try container.decode(Int.self, forKey: .first)
+            second = try container.decode(Int.self, forKey: .second)
+            third = try container.decode(Int.self, forKey: .third)
+        }
+    }
+
+    @Test func keysSharingTheirLengthAndEndsAreToldApart() throws {
+        // Read first, second, third from an object in the reverse order: every lookup misses the hint.
+        let json = #"{"aaaaaaaaZbbbbbbbb":3,"aaaaaaaaYbbbbbbbb":2,"aaaaaaaaXbbbbbbbb":1}"#
+        let ours = try JSONMapper().decode(Colliding.self, from: Array(json.utf8))
+        #expect(ours == Colliding(first: 1, second: 2, third: 3))
+    }
+
+    private enum ShortKeys: String, CodingKey { case a, b, c, d, e }
+
+    private struct Reversed: Decodable, Equatable {
+        var values: [String: Int?] = [:]
+        init(values: [String: Int?]) { self.values = values }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: ShortKeys.self)
+            for key in [ShortKeys.e, .d, .b, .c, .a] { values[key.stringValue] = try container.decodeIfPresent(Int.self, forKey: key) }
+        }
+    }
+
+    @Test func repeatedKeysReadOutOfOrderFollowTheDuplicatePolicy() throws {
+        let json = #"{"a":1,"c":3,"b":2,"a":10,"d":4,"c":30}"#
+        for (policy, a, c) in [(DuplicateKeyPolicy.lastWins, 10, 30), (.firstWins, 1, 3)] {
+            let mapper = JSONMapper(parseOptions: ParseOptions { $0.duplicateKeys = policy })
+            let ours = try mapper.decode(Reversed.self, from: Array(json.utf8))
+            #expect(ours == Reversed(values: ["a": a, "b": 2, "c": c, "d": 4, "e": nil]), "\(policy)")
+        }
+    }
+
+    @Test func aKeyAbsentFromAnObjectReadOutOfOrderIsReportedAsMissing() throws {
+        // `b` and `a` miss the hint, then `x` is searched for in the whole object.
+        struct Probe: Decodable {
+            enum Keys: String, CodingKey { case b, a, x }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                _ = try container.decode(Int.self, forKey: .b)
+                _ = try container.decode(Int.self, forKey: .a)
+                _ = try container.decode(Int.self, forKey: .x)
+            }
+        }
+        let json = #"{"a":1,"c":3,"b":2}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Probe.self, from: Data(json.utf8)) }
+        do {
+            _ = try JSONMapper().decode(Probe.self, from: Array(json.utf8))
+            Issue.record("decoded an object without the key x")
+        } catch let error as DecodingError {
+            guard case .keyNotFound(let key, _) = error else { Issue.record("\(error)"); return }
+            #expect(key.stringValue == "x")
+        } catch let error as CartographError {
+            #expect(error.message.contains("x"), "\(error)")
+        }
+    }
+
+    @Test func aCanonicallyEquivalentKeyIsFoundOutOfOrder() throws {
+        // The JSON spells "café" decomposed; the coding key is precomposed.
+        // Foundation finds it (String equality); so does the search past the bytes.
+        struct Menu: Decodable, Equatable {
+            enum Keys: String, CodingKey { case tea, cafe = "caf\u{E9}", water }
+            var tea: Int, cafe: Int, water: Int
+            init(tea: Int, cafe: Int, water: Int) { (self.tea, self.cafe, self.water) = (tea, cafe, water) }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                tea = try container.decode(Int.self, forKey: .tea)
+                water = try container.decode(Int.self, forKey: .water)
+                cafe = try container.decode(Int.self, forKey: .cafe)
+            }
+        }
+        let json = "{\"water\":3,\"cafe\u{301}\":2,\"tea\":1}"
+        let theirs = try JSONDecoder().decode(Menu.self, from: Data(json.utf8))
+        let ours = try JSONMapper().decode(Menu.self, from: Array(json.utf8))
+        #expect(theirs == Menu(tea: 1, cafe: 2, water: 3))
+        #expect(ours == theirs)
+    }
+
+    /// Nested `depth` levels, each level's keys in reverse order.
+    private indirect enum Nest: Decodable, Equatable {
+        case leaf
+        case level(Int, String, Nest)
+        private enum Keys: String, CodingKey { case number, text, inner }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            guard let number = try container.decodeIfPresent(Int.self, forKey: .number) else {
+                self = .leaf
+                return
+            }
+            let text = try container.decode(String.self, forKey: .text)
+            self = .level(number, text, try container.decode(Nest.self, forKey: .inner))
+        }
+    }
+
+    @Test func deeplyNestedObjectsReadOutOfOrderFindTheirOwnKeys() throws {
+        let depth = 74
+        var json = "{}"
+        var expected = Nest.leaf
+        for level in (0..<depth).reversed() {
+            json = "{\"inner\":\(json),\"text\":\"t\(level)\",\"number\":\(level)}"
+            expected = .level(level, "t\(level)", expected)
+        }
+        #expect(try JSONMapper().decode(Nest.self, from: Array(json.utf8)) == expected)
+    }
+}
