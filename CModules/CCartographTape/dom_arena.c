@@ -18,13 +18,23 @@
  *
  * A scope holds at most ARENA_LIMIT bytes of blocks, which the thread
  * keeps for its next scope (and frees when it ends): a steady stream of
- * encodes allocates nothing.
- * Past the limit (canada.json's DOM is tens of megabytes) allocations are malloc's
+ * encodes allocates nothing. Past the limit allocations are malloc's
  * again, the scope is marked as overflowed, and the writer then releases
  * its DOM with json_decref before the scope ends: that walk frees what
- * malloc gave and skips what lies in the blocks. (Growing the blocks
- * without a limit, or keeping only the largest, made canada.json's encode
- * half as slow again: tens of megabytes of fresh pages per encode.)
+ * malloc gave and skips what lies in the blocks.
+ *
+ * Blocks past the first ARENA_KEEP bytes are kept only while they are
+ * used: after ARENA_TRIM_AFTER scopes in a row that needed no more than
+ * ARENA_KEEP, they are freed. So a thread that writes large DOMs again and
+ * again keeps what they need (fresh pages for every write made a 4 to 16
+ * MB DOM's encode slower than malloc's reuse of freed nodes: canada.json
+ * 16.6 → 25–36 ms when blocks past 4 MB were freed at each scope's end),
+ * and one that wrote a large DOM once gives it back after a few small ones.
+ * With the limit at 4 MB (the forty-second session), DOMs of 4 to 64 MB
+ * (deep, indented, maps, activity, wide and records in Benchmarks/Data)
+ * were built node by node with malloc and freed by json_decref's walk, at
+ * 0.5–0.85x of jansson's own dump of the same DOM; in the thread's blocks
+ * they are written at 0.8–1.1x.
  *
  * Rule for the caller: nothing allocated inside a scope is used or freed
  * after its end (the writer's DOM lives only between build and dump).
@@ -48,9 +58,13 @@
 enum {
     /// The first block's size; each new block doubles the last.
     ARENA_FIRST = 64 * 1024,
-    /// The most bytes of blocks a thread holds (64 KB to 2 MB: six blocks).
-    ARENA_LIMIT = 4 * 1024 * 1024,
-    ARENA_MAX_BLOCKS = 8,
+    /// What a thread always keeps once it has it (64 KB to 2 MB: six blocks).
+    ARENA_KEEP = 4 * 1024 * 1024,
+    /// The most bytes of blocks a thread holds (64 KB to 32 MB: ten blocks).
+    ARENA_LIMIT = 64 * 1024 * 1024,
+    ARENA_MAX_BLOCKS = 12,
+    /// Scopes in a row using no more than ARENA_KEEP before the blocks past it are freed.
+    ARENA_TRIM_AFTER = 8,
 };
 
 typedef struct {
@@ -73,6 +87,8 @@ typedef struct {
     /// An allocation of this scope went to malloc (the blocks were full).
     int overflowed;
     int registered;
+    /// Scopes in a row that used no more than ARENA_KEEP while more was kept.
+    int small_scopes;
 } arena_state;
 
 /* Initial-exec: a fixed offset from the thread pointer, where the default
@@ -209,14 +225,46 @@ int cartograph_dom_arena_overflowed(void) {
     return thread_arena.overflowed;
 }
 
+/// Frees the blocks past the first ARENA_KEEP bytes.
+static void trim_blocks(arena_state *arena) {
+    while (arena->count > 0 && arena->total > ARENA_KEEP) {
+        arena_block *last = &arena->blocks[arena->count - 1];
+        free(last->data);
+        arena->total -= last->size;
+        last->data = NULL;
+        last->size = 0;
+        arena->count -= 1;
+    }
+    arena->lowest = NULL;
+    arena->highest = NULL;
+    for (int index = 0; index < arena->count; index++) {
+        const arena_block *block = &arena->blocks[index];
+        if (arena->lowest == NULL || block->data < arena->lowest) {
+            arena->lowest = block->data;
+        }
+        if (block->data + block->size > arena->highest) {
+            arena->highest = block->data + block->size;
+        }
+    }
+}
+
 void cartograph_dom_arena_end(void) {
     arena_state *arena = &thread_arena;
     arena->active = 0;
     arena->overflowed = 0;
+    size_t used = 0;
     for (int index = 0; index < arena->count; index++) {
+        used += arena->blocks[index].used;
         arena->blocks[index].used = 0;
     }
     arena->current = 0;
+    if (arena->total > ARENA_KEEP) {
+        arena->small_scopes = used <= ARENA_KEEP ? arena->small_scopes + 1 : 0;
+        if (arena->small_scopes >= ARENA_TRIM_AFTER) {
+            trim_blocks(arena);
+            arena->small_scopes = 0;
+        }
+    }
 }
 
 size_t cartograph_dom_arena_kept_bytes(void) {

@@ -35,12 +35,17 @@ enum LeakCheck {
             var deep: JSONValue = 1
             for _ in 0..<600 { deep = [deep] }
             _ = try? deep.encoded()
-            // The DOM arena (dom_arena.c): a DOM larger than its 4 MB (part
-            // in the blocks, part malloc's, released by json_decref), a
-            // DOM made outside a scope and released inside one, and
-            // threads that write and exit (their blocks freed as they end).
+            // The DOM arena (dom_arena.c): a DOM of tens of megabytes (in
+            // blocks past the first 4 MB, freed after eight small writes),
+            // one larger than its 64 MB (part in the blocks, part malloc's,
+            // released by json_decref), a DOM made outside a scope and
+            // released inside one, and threads that write and exit (their
+            // blocks freed as they end).
             let large = JSONValue.array((0..<60_000).map { ["id": .number(JSONNumber(Int64($0))), "name": .string("n\($0)")] })
             _ = try large.encoded()
+            for _ in 0..<8 { _ = try JSONValue.array([1, 2]).encoded() }
+            let overflowing = JSONValue.array((0..<250_000).map { ["id": .number(JSONNumber(Int64($0))), "name": .string("n\($0)")] })
+            _ = try overflowing.encoded()
             let outside = json_object()
             _ = json_object_set_new(outside, "key", json_stringn("value", 5))
             _ = cartograph_dom_arena_begin()

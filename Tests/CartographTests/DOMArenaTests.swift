@@ -7,8 +7,9 @@ import Testing
 
 /// The per-thread arena jansson's DOMs are built in (`dom_arena.c`): a
 /// scope's allocations are bumps in the thread's blocks, kept for its next
-/// scope; past 4 MB they are `malloc`'s again; outside a scope, and for
-/// pointers `malloc` gave, the functions are `malloc` and `free`.
+/// scope (past the first 4 MB, only while scopes keep needing them); past
+/// 64 MB they are `malloc`'s again; outside a scope, and for pointers
+/// `malloc` gave, the functions are `malloc` and `free`.
 @Suite struct DOMArenaTests {
     /// What `body` measured on a thread of its own (whose arena starts empty).
     static func onNewThread(_ body: @escaping @Sendable () -> [Int]) -> [Int] {
@@ -65,7 +66,7 @@ import Testing
             var numbers: [Int] = []
             _ = cartograph_dom_arena_begin()
             var pointers: [UnsafeMutableRawPointer] = []
-            for _ in 0..<5000 {
+            for _ in 0..<70_000 {
                 guard let pointer = cartograph_dom_arena_malloc(1000) else { break }
                 pointers.append(pointer)
             }
@@ -80,9 +81,38 @@ import Testing
             numbers.append(cartograph_dom_arena_kept_bytes())
             return numbers
         }
-        // 5 MB asked for; the blocks stop at 4 MB less the 64 KB the
-        // next doubling would pass (64 KB + … + 1 MB + 2 MB).
-        #expect(numbers == [5000, 1, 4_128_768, 0, 4_128_768])
+        // 70 MB asked for; the blocks stop at 64 MB less the 64 KB the
+        // next doubling would pass (64 KB + … + 16 MB + 32 MB).
+        #expect(numbers == [70_000, 1, 67_043_328, 0, 67_043_328])
+    }
+
+    /// Runs a scope on this thread that allocates `bytes` in 1 KB pieces;
+    /// returns the bytes kept after it.
+    static func scope(allocating bytes: Int) -> Int {
+        _ = cartograph_dom_arena_begin()
+        for _ in 0..<(bytes / 1024) { _ = cartograph_dom_arena_malloc(1024) }
+        cartograph_dom_arena_end()
+        return cartograph_dom_arena_kept_bytes()
+    }
+
+    @Test func blocksPastTheFirstFourMegabytesAreFreedAfterEightSmallScopesInARow() {
+        let numbers = Self.onNewThread {
+            var numbers: [Int] = []
+            // 10 MB: blocks of 64 KB to 8 MB are kept.
+            numbers.append(Self.scope(allocating: 10 << 20))
+            // Seven small scopes, then a large one: the count starts again.
+            for _ in 0..<7 { numbers.append(Self.scope(allocating: 1 << 20)) }
+            numbers.append(Self.scope(allocating: 6 << 20))
+            // Eight small ones in a row: back to the first 4 MB of blocks.
+            for _ in 0..<8 { numbers.append(Self.scope(allocating: 1 << 20)) }
+            // A scope after the trim bumps in what is left, and grows again.
+            numbers.append(Self.scope(allocating: 3 << 20))
+            numbers.append(Self.scope(allocating: 5 << 20))
+            return numbers
+        }
+        let large = 16_711_680 // 64 KB + … + 8 MB
+        let kept = 4_128_768 // 64 KB + … + 2 MB
+        #expect(numbers == [large] + Array(repeating: large, count: 8) + Array(repeating: large, count: 7) + [kept, kept, 8_323_072])
     }
 
     @Test func aScopeInsideAnotherIsRefused() {
@@ -119,11 +149,11 @@ import Testing
         #expect(numbers == [0, 65_536])
     }
 
-    /// Documents whose DOM fits the arena (twitter.json) and does not
-    /// (canada.json, tens of megabytes as jansson values) are written as
-    /// the native writer writes them (`WriterTests` checks more options).
+    /// Documents whose DOM fits the first 4 MB of blocks (twitter.json)
+    /// and needs more (canada.json, about 16 MB as jansson values) are
+    /// written as the native writer writes them (`WriterTests` checks more options).
     @Test(arguments: ["twitter.json", "canada.json"])
-    func documentsInAndPastTheArenaAreWrittenAsTheNativeWriterWrites(_ name: String) throws {
+    func documentsInTheArenaAreWrittenAsTheNativeWriterWrites(_ name: String) throws {
         let bytes = try Fixtures.bytes(name)
         let value = try JSONValue(parsing: bytes)
         var native = NativeJSONWriter(options: WriteOptions())
@@ -132,6 +162,19 @@ import Testing
         // A document's numbers keep their text, as its compact line writes them.
         let document = try Document(parsing: bytes)
         #expect(try document.encoded() == document.compactLine())
+    }
+
+    @Test func aDOMPastTheArenaIsWrittenAsTheNativeWriterWrites() throws {
+        let value = JSONValue.array((0..<250_000).map { ["id": .number(JSONNumber(Int64($0))), "name": .string("n\($0)")] })
+        var native = NativeJSONWriter(options: WriteOptions())
+        try native.write(value)
+        let expected = native.output
+        let numbers = Self.onNewThread {
+            // All ten blocks made (the DOM passed them), and the same bytes.
+            let written = (try? value.encoded()) ?? []
+            return [written == expected ? 1 : 0, cartograph_dom_arena_kept_bytes()]
+        }
+        #expect(numbers == [1, 67_043_328])
     }
 
     @Test func writersOnManyThreadsAtOnceAgree() throws {

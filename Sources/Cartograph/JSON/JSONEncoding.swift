@@ -21,7 +21,9 @@ extension JSONValue {
     /// The value as JSON bytes: written by jansson, or for
     /// ``WriteOptions/Formatting/prettyLikeFoundation`` by Cartograph's
     /// native writer. jansson's values are allocated in an arena of the
-    /// calling thread, which keeps up to 4 MB of blocks for its next write.
+    /// calling thread: up to 64 MB of blocks, kept for its next write
+    /// (beyond the first 4 MB, only until eight writes in a row have needed
+    /// no more than that), with `malloc` past them.
     /// - Throws: ``CartographError`` for NaN or infinity (unless the options
     ///   say what to write) and for nesting beyond ``WriteOptions/maxDepth``.
     public func encoded(options: WriteOptions = WriteOptions()) throws -> [UInt8] {
