@@ -54,6 +54,7 @@ func timeParts() throws -> [(String, Double)] {
     let chunks = chunked(body)
     let mapper = JSONMapper()
     let records = try mapper.decode([Record].self, from: body)
+    let mappable = mappableMapper()
     func time(_ body: () throws -> Void) rethrows -> Double {
         var results: [Double] = []
         for _ in 0..<5 {
@@ -81,6 +82,14 @@ func timeParts() throws -> [(String, Double)] {
         ("decode, whole", try time { _ = try mapper.decode([Record].self, from: body) }),
         ("decode, JSONDecoder", try time { _ = try JSONDecoder().decode([Record].self, from: Data(body)) }),
         ("encode", try time { _ = try mapper.withEncodedBytes(records) { $0.count } }),
+        (
+            "decode, @Mappable, chunked",
+            try time {
+                let p = JSONParser(options: mappable.parseOptions); for c in chunks { try p.feed(c.span) };
+                _ = try mappable.decode([Record].self, from: try p.finish().root)
+            }
+        ),
+        ("encode, @Mappable", try time { _ = try mappable.withEncodedBytes(records) { $0.count } }),
         ("encode, JSONEncoder", try time { _ = try JSONEncoder().encode(records) })
     ]
 }
@@ -90,6 +99,7 @@ func profilePart(_ part: String, times: Int) throws {
     let body = try benchmarkBody()
     let chunks = chunked(body)
     let mapper = JSONMapper()
+    let mappable = mappableMapper()
     let records = try mapper.decode([Record].self, from: body)
     for _ in 0..<times {
         switch part {
@@ -98,6 +108,11 @@ func profilePart(_ part: String, times: Int) throws {
             for chunk in chunks { try parser.feed(chunk.span) }
             _ = try mapper.decode([Record].self, from: try parser.finish().root)
         case "encode": _ = try mapper.withEncodedBytes(records) { $0.count }
+        case "decode-mappable":
+            let parser = JSONParser(options: mappable.parseOptions)
+            for chunk in chunks { try parser.feed(chunk.span) }
+            _ = try mappable.decode([Record].self, from: try parser.finish().root)
+        case "encode-mappable": _ = try mappable.withEncodedBytes(records) { $0.count }
         case "route", "route2":
             // The whole route, on one thread or on two at once over the shared mapper.
             DispatchQueue.concurrentPerform(iterations: part == "route" ? 1 : 2) { _ in _ = try? routeRound(mapper, chunks) }

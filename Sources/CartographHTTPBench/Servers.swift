@@ -20,13 +20,16 @@ import Foundation
     }
 
     func serveHummingbird(port: Int) async throws {
-        let mapper = JSONMapper()
-        let decoder = CartographRequestDecoder(mapper: mapper)
-        let encoder = CartographResponseEncoder(mapper: mapper)
         let router = Router(context: BasicRequestContext.self)
-        router.post("cartograph") { request, context -> Hummingbird.Response in
-            let records = try await decoder.decode([Record].self, from: request, context: context)
-            return try encoder.encode(records, from: request, context: context)
+        // Cartograph's coders: over the models' `Codable` conformances, and
+        // over their registered `@Mappable` mappings.
+        for (path, mapper) in [("cartograph", JSONMapper()), ("cartograph-mappable", mappableMapper())] {
+            let decoder = CartographRequestDecoder(mapper: mapper)
+            let encoder = CartographResponseEncoder(mapper: mapper)
+            router.post(RouterPath(path)) { request, context -> Hummingbird.Response in
+                let records = try await decoder.decode([Record].self, from: request, context: context)
+                return try encoder.encode(records, from: request, context: context)
+            }
         }
         router.post("foundation") { request, context -> Hummingbird.Response in
             let records = try await JSONDecoder().decode([Record].self, from: request, context: context)
@@ -46,14 +49,15 @@ import Foundation
         app.http.server.configuration.port = port
         app.routes.defaultMaxBodySize = ByteCount(value: bodyLimit)
         app.logger.logLevel = .error
-        let mapper = JSONMapper()
-        let decoder = CartographContentDecoder(mapper: mapper)
-        let encoder = CartographContentEncoder(mapper: mapper)
-        app.post("cartograph") { request async throws -> Vapor.Response in
-            let records = try request.content.decode([Record].self, using: decoder)
-            let response = Vapor.Response(status: .ok)
-            try response.content.encode(records, using: encoder)
-            return response
+        for (path, mapper) in [("cartograph", JSONMapper()), ("cartograph-mappable", mappableMapper())] {
+            let decoder = CartographContentDecoder(mapper: mapper)
+            let encoder = CartographContentEncoder(mapper: mapper)
+            app.post(PathComponent(stringLiteral: path)) { request async throws -> Vapor.Response in
+                let records = try request.content.decode([Record].self, using: decoder)
+                let response = Vapor.Response(status: .ok)
+                try response.content.encode(records, using: encoder)
+                return response
+            }
         }
         app.post("foundation") { request async throws -> Vapor.Response in
             let records = try request.content.decode([Record].self, using: JSONDecoder())

@@ -1,43 +1,64 @@
 // The server `scripts/bench-http` drives with wrk: one Hummingbird 2 or
-// Vapor 4 server on 127.0.0.1 with three routes taking the same JSON body
+// Vapor 4 server on 127.0.0.1 with four routes taking the same JSON body
 // (an array of nested records, `cartograph-http-bench body` prints it):
 //
 // - `POST /cartograph`: decoded with Cartograph's request decoder over one
 //   shared `JSONMapper`, encoded back with its response encoder;
+// - `POST /cartograph-mappable`: the same coders over a mapper whose
+//   registry holds the records' types, read and written through their
+//   `@Mappable` mappings (`check` says both answer the same bytes);
 // - `POST /foundation`: the same with the framework's default coders
 //   (Foundation's `JSONDecoder` and `JSONEncoder`);
 // - `POST /echo`: the body's bytes sent back unparsed, the ceiling.
 //
 // Usage: cartograph-http-bench body
+//        cartograph-http-bench check  (the Codable and @Mappable routes answer the same bytes)
 //        cartograph-http-bench time   (the route's JSON work alone: InProcess.swift)
 //        cartograph-http-bench serve hummingbird|vapor PORT
 // Built only with both traits (`--traits Hummingbird,Vapor`); without them
 // it says so and exits.
+import Cartograph
 import Foundation
 
 /// One record of the request body: nested objects, an array of them, strings, numbers, a date string.
+/// `Codable` for every route; `@Mappable` too (its property table written
+/// at compile time), which only the `/cartograph-mappable` route's mapper
+/// registers: there the mapping layer reads and writes it.
+@Mappable
 struct Record: Codable, Sendable {
+    @Mappable
     struct Address: Codable, Sendable {
-        var street: String
-        var city: String
-        var postcode: String
-        var location: [Double]
+        var street = ""
+        var city = ""
+        var postcode = ""
+        var location: [Double] = []
     }
+    @Mappable
     struct Item: Codable, Sendable {
-        var sku: String
-        var quantity: Int
-        var price: Double
-        var tags: [String]
+        var sku = ""
+        var quantity = 0
+        var price = 0.0
+        var tags: [String] = []
     }
-    var id: Int
-    var name: String
-    var email: String
-    var active: Bool
-    var score: Double
-    var created: String
-    var address: Address
-    var items: [Item]
+    var id = 0
+    var name = ""
+    var email = ""
+    var active = false
+    var score = 0.0
+    var created = ""
+    var address = Address()
+    var items: [Item] = []
     var note: String?
+}
+
+/// A mapper whose registry holds ``Record`` and its nested types: they are
+/// read and written through their `@Mappable` mappings, not `Codable`.
+func mappableMapper() -> JSONMapper {
+    var registry = ModelRegistry()
+    registry.register(Record.self)
+    registry.register(Record.Address.self)
+    registry.register(Record.Item.self)
+    return JSONMapper(registry: registry)
 }
 
 /// The body every route is sent: 120 records, about 45 KB of JSON.
@@ -78,6 +99,19 @@ switch arguments.first {
 case "body":
     let encoder = JSONEncoder()
     FileHandle.standardOutput.write(try encoder.encode(benchmarkRecords()))
+case "check":
+    // Every Cartograph route answers the bytes the others do: the
+    // `Codable` and `@Mappable` paths write the same JSON for the body.
+    let body = try benchmarkBody()
+    let codable = JSONMapper()
+    let mappable = mappableMapper()
+    let viaCodable = try codable.encode(try codable.decode([Record].self, from: body))
+    let viaMappings = try mappable.encode(try mappable.decode([Record].self, from: body))
+    guard viaCodable == viaMappings else {
+        FileHandle.standardError.write(Data("the Codable and @Mappable routes answer different bytes\n".utf8))
+        exit(1)
+    }
+    print("the Codable and @Mappable routes answer the same \(viaCodable.count) bytes")
 case "time":
     // Per round on one thread, and per round of each of two threads running at once.
     let one = try timeRoute(threads: 1, rounds: 400, runs: 5)
@@ -92,6 +126,6 @@ case "serve" where arguments.count == 3:
     guard let port = Int(arguments.last!) else { fatalError("PORT must be a number") }
     try await serve(framework: Array(arguments)[1], port: port)
 default:
-    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | time | serve hummingbird|vapor PORT\n".utf8))
+    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | check | time | serve hummingbird|vapor PORT\n".utf8))
     exit(2)
 }
