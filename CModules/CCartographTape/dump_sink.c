@@ -24,16 +24,16 @@
 
 #include "cartograph_tape.h"
 
-static int reserve(cartograph_dump_sink *sink, intptr_t more) {
-    if (sink->count + more <= sink->capacity) {
-        return 1;
-    }
+/// Grows the output to hold `more` bytes past its end (not inlined: the
+/// hot path checks the room itself).
+__attribute__((noinline)) static int grow(cartograph_dump_sink *sink, intptr_t more) {
     intptr_t capacity = sink->capacity < 256 ? 256 : sink->capacity;
     while (capacity < sink->count + more) {
         capacity *= 2;
     }
     uint8_t *grown = realloc(sink->output, (size_t)capacity);
     if (grown == NULL) {
+        sink->failed = 1;
         return 0;
     }
     sink->output = grown;
@@ -41,9 +41,12 @@ static int reserve(cartograph_dump_sink *sink, intptr_t more) {
     return 1;
 }
 
-static int append(cartograph_dump_sink *sink, const uint8_t *bytes, intptr_t count) {
+static inline int reserve(cartograph_dump_sink *sink, intptr_t more) {
+    return __builtin_expect(sink->count + more <= sink->capacity, 1) || grow(sink, more);
+}
+
+static inline int append(cartograph_dump_sink *sink, const uint8_t *bytes, intptr_t count) {
     if (!reserve(sink, count)) {
-        sink->failed = 1;
         return -1;
     }
     /* Chunks are mostly a few bytes (a quote, a comma, a key): copied
@@ -53,35 +56,54 @@ static int append(cartograph_dump_sink *sink, const uint8_t *bytes, intptr_t cou
     return 0;
 }
 
+/// The placeholder `null`'s text: the next one queued.
+__attribute__((noinline)) static int write_queued(cartograph_dump_sink *sink) {
+    if (sink->next_number >= sink->number_count) {
+        sink->failed = 1;
+        return -1;
+    }
+    intptr_t start = sink->next_number == 0 ? 0 : sink->number_ends[sink->next_number - 1];
+    intptr_t end = sink->number_ends[sink->next_number];
+    sink->next_number += 1;
+    return append(sink, sink->number_text + start, end - start);
+}
+
+/// A `\uXXXX` escape (or a surrogate pair's two) with lowercase hex.
+__attribute__((noinline)) static int write_unicode_escape(cartograph_dump_sink *sink, const uint8_t *chunk, intptr_t count) {
+    if (!reserve(sink, count)) {
+        return -1;
+    }
+    for (intptr_t index = 0; index < count; index++) {
+        uint8_t byte = chunk[index];
+        sink->output[sink->count + index] = byte >= 'A' && byte <= 'F' ? (uint8_t)(byte | 0x20) : byte;
+    }
+    sink->count += count;
+    return 0;
+}
+
 int cartograph_dump_sink_write(const char *buffer, size_t size, void *data) {
     cartograph_dump_sink *sink = data;
     const uint8_t *chunk = (const uint8_t *)buffer;
     intptr_t count = (intptr_t)size;
-    if (sink == NULL || chunk == NULL || sink->failed) {
+    if (__builtin_expect(sink == NULL || chunk == NULL || sink->failed, 0)) {
         return -1;
     }
-    if (count == 1 && chunk[0] == '"') {
-        sink->in_string = !sink->in_string;
-    } else if (!sink->in_string && count == 4 && memcmp(chunk, "null", 4) == 0) {
-        if (sink->next_number >= sink->number_count) {
-            sink->failed = 1;
+    /* Most chunks are one byte (a quote, a colon, a comma, a bracket):
+       stored directly, a quote flipping whether a string is open. */
+    if (count == 1) {
+        if (!reserve(sink, 1)) {
             return -1;
         }
-        intptr_t start = sink->next_number == 0 ? 0 : sink->number_ends[sink->next_number - 1];
-        intptr_t end = sink->number_ends[sink->next_number];
-        sink->next_number += 1;
-        return append(sink, sink->number_text + start, end - start);
-    } else if (sink->in_string && (count == 6 || count == 12) && chunk[0] == '\\' && chunk[1] == 'u') {
-        if (!reserve(sink, count)) {
-            sink->failed = 1;
-            return -1;
-        }
-        for (intptr_t index = 0; index < count; index++) {
-            uint8_t byte = chunk[index];
-            sink->output[sink->count + index] = byte >= 'A' && byte <= 'F' ? (uint8_t)(byte | 0x20) : byte;
-        }
-        sink->count += count;
+        uint8_t byte = chunk[0];
+        sink->in_string ^= byte == '"';
+        sink->output[sink->count++] = byte;
         return 0;
+    }
+    if (count == 4 && !sink->in_string && cartograph_load32(chunk) == cartograph_load32((const uint8_t *)"null")) {
+        return write_queued(sink);
+    }
+    if (sink->in_string && (count == 6 || count == 12) && chunk[0] == '\\' && chunk[1] == 'u') {
+        return write_unicode_escape(sink, chunk, count);
     }
     return append(sink, chunk, count);
 }
