@@ -19,6 +19,11 @@ extension ObjectView {
         let start: Int
         let end: Int
         var position: Int
+        /// Lookups that missed the member after the last one found, and the
+        /// object's keys once listed (an object of many keys read out of
+        /// order: ``ObjectKeyList``).
+        var misses = 0
+        var list: ObjectKeyList?
 
         init(_ object: ObjectView) {
             tape = object.document.reader
@@ -66,9 +71,25 @@ extension ObjectView {
         /// node (and no reference count on the document) is made per property.
         mutating func valueIndex(forKey key: Span<UInt8>) -> Int? {
             guard start < end else { return nil }
-            var probe = position < end ? position : start
-            let first = probe
-            repeat {
+            let first = position < end ? position : start
+            // In document order: the member after the last one found.
+            let expected = tape[first]
+            let afterFirst = tape.next(after: first + 1)
+            if expected.flags & TapeFlags.shadowed == 0, tape.textEquals(expected, key) {
+                position = afterFirst
+                return first + 1
+            }
+            if let list { return listed(key, in: list) }
+            misses += 1
+            if misses >= 2, tape[start - 1].length >= ObjectKeyList.minimumKeys {
+                let list = ObjectKeyList()
+                list.list(start - 1, tape: tape)
+                self.list = list
+                return listed(key, in: list)
+            }
+            // The rest of the object, wrapping around to the member before `first`.
+            var probe = afterFirst < end ? afterFirst : start
+            while probe != first {
                 let entry = tape[probe]
                 let next = tape.next(after: probe + 1)
                 if entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
@@ -76,8 +97,17 @@ extension ObjectView {
                     return probe + 1
                 }
                 probe = next < end ? next : start
-            } while probe != first
+            }
             return tape.canonicalValue(forKey: ObjectView.string(key), inObject: start - 1)
+        }
+
+        /// ``valueIndex(forKey:)`` once the object's keys are listed.
+        private mutating func listed(_ key: Span<UInt8>, in list: ObjectKeyList) -> Int? {
+            guard let found = list.position(of: key, tape: tape) else {
+                return tape.canonicalValue(forKey: ObjectView.string(key), inObject: start - 1)
+            }
+            position = tape.next(after: found + 1)
+            return found + 1
         }
     }
 }

@@ -186,3 +186,141 @@ import Testing
         #expect(try JSONMapper().decode(Nest.self, from: Array(json.utf8)) == expected)
     }
 }
+
+/// Fourteen members, past ``ObjectKeyList/minimumKeys``: read out of order,
+/// an object's keys are listed after its second miss, by the `Codable`
+/// decoder and by the mapping layer's cursor alike.
+@Mappable
+private struct WideRecord: Codable, Equatable {
+    var id = 0
+    var tags: [String] = []
+    var name = ""
+    var active = false
+    var email = ""
+    var score = 0.0
+    var note: String?
+    var created = ""
+    var count = 0
+    var ratio = 0.0
+    var city = ""
+    var zip = ""
+    var country: String?
+    var flag = false
+}
+
+/// `extra` and the fourteen keys of ``WideRecord``, under another key
+/// type: reads them last to first (`extra` after the object is listed),
+/// then asks for a key `absent`.
+private struct ReversedWide: Decodable {
+    static let names = [
+        "extra", "id", "name", "email", "active", "score", "created", "note", "tags", "count", "ratio", "city", "zip", "country", "flag"
+    ]
+    var values: [String: String] = [:]
+    var absentFound = false
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: StringKey.self)
+        for name in Self.names.reversed() {
+            if let value = try? container.decodeIfPresent(JSONValue.self, forKey: StringKey(name)) {
+                values[name] = try value.encodedString()
+            }
+        }
+        absentFound = container.contains(StringKey("absent"))
+    }
+}
+
+@Suite struct OutOfOrderWideObjectTests {
+    private func member(_ name: String, _ index: Int) -> String {
+        switch name {
+        case "id", "count": return "\(index * 7)"
+        case "active", "flag": return index % 2 == 0 ? "true" : "false"
+        case "score", "ratio": return "\(Double(index) / 4)"
+        case "tags": return "[\"t\(index)\",\"u\"]"
+        default: return "\"\(name) \(index) \u{e9}\""
+        }
+    }
+
+    /// Record `index` with its keys shuffled; `note` and `country` absent, null or present by turns.
+    private func record(_ index: Int, using generator: inout SeededGenerator) -> String {
+        var names = ReversedWide.names.filter { $0 != "extra" }
+        if index % 3 == 0 { names.removeAll { $0 == "note" } }
+        if index % 3 == 1 { names.removeAll { $0 == "country" } }
+        names.shuffle(using: &generator)
+        let members = names.map { name in
+            let value = (name == "note" || name == "country") && index % 3 == 2 ? "null" : member(name, index)
+            return "\"\(name)\":\(value)"
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    @Test func wideObjectsInAnyKeyOrderDecodeAsFoundationDecodesThem() throws {
+        var generator = SeededGenerator(seed: 7)
+        let json = "[" + (0..<150).map { record($0, using: &generator) }.joined(separator: ",") + "]"
+        let theirs = try JSONDecoder().decode([WideRecord].self, from: Data(json.utf8))
+        #expect(theirs.count == 150)
+        #expect(try JSONMapper().decode([WideRecord].self, from: Array(json.utf8)) == theirs)
+        var registry = ModelRegistry()
+        registry.register(WideRecord.self)
+        // Through the @Mappable mapping (the mapping layer's cursor).
+        #expect(try JSONMapper(registry: registry).decode([WideRecord].self, from: Array(json.utf8)) == theirs)
+    }
+
+    @Test func aListedObjectAnswersRepeatedAndAbsentKeys() throws {
+        // Sixteen members, "extra" twice (the duplicate policy picks one),
+        // read last to first, then a key the object does not have.
+        let members = ReversedWide.names.enumerated().map { "\"\($1)\":\($0)" } + ["\"extra\":99"]
+        let json = "{" + members.joined(separator: ",") + "}"
+        for (policy, extra) in [(DuplicateKeyPolicy.lastWins, "99"), (.firstWins, "0")] {
+            let mapper = JSONMapper(parseOptions: ParseOptions { $0.duplicateKeys = policy })
+            let read = try mapper.decode(ReversedWide.self, from: Array(json.utf8))
+            #expect(read.values.count == 15, "\(policy)")
+            #expect(read.values["extra"] == extra, "\(policy)")
+            #expect(read.values["id"] == "1" && read.values["flag"] == "14", "\(policy)")
+            #expect(!read.absentFound, "\(policy)")
+        }
+    }
+
+    @Test func aListedObjectFindsACanonicallyEquivalentKey() throws {
+        // The JSON spells "café" decomposed; the key asked for is precomposed,
+        // after twelve other keys read from the end.
+        struct Menu: Decodable {
+            var cafe: Int?
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: StringKey.self)
+                for index in (0..<12).reversed() { _ = try container.decode(Int.self, forKey: StringKey("k\(index)")) }
+                cafe = try container.decodeIfPresent(Int.self, forKey: StringKey("caf\u{E9}"))
+            }
+        }
+        let json = "{\"cafe\u{301}\":42," + (0..<12).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        #expect(try JSONDecoder().decode(Menu.self, from: Data(json.utf8)).cafe == 42)
+        #expect(try JSONMapper().decode(Menu.self, from: Array(json.utf8)).cafe == 42)
+    }
+
+    @Test func listedKeysSharingLengthAndEndsAreToldApart() throws {
+        // Three 17-byte keys alike but for their middle byte, among ten others, read from the end.
+        let names = ["aaaaaaaaXbbbbbbbb", "aaaaaaaaYbbbbbbbb", "aaaaaaaaZbbbbbbbb"] + (0..<10).map { "filler\($0)" }
+        struct Reader: Decodable {
+            var values: [String: Int] = [:]
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: StringKey.self)
+                for key in container.allKeys.reversed() { values[key.stringValue] = try container.decode(Int.self, forKey: key) }
+            }
+        }
+        let json = "{" + names.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+        let read = try JSONMapper().decode(Reader.self, from: Array(json.utf8))
+        #expect(read.values == Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }))
+    }
+
+    @Test func theCursorListsAnObjectReadOutOfOrder() throws {
+        let names = (0..<13).map { "key\($0)" }
+        let json = "{" + names.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + ",\"key3\":30}"
+        let document = try Document(parsing: Array(json.utf8))
+        var cursor = try document.root.object().cursor()
+        // Last to first: every lookup misses the member after the last one found.
+        for (index, name) in names.enumerated().reversed() {
+            let value = cursor.value(forKey: Array(name.utf8).span).flatMap { try? $0.int64() }
+            #expect(value == Int64(name == "key3" ? 30 : index), "\(name)")
+        }
+        #expect(cursor.list != nil)
+        #expect(cursor.value(forKey: Array("missing".utf8).span) == nil)
+    }
+}

@@ -122,25 +122,36 @@ extension DocumentDecoder {
     /// subtree), so the walk visits only this object's keys and ends where
     /// it began.
     private func find(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
-        // The key the hint points at first, with nothing else set up:
-        // synthesized `Codable` asks for keys in declaration order, which is
-        // usually document order, so this answers most lookups without the walk.
-        if let probe = hints.next(at: hint, in: object) {
-            if probe < tape[object].payload {
-                let entry = tape[probe]
-                if entry.kind == .key, entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) {
-                    let value = tape[probe + 1]
-                    hints.set(hint, object: object, next: value.kind == .array || value.kind == .object ? value.payload : probe + 2)
-                    return probe + 1
-                }
-            }
+        probeHint(key, in: object, hint: hint) ?? walk(key, in: object, hint: hint)
+    }
+
+    /// The tape index of `key`'s value if the hint points at it, nil
+    /// otherwise. Tried first, with nothing else set up: synthesized
+    /// `Codable` asks for keys in declaration order, which is usually
+    /// document order, so this answers most lookups without the walk.
+    @inline(__always)
+    func probeHint(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
+        guard let probe = hints.next(at: hint, in: object), probe < tape[object].payload else { return nil }
+        let entry = tape[probe]
+        guard entry.kind == .key, entry.flags & TapeFlags.shadowed == 0, tape.textEquals(entry, key) else { return nil }
+        let value = tape[probe + 1]
+        hints.set(hint, object: object, next: value.kind == .array || value.kind == .object ? value.payload : probe + 2)
+        return probe + 1
+    }
+
+    /// The tape index of `key`'s value found in `list` (`object`'s keys,
+    /// ``ObjectKeyList``), or nil; the hint is left after it.
+    func findListed(_ key: Span<UInt8>, in object: Int, hint: Int, list: ObjectKeyList) -> Int? {
+        guard let position = list.position(of: key, tape: tape) else {
+            return tape.canonicalValue(forKey: ObjectView.string(key), inObject: object)
         }
-        return walk(key, in: object, hint: hint)
+        hints.set(hint, object: object, next: tape.next(after: position + 1))
+        return position + 1
     }
 
     /// ``find(_:in:hint:)`` past the hint's key.
     @inline(never)
-    private func walk(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
+    func walk(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
         let end = tape[object].payload
         let start = object + 1
         guard start < end else { return nil }

@@ -24,6 +24,12 @@ class KeyedContainerState {
     /// Whether this object's keys are listed in `snakeCased` (the decoder's
     /// ``SnakeCaseKeyTable`` was not full).
     private var listsSnakeCased = false
+    /// Lookups in this object that missed the key the hint pointed at,
+    /// and this object's keys once listed (an object of many keys read
+    /// out of order, ``ObjectKeyList``; the list is reused from object to object).
+    private var misses = 0
+    private var keyList: ObjectKeyList?
+    private var listsKeys = false
 
     init(decoder: DocumentDecoder, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
@@ -35,6 +41,8 @@ class KeyedContainerState {
         self.object = object
         self.trail = trail
         hint = depth
+        misses = 0
+        listsKeys = false
         decoder.hints.set(depth, object: object, next: object + 1)
         if decoder.usesDefaultKeys {
             // Keys as they are (the common case): no strategy to consult, and
@@ -57,6 +65,24 @@ class KeyedContainerState {
         }
     }
 
+    /// The tape index of the value for the key `name` (compared as it is):
+    /// the hint's key, this object's list of keys once it has one, or a
+    /// walk; the second miss in an object of ``ObjectKeyList/minimumKeys``
+    /// or more lists its keys.
+    @inline(__always)
+    private final func find(_ name: consuming String) -> Int? {
+        let key = name.utf8.span
+        if listsKeys, let keyList { return decoder.findListed(key, in: object, hint: hint, list: keyList) }
+        if let found = decoder.probeHint(key, in: object, hint: hint) { return found }
+        misses += 1
+        guard misses >= 2, decoder.tape[object].length >= ObjectKeyList.minimumKeys else { return decoder.walk(key, in: object, hint: hint) }
+        let list = keyList ?? ObjectKeyList()
+        list.list(object, tape: decoder.tape)
+        keyList = list
+        listsKeys = true
+        return decoder.findListed(key, in: object, hint: hint, list: list)
+    }
+
     /// The object's keys as coding-key names (a container's `allKeys`).
     final var keyNames: [String] {
         if listsSnakeCased, let table = decoder.snakeCaseKeys { return table.names(snakeCased) }
@@ -66,7 +92,7 @@ class KeyedContainerState {
     /// The tape index of the value for `key` in the object, or nil.
     @inline(__always)
     final func index(of key: some CodingKey) -> Int? {
-        if comparesNames { return decoder.findExact(key.stringValue, in: object, hint: hint) }
+        if comparesNames { return find(key.stringValue) }
         if listsSnakeCased, let table = decoder.snakeCaseKeys {
             // The hint is copied in and out rather than passed `inout`: an
             // access to a class's property held across a call is checked
