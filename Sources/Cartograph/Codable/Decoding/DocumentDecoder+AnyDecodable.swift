@@ -194,30 +194,32 @@ extension DocumentDecoder {
         func rows<R: Decodable>(_ row: R.Type) throws -> [R] {
             try elements(nested: true) { try decodeValue(R.self, at: $0, key: $1, parent: $2) }
         }
-        // `kind` names T's own array type (``ScalarArrayKind/init(_:)``): the casts cannot fail.
+        // `kind` names T's own array type (``ScalarArrayKind/init(_:)``):
+        // `sameType` checks that and reinterprets the array, where `as! T`
+        // asked the runtime for a dynamic cast per array.
         // One case per element type and depth, each with its own closure
         // literal: a generic local function taking the element reader and
         // switching on the depth (tried) made the compiler box a closure
         // context per array: a malloc per coordinate pair.
         switch (kind.element, kind.depth) {
-        case (.double, 1): return try elements(nested: false) { try decodeDouble(at: $0, key: $1, trail: $2) } as! T
-        case (.int, 1): return try elements(nested: false) { try decodeInteger(Int.self, at: $0, key: $1, trail: $2) } as! T
-        case (.string, 1): return try elements(nested: false) { try decodeString(at: $0, key: $1, trail: $2) } as! T
-        case (.float, 1): return try elements(nested: false) { try decodeFloat(at: $0, key: $1, trail: $2) } as! T
-        case (.int64, 1): return try elements(nested: false) { try decodeInteger(Int64.self, at: $0, key: $1, trail: $2) } as! T
-        case (.bool, 1): return try elements(nested: false) { try decodeBool(at: $0, key: $1, trail: $2) } as! T
-        case (.double, 2): return try rows([Double].self) as! T
-        case (.int, 2): return try rows([Int].self) as! T
-        case (.string, 2): return try rows([String].self) as! T
-        case (.float, 2): return try rows([Float].self) as! T
-        case (.int64, 2): return try rows([Int64].self) as! T
-        case (.bool, 2): return try rows([Bool].self) as! T
-        case (.double, _): return try rows([[Double]].self) as! T
-        case (.int, _): return try rows([[Int]].self) as! T
-        case (.string, _): return try rows([[String]].self) as! T
-        case (.float, _): return try rows([[Float]].self) as! T
-        case (.int64, _): return try rows([[Int64]].self) as! T
-        case (.bool, _): return try rows([[Bool]].self) as! T
+        case (.double, 1): return sameType(try elements(nested: false) { try decodeDouble(at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.int, 1): return sameType(try elements(nested: false) { try decodeInteger(Int.self, at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.string, 1): return sameType(try elements(nested: false) { try decodeString(at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.float, 1): return sameType(try elements(nested: false) { try decodeFloat(at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.int64, 1): return sameType(try elements(nested: false) { try decodeInteger(Int64.self, at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.bool, 1): return sameType(try elements(nested: false) { try decodeBool(at: $0, key: $1, trail: $2) }, as: T.self)
+        case (.double, 2): return sameType(try rows([Double].self), as: T.self)
+        case (.int, 2): return sameType(try rows([Int].self), as: T.self)
+        case (.string, 2): return sameType(try rows([String].self), as: T.self)
+        case (.float, 2): return sameType(try rows([Float].self), as: T.self)
+        case (.int64, 2): return sameType(try rows([Int64].self), as: T.self)
+        case (.bool, 2): return sameType(try rows([Bool].self), as: T.self)
+        case (.double, _): return sameType(try rows([[Double]].self), as: T.self)
+        case (.int, _): return sameType(try rows([[Int]].self), as: T.self)
+        case (.string, _): return sameType(try rows([[String]].self), as: T.self)
+        case (.float, _): return sameType(try rows([[Float]].self), as: T.self)
+        case (.int64, _): return sameType(try rows([[Int64]].self), as: T.self)
+        case (.bool, _): return sameType(try rows([[Bool]].self), as: T.self)
         }
     }
 
