@@ -6,7 +6,9 @@ extension ObjectView {
     /// Each lookup first tries the member after the last one found, so
     /// reading the keys of an object in the order they appear costs one
     /// byte comparison per key; a key out of order falls back to a scan
-    /// (which wraps around), so any order still works.
+    /// (which wraps around), so any order still works. An object of twelve
+    /// keys or more that misses twice has its keys listed once, and its
+    /// later misses look in the list instead of scanning.
     ///
     /// ```swift
     /// var cursor = object.cursor()
