@@ -111,6 +111,16 @@ static void free_blocks(void *state) {
     arena->highest = NULL;
 }
 
+/// Widens the address range the frees check to cover a block.
+static void cover_block(arena_state *arena, const arena_block *block) {
+    if (arena->lowest == NULL || block->data < arena->lowest) {
+        arena->lowest = block->data;
+    }
+    if (block->data + block->size > arena->highest) {
+        arena->highest = block->data + block->size;
+    }
+}
+
 static void make_exit_key(void) {
     (void)pthread_key_create(&exit_key, free_blocks);
 }
@@ -150,12 +160,7 @@ static void *allocate_in_next_block(arena_state *arena, size_t size) {
     arena->current = arena->count;
     arena->count += 1;
     arena->total += capacity;
-    if (arena->lowest == NULL || data < arena->lowest) {
-        arena->lowest = data;
-    }
-    if (data + capacity > arena->highest) {
-        arena->highest = data + capacity;
-    }
+    cover_block(arena, block);
     return data;
 }
 
@@ -245,13 +250,7 @@ static void trim_blocks(arena_state *arena) {
     arena->lowest = NULL;
     arena->highest = NULL;
     for (int index = 0; index < arena->count; index++) {
-        const arena_block *block = &arena->blocks[index];
-        if (arena->lowest == NULL || block->data < arena->lowest) {
-            arena->lowest = block->data;
-        }
-        if (block->data + block->size > arena->highest) {
-            arena->highest = block->data + block->size;
-        }
+        cover_block(arena, &arena->blocks[index]);
     }
 }
 

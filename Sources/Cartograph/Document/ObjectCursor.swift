@@ -83,7 +83,7 @@ extension ObjectView {
             }
             if let list { return listed(key, in: list) }
             misses += 1
-            if misses >= 2, tape[start - 1].length >= ObjectKeyList.minimumKeys {
+            if ObjectKeyList.lists(after: misses, in: start - 1, tape: tape) {
                 let list = ObjectKeyList()
                 list.list(start - 1, tape: tape)
                 self.list = list

@@ -67,15 +67,14 @@ class KeyedContainerState {
 
     /// The tape index of the value for the key `name` (compared as it is):
     /// the hint's key, else this object's list of keys once it has one, or
-    /// a walk; the second miss in an object of ``ObjectKeyList/minimumKeys``
-    /// or more lists its keys.
+    /// a walk; the object is listed as ``ObjectKeyList/lists(after:in:tape:)`` says.
     @inline(__always)
     private final func find(_ name: consuming String) -> Int? {
         let key = name.utf8.span
         if let found = decoder.probeHint(key, in: object, hint: hint) { return found }
         if listsKeys, let keyList { return decoder.findListed(key, in: object, hint: hint, list: keyList) }
         misses += 1
-        guard misses >= 2, decoder.tape[object].length >= ObjectKeyList.minimumKeys else { return decoder.walk(key, in: object, hint: hint) }
+        guard ObjectKeyList.lists(after: misses, in: object, tape: decoder.tape) else { return decoder.walk(key, in: object, hint: hint) }
         let list = keyList ?? ObjectKeyList()
         list.list(object, tape: decoder.tape)
         keyList = list

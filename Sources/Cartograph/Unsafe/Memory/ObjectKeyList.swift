@@ -33,6 +33,18 @@ final class ObjectKeyList {
 
     init() {}
 
+    /// Whether a reader lists the object at `object` after its `misses`th
+    /// miss (a lookup the member after the last one found did not answer):
+    /// from the second, in an object of ``minimumKeys`` or more. The one
+    /// rule of the `Codable` decoder's keyed containers and of
+    /// ``ObjectView/Cursor``; each keeps its own count (a counter held in a
+    /// struct and mutated through a call cost a runtime exclusivity check
+    /// per miss in a container).
+    @inline(__always)
+    static func lists(after misses: Int, in object: Int, tape: borrowing TapeReader) -> Bool {
+        misses >= 2 && tape[object].length >= minimumKeys
+    }
+
     deinit {
         unsafe entries?.deallocate()
     }
