@@ -324,3 +324,66 @@ private struct ReversedWide: Decodable {
         #expect(cursor.value(forKey: Array("missing".utf8).span) == nil)
     }
 }
+
+/// A non-final `@Mappable` class of ten properties and a subclass adding
+/// four (fourteen keys: listed when read out of order), registered as the
+/// seed libraries register their models, with class inference.
+@Mappable
+private class Account {
+    var id = 0
+    var name = ""
+    var email = ""
+    var active = false
+    var score = 0.0
+    var created = ""
+    var note: String?
+    var tags: [String] = []
+    var city = ""
+    var zip = ""
+}
+
+@Mappable
+private final class PremiumAccount: Account {
+    var tier = 0
+    var ratio = 0.0
+    var country: String?
+    var flag = false
+}
+
+@Suite struct OutOfOrderClassModelTests {
+    /// Fourteen members of a premium account (every third one a plain
+    /// account of ten), in document order or shuffled.
+    private func account(_ index: Int, shuffled: Bool, using generator: inout SeededGenerator) -> String {
+        var members = [
+            "\"id\":\(index)", "\"name\":\"n\(index)\"", "\"email\":\"e\(index)@x.org\"", "\"active\":\(index % 2 == 0)",
+            "\"score\":\(Double(index) / 2)", "\"created\":\"2026-11-\(10 + index % 18)\"", "\"note\":\(index % 4 == 0 ? "null" : "\"x\"")",
+            "\"tags\":[\"a\(index)\"]", "\"city\":\"c\(index)\"", "\"zip\":\"\(1000 + index)\""
+        ]
+        if index % 3 != 0 {
+            members += ["\"tier\":\(index % 5)", "\"ratio\":\(Double(index) / 8)", "\"country\":\"CH\"", "\"flag\":true"]
+        }
+        if shuffled { members.shuffle(using: &generator) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    @Test func classModelsAndSubclassesReadOutOfOrderMatchTheSameRecordsInOrder() throws {
+        var registry = ModelRegistry()
+        registry.register(Account.self)
+        registry.register(PremiumAccount.self)
+        registry.identify { object, _ in object["tier"] != nil ? PremiumAccount.self : Account.self }
+        try registry.validate()
+        let mapper = JSONMapper(registry: registry)
+        var generator = SeededGenerator(seed: 11)
+        let ordered = "[" + (0..<60).map { account($0, shuffled: false, using: &generator) }.joined(separator: ",") + "]"
+        let shuffled = "[" + (0..<60).map { account($0, shuffled: true, using: &generator) }.joined(separator: ",") + "]"
+        let expected = try mapper.decode([Account].self, from: Array(ordered.utf8))
+        let read = try mapper.decode([Account].self, from: Array(shuffled.utf8))
+        #expect(read.count == 60)
+        #expect(read.filter { $0 is PremiumAccount }.count == 40)
+        // The same records either way, written back byte for byte alike.
+        #expect(try mapper.encode(read) == mapper.encode(expected))
+        let premium = try #require(read[1] as? PremiumAccount)
+        #expect(premium.id == 1 && premium.zip == "1001" && premium.tier == 1 && premium.ratio == 0.125 && premium.country == "CH")
+        #expect(read[0].note == nil && read[1].note == "x" && read[3].tags == ["a3"])
+    }
+}
