@@ -18,7 +18,6 @@
 
 #include "cartograph_tape.h"
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
@@ -804,39 +803,21 @@ void *cartograph_yajl_alloc(cartograph_yajl_tape *tape, const void *callbacks, v
    out of the thread-local slot while in use, so a struct that ends on
    another thread (an incremental parser handed between threads), or a
    parse inside a parse, is only ever owned once. A thread's spare is freed
-   when the thread exits: a pthread key, set once per thread to the slot's
-   address, whose destructor frees what the slot holds then. (The main
-   thread's spare lasts until the process ends: still reachable.) */
+   when the thread exits (thread_exit.c); a thread whose exit cannot be
+   watched keeps no spare. (The main thread's spare lasts until the
+   process ends: still reachable.) */
 static __thread cartograph_yajl_tape *spare_tape;
-static __thread int spare_registered;
-static pthread_key_t spare_key;
-static pthread_once_t spare_key_once = PTHREAD_ONCE_INIT;
-static int spare_key_made;
 
 /// How many threads' spares were freed as their threads ended, in all
 /// threads (for tests).
 static intptr_t spares_freed_at_exit;
 
-static void free_spare(void *slot) {
-    cartograph_yajl_tape **held = slot;
-    cartograph_yajl_tape *tape = *held;
-    *held = NULL;
-    spare_registered = 0;
+/// Frees a finished thread's spare (thread_exit.c).
+void cartograph_yajl_tape_release_thread(void) {
+    cartograph_yajl_tape *tape = spare_tape;
+    spare_tape = NULL;
     if (tape != NULL) __atomic_fetch_add(&spares_freed_at_exit, 1, __ATOMIC_RELAXED);
     free(tape);
-}
-
-static void make_spare_key(void) {
-    spare_key_made = pthread_key_create(&spare_key, free_spare) == 0;
-}
-
-/// Whether this thread's slot will be emptied when the thread exits.
-static int spare_slot_ready(void) {
-    if (spare_registered) return 1;
-    if (pthread_once(&spare_key_once, make_spare_key) != 0 || !spare_key_made) return 0;
-    if (pthread_setspecific(spare_key, &spare_tape) != 0) return 0;
-    spare_registered = 1;
-    return 1;
 }
 
 int cartograph_yajl_tape_has_spare(void) {
@@ -879,7 +860,7 @@ void cartograph_yajl_tape_destroy(cartograph_yajl_tape *tape) {
     free(tape->shifts);
     free(tape->elided);
     free(tape->decoded);
-    if (spare_tape == NULL && spare_slot_ready()) {
+    if (spare_tape == NULL && cartograph_thread_exit_register()) {
         spare_tape = tape;
     } else {
         free(tape);

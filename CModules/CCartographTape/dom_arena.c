@@ -49,7 +49,6 @@
  * fill goes back to zero.
  */
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -86,7 +85,6 @@ typedef struct {
     int active;
     /// An allocation of this scope went to malloc (the blocks were full).
     int overflowed;
-    int registered;
     /// Scopes in a row that used no more than ARENA_KEEP while more was kept.
     int small_scopes;
 } arena_state;
@@ -95,12 +93,10 @@ typedef struct {
  * model for position-independent code called __tls_get_addr on every
  * allocation and free (a third of the arena's cost). */
 static __thread arena_state thread_arena __attribute__((tls_model("initial-exec")));
-static pthread_key_t exit_key;
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-/// Frees a finished thread's blocks (the thread-local state cannot).
-static void free_blocks(void *state) {
-    arena_state *arena = state;
+/// Frees a finished thread's blocks (thread_exit.c: the thread-local state cannot).
+void cartograph_dom_arena_release_thread(void) {
+    arena_state *arena = &thread_arena;
     for (int index = 0; index < arena->count; index++) {
         free(arena->blocks[index].data);
     }
@@ -119,10 +115,6 @@ static void cover_block(arena_state *arena, const arena_block *block) {
     if (block->data + block->size > arena->highest) {
         arena->highest = block->data + block->size;
     }
-}
-
-static void make_exit_key(void) {
-    (void)pthread_key_create(&exit_key, free_blocks);
 }
 
 /// The next block with room for `size` bytes (16-byte multiple), made if
@@ -144,14 +136,13 @@ static void *allocate_in_next_block(arena_state *arena, size_t size) {
     if (capacity < size || arena->total + capacity > ARENA_LIMIT) {
         return NULL;
     }
+    /* Blocks are kept past the scope: only where the thread's end frees them. */
+    if (!cartograph_thread_exit_register()) {
+        return NULL;
+    }
     unsigned char *data = aligned_alloc(16, capacity);
     if (data == NULL) {
         return NULL;
-    }
-    if (!arena->registered) {
-        (void)pthread_once(&exit_key_once, make_exit_key);
-        (void)pthread_setspecific(exit_key, arena);
-        arena->registered = 1;
     }
     arena_block *block = &arena->blocks[arena->count];
     block->data = data;

@@ -55,6 +55,17 @@ enum LeakCheck {
                 _ = try? JSONValue.array([["a": 1], "b"]).encoded()
                 return nil
             }
+            // The kept output block (output_block.c): a thread's last JSON
+            // output block kept for its next, one over 4 MB freed at once,
+            // two writers alive at once, and threads that write and exit
+            // (their blocks freed as they end).
+            _ = try JSONMapper().encode((0..<40_000).map { "item \($0)" })
+            _ = try JSONMapper().encode([String](repeating: String(repeating: "x", count: 100), count: 50_000))
+            _ = try CartographJSONEncoder().encode([EncodesInside(), EncodesInside()])
+            onThreadsThatExit(3) { _ in
+                _ = try? JSONMapper().encode((0..<20_000).map { "item \($0)" })
+                return nil
+            }
             // libplist: reads (binary and XML, corrupt and cut short), and its
             // writer (also failing half-way); the same through Cartograph's readers.
             let libplist = PropertyListMapper(
@@ -101,5 +112,14 @@ enum LeakCheck {
             if pthread_create(&thread, nil, body, nil) == 0 { threads.append(thread) }
         }
         for thread in threads { pthread_join(thread, nil) }
+    }
+}
+
+/// A value that encodes another value to JSON inside its own encode: two
+/// writers, each with an output block, alive at once.
+private struct EncodesInside: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(String(decoding: try JSONMapper().encode((0..<2_000).map { "inner \($0)" }), as: UTF8.self))
     }
 }

@@ -11,19 +11,6 @@ import Testing
 /// 64 MB they are `malloc`'s again; outside a scope, and for pointers
 /// `malloc` gave, the functions are `malloc` and `free`.
 @Suite struct DOMArenaTests {
-    /// What `body` measured on a thread of its own (whose arena starts empty).
-    static func onNewThread(_ body: @escaping @Sendable () -> [Int]) -> [Int] {
-        let numbers = LockedBox<[Int]>([])
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            numbers.value = body()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        return numbers.value
-    }
-
     @Test func janssonAllocatesThroughTheArenaOnceAWriterHasRun() throws {
         #expect(try JSONValue.array([1, "a", ["b": nil]]).encodedString() == #"[1,"a",{"b":null}]"#)
         var currentMalloc: json_malloc_t?
@@ -33,7 +20,7 @@ import Testing
     }
 
     @Test func aScopeBumpsInItsBlocksAndKeepsThemForTheNextScope() {
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             var numbers: [Int] = []
             numbers.append(cartograph_dom_arena_kept_bytes())
             for _ in 0..<2 {
@@ -62,7 +49,7 @@ import Testing
     }
 
     @Test func pastItsLimitAScopeOverflowsToMalloc() {
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             var numbers: [Int] = []
             _ = cartograph_dom_arena_begin()
             var pointers: [UnsafeMutableRawPointer] = []
@@ -96,7 +83,7 @@ import Testing
     }
 
     @Test func blocksPastTheFirstFourMegabytesAreFreedAfterEightSmallScopesInARow() {
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             var numbers: [Int] = []
             // 10 MB: blocks of 64 KB to 8 MB are kept.
             numbers.append(Self.scope(allocating: 10 << 20))
@@ -116,7 +103,7 @@ import Testing
     }
 
     @Test func aScopeInsideAnotherIsRefused() {
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             var numbers: [Int] = []
             numbers.append(Int(cartograph_dom_arena_begin()))
             numbers.append(Int(cartograph_dom_arena_begin()))
@@ -130,7 +117,7 @@ import Testing
 
     @Test func aDOMMadeOutsideAScopeIsFreedInsideOne() throws {
         _ = try JSONValue.array([]).encoded() // the arena's functions are jansson's
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             var numbers: [Int] = []
             // Made outside any scope: malloc's memory, freed through free.
             let object = json_object()
@@ -169,7 +156,7 @@ import Testing
         var native = NativeJSONWriter(options: WriteOptions())
         try native.write(value)
         let expected = native.output
-        let numbers = Self.onNewThread {
+        let numbers = onNewThread {
             // All ten blocks made (the DOM passed them), and the same bytes.
             let written = (try? value.encoded()) ?? []
             return [written == expected ? 1 : 0, cartograph_dom_arena_kept_bytes()]

@@ -518,6 +518,33 @@ void cartograph_dom_arena_end(void);
 /// The bytes of blocks this thread keeps (for tests).
 size_t cartograph_dom_arena_kept_bytes(void);
 
+/// The block of memory for a native JSON writer's output (output_block.c):
+/// this thread's kept block if it has one of at least `minimum` bytes (a
+/// smaller kept block is grown to `minimum`), else a new one from malloc.
+/// Sets `*capacity` to the block's size; NULL (and 0) if memory is out.
+/// The block goes back through cartograph_output_block_give.
+void *cartograph_output_block_take(size_t minimum, size_t *capacity);
+
+/// Gives a writer's block back when its output is done (`used`: the bytes
+/// it wrote): kept for this thread's next output if it is at most 4 MB,
+/// freed otherwise; a kept block over 256 KB is freed after eight outputs
+/// in a row that used an eighth of it or less, and when the thread ends.
+void cartograph_output_block_give(void *block, size_t capacity, size_t used);
+
+/// The bytes of the block this thread keeps (for tests).
+size_t cartograph_output_block_kept_bytes(void);
+
+/// Within the C layer (thread_exit.c): has what this thread keeps (the
+/// parser's spare, arena blocks, the output block) freed when it ends.
+/// 1 once registered (cheap after the first call); 0 if it cannot be
+/// (then nothing may be kept for the thread).
+int cartograph_thread_exit_register(void);
+
+/// Free what this thread keeps (called as the thread ends).
+void cartograph_yajl_tape_release_thread(void);
+void cartograph_dom_arena_release_thread(void);
+void cartograph_output_block_release_thread(void);
+
 static inline uint64_t cartograph_load64(const uint8_t *bytes) {
     uint64_t value;
     memcpy(&value, bytes, 8);

@@ -28,7 +28,7 @@ struct NativeJSONWriter {
         case .prettyLikeFoundation: indent = 2
         }
         if case .prettyLikeFoundation = options.formatting { foundationLayout = true } else { foundationLayout = false }
-        sink = OutputBuffer(capacity: capacity)
+        sink = OutputBuffer(capacity: capacity, reusingBlock: true)
     }
 
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bytes a ``NativeJSONWriter`` produces: a growable buffer appended to
 /// without the uniqueness check, bounds check and call an array's append
 /// makes every time: an encode appends once per token.
@@ -5,20 +7,47 @@
 /// A class, so that the writer (a struct, mutated through its methods)
 /// holds one reference and never copies the bytes; one writer uses it at a
 /// time (an encode is synchronous): no dynamic exclusivity checks.
+///
+/// A writer's buffer starts in the block its thread's last output ended
+/// with (``OutputBlock``), and gives its block back when it is released:
+/// encodes of similar size one after another then neither allocate nor
+/// copy their bytes from block to block as they grow.
 @safe final class OutputBuffer {
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// The number of bytes written.
     @exclusivity(unchecked) private var used = 0
+    /// Whether the block goes back to the thread's kept block when this buffer is released.
+    private let keepsBlock: Bool
     /// Bytes written.
     var count: Int { unsafe used }
 
-    init(capacity: Int) {
-        unsafe self.capacity = max(capacity, 16)
-        unsafe base = unsafe .allocate(capacity: self.capacity)
+    /// A buffer of at least `capacity` bytes; with `reusingBlock`, in the
+    /// thread's kept block (a writer's output), else in a block of its own
+    /// (a buffer kept for long, such as a key template's).
+    init(capacity: Int, reusingBlock: Bool = false) {
+        let minimum = max(capacity, 16)
+        keepsBlock = reusingBlock
+        if reusingBlock {
+            (unsafe base, unsafe self.capacity) = unsafe OutputBlock.take(minimum: minimum)
+        } else {
+            guard let block = unsafe malloc(minimum) else { Self.outOfMemory(minimum) }
+            unsafe base = unsafe block.assumingMemoryBound(to: UInt8.self)
+            unsafe self.capacity = minimum
+        }
     }
 
-    deinit { unsafe base.deallocate() }
+    deinit {
+        if keepsBlock {
+            unsafe OutputBlock.give(base, capacity: capacity, used: used)
+        } else {
+            unsafe free(base)
+        }
+    }
+
+    private static func outOfMemory(_ bytes: Int) -> Never {
+        fatalError("out of memory for \(bytes) bytes of output")
+    }
 
     /// The bytes written, as an array (one copy).
     var bytes: [UInt8] { unsafe Array(UnsafeBufferPointer(start: base, count: used)) }
@@ -36,10 +65,9 @@
     private func grow(to needed: Int) {
         var grown = unsafe capacity * 2
         while grown < needed { grown *= 2 }
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        unsafe moved.moveInitialize(from: base, count: used)
-        unsafe base.deallocate()
-        unsafe base = unsafe moved
+        // The block is malloc's (or the thread's kept one, which is too).
+        guard let moved = unsafe realloc(base, grown) else { Self.outOfMemory(grown) }
+        unsafe base = unsafe moved.assumingMemoryBound(to: UInt8.self)
         unsafe capacity = grown
     }
 

@@ -1,0 +1,147 @@
+import CCartographTape
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// The block a thread's last JSON output was written into, kept for its
+/// next output (`output_block.c`): reused while outputs keep their size,
+/// never over 4 MB, given back after eight small outputs in a row when it
+/// is over 256 KB, and never showing an earlier output's bytes.
+@Suite struct OutputBlockTests {
+    /// `count` strings of `length` letters: about `count * (length + 3)` bytes of JSON.
+    static func strings(_ count: Int, length: Int, letter: Character = "x") -> [String] {
+        (0..<count).map { String(repeating: letter, count: length - String($0).count) + String($0) }
+    }
+
+    /// The JSON text `JSONSerialization` writes for an array of strings without escapes.
+    static func expectedJSON(_ strings: [String]) -> String {
+        "[" + strings.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    }
+
+    @Test func aWritersBlockIsKeptForTheThreadsNextOutput() {
+        let numbers = onNewThread {
+            var numbers = [cartograph_output_block_kept_bytes()]
+            let mapper = JSONMapper()
+            // About 100 KB: the buffer grows from 4 KB to 128 KB.
+            for _ in 0..<2 {
+                let strings = Self.strings(1_000, length: 97)
+                let bytes = try! mapper.encode(strings)
+                numbers.append(String(decoding: bytes, as: UTF8.self) == Self.expectedJSON(strings) ? 1 : 0)
+                numbers.append(cartograph_output_block_kept_bytes())
+            }
+            _ = try! mapper.encode(["small"])
+            numbers.append(cartograph_output_block_kept_bytes())
+            return numbers
+        }
+        // Fresh thread: nothing kept; the 128 KB block is kept, used again
+        // by the second output (which needs no more) and by the small one
+        // (a block up to 256 KB is never given back).
+        #expect(numbers == [0, 1, 131_072, 1, 131_072, 131_072])
+    }
+
+    @Test func aBlockOverFourMegabytesIsNotKept() {
+        let numbers = onNewThread {
+            let mapper = JSONMapper()
+            _ = try! mapper.encode(Self.strings(1_000, length: 97))
+            var numbers = [cartograph_output_block_kept_bytes()]
+            // About 5 MB: the kept 128 KB block grows to 8 MB, then is freed.
+            let strings = Self.strings(50_000, length: 97)
+            let bytes = try! mapper.encode(strings)
+            numbers.append(bytes.count)
+            numbers.append(cartograph_output_block_kept_bytes())
+            _ = try! mapper.encode([1, 2, 3])
+            numbers.append(cartograph_output_block_kept_bytes())
+            return numbers
+        }
+        #expect(numbers == [131_072, 5_000_001, 0, 4_096])
+    }
+
+    @Test func aLargeBlockIsGivenBackAfterEightSmallOutputsInARow() {
+        let numbers = onNewThread {
+            let mapper = JSONMapper()
+            let large = Self.strings(6_000, length: 97)
+            var numbers: [Int] = []
+            // About 600 KB: a 1 MB block.
+            _ = try! mapper.encode(large)
+            numbers.append(cartograph_output_block_kept_bytes())
+            // Seven small outputs, then a large one: the count starts again.
+            for _ in 0..<7 { _ = try! mapper.encode([1]) }
+            numbers.append(cartograph_output_block_kept_bytes())
+            _ = try! mapper.encode(large)
+            for _ in 0..<7 { _ = try! mapper.encode([1]) }
+            numbers.append(cartograph_output_block_kept_bytes())
+            // The eighth small one in a row gives the block back; the next
+            // output starts in a block of its own size.
+            _ = try! mapper.encode([1])
+            numbers.append(cartograph_output_block_kept_bytes())
+            _ = try! mapper.encode([1])
+            numbers.append(cartograph_output_block_kept_bytes())
+            return numbers
+        }
+        #expect(numbers == [1_048_576, 1_048_576, 1_048_576, 0, 4_096])
+    }
+
+    /// Two buffers alive at once (an encode inside an encode): the second
+    /// gets a block of its own, and the larger of the two is kept.
+    @Test func twoBuffersAtOnceKeepTheLargerBlock() {
+        let numbers = onNewThread {
+            _ = try! JSONMapper().encode(Self.strings(1_000, length: 97))
+            var numbers = [cartograph_output_block_kept_bytes()]
+            do {
+                let first = OutputBuffer(capacity: 16, reusingBlock: true)
+                numbers.append(cartograph_output_block_kept_bytes())
+                let second = OutputBuffer(capacity: 16, reusingBlock: true)
+                for byte in 0..<200_000 { second.append(UInt8(truncatingIfNeeded: byte)) }
+                first.append(1)
+                numbers.append(first.count + second.count)
+            }
+            numbers.append(cartograph_output_block_kept_bytes())
+            return numbers
+        }
+        // The first takes the 128 KB block; the second grows from 16 bytes
+        // to 256 KB; both given back, the 256 KB one is kept.
+        #expect(numbers == [131_072, 0, 200_001, 262_144])
+    }
+
+    /// A block kept from a large output holds that output's bytes: outputs
+    /// written into it after (every writer, compact and pretty, members
+    /// cut off again by the mapping stream) are exactly what they write
+    /// in a fresh block.
+    @Test func aKeptBlocksEarlierBytesNeverShowInALaterOutput() throws {
+        let accounts = [BlockAccount(id: 1, name: "a", note: nil, tags: []), BlockAccount(id: 2, name: "b\u{1}", note: "n", tags: ["t"])]
+        let results = onNewThread { () -> [String] in
+            var registry = ModelRegistry()
+            registry.register(BlockAccount.self)
+            let mapper = JSONMapper(registry: registry)
+            let pretty = CartographJSONEncoder()
+            pretty.outputFormatting = [.prettyPrinted, .sortedKeys]
+            var results: [String] = []
+            for _ in 0..<3 {
+                // The block is filled with `z` strings before each output.
+                _ = try! JSONMapper().encode(Self.strings(3_000, length: 90, letter: "z"))
+                results.append(String(decoding: try! mapper.encode(accounts), as: UTF8.self))
+                _ = try! JSONMapper().encode(Self.strings(3_000, length: 90, letter: "z"))
+                results.append(String(decoding: try! CartographJSONEncoder().encode(accounts), as: UTF8.self))
+                _ = try! JSONMapper().encode(Self.strings(3_000, length: 90, letter: "z"))
+                results.append(String(decoding: try! pretty.encode(accounts), as: UTF8.self))
+            }
+            return results
+        }
+        let compact = #"[{"id":1,"name":"a","tags":[]},{"id":2,"name":"b\u0001","note":"n","tags":["t"]}]"#
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let pretty = String(decoding: try foundation.encode(accounts), as: UTF8.self)
+        #expect(results == [String](repeating: "", count: 3).flatMap { _ in [compact, compact, pretty] })
+    }
+}
+
+/// A model written by every writer in turn (its nil note is a member the
+/// mapping stream begins and cuts off again).
+@Mappable
+struct BlockAccount: Codable, Sendable {
+    var id = 0
+    var name = ""
+    var note: String?
+    var tags: [String] = []
+}
