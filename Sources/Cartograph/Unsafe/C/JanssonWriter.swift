@@ -282,10 +282,15 @@ struct JanssonWriter {
     /// one another (as `String`s, so also as bytes): jansson never replaces
     /// a value here, and the object's size need not be checked.
     private func insert(_ child: UnsafeMutablePointer<json_t>?, key: String, into object: UnsafeMutablePointer<json_t>) -> Bool {
-        var key = key
-        return key.withUTF8 { buffer in
-            unsafe withCText(buffer) { unsafe json_object_setn_new_nocheck(object, $0, $1, child) == 0 }
+        // A native key is read in place, and the closure captures nothing
+        // of the writer: one that called an instance method copied the
+        // writer (a retain of each of its references) per member.
+        let insert = { (buffer: UnsafeBufferPointer<UInt8>) in
+            unsafe Self.withCText(buffer) { unsafe json_object_setn_new_nocheck(object, $0, $1, child) == 0 }
         }
+        if let done = unsafe key.utf8.withContiguousStorageIfAvailable(insert) { return done }
+        var copy = key
+        return copy.withUTF8(insert)
     }
 
     private func insert(
@@ -351,7 +356,7 @@ struct JanssonWriter {
             for keyIndex in members {
                 do {
                     let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: &sink)
-                    let inserted = unsafe withCText(document.reader.unsafeText(of: tape.entries[keyIndex])) {
+                    let inserted = unsafe Self.withCText(document.reader.unsafeText(of: tape.entries[keyIndex])) {
                         unsafe insert(child, key: $0, count: $1, into: target)
                     }
                     guard inserted else {
@@ -369,7 +374,7 @@ struct JanssonWriter {
 
     /// Calls `body` with a non-null C pointer to the bytes (jansson rejects a
     /// null pointer even for an empty string) and their count.
-    private func withCText<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+    private static func withCText<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
         if let base = bytes.baseAddress {
             return unsafe base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { unsafe body($0, bytes.count) }
         }
