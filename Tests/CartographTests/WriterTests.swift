@@ -57,6 +57,74 @@ import Testing
         #expect(try written([.number(JSONNumber(Double.nan))], WriteOptions { $0.nonConformingFloats = .null }) == "[null]")
     }
 
+    /// A value that fails to write (a NaN, or nesting past the limit) is
+    /// reported at the same path by jansson's writer, which adds each step
+    /// as the error passes its container, and by the native writer, which
+    /// hands the path down: at the root, deep in arrays and objects, under
+    /// keys that need quoting in a path, with keys sorted, and after
+    /// members written before it.
+    @Test func bothWritersReportAFailureAtTheSamePath() throws {
+        let nan = JSONValue.number(JSONNumber(Double.nan))
+        var generator = SeededGenerator(seed: 0x9A7_4)
+        let keys = ["a", "b.c", "with space", "quote\"", "é", "0", "", "[1]"]
+        func randomValue(_ depth: Int) -> JSONValue {
+            if depth == 0 || Int.random(in: 0..<4, using: &generator) == 0 {
+                return [JSONValue.number(JSONNumber(1)), "s", true, nil][Int.random(in: 0..<4, using: &generator)]
+            }
+            if Bool.random(using: &generator) {
+                return .array((0..<Int.random(in: 1...4, using: &generator)).map { _ in randomValue(depth - 1) })
+            }
+            var object = JSONObject()
+            for _ in 0..<Int.random(in: 1...4, using: &generator) { object[keys.randomElement(using: &generator)!] = randomValue(depth - 1) }
+            return .object(object)
+        }
+        /// `value` with its first scalar reached by always taking the last child replaced by `nan`.
+        func poisoned(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(var elements):
+                elements[elements.count - 1] = poisoned(elements[elements.count - 1])
+                return .array(elements)
+            case .object(var object):
+                let key = object.members[object.count - 1].key
+                object[key] = poisoned(object.members[object.count - 1].value)
+                return .object(object)
+            default: return nan
+            }
+        }
+        var compared = 0
+        for round in 0..<300 {
+            let value = round == 0 ? nan : poisoned(randomValue(6))
+            for sorted in [false, true] {
+                let jansson = WriteOptions { $0.sortedKeys = sorted }
+                let native = WriteOptions {
+                    $0.sortedKeys = sorted
+                    $0.formatting = .prettyLikeFoundation
+                }
+                let ours = try #require(throws: CartographError.self) { try value.encoded(options: jansson) }
+                let theirs = try #require(throws: CartographError.self) { try value.encoded(options: native) }
+                #expect(ours.kind == .nonFiniteNumber)
+                #expect(ours.path == theirs.path, "\(value)")
+                compared += 1
+            }
+        }
+        #expect(compared == 600)
+        // Nesting past the limit: reported at the container one level too deep.
+        var deep: JSONValue = ["leaf": 1]
+        for level in 0..<6 { deep = level % 2 == 0 ? [1, deep] : ["k.\(level)": deep] }
+        let limited = WriteOptions { $0.maxDepth = 4 }
+        let ours = try #require(throws: CartographError.self) { try deep.encoded(options: limited) }
+        let theirs = try #require(throws: CartographError.self) {
+            try deep.encoded(
+                options: WriteOptions {
+                    $0.maxDepth = 4
+                    $0.formatting = .prettyLikeFoundation
+                })
+        }
+        #expect(ours.kind == .depthLimitExceeded)
+        #expect(ours.path == theirs.path)
+        #expect(ours.path == #"$["k.5"][1]["k.3"][1]"#)
+    }
+
     @Test func keyOrderIsKeptAndSortingIsByCodePoint() throws {
         let value: JSONValue = ["b": 1, "a": 2, "é": 3, "Z": 4]
         #expect(try written(value) == #"{"b":1,"a":2,"é":3,"Z":4}"#)

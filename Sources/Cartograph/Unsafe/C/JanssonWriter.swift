@@ -91,7 +91,13 @@ struct JanssonWriter {
     func write(_ value: JSONValue) throws -> [UInt8] {
         try Self.withArena { inArena in
             var sink = Sink()
-            guard let root = unsafe try build(value, depth: 0, sink: &sink, path: "$") else {
+            let built: UnsafeMutablePointer<json_t>?
+            do {
+                unsafe built = try build(value, depth: 0, sink: &sink)
+            } catch {
+                throw BuildFailure.located(error)
+            }
+            guard let root = unsafe built else {
                 throw CartographError(.outOfMemory, "jansson could not allocate a value")
             }
             return unsafe try dump(root, sink: sink, inArena: inArena)
@@ -220,58 +226,106 @@ struct JanssonWriter {
 
     private static let null: [UInt8] = Array("null".utf8)
 
-    private func build(_ value: JSONValue, depth: Int, sink: inout Sink, path: @autoclosure () -> String) throws
-        -> UnsafeMutablePointer<json_t>?
-    {
+    /// An error met while a ``JSONValue``'s DOM is built, with the steps
+    /// from the value that failed out to the one being built: each container
+    /// adds its own as the error passes, and ``write(_:)-(JSONValue)``
+    /// spells the path once. Building a path (a closure per value) for the
+    /// error that almost never comes, or handing one down, cost more.
+    private struct BuildFailure: Error {
+        let error: CartographError
+        /// Innermost first.
+        var steps: [PathTrail.Component]
+
+        /// `error`, thrown by the child at `step`, with that step added.
+        static func adding(_ step: PathTrail.Component, to error: any Error) -> any Error {
+            if var failure = error as? BuildFailure {
+                failure.steps.append(step)
+                return failure
+            }
+            guard let error = error as? CartographError else { return error }
+            return BuildFailure(error: error, steps: [step])
+        }
+
+        /// The error with its path from the root.
+        static func located(_ error: any Error) -> any Error {
+            guard let failure = error as? BuildFailure else { return error }
+            return failure.error.replacingPath(PathTrail.render(failure.steps.reversed()))
+        }
+    }
+
+    /// The DOM of `value`. Its elements and members are lent from their
+    /// arrays (``LentValue``): a copy of each retained its payload and
+    /// released it again. An error thrown from here has no path yet (see
+    /// ``BuildFailure``).
+    private func build(_ value: JSONValue, depth: Int, sink: inout Sink) throws -> UnsafeMutablePointer<json_t>? {
         switch value {
         case .null: return unsafe placeholder(Self.null, sink: &sink)
         case .bool(let flag): return unsafe flag ? json_true() : json_false()
-        case .number(let number): return unsafe try self.number(number, sink: &sink, path: path())
+        case .number(let number): return unsafe try self.number(number, sink: &sink, path: "$")
         case .string(let text): return unsafe placeholder(string: text, sink: &sink)
         case .array(let elements):
-            guard depth < options.maxDepth else { throw depthError(path()) }
-            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
+            guard depth < options.maxDepth else { throw depthError("$") }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let array = unsafe json_array() else { return nil }
-            for (position, element) in elements.enumerated() {
-                do {
-                    let child = unsafe try build(element, depth: depth + 1, sink: &sink, path: "\(path())[\(position)]")
-                    guard unsafe json_array_append_new(array, child) == 0 else {
-                        unsafe cartograph_json_release(array)
-                        return nil
-                    }
-                } catch {
-                    unsafe cartograph_json_release(array)
-                    throw error
+            var appended = true
+            var failed = -1
+            do {
+                try LentValue.forEach(in: elements) { position, element in
+                    guard appended else { return }
+                    failed = position
+                    let child = unsafe try build(element, depth: depth + 1, sink: &sink)
+                    appended = unsafe json_array_append_new(array, child) == 0
                 }
+            } catch {
+                unsafe cartograph_json_release(array)
+                throw BuildFailure.adding(.index(failed), to: error)
+            }
+            guard appended else {
+                unsafe cartograph_json_release(array)
+                return nil
             }
             return unsafe array
         case .object(let object):
-            guard depth < options.maxDepth else { throw depthError(path()) }
-            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: path()) }
+            guard depth < options.maxDepth else { throw depthError("$") }
+            guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let target = unsafe json_object() else { return nil }
             let members = object.members
-            // Inserted in the order they are written (jansson keeps it); an
-            // index array is made only to sort.
-            func add(_ position: Int) throws -> Bool {
-                let key = members[position].key
-                do {
-                    let child = unsafe try build(members[position].value, depth: depth + 1, sink: &sink, path: PathTrail.appending(key, to: path()))
-                    guard unsafe insert(child, key: key, into: target) else {
-                        unsafe cartograph_json_release(target)
-                        return false
+            var inserted = true
+            var failed = ""
+            do {
+                // Inserted in the order they are written (jansson keeps it); an
+                // index array is made only to sort.
+                if options.sortedKeys {
+                    var order = Array(members.indices)
+                    order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+                    for position in order where inserted {
+                        do {
+                            let child = unsafe try build(members[position].value, depth: depth + 1, sink: &sink)
+                            inserted = unsafe insert(child, key: members[position].key, into: target)
+                        } catch {
+                            failed = members[position].key
+                            throw error
+                        }
                     }
-                    return true
-                } catch {
-                    unsafe cartograph_json_release(target)
-                    throw error
+                } else {
+                    try LentValue.forEach(in: members) { _, member in
+                        guard inserted else { return }
+                        do {
+                            let child = unsafe try build(member.value, depth: depth + 1, sink: &sink)
+                            inserted = unsafe insert(child, key: member.key, into: target)
+                        } catch {
+                            failed = member.key
+                            throw error
+                        }
+                    }
                 }
+            } catch {
+                unsafe cartograph_json_release(target)
+                throw BuildFailure.adding(.key(failed), to: error)
             }
-            if options.sortedKeys {
-                var order = Array(members.indices)
-                order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
-                for position in order where try !add(position) { return nil }
-            } else {
-                for position in members.indices where try !add(position) { return nil }
+            guard inserted else {
+                unsafe cartograph_json_release(target)
+                return nil
             }
             return unsafe target
         }
