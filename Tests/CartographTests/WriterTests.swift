@@ -125,6 +125,20 @@ import Testing
         #expect(ours.path == #"$["k.5"][1]["k.3"][1]"#)
     }
 
+    /// A `Document` written with a lower `maxDepth` than it nests is
+    /// reported where the native path would be: the same path as the same
+    /// value written as a `JSONValue`.
+    @Test func aDocumentTooDeepForTheWriterIsReportedAtItsPath() throws {
+        let text = #"{"a": [1, {"b.c": [[{"d": [true]}]]}], "z": 0}"#
+        let limited = WriteOptions { $0.maxDepth = 5 }
+        let document = try #require(throws: CartographError.self) { try Document(parsing: text).encoded(options: limited) }
+        let value = try #require(throws: CartographError.self) { try JSONValue(parsing: text).encoded(options: limited) }
+        #expect(document.kind == .depthLimitExceeded)
+        #expect(document.path == #"$.a[1]["b.c"][0][0]"#)
+        #expect(document.path == value.path)
+        #expect(try Document(parsing: text).encoded(options: WriteOptions { $0.maxDepth = 7 }).count > 0)
+    }
+
     @Test func keyOrderIsKeptAndSortingIsByCodePoint() throws {
         let value: JSONValue = ["b": 1, "a": 2, "é": 3, "Z": 4]
         #expect(try written(value) == #"{"b":1,"a":2,"é":3,"Z":4}"#)

@@ -107,7 +107,13 @@ struct JanssonWriter {
     func write(_ document: Document, at index: Int) throws -> [UInt8] {
         try Self.withArena { inArena in
             var sink = Sink()
-            guard let root = unsafe try build(document, at: index, depth: 0, sink: &sink) else {
+            let built: UnsafeMutablePointer<json_t>?
+            do {
+                unsafe built = try build(document, at: index, depth: 0, sink: &sink)
+            } catch {
+                throw BuildFailure.located(error)
+            }
+            guard let root = unsafe built else {
                 throw CartographError(.outOfMemory, "jansson could not allocate a value")
             }
             return unsafe try dump(root, sink: sink, inArena: inArena)
@@ -226,11 +232,11 @@ struct JanssonWriter {
 
     private static let null: [UInt8] = Array("null".utf8)
 
-    /// An error met while a ``JSONValue``'s DOM is built, with the steps
-    /// from the value that failed out to the one being built: each container
-    /// adds its own as the error passes, and ``write(_:)-(JSONValue)``
-    /// spells the path once. Building a path (a closure per value) for the
-    /// error that almost never comes, or handing one down, cost more.
+    /// An error met while a DOM is built, with the steps from the value
+    /// that failed out to the one being built: each container adds its own
+    /// as the error passes, and `write` spells the path once. Building a
+    /// path (a closure per value) for the error that almost never comes,
+    /// or handing one down, cost more.
     private struct BuildFailure: Error {
         let error: CartographError
         /// Innermost first.
@@ -377,6 +383,7 @@ struct JanssonWriter {
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let array = unsafe json_array() else { return nil }
             var position = index + 1
+            var ordinal = 0
             while position < entry.payload {
                 do {
                     let child = unsafe try build(document, at: position, depth: depth + 1, sink: &sink)
@@ -386,9 +393,10 @@ struct JanssonWriter {
                     }
                 } catch {
                     unsafe cartograph_json_release(array)
-                    throw error
+                    throw BuildFailure.adding(.index(ordinal), to: error)
                 }
                 position = document.next(after: position)
+                ordinal += 1
             }
             return unsafe array
         case .object:
@@ -408,18 +416,17 @@ struct JanssonWriter {
                 }
             }
             for keyIndex in members {
+                let keyText = unsafe document.reader.unsafeText(of: tape.entries[keyIndex])
                 do {
                     let child = unsafe try build(document, at: keyIndex + 1, depth: depth + 1, sink: &sink)
-                    let inserted = unsafe Self.withCText(document.reader.unsafeText(of: tape.entries[keyIndex])) {
-                        unsafe insert(child, key: $0, count: $1, into: target)
-                    }
+                    let inserted = unsafe Self.withCText(keyText) { unsafe insert(child, key: $0, count: $1, into: target) }
                     guard inserted else {
                         unsafe cartograph_json_release(target)
                         return nil
                     }
                 } catch {
                     unsafe cartograph_json_release(target)
-                    throw error
+                    throw unsafe BuildFailure.adding(.key(String(decoding: keyText, as: UTF8.self)), to: error)
                 }
             }
             return unsafe target
