@@ -27,6 +27,18 @@
 /// Grows the output to hold `more` bytes past its end (not inlined: the
 /// hot path checks the room itself).
 __attribute__((noinline)) static int grow(cartograph_dump_sink *sink, intptr_t more) {
+    if (sink->output == NULL) {
+        /* The first chunk: the thread's kept output block (output_block.c),
+           which a steady stream of writes of similar size never outgrows. */
+        size_t kept = 0;
+        sink->output = cartograph_output_block_take((size_t)(more < 256 ? 256 : more), &kept);
+        if (sink->output == NULL) {
+            sink->failed = 1;
+            return 0;
+        }
+        sink->capacity = (intptr_t)kept;
+        if (sink->count + more <= sink->capacity) return 1;
+    }
     intptr_t capacity = sink->capacity < 256 ? 256 : sink->capacity;
     while (capacity < sink->count + more) {
         capacity *= 2;
@@ -109,7 +121,7 @@ int cartograph_dump_sink_write(const char *buffer, size_t size, void *data) {
 }
 
 void cartograph_dump_sink_release(cartograph_dump_sink *sink) {
-    free(sink->output);
+    cartograph_output_block_give(sink->output, (size_t)sink->capacity, (size_t)sink->count);
     sink->output = NULL;
     sink->count = 0;
     sink->capacity = 0;

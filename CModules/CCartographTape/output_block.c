@@ -1,6 +1,7 @@
 /*
  * The block of memory a thread's last JSON output was written into, kept
- * for its next one.
+ * for its next one: a native writer's (OutputBuffer.swift) or jansson's
+ * dump of a DOM (dump_sink.c).
  *
  * A native JSON writer's buffer (OutputBuffer.swift) started at 4 KB and
  * doubled as it filled: twitter.json's 467 KB of output moved through

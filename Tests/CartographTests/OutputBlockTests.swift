@@ -82,6 +82,28 @@ import Testing
         #expect(numbers == [1_048_576, 1_048_576, 1_048_576, 0, 4_096])
     }
 
+    /// jansson's dump of a `JSONValue` (or a `Document`) is collected in the
+    /// same kept block as the native writers' outputs.
+    @Test func aJanssonWriteIsCollectedInTheKeptBlock() {
+        let numbers = onNewThread {
+            let strings = Self.strings(1_000, length: 97)
+            let value = JSONValue.array(strings.map { .string($0) })
+            var numbers = [cartograph_output_block_kept_bytes()]
+            for _ in 0..<2 {
+                let bytes = try! value.encoded()
+                numbers.append(String(decoding: bytes, as: UTF8.self) == Self.expectedJSON(strings) ? 1 : 0)
+                numbers.append(cartograph_output_block_kept_bytes())
+            }
+            // A native write after it starts in the same block.
+            _ = try! JSONMapper().encode(["small"])
+            numbers.append(cartograph_output_block_kept_bytes())
+            return numbers
+        }
+        // The dump grows from 256 bytes to 128 KB, is kept, and the second
+        // write and the native one after it start in it.
+        #expect(numbers == [0, 1, 131_072, 1, 131_072, 131_072])
+    }
+
     /// Two buffers alive at once (an encode inside an encode): the second
     /// gets a block of its own, and the larger of the two is kept.
     @Test func twoBuffersAtOnceKeepTheLargerBlock() {

@@ -455,8 +455,9 @@ typedef struct {
 /// check the word loop other processors take), else 8.
 void cartograph_count_lines(const uint8_t *bytes, intptr_t count, int vectorised, cartograph_line_counts *counts);
 
-/// Where jansson's dump goes (dump_sink.c): the output, grown with
-/// `realloc` and freed by ``cartograph_dump_sink_release``, and the texts
+/// Where jansson's dump goes (dump_sink.c): the output, begun in the
+/// thread's kept output block, grown with `realloc` and given back by
+/// ``cartograph_dump_sink_release``, and the texts
 /// of the numbers and nulls the DOM holds as jansson's null, in dump order
 /// (`number_text`, each ending at the next `number_ends` offset; borrowed
 /// from the caller for the dump). Zero it, set the numbers, then pass it
@@ -479,7 +480,7 @@ typedef struct {
 /// escapes; -1 (the dump stops) on failure.
 int cartograph_dump_sink_write(const char *buffer, size_t size, void *data);
 
-/// Frees the sink's output.
+/// Gives the sink's output block back (cartograph_output_block_give).
 void cartograph_dump_sink_release(cartograph_dump_sink *sink);
 
 /// An allocator's two functions, as jansson's json_set_alloc_funcs takes them.
