@@ -73,8 +73,9 @@ final class StreamEncoder: Encoder, EncoderChecks {
         self.ticket = ticket
     }
 
-    /// The encoder of a member of `parent`'s value, under `key`.
-    init(run: StreamRun, parent: StreamEncoder, key: any CodingKey, frame: Int, ticket: Int) {
+    /// The encoder of a member of `parent`'s value, under `key` (taken
+    /// over, not copied).
+    init(run: StreamRun, parent: StreamEncoder, key: consuming (any CodingKey)?, frame: Int, ticket: Int) {
         self.run = run
         self.parent = parent
         self.key = key
@@ -201,12 +202,17 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// and key written, its place empty), as the member `key` of this
     /// encoder's value. On an error the caller undoes the member
     /// (``StreamRun/undoMember(_:from:key:)``).
-    func encodeValue<T: Encodable>(_ value: T, key: any CodingKey, frame: Int) throws {
+    func encodeValue<T: Encodable>(_ value: T, key: consuming any CodingKey, frame: Int) throws {
+        // Moved into an optional once, lent to the checks and moved into the
+        // child: each of them had its own copy of the existential (a
+        // value-witness call to make and one to destroy), about 3% of the
+        // HTTP route's encode.
+        var key: (any CodingKey)? = consume key
         if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true, below: true) { return }
         try checkDepth(value, key: key)
         let ticket = run.state.newTicket()
         run.state.setPending(frame, ticket: ticket)
-        let child = StreamEncoder(run: run, parent: self, key: key, frame: frame, ticket: ticket)
+        let child = StreamEncoder(run: run, parent: self, key: key.take(), frame: frame, ticket: ticket)
         child.keepDictionaryKeys(T.self)
         try value.encode(to: child)
         run.state.finishPlace(frame, ticket: ticket)
