@@ -36,8 +36,9 @@ __attribute__((noinline)) static int grow(cartograph_dump_sink *sink, intptr_t m
             sink->failed = 1;
             return 0;
         }
+        /* At least `more` bytes, and nothing written yet. */
         sink->capacity = (intptr_t)kept;
-        if (sink->count + more <= sink->capacity) return 1;
+        return 1;
     }
     intptr_t capacity = sink->capacity < 256 ? 256 : sink->capacity;
     while (capacity < sink->count + more) {

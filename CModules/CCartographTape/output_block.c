@@ -49,6 +49,7 @@ typedef struct {
 /* initial-exec, as the DOM arena's: the general-dynamic model calls
  * __tls_get_addr on each access. */
 static __thread output_state thread_output __attribute__((tls_model("initial-exec")));
+
 /// Frees a finished thread's block (thread_exit.c: the thread-local state cannot).
 void cartograph_output_block_release_thread(void) {
     output_state *output = &thread_output;

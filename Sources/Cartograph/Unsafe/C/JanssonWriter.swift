@@ -89,27 +89,21 @@ struct JanssonWriter {
     }
 
     func write(_ value: JSONValue) throws -> [UInt8] {
-        try Self.withArena { inArena in
-            var sink = Sink()
-            let built: UnsafeMutablePointer<json_t>?
-            do {
-                unsafe built = try build(value, depth: 0, sink: &sink)
-            } catch {
-                throw BuildFailure.located(error)
-            }
-            guard let root = unsafe built else {
-                throw CartographError(.outOfMemory, "jansson could not allocate a value")
-            }
-            return unsafe try dump(root, sink: sink, inArena: inArena)
-        }
+        unsafe try write { sink in unsafe try build(value, depth: 0, sink: &sink) }
     }
 
     func write(_ document: Document, at index: Int) throws -> [UInt8] {
+        unsafe try write { sink in unsafe try build(document, at: index, depth: 0, sink: &sink) }
+    }
+
+    /// Builds a DOM with `build` in the thread's arena and dumps it; a
+    /// build error gets its path from the root here (``BuildFailure``).
+    private func write(_ build: (inout Sink) throws -> UnsafeMutablePointer<json_t>?) throws -> [UInt8] {
         try Self.withArena { inArena in
             var sink = Sink()
             let built: UnsafeMutablePointer<json_t>?
             do {
-                unsafe built = try build(document, at: index, depth: 0, sink: &sink)
+                unsafe built = try build(&sink)
             } catch {
                 throw BuildFailure.located(error)
             }
@@ -274,17 +268,20 @@ struct JanssonWriter {
             guard StackGuard.hasRoom else { throw StackGuard.exhausted(path: "$") }
             guard let array = unsafe json_array() else { return nil }
             var appended = true
-            var failed = -1
             do {
                 try LentValue.forEach(in: elements) { position, element in
                     guard appended else { return }
-                    failed = position
-                    let child = unsafe try build(element, depth: depth + 1, sink: &sink)
+                    let child: UnsafeMutablePointer<json_t>?
+                    do {
+                        unsafe child = try build(element, depth: depth + 1, sink: &sink)
+                    } catch {
+                        throw BuildFailure.adding(.index(position), to: error)
+                    }
                     appended = unsafe json_array_append_new(array, child) == 0
                 }
             } catch {
                 unsafe cartograph_json_release(array)
-                throw BuildFailure.adding(.index(failed), to: error)
+                throw error
             }
             guard appended else {
                 unsafe cartograph_json_release(array)
@@ -297,7 +294,6 @@ struct JanssonWriter {
             guard let target = unsafe json_object() else { return nil }
             let members = object.members
             var inserted = true
-            var failed = ""
             do {
                 // Inserted in the order they are written (jansson keeps it); an
                 // index array is made only to sort.
@@ -305,29 +301,17 @@ struct JanssonWriter {
                     var order = Array(members.indices)
                     order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
                     for position in order where inserted {
-                        do {
-                            let child = unsafe try build(members[position].value, depth: depth + 1, sink: &sink)
-                            inserted = unsafe insert(child, key: members[position].key, into: target)
-                        } catch {
-                            failed = members[position].key
-                            throw error
-                        }
+                        inserted = unsafe try insertBuilt(members[position], into: target, depth: depth, sink: &sink)
                     }
                 } else {
                     try LentValue.forEach(in: members) { _, member in
                         guard inserted else { return }
-                        do {
-                            let child = unsafe try build(member.value, depth: depth + 1, sink: &sink)
-                            inserted = unsafe insert(child, key: member.key, into: target)
-                        } catch {
-                            failed = member.key
-                            throw error
-                        }
+                        inserted = unsafe try insertBuilt(member, into: target, depth: depth, sink: &sink)
                     }
                 }
             } catch {
                 unsafe cartograph_json_release(target)
-                throw BuildFailure.adding(.key(failed), to: error)
+                throw error
             }
             guard inserted else {
                 unsafe cartograph_json_release(target)
@@ -335,6 +319,21 @@ struct JanssonWriter {
             }
             return unsafe target
         }
+    }
+
+    /// Builds `member`'s value one level below `depth` and inserts it into
+    /// `target` under its key; false when jansson fails. An error gets the
+    /// member's key as its step.
+    private func insertBuilt(
+        _ member: JSONObject.Member, into target: UnsafeMutablePointer<json_t>, depth: Int, sink: inout Sink
+    ) throws -> Bool {
+        let child: UnsafeMutablePointer<json_t>?
+        do {
+            unsafe child = try build(member.value, depth: depth + 1, sink: &sink)
+        } catch {
+            throw BuildFailure.adding(.key(member.key), to: error)
+        }
+        return unsafe insert(child, key: member.key, into: target)
     }
 
     /// Inserts `child` (its reference is stolen) under a ``JSONObject``'s
