@@ -82,6 +82,41 @@ import Testing
         #expect(numbers == [1_048_576, 1_048_576, 1_048_576, 0, 4_096])
     }
 
+    /// Class models registered as the seeds register them (a non-final
+    /// class, a subclass chosen by class inference, a back reference left
+    /// alone), written into a block that held a larger output: what
+    /// `JSONSerialization` reads back is exactly the models' values.
+    @Test func classModelsWrittenIntoAKeptBlockReadBackWhole() throws {
+        let texts = onNewThread { () -> [String] in
+            var registry = ModelRegistry()
+            registry.register(BlockPerson.self)
+            registry.register(BlockEmployee.self)
+            registry.identify { object, _ in object["level"] != nil ? BlockEmployee.self : BlockPerson.self }
+            let mapper = JSONMapper(registry: registry)
+            let boss = BlockEmployee()
+            boss.name = "Ada \u{1F600}"
+            boss.level = 3
+            let person = BlockPerson()
+            person.name = "Grace \"G\""
+            person.manager = boss
+            var texts: [String] = []
+            for _ in 0..<2 {
+                _ = try! JSONMapper().encode(Self.strings(3_000, length: 90, letter: "z"))
+                texts.append(String(decoding: try! mapper.encode([person, boss] as [BlockPerson]), as: UTF8.self))
+            }
+            return texts
+        }
+        for text in texts {
+            let read = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+            #expect(read.count == 2)
+            #expect(read.first?.count == 1)
+            #expect(read.first?["name"] as? String == "Grace \"G\"")
+            #expect(read.last?.count == 2)
+            #expect(read.last?["name"] as? String == "Ada \u{1F600}")
+            #expect(read.last?["level"] as? Int == 3)
+        }
+    }
+
     /// jansson's dump of a `JSONValue` (or a `Document`) is collected in the
     /// same kept block as the native writers' outputs.
     @Test func aJanssonWriteIsCollectedInTheKeptBlock() {
@@ -166,4 +201,19 @@ struct BlockAccount: Codable, Sendable {
     var name = ""
     var note: String?
     var tags: [String] = []
+}
+
+/// A non-final class model, as the seeds' are (its manager is a back
+/// reference, left out of the mapping).
+@Mappable
+class BlockPerson {
+    var name = ""
+    weak var manager: BlockPerson?
+    required init() {}
+}
+
+/// A subclass, chosen by class inference when its `level` is there.
+@Mappable
+final class BlockEmployee: BlockPerson {
+    var level = 0
 }
