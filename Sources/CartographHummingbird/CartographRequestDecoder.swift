@@ -11,7 +11,8 @@
     /// document (no copy of the whole body is collected first), with the
     /// context's `maxUploadSize` enforced while reading; property-list bodies
     /// (`Content-Type` naming a plist, see `WireFormat` in CartographHTTP) are collected up to
-    /// the same limit and read by libplist. Malformed bodies and bodies that do
+    /// the same limit and read by ``propertyLists`` (Cartograph's own readers
+    /// unless its options choose libplist). Malformed bodies and bodies that do
     /// not fit the model become `400 Bad Request` responses whose message gives
     /// the line, column and path; a body over the limit becomes
     /// `413 Content Too Large`.
