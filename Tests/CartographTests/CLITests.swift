@@ -242,6 +242,26 @@ import Testing
         #expect(try CLITests.run(["get", "-c", "$"], input: "[1] [2]").output == "[1]\n[2]\n")
     }
 
+    @Test func jqSpellingsSelectWhatTheirDollarFormsSelect() throws {
+        let file = try scratch.file(Self.nested)
+        for (jq, dollar) in [
+            (".", "$"), (".data[0]", "$.data[0]"), (".[\"data\"][1].id", "$.data[1].id"), (#"."x".y"#, "$.x.y"),
+            (".data[].id", "$.data[*].id"), (".batches[].items[]", "$.batches[*].items[*]")
+        ] {
+            let jqRun = try CLITests.run(["get", "-c", jq, file])
+            #expect(jqRun.status == 0, "\(jq): \(jqRun.errors)")
+            #expect(jqRun.output == (try CLITests.run(["get", "-c", dollar, file]).output), "\(jq)")
+        }
+        #expect(try CLITests.run(["get", "-c", ".[1]"], input: "[10, 20]").output == "20\n")
+        #expect(try CLITests.run(["get", "-c", ".[]"], input: "[10, 20]").output == "10\n20\n")
+        #expect(try CLITests.run(["get", "-c", #"."a b""#], input: #"{"a b": [1]}"#).output == "[1]\n")
+        // A dot before nothing but the root's bracket is still a mistake.
+        for path in ["..", "$.", #"."open"#, ".a.", #"."a"b"#] {
+            let run = try CLITests.run(["get", path, file])
+            #expect(run.status == 2 && run.errors.contains("invalid path"), "\(path): \(run.errors)")
+        }
+    }
+
     @Test func aPathThatSelectsNothingExitsOneAndAMalformedOneTwo() throws {
         let file = try scratch.file(Self.nested)
         for command in [["get", "$.nope"], ["count", "--path", "$.data[5].items"], ["ndjson", "--path", "$.nope[*]"]] {

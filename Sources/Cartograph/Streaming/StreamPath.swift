@@ -52,6 +52,9 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
 
     /// A path from text: `$` (optional) then steps `.key`, `["quoted key"]`
     /// (or single quotes; `\"` and `\\` escape), `[index]`, `[*]` or `.*`.
+    /// jq's spellings of the same steps are read too: `.` alone for the
+    /// root, a leading `.` before `[` (`.[0]`, `.["a b"]`), `[]` for `[*]`
+    /// and a quoted key after a dot (`."a b"`).
     /// Without a wildcard the path names one array and the stream delivers its
     /// elements (``topLevelArray``, ``array(at:)``, ``arrayElements(at:)``);
     /// with one it delivers each value the path selects (``matches(_:)``).
@@ -92,7 +95,27 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
             while index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") { index += 1 }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
+        /// A key in the quotes at `index` (`\` escapes the next byte), the quotes consumed.
+        func readQuotedKey() throws -> String {
+            let quote = bytes[index]
+            index += 1
+            var key: [UInt8] = []
+            while index < bytes.count, bytes[index] != quote {
+                if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
+                key.append(bytes[index])
+                index += 1
+            }
+            guard index < bytes.count else { throw fail("an unterminated quoted key") }
+            index += 1
+            return String(decoding: key, as: UTF8.self)
+        }
+        func isQuote(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
         if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }
+        // jq's root: `.` alone, and `.` before a bracket (`.[0]`, `.["a b"]`).
+        if index == 0, bytes.first == UInt8(ascii: ".") {
+            if bytes.count == 1 { return [] }
+            if bytes[1] == UInt8(ascii: "[") { index = 1 }
+        }
         // "data.items" (no $) is a key path too.
         if index == 0, index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") {
             steps.append(.key(readKey()))
@@ -104,6 +127,9 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
                     index += 1
                     steps.append(.any)
+                } else if index < bytes.count, isQuote(bytes[index]) {
+                    // jq's `."a b"`.
+                    steps.append(.key(try readQuotedKey()))
                 } else {
                     let key = readKey()
                     guard !key.isEmpty else { throw fail("an empty key after '.'") }
@@ -116,17 +142,11 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                 if open == UInt8(ascii: "*") {
                     index += 1
                     steps.append(.any)
-                } else if open == UInt8(ascii: "\"") || open == UInt8(ascii: "'") {
-                    index += 1
-                    var key: [UInt8] = []
-                    while index < bytes.count, bytes[index] != open {
-                        if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
-                        key.append(bytes[index])
-                        index += 1
-                    }
-                    guard index < bytes.count else { throw fail("an unterminated quoted key") }
-                    index += 1
-                    steps.append(.key(String(decoding: key, as: UTF8.self)))
+                } else if open == UInt8(ascii: "]") {
+                    // jq's `[]`: every element or member, as `[*]`.
+                    steps.append(.any)
+                } else if isQuote(open) {
+                    steps.append(.key(try readQuotedKey()))
                 } else {
                     let start = index
                     while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }

@@ -36,6 +36,20 @@ import Testing
         ("whole", [Int.max]), ("one byte", [1]), ("random", randomChunkSizes(seed: 11)), ("random 2", randomChunkSizes(seed: 12))
     ]
 
+    @Test func jqSpellingsParseToTheStepsOfTheirDollarForms() throws {
+        for (jq, dollar) in [
+            (".", "$"), (".[0]", "$[0]"), (".[]", "$[*]"), (#".["a b"].c"#, #"$["a b"].c"#), (#"."a b"[2]"#, #"$["a b"][2]"#),
+            (".a[].b", "$.a[*].b"), (".a.b", "$.a.b")
+        ] {
+            #expect(try StreamPath.steps(parsing: jq) == StreamPath.steps(parsing: dollar), "\(jq)")
+        }
+        #expect(try StreamPath(parsing: ".") == .topLevelArray)
+        #expect(try StreamPath(parsing: ".[]") == .matches([.any]))
+        for bad in ["..", ".a.", #"."a"b"#, #"."a"#, "$."] {
+            #expect(throws: CartographError.self, "\(bad)") { try StreamPath.steps(parsing: bad) }
+        }
+    }
+
     @Test func topLevelArrayInAnyChunking() throws {
         let bytes = Array(#" [ {"id": 1, "name": "a"}, {"id": 2, "name": "é\u00e9"} ,{"id":3,"name":""} ] "#.utf8)
         for (label, sizes) in Self.chunkings {
