@@ -281,10 +281,13 @@ final class EncodingSession {
     private let entries = EntryAnswers()
     /// The path links of the encode (as a decode's, ``MappingContext/Session``).
     let links = PathTrail.Stack()
+    /// ``ModelRegistry/identity``, read once (the stream asks it per model written).
+    let registryIdentity: UInt64
 
     init(registry: ModelRegistry, profile: OutputProfile) {
         self.registry = registry
         self.profile = profile
+        registryIdentity = registry.identity
     }
 
     /// ``ModelRegistry/entry(for:)`` for `type`, answered once per type in
@@ -319,7 +322,7 @@ public struct EncodingContext {
     /// per child context (a twentieth of a mapping encode of twitter.json).
     let trail: Int
     let pending: KeySpec.Storage?
-    /// An array position below `pending` (negative: none).
+    /// An array position below `pending` (negative: none; `Int.min`: ``blind``).
     let pendingIndex: Int
     /// The class instances being encoded, outermost first (one set per
     /// encode, shared by every context of it: entered and left around each
@@ -330,6 +333,14 @@ public struct EncodingContext {
     /// A rule's sub-mapper, for the model this value is or holds (cleared
     /// inside that model: its own properties use the registry).
     let subMapper: SubMapper?
+    /// Inside a model whose stream hands no context to code that could
+    /// read its path (PathBlindness.swift): no step is linked for this
+    /// value or anything below it. The stream's own errors are thrown
+    /// again by the tree, with their paths. Kept as `pendingIndex`'s
+    /// `Int.min` (a blind context has no pending step): a field of its own
+    /// made the context a word larger, and every copy and destroy of one
+    /// in generic code a call through its value witnesses.
+    var blind: Bool { pendingIndex == .min }
 
     /// The root context of a new encode.
     init(registry: ModelRegistry, profile: OutputProfile) {
@@ -338,22 +349,35 @@ public struct EncodingContext {
 
     init(
         session: EncodingSession, trail: Int = -1, pending: KeySpec.Storage? = nil, pendingIndex: Int = -1, depth: Int = 0,
-        subMapper: SubMapper? = nil
+        subMapper: SubMapper? = nil, blind: Bool = false
     ) {
         self.session = session
         self.trail = trail
         self.pending = pending
-        self.pendingIndex = pendingIndex
+        self.pendingIndex = blind ? .min : pendingIndex
         self.depth = depth
         self.subMapper = subMapper
     }
 
     func using(_ subMapper: SubMapper) -> EncodingContext {
-        EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth, subMapper: subMapper)
+        EncodingContext(
+            session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth, subMapper: subMapper, blind: blind)
     }
 
     func leavingSubMapper() -> EncodingContext {
-        EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth)
+        EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: pendingIndex, depth: depth, blind: blind)
+    }
+
+    /// This context, blind (``blind``): for a model whose whole stream was
+    /// found to hand no context to code that could read a path.
+    func blinded() -> EncodingContext {
+        EncodingContext(session: session, trail: trail, depth: depth, subMapper: subMapper, blind: true)
+    }
+
+    /// A blind context's child: the same place on the path stack, one level down.
+    @inline(__always)
+    private func blindChild() -> EncodingContext {
+        EncodingContext(session: session, trail: trail, depth: depth + 1, subMapper: subMapper, blind: true)
     }
 
     /// The path being encoded, as `$.friends[3]`.
@@ -379,7 +403,7 @@ public struct EncodingContext {
     /// The same context with its own step linked: made once by a value
     /// that has children, so that they do not each link it again.
     func materialized() -> EncodingContext {
-        guard hasPendingStep else { return self }
+        guard hasPendingStep, !blind else { return self }
         return EncodingContext(session: session, trail: linkedTrail(), depth: depth, subMapper: subMapper)
     }
 
@@ -390,12 +414,14 @@ public struct EncodingContext {
     /// and a release of each of its references.
     @inline(__always)
     func withOwnStepLinked(_ linking: Bool = true, _ body: (EncodingContext) throws -> Void) rethrows {
+        if blind { return try body(self) }
         let mark = linkMark
         defer { unlink(to: mark) }
         if linking, hasPendingStep { try body(materialized()) } else { try body(self) }
     }
 
     func child(_ component: PathTrail.Component) -> EncodingContext {
+        if blind { return blindChild() }
         // An array position under a key not yet linked waits with it.
         if case .index(let index) = component, pendingIndex < 0 {
             return EncodingContext(session: session, trail: trail, pending: pending, pendingIndex: index, depth: depth + 1, subMapper: subMapper)
@@ -405,7 +431,8 @@ public struct EncodingContext {
     }
 
     func child(spec: KeySpec) -> EncodingContext {
-        EncodingContext(
+        if blind { return blindChild() }
+        return EncodingContext(
             session: session, trail: hasPendingStep ? linkedTrail() : trail, pending: spec.storage, depth: depth + 1, subMapper: subMapper)
     }
 
@@ -422,7 +449,8 @@ public struct EncodingContext {
     /// A child one level down whose step `push` links under this context's own.
     @inline(__always)
     private func linkedChild(_ push: (Int) -> Int) -> EncodingContext {
-        EncodingContext(session: session, trail: push(hasPendingStep ? linkedTrail() : trail), depth: depth + 1, subMapper: subMapper)
+        if blind { return blindChild() }
+        return EncodingContext(session: session, trail: push(hasPendingStep ? linkedTrail() : trail), depth: depth + 1, subMapper: subMapper)
     }
 
     /// Checks that one more level fits (`levels` more, for the stream's

@@ -31,6 +31,11 @@ public struct MappingRule<Model>: @unchecked Sendable {
     var nilEncoding: NilEncoding?
     /// A scalar property of a struct read in place instead of through ``read``.
     var stored: StoredScalar?
+    /// The type of the value the rule writes through that type's own codec
+    /// (no transform, no sub-mapper), whatever code reads it from the model;
+    /// nil for any other rule. What decides whether the rule can hand a
+    /// context to code that reads its path (PathBlindness.swift).
+    var ownCodecValue: Any.Type?
     /// A model or scalar-array property of a struct the rule loop may fill
     /// itself (``NestedModelSlot``, ``NestedModelArraySlot``, ``ScalarArraySlot``).
     var nested: InPlaceSlot?
@@ -252,7 +257,11 @@ private func mapRule<Model, Value>(
         keyPath, decodeKey: decodeKey, encodeKey: encodeKey, codec: codec, options: options, required: required,
         ignoreNull: ignoreNull, shape: shape ?? ValueShape.of(Value.self, subMapper: options.subMapper))
     rule.nilEncoding = nilEncoding
-    if inPlace { rule.readInPlace(keyPath, codec: codec, options: options) }
+    // In place: the type's own codec, with no sub-mapper (the two `Map`s without a transform).
+    if inPlace {
+        rule.readInPlace(keyPath, codec: codec, options: options)
+        if options.subMapper == nil { rule.ownCodecValue = Value.self }
+    }
     return rule
 }
 
@@ -437,6 +446,8 @@ private func encodeOnlyRule<Model, Value>(
     rule.decodes = false
     rule.nilEncoding = nilEncoding
     rule.facts = ValueFacts(codec: codec, shape: ValueShape.of(Value.self), options: .standard)
+    // The body reads the value; it is given no context.
+    rule.ownCodecValue = Value.self
     return rule
 }
 

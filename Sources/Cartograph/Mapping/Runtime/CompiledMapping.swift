@@ -93,6 +93,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// binding the optional error (which copied the whole error struct and
     /// destroyed the copy on every apply).
     let cannotRun: Bool
+    /// Whether the stream may leave path steps unlinked below this model,
+    /// per registry (PathBlindness.swift).
+    let pathBlindness = PathBlindness()
 
     init(_ mapping: Mapping<Model>, options: MappingOptions) {
         self.mapping = mapping

@@ -27,6 +27,11 @@ extension CompiledMapping {
     func stream(_ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws {
         if cannotRun, let unnamed { throw unnamed.at(path: context.path) }
         guard let flatKeys else { return try writer.write(encode(model, context), depth: depth, path: "") }
+        // Nothing below this model can read a path: none is linked
+        // (PathBlindness.swift). A model of scalars links nothing anyway.
+        if makesChildContexts, !context.blind, isPathBlind(in: context.session) {
+            return try streamRules(model, context.blinded(), &writer, depth, flatKeys)
+        }
         // The model's own path step is linked once here if its rules make
         // children, rather than by each child, and cut back when the model
         // is written; without children, whatever a rule's own code linked
