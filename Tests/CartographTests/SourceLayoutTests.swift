@@ -33,6 +33,23 @@ import Testing
             importers.allSatisfy { $0.hasPrefix("Unsafe/C/") }, "C imported outside Unsafe/C/: \(importers.filter { !$0.hasPrefix("Unsafe/C/") })")
     }
 
+    /// ThreadSanitizer does not see `Synchronization.Mutex` lock and unlock
+    /// (the standard library's futex code is not instrumented), so every
+    /// mutex is taken through `withSanitizedLock`, which tells it; a plain
+    /// `withLock` would bring back its false reports of races.
+    @Test func mutexesAreTakenSoThatThreadSanitizerSeesThem() throws {
+        var plain: [String] = []
+        var sanitized = 0
+        for path in try Self.sources() where path != "Unsafe/C/SanitizedLock.swift" {
+            let text = try String(contentsOf: Self.library.appendingPathComponent(path), encoding: .utf8)
+            sanitized += text.components(separatedBy: ".withSanitizedLock").count - 1
+            // BinaryPlistScratch's own `withLock` is an NSLock's, which the sanitizer models.
+            if text.contains(".withLock"), !(path.hasSuffix("BinaryPlistScratch.swift") && text.contains("NSLock()")) { plain.append(path) }
+        }
+        #expect(sanitized > 10, "found \(sanitized) sanitized lock uses: the check reads nothing")
+        #expect(plain.isEmpty, "Mutex.withLock used directly in \(plain)")
+    }
+
     /// The unsafe marks on a file's lines of code, counted as
     /// `scripts/unsafe-perimeter` counts them: the word `unsafe` not part of
     /// a longer name, `@safe`, and `@exclusivity(unchecked)`.

@@ -44,8 +44,8 @@ open class CartographJSONDecoder: JSONDecoder, @unchecked Sendable {
     /// `allowsJSON5` and `assumesTopLevelDictionary` override the fields of
     /// the same meaning here.
     public var parseOptions: ParseOptions {
-        get { cartographParseOptions.withLock { $0 } }
-        set { cartographParseOptions.withLock { $0 = newValue } }
+        get { cartographParseOptions.withSanitizedLock { $0 } }
+        set { cartographParseOptions.withSanitizedLock { $0 = newValue } }
     }
 
     /// Decodes a value of `type` from JSON `data` (UTF-8, or UTF-16/32 as Foundation detects them).

@@ -9,8 +9,9 @@
 //
 //     Unsafe/C/        the only code that imports C (yajl, jansson, libplist,
 //                      the tape builder, the string escaper and the shims):
-//                      C handles, callbacks through `Unmanaged`, and the
-//                      text the C side reads or writes.
+//                      C handles, callbacks through `Unmanaged`, the
+//                      text the C side reads or writes, and the mutex
+//                      ThreadSanitizer is told about (`SanitizedLock.swift`).
 //     Unsafe/Layout/   what reads the Swift runtime's private layout, behind
 //                      one switch (``LayoutAssumptions``,
 //                      `CARTOGRAPH_PORTABLE_LAYOUT=1`).

@@ -25,7 +25,7 @@ final class FormatterCache: Sendable {
 
     func formatter(format: String, timeZone: TimeZone) -> LockedFormatter {
         let key = format + "\u{0}" + timeZone.identifier
-        return formatters.withLock { cache in
+        return formatters.withSanitizedLock { cache in
             if let existing = cache[key] { return existing }
             let made = LockedFormatter(format: format, timeZone: timeZone)
             cache[key] = made

@@ -25,7 +25,7 @@ final class AccessorSlot<Model, Value>: @unchecked Sendable {
 
     /// Gives the slot its accessors (while the mapping is built), unless it has them.
     func fill(get: @escaping (Model) -> Value, set: ((Model, Value) -> Void)?) {
-        filled.withLock { filled in
+        filled.withSanitizedLock { filled in
             guard !filled else { return }
             self.get = get
             self.set = set

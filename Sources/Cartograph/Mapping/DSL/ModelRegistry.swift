@@ -62,7 +62,7 @@ public struct ModelRegistry: Sendable {
 
     private mutating func writable() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        storage.polymorphic.withLock { $0.removeAll() }
+        storage.polymorphic.withSanitizedLock { $0.removeAll() }
         storage.serial = Storage.nextSerial()
         return storage
     }
@@ -255,12 +255,12 @@ public struct ModelRegistry: Sendable {
     func isPolymorphic(_ type: Any.Type) -> Bool {
         if !identifyRules.isEmpty || !discriminators.isEmpty { return true }
         let id = ObjectIdentifier(type)
-        if let known = storage.polymorphic.withLock({ $0[id] }) { return known }
+        if let known = storage.polymorphic.withSanitizedLock({ $0[id] }) { return known }
         let existential = MetadataKind.isExistential(type)
         let answer = entries.values.contains { entry in
             entry.type != type && (existential || Self.isSubclass(entry.type, of: type))
         }
-        storage.polymorphic.withLock { $0[id] = answer }
+        storage.polymorphic.withSanitizedLock { $0[id] = answer }
         return answer
     }
 
@@ -280,12 +280,12 @@ final class CompiledMappings: Sendable {
 
     func entry(for type: Any.Type, options: MappingOptions) -> ModelEntry {
         let id = ObjectIdentifier(type)
-        if let entry = cache.withLock({ $0[id] }) { return entry }
+        if let entry = cache.withSanitizedLock({ $0[id] }) { return entry }
         let entry = compile(type, options: options)
         // Concurrent first uses may both compile; the first stored stays, so
         // an entry once handed out is never replaced (and freed) under a
         // reader that holds its compiled mapping unretained (``ResolvedModelEntry``).
-        return cache.withLock { cache in
+        return cache.withSanitizedLock { cache in
             if let first = cache[id] { return first }
             cache[id] = entry
             return entry

@@ -22,9 +22,9 @@ final class SubMapper: Sendable {
 
     func entry(for registry: ModelRegistry) -> ModelEntry {
         let id = registry.identity
-        if let entry = cache.withLock({ $0[id] }) { return entry }
+        if let entry = cache.withSanitizedLock({ $0[id] }) { return entry }
         let entry = compile(registry.options)
-        cache.withLock { cache in
+        cache.withSanitizedLock { cache in
             if cache.count >= Self.cacheLimit { cache.removeAll() }
             cache[id] = entry
         }

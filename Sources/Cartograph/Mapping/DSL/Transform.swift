@@ -189,8 +189,8 @@ final class LockedFormatter: Sendable {
         self.formatter = Mutex(formatter)
     }
 
-    func date(from text: String) -> Date? { formatter.withLock { $0.date(from: text) } }
-    func string(from date: Date) -> String { formatter.withLock { $0.string(from: date) } }
+    func date(from text: String) -> Date? { formatter.withSanitizedLock { $0.date(from: text) } }
+    func string(from date: Date) -> String { formatter.withSanitizedLock { $0.string(from: date) } }
 }
 
 extension Transform where Value == URL {

@@ -89,11 +89,11 @@ final class ResolvedModelEntry: Sendable {
     private func answer<Value>(for _: Value.Type, in registry: ModelRegistry) -> Answer {
         let identity = registry.identity
         if let published = published.withLatest({ $0.identity == identity ? $0 : nil }) ?? nil { return published }
-        if let answer = last.withLock({ $0 }), answer.identity == identity { return answer }
+        if let answer = last.withSanitizedLock({ $0 }), answer.identity == identity { return answer }
         var entry = registry.entry(for: Value.self)
         if let found = entry, found.type != Value.self || registry.isPolymorphic(Value.self) { entry = nil }
         let answer = Answer(identity: identity, entry: entry)
-        if !published.publish(answer) { last.withLock { $0 = answer } }
+        if !published.publish(answer) { last.withSanitizedLock { $0 = answer } }
         return answer
     }
 

@@ -31,7 +31,8 @@ enum StackGuard {
 
     /// Bytes counted as used on top of the real depth: 256 KiB in a build
     /// with AddressSanitizer, whose redzones make every frame several
-    /// times larger (the reserve then acts as 384 KiB), 0 otherwise.
+    /// times larger, or ThreadSanitizer, whose frames are larger too (the
+    /// reserve then acts as 384 KiB), 0 otherwise.
     static var sanitizerAllowance: Int { Int(cartograph_stack_sanitizer_allowance()) }
 
     /// Whether the calling thread has room for another level.

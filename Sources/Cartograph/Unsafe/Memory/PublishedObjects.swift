@@ -91,7 +91,7 @@ struct PublishedObjects<Object: AnyObject & Sendable>: ~Copyable {
     /// Publishes `object` as the latest, keeping it until this value goes;
     /// false, publishing nothing, once `limit` objects have been published.
     func publish(_ object: Object) -> Bool {
-        let kept = kept.withLock { objects in
+        let kept = kept.withSanitizedLock { objects in
             guard objects.count < limit else { return false }
             objects.append(object)
             return true
@@ -101,7 +101,7 @@ struct PublishedObjects<Object: AnyObject & Sendable>: ~Copyable {
     }
 
     /// How many objects have been published.
-    var count: Int { kept.withLock { $0.count } }
+    var count: Int { kept.withSanitizedLock { $0.count } }
 }
 
 /// Lends `object` to `body` as `Known`, the class the caller knows it to
