@@ -96,7 +96,6 @@ size_t cartograph_stack_sanitizer_allowance(void) {
     return sanitizer_allowance;
 }
 
-
 /* ThreadSanitizer's annotations (its own interface, declared here so that
    no sanitizer header is needed); empty in every other build. */
 #ifdef CARTOGRAPH_THREAD_SANITIZED

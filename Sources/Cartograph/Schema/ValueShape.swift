@@ -45,10 +45,11 @@ indirect enum ValueShape: @unchecked Sendable {
         return .model(type)
     }
 
-    private static func wrapped<O: OptionalMarker>(_: O.Type) -> Any.Type { O.Wrapped.self }
-    private static func element<A: ArrayMarker>(_: A.Type) -> Any.Type { A.Element.self }
-    private static func element<S: SetMarker>(_: S.Type) -> Any.Type { S.Element.self }
-    private static func value<D: StringDictionaryMarker>(_: D.Type) -> Any.Type { D.Value.self }
+    /// The type a container type holds (for the walks over types here and in PathBlindness.swift).
+    static func wrapped<O: OptionalMarker>(_: O.Type) -> Any.Type { O.Wrapped.self }
+    static func element<A: ArrayMarker>(_: A.Type) -> Any.Type { A.Element.self }
+    static func element<S: SetMarker>(_: S.Type) -> Any.Type { S.Element.self }
+    static func value<D: StringDictionaryMarker>(_: D.Type) -> Any.Type { D.Value.self }
 
     /// A raw-value enum read through its raw value (as the codec does for
     /// the raw types it reads), listing the raw values of a `CaseIterable` one.

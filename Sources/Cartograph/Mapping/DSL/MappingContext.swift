@@ -403,7 +403,8 @@ public struct EncodingContext {
     /// The same context with its own step linked: made once by a value
     /// that has children, so that they do not each link it again.
     func materialized() -> EncodingContext {
-        guard hasPendingStep, !blind else { return self }
+        // A blind context has no pending step (``blind``).
+        guard hasPendingStep else { return self }
         return EncodingContext(session: session, trail: linkedTrail(), depth: depth, subMapper: subMapper)
     }
 

@@ -95,10 +95,14 @@ extension CompiledMapping: PathBlindMapping {
     private static func isBlind(_ type: Any.Type, in registry: ModelRegistry, visiting: inout Set<ObjectIdentifier>) -> Bool {
         if type == Any.self { return false }
         if type is any ScalarValue.Type { return true }
-        if let optional = type as? any OptionalMarker.Type { return isBlind(wrapped(optional), in: registry, visiting: &visiting) }
-        if let array = type as? any ArrayMarker.Type { return isBlind(element(array), in: registry, visiting: &visiting) }
-        if let set = type as? any SetMarker.Type { return isBlind(element(set), in: registry, visiting: &visiting) }
-        if let dictionary = type as? any StringDictionaryMarker.Type { return isBlind(value(dictionary), in: registry, visiting: &visiting) }
+        // What a container holds (the shapes' walk, ValueShape.swift, reads it the same way).
+        let held: Any.Type? =
+            if let optional = type as? any OptionalMarker.Type { ValueShape.wrapped(optional) } else if let array = type as? any ArrayMarker.Type {
+                ValueShape.element(array)
+            } else if let set = type as? any SetMarker.Type {
+                ValueShape.element(set)
+            } else if let dictionary = type as? any StringDictionaryMarker.Type { ValueShape.value(dictionary) } else { nil }
+        if let held { return isBlind(held, in: registry, visiting: &visiting) }
         // A raw-value enum of a scalar: its raw value written by the scalar's codec.
         if let raw = type as? any RawRepresentable.Type, rawValueIsScalar(raw) { return true }
         // A model: the registry's own mapping of exactly this type, with no
@@ -109,9 +113,5 @@ extension CompiledMapping: PathBlindMapping {
         return mapping.decidesPathBlind(in: registry, visiting: &visiting)
     }
 
-    private static func wrapped<O: OptionalMarker>(_: O.Type) -> Any.Type { O.Wrapped.self }
-    private static func element<A: ArrayMarker>(_: A.Type) -> Any.Type { A.Element.self }
-    private static func element<S: SetMarker>(_: S.Type) -> Any.Type { S.Element.self }
-    private static func value<D: StringDictionaryMarker>(_: D.Type) -> Any.Type { D.Value.self }
     private static func rawValueIsScalar<R: RawRepresentable>(_: R.Type) -> Bool { R.RawValue.self is any ScalarValue.Type }
 }
