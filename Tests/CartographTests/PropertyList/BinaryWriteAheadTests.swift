@@ -180,6 +180,68 @@ import Testing
         }
     }
 
+    enum Shade: String, CodingKeyRepresentable, Encodable, Hashable { case red, green, blue, cyan, plum }
+    struct Palette: Encodable {
+        let names: [String: String]
+        let numbers: [Int: Double]
+        let shades: [Shade: [String: Int]]
+    }
+
+    /// Equal dictionaries give equal bytes: Swift seeds each dictionary's
+    /// hash order by its storage, and the binary writer numbers objects as
+    /// the encode meets them, so equal dictionaries held at once encoded
+    /// their members (and numbered their objects) in different orders.
+    /// Foundation's `fauxStability_dict` asks this of `[String: String]`;
+    /// integer and `CodingKeyRepresentable` keys have the same shape.
+    @Test func equalDictionariesGiveEqualBytes() throws {
+        let keys = ["a", "z", "n", "q", "b", "m", "k", "x", "c", "0", "12"]
+        let palettes = (0..<64).map { _ in
+            Palette(
+                names: Dictionary(uniqueKeysWithValues: keys.map { ($0, "v" + $0) }),
+                numbers: Dictionary(uniqueKeysWithValues: (0..<9).map { ($0 * 7, Double($0) / 4) }),
+                shades: Dictionary(uniqueKeysWithValues: [Shade.red, .green, .blue, .cyan, .plum].map { ($0, ["in": $0.rawValue.count, "out": 1]) }))
+        }
+        for format in [PropertyListFormat.binary, .xml] {
+            let encoder = CartographPropertyListEncoder()
+            encoder.outputFormat = format == .binary ? .binary : .xml
+            let first = try encoder.encode(palettes[0])
+            let differing = try palettes.filter { try encoder.encode($0) != first }.count
+            #expect(differing == 0, "\(format): \(differing) of \(palettes.count) encodes differ")
+            let dictionaries = palettes.map(\.names)
+            let firstDictionary = try encoder.encode(dictionaries[0])
+            #expect(try dictionaries.allSatisfy { try encoder.encode($0) == firstDictionary }, "\(format): [String: String]")
+            // What Foundation reads back is the value encoded.
+            let read = try PropertyListDecoder().decode([String: String].self, from: firstDictionary)
+            #expect(read == dictionaries[0])
+        }
+        // The members' coding keys are the ones Dictionary.encode(to:) gives.
+        let keysSeen = try KeyRecorder.keys(of: [3: "three", 11: "eleven"], [Shade.plum: 1], ["7": true, "x": false])
+        // In the order of their string values ("11" before "3").
+        #expect(keysSeen == ["11/11", "3/3", "plum/-", "7/7", "x/-"])
+    }
+
+    /// The member keys (string value / integer value) a property-list
+    /// encode hands to the members' `encode(to:)`, in the order it does.
+    struct KeyRecorder: Encodable {
+        final class Log: @unchecked Sendable { var keys: [String] = [] }
+        let log: Log
+        func encode(to encoder: any Encoder) throws {
+            let key = encoder.codingPath.last!
+            log.keys.append("\(key.stringValue)/\(key.intValue.map(String.init) ?? "-")")
+            var single = encoder.singleValueContainer()
+            try single.encode(0)
+        }
+
+        static func keys(of ints: [Int: String], _ shades: [Shade: Int], _ strings: [String: Bool]) throws -> [String] {
+            let log = Log()
+            let encoder = CartographPropertyListEncoder()
+            _ = try encoder.encode(ints.mapValues { _ in KeyRecorder(log: log) })
+            _ = try encoder.encode(shades.mapValues { _ in KeyRecorder(log: log) })
+            _ = try encoder.encode(strings.mapValues { _ in KeyRecorder(log: log) })
+            return log.keys
+        }
+    }
+
     /// The table empties by stamp; after the stamps wrap it is cleared for real.
     @Test func scalarTableForgetsEachWriteAcrossStampWraps() {
         // "a" encoded twice: a one-byte ASCII string marker and the byte.

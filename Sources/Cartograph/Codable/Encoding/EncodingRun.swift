@@ -13,6 +13,8 @@ final class EncodingRun {
     var convertedKeys = ConvertedKeyCache()
     /// Which value types are `[String: Value]` dictionaries, asked per nested value under a key strategy.
     var dictionaryTypes = TypeAnswers<Bool>()
+    /// Which value types are dictionaries a property list encodes in key order (KeyOrderedDictionary.swift).
+    var keyOrderedTypes = TypeAnswers<Bool>()
     /// The registry's entries for the value types met (asked per nested value).
     var registeredEntries = TypeAnswers<ModelEntry?>()
     /// Writing a binary plist with Cartograph's writer: scalars go into its sink as they come.

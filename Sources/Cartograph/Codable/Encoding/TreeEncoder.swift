@@ -182,6 +182,17 @@ final class TreeEncoder: Encoder, EncoderChecks {
 
     // MARK: Values
 
+    /// Runs `value.encode(to: encoder)`; in a property list, a dictionary
+    /// encodes its members in key order, so that equal values give equal
+    /// bytes (KeyOrderedDictionary.swift).
+    private func encodeContents<T: Encodable>(of value: T, to encoder: TreeEncoder) throws {
+        if propertyList, run.keyOrderedTypes.isKeyOrderedDictionary(T.self), let dictionary = value as? any KeyOrderedDictionary {
+            try dictionary.encodeInKeyOrder(to: encoder)
+        } else {
+            try value.encode(to: encoder)
+        }
+    }
+
     /// Encodes any value under `key` into a node.
     func encodeValue<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode {
         if let special = try encodeSpecial(value, key: key) { return special }
@@ -196,7 +207,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         try checkDepth(value, key: key)
         let child = TreeEncoder(run: run, parent: self, key: key, depth: depth + 1)
         child.keepDictionaryKeys(T.self)
-        try value.encode(to: child)
+        try encodeContents(of: value, to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
 
@@ -209,7 +220,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
         try checkDepth(value, key: nil)
         let child = TreeEncoder(run: run, trail: trail, depth: depth + 1)
         child.keepDictionaryKeys(T.self)
-        try value.encode(to: child)
+        try encodeContents(of: value, to: child)
         return child.result ?? .value(.object(JSONObject()))
     }
 
@@ -231,7 +242,7 @@ final class TreeEncoder: Encoder, EncoderChecks {
             return .native(try entry.encodeValue(value, EncodingContext(session: run.mappingSession)))
         }
         keepDictionaryKeys(T.self)
-        try value.encode(to: self)
+        try encodeContents(of: value, to: self)
         if result == nil, requiringValue { throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil) }
         return result ?? .value(.object(JSONObject()))
     }
