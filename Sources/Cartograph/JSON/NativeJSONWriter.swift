@@ -254,6 +254,17 @@ struct NativeJSONWriter {
         endKey()
     }
 
+    /// ``beginMember(quoted:_:depth:)`` for a key framed ahead of time
+    /// (``OutputBuffer/appendMemberStart(framed:key:first:)``): a comma
+    /// before it and a colon after it in `framed`.
+    @inline(__always)
+    mutating func beginMember(framed: Span<UInt8>, key: Range<Int>, _ position: Int, depth: Int) {
+        if indent == 0 { return sink.appendMemberStart(framed: framed, key: key, first: position == 0) }
+        beginElement(position, depth: depth)
+        sink.append(framed.extracting(key))
+        endKey()
+    }
+
     /// The separator after a member's key, spaced as the layout says.
     mutating func endKey() {
         if foundationLayout { sink.append(UInt8(ascii: " ")) }

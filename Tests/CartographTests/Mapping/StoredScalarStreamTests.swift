@@ -135,6 +135,52 @@ import Testing
         }
     }
 
+    /// Three stored scalars under keys of one length each, the first an
+    /// optional (so that with nil left out the second member is the first
+    /// written, with no comma before it).
+    struct Keyed {
+        var first: Int?
+        var second = "two"
+        var third = 3.5
+
+        static func mapping(_ keys: [String]) -> Mapping<Keyed> {
+            Mapping<Keyed>({ Keyed() }) {
+                Map(\.first, .key(keys[0]))
+                Map(\.second, .key(keys[1]))
+                Map(\.third, .key(keys[2]))
+            }
+        }
+    }
+
+    /// A member's comma, key and colon are copied from framed key bytes in
+    /// two 16-byte words up to 32 bytes, byte by byte past that: keys of
+    /// every length around that bound (and keys the options escape, which
+    /// are not framed) stream what the tree writes, first member or not.
+    @Test(arguments: [1, 2, 13, 14, 15, 16, 27, 28, 29, 30, 31, 32, 45, 80])
+    func keysOfEveryLengthStreamWhatTheTreeWrites(_ length: Int) throws {
+        let plain = String(repeating: "k", count: length)
+        let keySets = [
+            [plain + "1", plain + "2", plain + "3"], ["a", plain, "b"], [plain, "é" + plain, "x/" + plain],
+            [String(plain.prefix(length - 1)) + "\"", plain + "\u{1}", "z"]
+        ]
+        for keys in keySets {
+            for options in Self.options {
+                for nulls in [false, true] {
+                    var registry = ModelRegistry(options: MappingOptions { if nulls { $0.nilEncoding = .null } })
+                    registry.register(Keyed.mapping(keys))
+                    let mapper = JSONMapper(registry: registry, writeOptions: options)
+                    for sample in [Keyed(), Keyed(first: 1, second: "", third: -0.0)] {
+                        let streamed = try mapper.encode(sample)
+                        let tree = try mapper.encodeValue(sample).encoded(options: options)
+                        #expect(streamed == tree, "\(keys) \(options) nulls: \(nulls)")
+                        let read = try JSONSerialization.jsonObject(with: Data(streamed)) as? [String: Any]
+                        #expect(read?.count == (sample.first == nil && !nulls ? 2 : 3) && read?[keys[1]] as? String == sample.second)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func nilsAreLeftOutOrWrittenAsNull() throws {
         let plain = String(decoding: try Self.mapper(WriteOptions(), nulls: false).encode(Everything()), as: UTF8.self)
         #expect(!plain.contains("maybe_text") && plain.contains(#""maybe_int":3"#) && plain.contains(#""maybe_date":"#))

@@ -79,6 +79,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     /// for the stream; empty without flat keys.
     let streamOrder: [Int]
     let sortedStreamOrder: [Int]
+    /// The members of ``streamOrder`` and ``sortedStreamOrder`` as the rule loop reads them (StreamStep.swift).
+    let streamSteps: [StreamStep]
+    let sortedStreamSteps: [StreamStep]
     /// Whether the rules make child contexts (a nested model, an array or
     /// dictionary of values that are not leaves; any rule of a mapping
     /// without flat keys): the encode then links the model's own path step
@@ -86,7 +89,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
     let makesChildContexts: Bool
     /// ``flatKeys`` as JSON text, quotes included, one after another, for
     /// the keys that no escaping option changes (printable ASCII but `"`,
-    /// `\` and `/`); ``quotedKeyRanges`` says where each is (empty: escape it).
+    /// `\` and `/`), each framed by a comma and a colon, then padding
+    /// (``quotedKeys(_:)``); ``quotedKeyRanges`` says where each quoted key
+    /// is (empty: escape it).
     let quotedKeyBytes: [UInt8]
     let quotedKeyRanges: [Range<Int>]
     /// Whether ``unnamed`` holds an error: tested per object instead of
@@ -124,6 +129,16 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         sortedStreamOrder = flatKeys.map { keys in writing.sorted { (keys[$0] ?? "").utf8.lexicographicallyPrecedes((keys[$1] ?? "").utf8) } } ?? []
         (quotedKeyBytes, quotedKeyRanges) = Self.quotedKeys(flatKeys ?? [])
         let compiledRules = rules
+        let ranges = quotedKeyRanges
+        let nilEncoding = options.nilEncoding
+        let step = { (position: Int) in
+            let rule = compiledRules[position]
+            return StreamStep(
+                position: position, quoted: ranges[position], scalar: rule.storedScalar,
+                writesNull: (rule.nilEncoding ?? nilEncoding) == .null)
+        }
+        streamSteps = streamOrder.map(step)
+        sortedStreamSteps = sortedStreamOrder.map(step)
         makesChildContexts = flatKeys == nil || writing.contains { !compiledRules[$0].writesLeaf && compiledRules[$0].encodeSpec != nil }
         cannotRun = unnamed != nil
     }

@@ -46,33 +46,47 @@ extension CompiledMapping {
         // Sorted keys: the rules run in their keys' order (fixed when the
         // mapping was compiled), so the members come out as the tree's
         // writer sorts them.
-        let order = writer.options.sortedKeys ? sortedStreamOrder : streamOrder
+        let steps = writer.options.sortedKeys ? sortedStreamSteps : streamSteps
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
         let ruleObjects = ruleObjects
         let ruleSpan = ruleObjects.span
         let quotedKeyBytes = quotedKeyBytes
         let quotedKeySpan = quotedKeyBytes.span
-        let quotedKeyRanges = quotedKeyRanges
         // The model's memory taken once for all its stored scalars
         // (withUnsafePointer per property was a call each).
         try ModelView.with(model) { view in
-            for position in order {
+            let stepSpan = steps.span
+            for index in stepSpan.indices {
+                let step = stepSpan[index]
+                let start = writer.sink.count
+                if step.quoted.isEmpty {
+                    writer.beginMember(flatKeys[step.position] ?? "", count, depth: depth)
+                } else {
+                    writer.beginMember(framed: quotedKeySpan, key: step.quoted, count, depth: depth)
+                }
+                // A struct's stored scalar: written from the model's memory
+                // as its own type, with none of the rule's closures (and
+                // nothing a scalar write throws is a skip).
+                if let scalar = step.scalar {
+                    if try scalar.type.writeStored(view, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth + 1) {
+                        count += 1
+                    } else if step.writesNull {
+                        writer.sink.append(contentsOf: .null)
+                        count += 1
+                    } else {
+                        writer.sink.truncate(to: start)
+                    }
+                    continue
+                }
                 // Lent unretained: the rule array holds the rule, and a retain
                 // of the rule and of its closure's context per member was a
                 // fifth of a mapping encode's time on twitter.json.
-                try Unretained(ruleSpan[position]).with(as: Rule.self) { compiled in
-                    let start = writer.sink.count
-                    let quoted = quotedKeyRanges[position]
-                    if quoted.isEmpty {
-                        writer.beginMember(flatKeys[position] ?? "", count, depth: depth)
-                    } else {
-                        writer.beginMember(quoted: quotedKeySpan.extracting(quoted), count, depth: depth)
-                    }
+                try Unretained(ruleSpan[step.position]).with(as: Rule.self) { compiled in
                     do {
-                        if try Self.streamRule(compiled, model, view, context, &writer, depth + 1) {
+                        if try Self.streamRule(compiled, model, context, &writer, depth + 1) {
                             count += 1
-                        } else if compiled.nilEncoding ?? options.nilEncoding == .null {
+                        } else if step.writesNull {
                             writer.sink.append(contentsOf: .null)
                             count += 1
                         } else {
@@ -93,14 +107,10 @@ extension CompiledMapping {
     /// rule has nothing to write (a nil optional).
     @inline(__always)
     private static func streamRule(
-        _ compiled: Rule, _ model: Model, _ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
-        // A struct's stored scalar: written from the model's memory as its
-        // own type, with none of the rule's closures or generic value copies.
-        if let scalar = compiled.storedScalar {
-            return try scalar.type.writeStored(view, at: scalar.field, optional: scalar.optional, into: &writer, depth: depth)
-        }
-        // A class's scalar, through its getter, likewise (called through `?`: no retain of the closure).
+        // (A struct's stored scalar never gets here: its step writes it.)
+        // A class's scalar, through its getter (called through `?`: no retain of the closure).
         if let wrote = try compiled.classScalarWrite?(model, &writer, depth) { return wrote }
         // A scalar runs in the object's context, as in the tree (its path is
         // only made for an error, and errors are the tree's to report);
@@ -123,7 +133,10 @@ extension CompiledMapping {
         return true
     }
 
-    /// ``quotedKeyBytes`` and ``quotedKeyRanges`` for a mapping's flat keys.
+    /// ``quotedKeyBytes`` and ``quotedKeyRanges`` for a mapping's flat keys:
+    /// each key's JSON text framed by a comma before and a colon after
+    /// (the range covers the quoted key), then zeros, so that a member
+    /// start is copied in two words (``OutputBuffer/appendMemberStart(framed:key:first:)``).
     static func quotedKeys(_ keys: [String?]) -> ([UInt8], [Range<Int>]) {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
@@ -134,12 +147,15 @@ extension CompiledMapping {
                 ranges.append(bytes.count..<bytes.count)
                 continue
             }
+            bytes.append(UInt8(ascii: ","))
             let start = bytes.count
             bytes.append(UInt8(ascii: "\""))
             bytes += key.utf8
             bytes.append(UInt8(ascii: "\""))
             ranges.append(start..<bytes.count)
+            bytes.append(UInt8(ascii: ":"))
         }
+        bytes += repeatElement(0, count: OutputBuffer.framePadding)
         return (bytes, ranges)
     }
 }

@@ -111,6 +111,38 @@ import Foundation
         unsafe used = at + count + 1
     }
 
+    /// ``appendMemberStart(quoted:first:)`` for a key framed ahead of time:
+    /// in `framed`, the bytes at `key` are its JSON text (quotes included),
+    /// with a comma just before and a colon just after, and at least
+    /// ``framePadding`` bytes follow the key's start. Up to 32 bytes (the
+    /// comma, the key and the colon), the copy is two 16-byte words with
+    /// no branch on the length: the bytes written past the colon are
+    /// overwritten by what follows (room for them is reserved).
+    @inline(__always)
+    func appendMemberStart(framed: Span<UInt8>, key: Range<Int>, first: Bool) {
+        let from = first ? key.lowerBound : key.lowerBound - 1
+        let count = key.upperBound + 1 - from
+        precondition(from >= 0 && key.upperBound < framed.count, "a framed key outside its bytes")
+        reserve(count + Self.framePadding)
+        unsafe framed.withUnsafeBufferPointer { bytes in
+            let source = unsafe UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + from)
+            let target = unsafe UnsafeMutableRawPointer(base + used)
+            if count <= Self.framePadding, from + Self.framePadding <= bytes.count {
+                let low = unsafe source.loadUnaligned(as: SIMD16<UInt8>.self)
+                let high = unsafe source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+                unsafe target.storeBytes(of: low, as: SIMD16<UInt8>.self)
+                unsafe target.storeBytes(of: high, toByteOffset: 16, as: SIMD16<UInt8>.self)
+            } else {
+                unsafe ByteCopy.copy(to: target, from: source, count: count)
+            }
+        }
+        unsafe used += count
+    }
+
+    /// How many bytes a framed key's bytes hold past its start (zeros past
+    /// the last key), and the most a framed member start copies in words.
+    static let framePadding = 32
+
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { unsafe append(UnsafeRawBufferPointer(bytes)) }
 
     /// Appends bytes held elsewhere (a mapping's keys, quoted ahead of time).
