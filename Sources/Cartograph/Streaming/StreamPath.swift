@@ -131,6 +131,11 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                     // jq's `."a b"`.
                     steps.append(.key(try readQuotedKey()))
                 } else {
+                    // jq's and JSONPath's recursive descent: every value at
+                    // any depth, which a path of steps cannot name.
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                        throw fail("recursive descent ('..') is not supported; name each step, or use [*] for every element or member")
+                    }
                     let key = readKey()
                     guard !key.isEmpty else { throw fail("an empty key after '.'") }
                     steps.append(.key(key))
@@ -148,10 +153,18 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                 } else if isQuote(open) {
                     steps.append(.key(try readQuotedKey()))
                 } else {
+                    // An index from the end (`[-1]`) would need the array's
+                    // length, which a stream learns only at its end.
+                    if open == UInt8(ascii: "-") {
+                        throw fail("negative indices are not supported: a stream reads an array before it knows its length")
+                    }
                     let start = index
                     while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
                     guard index > start, let value = Int(String(decoding: bytes[start..<index], as: UTF8.self)) else {
                         throw fail("expected an index, *, or a quoted key after '['")
+                    }
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                        throw fail("slices ('[start:end]') are not supported; select [*] and count, or one index")
                     }
                     steps.append(.index(value))
                 }

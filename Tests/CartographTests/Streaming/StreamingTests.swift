@@ -50,6 +50,24 @@ import Testing
         }
     }
 
+    /// jq and JSONPath forms a path of steps cannot stream are refused by
+    /// name, at their offset, not as a malformed key or index.
+    @Test func unsupportedJqFormsAreRefusedByName() throws {
+        for (text, named, offset) in [
+            ("..", "recursive descent", 1), ("$..a", "recursive descent", 2), (".a..b", "recursive descent", 3),
+            (".arr[-1]", "negative indices", 5), ("$[0:2]", "slices", 3), (".a[10:]", "slices", 5)
+        ] {
+            do {
+                _ = try StreamPath.steps(parsing: text)
+                Issue.record("\(text) parsed")
+            } catch let error as CartographError {
+                #expect(
+                    error.kind == .syntax && error.message.contains(named) && error.offset == offset,
+                    "\(text): \(error.message) at \(String(describing: error.offset))")
+            }
+        }
+    }
+
     @Test func topLevelArrayInAnyChunking() throws {
         let bytes = Array(#" [ {"id": 1, "name": "a"}, {"id": 2, "name": "é\u00e9"} ,{"id":3,"name":""} ] "#.utf8)
         for (label, sizes) in Self.chunkings {
