@@ -99,6 +99,79 @@ import Testing
         #expect(outer.inner.name == "factory:x" && outer.maybe?.name == "factory:y")
     }
 
+    /// Writes an `Inner` its own way, reading its path: what the stream's
+    /// slots must leave to the rule's own path.
+    struct WritingFactory: ModelFactory {
+        var keys: [String] { ["name"] }
+        func make(from object: ObjectView, context: MappingContext) throws -> Inner { Inner() }
+        func encode(_ model: Inner, context: EncodingContext) throws -> EncodedValue {
+            .object([("written", .string(model.name)), ("at", .string(context.path))])
+        }
+    }
+
+    static let sample = Outer(
+        id: 7, inner: Inner(name: "in", score: 1), maybe: nil,
+        list: [Inner(name: "a", score: 2), Inner(name: "b\u{1}", score: 3)])
+
+    /// The stream writes a struct's nested model and array of models
+    /// through their slots, straight into the nested mapping: the same
+    /// bytes as the tree under every writer option, empty arrays included.
+    @Test(arguments: 0..<MappingStreamTests.writeOptions.count)
+    func slotsStreamWhatTheTreeWrites(_ option: Int) throws {
+        var registry = ModelRegistry()
+        registry.register(Outer.self)
+        registry.register(Inner.self)
+        let mapper = JSONMapper(registry: registry, writeOptions: MappingStreamTests.writeOptions[option])
+        for outer in [Self.sample, Outer(), Outer(id: 1, inner: Inner(), maybe: Inner(name: "m", score: 4), list: [])] {
+            try MappingStreamTests.expectStreamed(outer, mapper)
+            try MappingStreamTests.expectStreamed([outer, outer], mapper)
+        }
+    }
+
+    /// A factory for the nested type writes it, in the slots' stead, with
+    /// its path; so does the same compiled mapping in a registry where the
+    /// nested type is registered by its mapping, and then again one where a
+    /// factory took its place (the slot finds its mapping per registry).
+    @Test func aNestedFactoryWritesInTheSlotsStead() throws {
+        var mapped = ModelRegistry()
+        mapped.register(Outer.self)
+        mapped.register(Inner.self)
+        var factory = ModelRegistry()
+        factory.register(Outer.self)
+        factory.register(WritingFactory())
+        for _ in 0..<2 {
+            let viaMapping = String(decoding: try JSONMapper(registry: mapped).encode(Self.sample), as: UTF8.self)
+            #expect(viaMapping == #"{"id":7,"inner":{"name":"in","score":1},"list":[{"name":"a","score":2},{"name":"b\u0001","score":3}]}"#)
+            let viaFactory = String(decoding: try JSONMapper(registry: factory).encode(Self.sample), as: UTF8.self)
+            #expect(
+                viaFactory
+                    == #"{"id":7,"inner":{"written":"in","at":"$.inner"},"list":[{"written":"a","at":"$.list[0]"},{"written":"b\u0001","at":"$.list[1]"}]}"#
+            )
+        }
+    }
+
+    /// A nested mapping's error inside an array written by a slot is the
+    /// tree's, with its path.
+    @Test func anErrorInsideASlotsArrayNamesItsPath() throws {
+        struct Measured: Mappable {
+            var value = 0.0
+            static let mapping = Mapping<Measured>({ Measured() }) { Map(\.value, "value") }
+        }
+        struct Series: Mappable {
+            var points: [Measured] = []
+            static let mapping = Mapping<Series>({ Series() }) { Map(\.points, "points") }
+        }
+        var registry = ModelRegistry()
+        registry.register(Series.self)
+        registry.register(Measured.self)
+        let series = Series(points: [Measured(value: 1), Measured(value: .nan)])
+        #expect {
+            try JSONMapper(registry: registry).encode(series)
+        } throws: { error in
+            (error as? CartographError)?.path == "$.points[1].value"
+        }
+    }
+
     struct Skipping: Mappable {
         var id = 0
         static let mapping = Mapping<Skipping>(construct: { object, _ in

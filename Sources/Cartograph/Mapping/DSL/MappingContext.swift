@@ -376,7 +376,7 @@ public struct EncodingContext {
 
     /// A blind context's child: the same place on the path stack, one level down.
     @inline(__always)
-    private func blindChild() -> EncodingContext {
+    func blindChild() -> EncodingContext {
         EncodingContext(session: session, trail: trail, depth: depth + 1, subMapper: subMapper, blind: true)
     }
 

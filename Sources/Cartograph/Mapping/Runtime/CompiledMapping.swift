@@ -33,6 +33,9 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         let classScalar: ClassScalarRead?
         /// A class's scalar property the stream writes through its getter (``ClassScalarWrite``).
         let classScalarWrite: ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
+        /// A struct's nested model or array of models the stream writes
+        /// through its slot, when the slot can (``InPlaceSlot/write(_:_:_:_:)``).
+        let streamSlot: InPlaceSlot?
 
         init(rule: MappingRule<Model>, decodeSpec: KeySpec?, encodeSpec: KeySpec?, fallbackSpec: KeySpec? = nil) {
             self.rule = rule
@@ -45,6 +48,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             storedScalar = rule.writesLeaf && rule.encodes ? rule.stored?.scalar : nil
             classScalar = rule.decodes && rule.role == .property ? rule.makeClassScalar?() : nil
             classScalarWrite = rule.writesLeaf && rule.encodes && rule.role == .property ? rule.makeClassScalarWrite?() : nil
+            streamSlot = !rule.writesLeaf && rule.encodes && rule.role == .property ? rule.nested : nil
         }
     }
 

@@ -20,4 +20,12 @@ class InPlaceSlot: @unchecked Sendable {
     ) throws -> Bool {
         false
     }
+
+    /// Writes the property's value from `view` (the model's memory) into
+    /// the member the mapping stream began for it, in `context`, the
+    /// property's own (its step linked); nil, having written nothing, when
+    /// the general path must run.
+    func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
+        nil
+    }
 }

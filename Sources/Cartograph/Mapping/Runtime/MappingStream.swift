@@ -78,7 +78,7 @@ extension CompiledMapping {
                 // fifth of a mapping encode's time on twitter.json.
                 try Unretained(ruleSpan[step.position]).with(as: Rule.self) { compiled in
                     do {
-                        Self.finishMember(try Self.streamRule(compiled, model, context, &writer, depth + 1), step, from: start, &count, &writer)
+                        Self.finishMember(try Self.streamRule(compiled, model, view, context, &writer, depth + 1), step, from: start, &count, &writer)
                     } catch is CycleDetected where options.cycles == .skip {
                         writer.sink.truncate(to: start)
                     } catch is OmitProperty {
@@ -108,19 +108,35 @@ extension CompiledMapping {
     /// rule has nothing to write (a nil optional).
     @inline(__always)
     private static func streamRule(
-        _ compiled: Rule, _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ compiled: Rule, _ model: Model, _ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
         // (A struct's stored scalar never gets here: its step writes it.)
         // A class's scalar, through its getter (called through `?`: no retain of the closure).
         if let wrote = try compiled.classScalarWrite?(model, &writer, depth) { return wrote }
         // A scalar runs in the object's context, as in the tree (its path is
-        // only made for an error, and errors are the tree's to report);
-        // every rule the stream runs has a key spec (``streamOrder``).
+        // only made for an error, and errors are the tree's to report).
         // No copy of the context made unless a child is (a copy retains each of its references).
-        guard !compiled.writesLeaf, let spec = compiled.encodeSpec else { return try run(compiled, model, context, &writer, depth) }
+        if compiled.writesLeaf { return try run(compiled, model, context, &writer, depth) }
+        // Below a blind model nothing links a step (PathBlindness.swift):
+        // the child is one level down, with no key spec read (a retain and
+        // a release of its storage) and no link to cut back.
+        if context.blind { return try runChild(compiled, model, view, context.blindChild(), &writer, depth) }
+        // Every rule the stream runs has a key spec (``streamOrder``).
+        guard let spec = compiled.encodeSpec else { return try run(compiled, model, context, &writer, depth) }
         let mark = context.linkMark
         defer { context.unlink(to: mark) }
-        return try run(compiled, model, context.linkedChild(spec: spec), &writer, depth)
+        return try runChild(compiled, model, view, context.linkedChild(spec: spec), &writer, depth)
+    }
+
+    /// Runs a rule whose value is not a leaf in its own context, `child`:
+    /// a struct's nested model or array of models through its slot when
+    /// the slot can write it (not a factory's model, not a base class's).
+    @inline(__always)
+    private static func runChild(
+        _ compiled: Rule, _ model: Model, _ view: ModelView, _ child: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+    ) throws -> Bool {
+        if let slot = compiled.streamSlot, let wrote = try slot.write(view, child, &writer, depth) { return wrote }
+        return try run(compiled, model, child, &writer, depth)
     }
 
     @inline(__always)

@@ -18,9 +18,45 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     /// The array as the property's value (moved in, not copied).
     private let wrap: (consuming Collected) -> Value
 
+    /// Whether the stream may write the property here: an array (not an
+    /// optional one) of struct models (class instances and protocol-typed
+    /// values take the general path: their dynamic types, their cycles).
+    private let writes: Bool
+
     init(field: FieldOffset, wrap: @escaping (consuming Collected) -> Value) {
         self.wrap = wrap
+        writes =
+            isSameType(Value.self, Collected.self) && !(Collected.Element.self is AnyClass)
+            && !MetadataKind.isExistential(Collected.Element.self)
         super.init(field: field)
+    }
+
+    /// What the general path writes (the rule's closure, the array codec's
+    /// ``ValueCodec/streamElements(_:_:_:_:_:)`` and, per element, the
+    /// model codec's stream): the elements' mapping found once for the
+    /// array, each element lent from it and written by that mapping's
+    /// stream in its own context, one level down.
+    override func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
+        guard writes, context.subMapper == nil else { return nil }
+        return try withMapping(of: Collected.Element.self, in: context.registry) { mapping in
+            try view.lend(field, as: Collected.self) { array in
+                let elements = array.elements
+                try context.descend()
+                try writer.open(UInt8(ascii: "["), depth: depth, path: "")
+                try context.withOwnStepLinked { context in
+                    let elementMark = context.linkMark
+                    try LentValue.forEach(in: elements) { position, element in
+                        writer.beginElement(position, depth: depth)
+                        defer { context.unlink(to: elementMark) }
+                        let child = context.linkedChild(index: position)
+                        try child.descend()
+                        try mapping.stream(element, child, &writer, depth + 1)
+                    }
+                }
+                writer.close(UInt8(ascii: "]"), count: elements.count, depth: depth)
+                return true
+            }
+        }
     }
 
     override func read(

@@ -37,10 +37,31 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
     /// The property's nil, when it is optional.
     private let nothing: (() -> Value)?
 
+    /// Whether the stream may write the property here: a struct model held
+    /// as itself (an optional, a class instance or a protocol-typed value
+    /// takes the general path: its nil, its dynamic type, its cycles).
+    private let writes: Bool
+
     init(field: FieldOffset, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?) {
         self.wrap = wrap
         self.nothing = nothing
+        writes = isSameType(Value.self, Nested.self) && !(Nested.self is AnyClass) && !MetadataKind.isExistential(Nested.self)
         super.init(field: field)
+    }
+
+    /// What the general path writes (the rule's closure, the model codec's
+    /// stream, ``ValueCodec/streamModel(_:dynamicType:resolved:_:_:_:)``),
+    /// straight into the nested mapping's stream: the property lent from
+    /// the model's memory, the mapping found once per registry.
+    override func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
+        guard writes, context.subMapper == nil else { return nil }
+        return try withMapping(of: Nested.self, in: context.registry) { mapping in
+            try view.lend(field, as: Nested.self) { model in
+                try context.descend()
+                try mapping.stream(model, context, &writer, depth)
+                return true
+            }
+        }
     }
 
     override func read(
