@@ -128,6 +128,47 @@ import Testing
         }
     }
 
+    /// Optional models, optional arrays of models and arrays of scalars
+    /// (nested too, optional too), written by their slots.
+    struct Mixed: Mappable {
+        var rings: [[Double]] = [[1.5, -0.0], []]
+        var ids: [Int] = [3, -1]
+        var tags: [String]? = ["a\"b", ""]
+        var parts: [Inner]? = [Inner(name: "p", score: 1)]
+        var lone: Inner? = Inner(name: "l", score: 2)
+        static let mapping = Mapping<Mixed>({ Mixed() }) {
+            Map(\.rings, "rings")
+            Map(\.ids, "ids")
+            Map(\.tags, "tags")
+            Map(\.parts, "parts")
+            Map(\.lone, "lone")
+        }
+    }
+
+    /// The slots of optionals write nothing for nil (the member left out,
+    /// or `null` under that nil encoding) and the payload otherwise: the
+    /// same bytes as the tree under every writer option.
+    @Test(arguments: 0..<MappingStreamTests.writeOptions.count)
+    func optionalAndScalarArraySlotsStreamWhatTheTreeWrites(_ option: Int) throws {
+        let empty = Mixed(rings: [], ids: [], tags: nil, parts: nil, lone: nil)
+        let some = Mixed(rings: [[]], ids: [0], tags: [], parts: [], lone: Inner())
+        for nilEncoding in [NilEncoding.omit, .null] {
+            var registry = ModelRegistry(options: MappingOptions { $0.nilEncoding = nilEncoding })
+            registry.register(Mixed.self)
+            registry.register(Inner.self)
+            let mapper = JSONMapper(registry: registry, writeOptions: MappingStreamTests.writeOptions[option])
+            for mixed in [Mixed(), empty, some] {
+                try MappingStreamTests.expectStreamed(mixed, mapper)
+                try MappingStreamTests.expectStreamed([mixed, empty], mapper)
+            }
+        }
+        var registry = ModelRegistry()
+        registry.register(Mixed.self)
+        registry.register(Inner.self)
+        let written = String(decoding: try JSONMapper(registry: registry).encode(empty), as: UTF8.self)
+        #expect(written == #"{"rings":[],"ids":[]}"#)
+    }
+
     /// A factory for the nested type writes it, in the slots' stead, with
     /// its path; so does the same compiled mapping in a registry where the
     /// nested type is registered by its mapping, and then again one where a

@@ -18,16 +18,24 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     /// The array as the property's value (moved in, not copied).
     private let wrap: (consuming Collected) -> Value
 
-    /// Whether the stream may write the property here: an array (not an
-    /// optional one) of struct models (class instances and protocol-typed
-    /// values take the general path: their dynamic types, their cycles).
-    private let writes: Bool
+    /// Where the stream reads the array: the property itself, or, for an
+    /// optional, its payload once ``isNothing`` says it holds one. Nil when
+    /// the stream takes the general path (class instances and
+    /// protocol-typed values: their dynamic types, their cycles).
+    private let array: FieldOffset?
+    /// Whether the optional property holds nil (nil for a property that is the array itself).
+    private let isNothing: ((Value) -> Bool)?
 
-    init(field: FieldOffset, wrap: @escaping (consuming Collected) -> Value) {
+    init(field: FieldOffset, wrap: @escaping (consuming Collected) -> Value, isNothing: ((Value) -> Bool)? = nil) {
         self.wrap = wrap
-        writes =
-            isSameType(Value.self, Collected.self) && !(Collected.Element.self is AnyClass)
-            && !MetadataKind.isExistential(Collected.Element.self)
+        self.isNothing = isNothing
+        if Collected.Element.self is AnyClass || MetadataKind.isExistential(Collected.Element.self) {
+            array = nil
+        } else if isSameType(Value.self, Collected.self) {
+            array = field
+        } else {
+            array = isNothing == nil ? nil : field.payload(as: Collected.self)
+        }
         super.init(field: field)
     }
 
@@ -37,9 +45,11 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     /// array, each element lent from it and written by that mapping's
     /// stream in its own context, one level down.
     override func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
-        guard writes, context.subMapper == nil else { return nil }
+        guard let array, context.subMapper == nil else { return nil }
+        // A nil optional has nothing to write (its member is left out or `null`).
+        if let isNothing, view.lend(field, as: Value.self, isNothing) { return false }
         return try withMapping(of: Collected.Element.self, in: context.registry) { mapping in
-            try view.lend(field, as: Collected.self) { array in
+            try view.lend(array, as: Collected.self) { array in
                 let elements = array.elements
                 try context.descend()
                 try writer.open(UInt8(ascii: "["), depth: depth, path: "")

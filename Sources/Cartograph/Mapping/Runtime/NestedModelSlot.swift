@@ -37,15 +37,25 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
     /// The property's nil, when it is optional.
     private let nothing: (() -> Value)?
 
-    /// Whether the stream may write the property here: a struct model held
-    /// as itself (an optional, a class instance or a protocol-typed value
-    /// takes the general path: its nil, its dynamic type, its cycles).
-    private let writes: Bool
+    /// Where the stream reads the model: the property itself, or, for an
+    /// optional, its payload once ``isNothing`` says it holds one. Nil when
+    /// the stream takes the general path (a class instance or a
+    /// protocol-typed value: its dynamic type, its cycles).
+    private let model: FieldOffset?
+    /// Whether the optional property holds nil (nil for a property that is the model itself).
+    private let isNothing: ((Value) -> Bool)?
 
-    init(field: FieldOffset, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?) {
+    init(field: FieldOffset, wrap: @escaping (consuming Nested) -> Value, nothing: (() -> Value)?, isNothing: ((Value) -> Bool)? = nil) {
         self.wrap = wrap
         self.nothing = nothing
-        writes = isSameType(Value.self, Nested.self) && !(Nested.self is AnyClass) && !MetadataKind.isExistential(Nested.self)
+        self.isNothing = isNothing
+        if Nested.self is AnyClass || MetadataKind.isExistential(Nested.self) {
+            model = nil
+        } else if isSameType(Value.self, Nested.self) {
+            model = field
+        } else {
+            model = isNothing == nil ? nil : field.payload(as: Nested.self)
+        }
         super.init(field: field)
     }
 
@@ -54,9 +64,11 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
     /// straight into the nested mapping's stream: the property lent from
     /// the model's memory, the mapping found once per registry.
     override func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
-        guard writes, context.subMapper == nil else { return nil }
+        guard let model, context.subMapper == nil else { return nil }
+        // A nil optional has nothing to write (its member is left out or `null`).
+        if let isNothing, view.lend(field, as: Value.self, isNothing) { return false }
         return try withMapping(of: Nested.self, in: context.registry) { mapping in
-            try view.lend(field, as: Nested.self) { model in
+            try view.lend(model, as: Nested.self) { model in
                 try context.descend()
                 try mapping.stream(model, context, &writer, depth)
                 return true

@@ -17,15 +17,47 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
     private let wrap: (consuming Collected) -> Value
     /// The rule's own `lenient`.
     private let lenient: Bool
+    /// Writes the array as the array codec's stream does (the scalar's own loops).
+    private let writes: ((Collected, inout NativeJSONWriter, Int) throws -> Void)?
+    /// The levels of nesting that writer checks at once (``EncodingContext/descend(levels:)``).
+    private let levels: Int
+    /// Where the stream reads the array: the property itself, or, for an
+    /// optional, its payload once ``isNothing`` says it holds one.
+    private let array: FieldOffset?
+    /// Whether the optional property holds nil (nil for a property that is the array itself).
+    private let isNothing: ((Value) -> Bool)?
 
     init(
         field: FieldOffset, lenient: Bool, elements: @escaping (Document, Int, Bool, Bool) throws -> [Collected.Element],
-        wrap: @escaping (consuming Collected) -> Value
+        wrap: @escaping (consuming Collected) -> Value, writes: ((Collected, inout NativeJSONWriter, Int) throws -> Void)? = nil,
+        levels: Int = 1, isNothing: ((Value) -> Bool)? = nil
     ) {
         self.elements = elements
         self.wrap = wrap
         self.lenient = lenient
+        self.writes = writes
+        self.levels = levels
+        self.isNothing = isNothing
+        if isSameType(Value.self, Collected.self) {
+            array = field
+        } else {
+            array = isNothing == nil ? nil : field.payload(as: Collected.self)
+        }
         super.init(field: field)
+    }
+
+    /// What the general path writes (the rule's closure, the array codec's
+    /// stream): the array lent from the model's memory, checked for its
+    /// levels of nesting and written by the scalar's own loop.
+    override func write(_ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int) throws -> Bool? {
+        guard let writes, let array, context.subMapper == nil else { return nil }
+        // A nil optional has nothing to write (its member is left out or `null`).
+        if let isNothing, view.lend(field, as: Value.self, isNothing) { return false }
+        return try view.lend(array, as: Collected.self) { array in
+            try context.descend(levels: levels)
+            try writes(array, &writer, depth)
+            return true
+        }
     }
 
     override func read(

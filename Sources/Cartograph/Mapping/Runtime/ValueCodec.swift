@@ -279,12 +279,18 @@ struct ValueCodec<Value>: @unchecked Sendable {
             isCollection: true, zero: { A.make([]) },
             scalarArray: reader, scalarNesting: nesting,
             modelSlot: models ? { field in NestedModelArraySlot<A, A>(field: field, wrap: { $0 }) } : nil,
-            optionalSlot: models ? { field in NestedModelArraySlot<A?, A>(field: field, wrap: { $0 }) } : nil,
+            optionalSlot: models ? { field in NestedModelArraySlot<A?, A>(field: field, wrap: { $0 }, isNothing: { $0 == nil }) } : nil,
             arraySlot: scalars.map { read in
-                { field, lenient in ScalarArraySlot<A, A>(field: field, lenient: lenient, elements: read, wrap: { $0 }) }
+                { field, lenient in
+                    ScalarArraySlot<A, A>(field: field, lenient: lenient, elements: read, wrap: { $0 }, writes: scalarWriter, levels: levels)
+                }
             },
             optionalArraySlot: scalars.map { read in
-                { field, lenient in ScalarArraySlot<A?, A>(field: field, lenient: lenient, elements: read, wrap: { $0 }) }
+                { field, lenient in
+                    ScalarArraySlot<A?, A>(
+                        field: field, lenient: lenient, elements: read, wrap: { $0 }, writes: scalarWriter, levels: levels,
+                        isNothing: { $0 == nil })
+                }
             })
     }
 
@@ -432,7 +438,7 @@ struct ValueCodec<Value>: @unchecked Sendable {
                 try streamModel(value, dynamicType: dynamicType, resolved: resolved, context, &writer, depth)
             },
             modelSlot: { field in NestedModelSlot<Value, Value>(field: field, wrap: { $0 }, nothing: nil) },
-            optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }) })
+            optionalSlot: { field in NestedModelSlot<Value?, Value>(field: field, wrap: { $0 }, nothing: { nil }, isNothing: { $0 == nil }) })
     }
 }
 

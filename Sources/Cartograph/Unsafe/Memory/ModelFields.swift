@@ -35,6 +35,22 @@ struct FieldOffset: Sendable, Equatable {
         model = ObjectIdentifier(Model.self)
         value = ObjectIdentifier(Value.self)
     }
+
+    private init(offset: Int, model: ObjectIdentifier, value: ObjectIdentifier) {
+        self.offset = offset
+        self.model = model
+        self.value = value
+    }
+
+    /// The value an optional field holds when it is not nil, as a field of
+    /// its own at the same offset: an `Optional` keeps its payload at
+    /// offset 0 (a single-payload enum's layout, ``LayoutAssumptions``).
+    /// Nil when the layout assumptions are off. Read only once the
+    /// optional is known not to be nil.
+    func payload<Wrapped>(as _: Wrapped.Type) -> FieldOffset? {
+        guard LayoutAssumptions.enabled else { return nil }
+        return FieldOffset(offset: offset, model: model, value: ObjectIdentifier(Wrapped.self))
+    }
 }
 
 /// A struct model's memory while the rule loop fills it (see ``FieldOffset``).
