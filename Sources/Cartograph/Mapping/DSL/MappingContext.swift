@@ -454,6 +454,15 @@ public struct EncodingContext {
         return EncodingContext(session: session, trail: push(hasPendingStep ? linkedTrail() : trail), depth: depth + 1, subMapper: subMapper)
     }
 
+    /// ``descend(levels:)`` without the stack check, for a stream about
+    /// to open the level's container, whose writer checks the stack
+    /// (``NativeJSONWriter/open(_:depth:path:)``): one check per level, not two.
+    @inline(__always)
+    func descendToOpen() throws {
+        // Past the limit, descend(levels:) throws its error with the path.
+        if depth + 1 > options.maxDepth { try descend() }
+    }
+
     /// Checks that one more level fits (`levels` more, for the stream's
     /// nested scalar arrays): within ``MappingOptions/maxDepth`` and within
     /// the thread's stack (``StackGuard``).

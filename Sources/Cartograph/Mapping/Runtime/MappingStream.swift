@@ -219,7 +219,7 @@ extension ValueCodec {
     static func streamElements<Element>(
         _ values: [Element], _ codec: ValueCodec<Element>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws {
-        try context.descend()
+        try context.descendToOpen()
         try writer.open(UInt8(ascii: "["), depth: depth, path: "")
         // Each element lent from the array's buffer (LentValue): the
         // subscript copied a struct element whole, a retain per reference in it.
@@ -254,7 +254,7 @@ extension ValueCodec {
     static func streamMembers<Member>(
         _ pairs: [(String, Member)], _ codec: ValueCodec<Member>, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws {
-        try context.descend()
+        try context.descendToOpen()
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         try context.withOwnStepLinked { try streamKeyedMembers(pairs, codec, $0, &writer, depth) }
         writer.close(UInt8(ascii: "}"), count: pairs.count, depth: depth)
@@ -293,7 +293,7 @@ extension ValueCodec {
         // class instance can be of a subclass or in a cycle.
         if !dynamicType {
             let streamed: Void? = try resolved.withCompiledMapping(for: Value.self, in: context.registry) { (compiled: CompiledMapping<Value>) in
-                try context.descend()
+                try context.descendToOpen()
                 try compiled.stream(value, context, &writer, depth)
             }
             if streamed != nil { return }

@@ -51,7 +51,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
         return try withMapping(of: Collected.Element.self, in: context.registry) { mapping in
             try view.lend(array, as: Collected.self) { array in
                 let elements = array.elements
-                try context.descend()
+                try context.descendToOpen()
                 try writer.open(UInt8(ascii: "["), depth: depth, path: "")
                 try context.withOwnStepLinked { context in
                     let elementMark = context.linkMark
@@ -59,7 +59,7 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
                         writer.beginElement(position, depth: depth)
                         defer { context.unlink(to: elementMark) }
                         let child = context.linkedChild(index: position)
-                        try child.descend()
+                        try child.descendToOpen()
                         try mapping.stream(element, child, &writer, depth + 1)
                     }
                 }

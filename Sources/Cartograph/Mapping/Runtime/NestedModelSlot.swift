@@ -69,7 +69,7 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         if let isNothing, view.lend(field, as: Value.self, isNothing) { return false }
         return try withMapping(of: Nested.self, in: context.registry) { mapping in
             try view.lend(model, as: Nested.self) { model in
-                try context.descend()
+                try context.descendToOpen()
                 try mapping.stream(model, context, &writer, depth)
                 return true
             }
