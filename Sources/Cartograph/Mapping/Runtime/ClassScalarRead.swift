@@ -61,12 +61,17 @@ final class ClassScalarRead: @unchecked Sendable {
         return S.classAssigner(typed)
     }
 
-    /// `set` taken as a setter of `S?` (`Value` is `S?`).
+    /// `set` taken as a setter of `S?` (`Value` is `S?`), compiled into
+    /// `S`'s assigner with the model taken as an object: a requirement
+    /// generic over the model too is not specialised for `S`, and made each
+    /// `S?` it set by asking the runtime for `Optional<S>`'s metadata (a
+    /// hash lookup of some 300 instructions per property).
     private static func optionalAssigner<S: ScalarValue, Model, Value>(
         _: S.Type, _: Model.Type, set: @escaping (Model, Value) -> Void
     ) -> ((inout Model, Document, Int, Bool) throws -> Void)? {
         guard let typed = set as? (Model, S?) -> Void else { return nil }
-        return S.classOptionalAssigner(typed)
+        let assign = S.classOptionalAssigner { object, value in typed(classValue(object, as: Model.self), value) }
+        return { model, document, index, lenient in try assign(classObject(model), document, index, lenient) }
     }
 
     /// The rule loop's path for a plain key (``ScalarRead/read(index:in:into:context:)``'s
@@ -106,11 +111,20 @@ enum ClassScalarWrite {
         return S.classWriter(typed)
     }
 
+    /// An optional's getter: the value it gives (a `Value`, whose type the
+    /// closure holds) is written by `S`'s own specialised stored-value
+    /// writer, read as a `Value` that is its own field. Unwrapped in generic
+    /// code, as a `S?`, each value asked the runtime for `Optional<S>`'s
+    /// metadata, a hash lookup of some 300 instructions.
     private static func optionalWriter<S: ScalarValue, Model, Value>(_: S.Type, get: @escaping (Model) -> Value)
         -> ((Model, inout NativeJSONWriter, Int) throws -> Bool)?
     {
-        guard let typed = get as? (Model) -> S? else { return nil }
-        return S.classOptionalWriter(typed)
+        guard Value.self == S?.self else { return nil }
+        let whole = FieldOffset.whole(Value.self)
+        return { model, writer, depth in
+            let value = get(model)
+            return try ModelView.with(value) { try S.writeStored($0, at: whole, optional: true, into: &writer, depth: depth) }
+        }
     }
 }
 
@@ -122,19 +136,11 @@ extension ScalarValue {
         }
     }
 
-    static func classOptionalWriter<Model>(_ get: @escaping (Model) -> Self?) -> (Model, inout NativeJSONWriter, Int) throws -> Bool {
-        { model, writer, depth in
-            guard let value = get(model) else { return false }
-            try value.writeJSON(into: &writer, depth: depth)
-            return true
-        }
-    }
-
     static func classAssigner<Model>(_ set: @escaping (Model, Self) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void {
         { model, document, index, lenient in set(model, try scalar(in: document, at: index, lenient: lenient)) }
     }
 
-    static func classOptionalAssigner<Model>(_ set: @escaping (Model, Self?) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void {
-        { model, document, index, lenient in set(model, try scalar(in: document, at: index, lenient: lenient)) }
+    static func classOptionalAssigner(_ set: @escaping (AnyObject, Self?) -> Void) -> (AnyObject, Document, Int, Bool) throws -> Void {
+        { object, document, index, lenient in set(object, try scalar(in: document, at: index, lenient: lenient)) }
     }
 }

@@ -62,11 +62,12 @@ protocol ScalarValue {
     /// optional one): ``ClassScalarRead``. Requirements for the same reason
     /// as ``scalarArray(in:at:lenient:skippingNulls:)``: the read is compiled for the type.
     static func classAssigner<Model>(_ set: @escaping (Model, Self) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
-    static func classOptionalAssigner<Model>(_ set: @escaping (Model, Self?) -> Void) -> (inout Model, Document, Int, Bool) throws -> Void
-    /// A closure that writes the value a class model's getter gives as JSON
-    /// (false, writing nothing, for the optional one's nil): ``ClassScalarWrite``.
+    /// The optional one takes the model as an object (a class instance):
+    /// not generic, so that it is compiled for the type.
+    static func classOptionalAssigner(_ set: @escaping (AnyObject, Self?) -> Void) -> (AnyObject, Document, Int, Bool) throws -> Void
+    /// A closure that writes the value a class model's getter gives as JSON:
+    /// ``ClassScalarWrite`` (an optional's goes through ``writeStored(_:at:optional:into:depth:)``).
     static func classWriter<Model>(_ get: @escaping (Model) -> Self) -> (Model, inout NativeJSONWriter, Int) throws -> Bool
-    static func classOptionalWriter<Model>(_ get: @escaping (Model) -> Self?) -> (Model, inout NativeJSONWriter, Int) throws -> Bool
 }
 
 /// The built-in scalar `type` is, or holds as an `Optional` (`optional`);

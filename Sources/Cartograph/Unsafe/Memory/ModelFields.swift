@@ -42,6 +42,13 @@ struct FieldOffset: Sendable, Equatable {
         self.value = value
     }
 
+    /// A value's whole memory as a field of itself (offset 0, its own
+    /// type): for a value held in a local that a scalar's specialised
+    /// writer then reads (``ClassScalarWrite``).
+    static func whole<Value>(_: Value.Type) -> FieldOffset {
+        FieldOffset(offset: 0, model: ObjectIdentifier(Value.self), value: ObjectIdentifier(Value.self))
+    }
+
     /// The value an optional field holds when it is not nil, as a field of
     /// its own at the same offset: an `Optional` keeps its payload at
     /// offset 0 (a single-payload enum's layout, ``LayoutAssumptions``).
@@ -170,6 +177,15 @@ func sameType<T, U>(_ value: T, as _: U.Type) -> U {
 func classObject<T>(_ value: T) -> AnyObject {
     precondition(T.self is AnyClass, "a value taken as a class instance is not one")
     return unsafe unsafeBitCast(value, to: AnyObject.self)
+}
+
+/// The class instance `object` as `T`, a class type it is an instance of
+/// (checked: `T` is a class; the caller passes back what ``classObject(_:)``
+/// gave it): the reverse of ``classObject(_:)``, with no runtime cast.
+@inline(__always)
+func classValue<T>(_ object: AnyObject, as _: T.Type) -> T {
+    precondition(T.self is AnyClass, "an object taken as a value of a type that is not a class")
+    return unsafe unsafeBitCast(object, to: T.self)
 }
 
 /// Takes an instance of a class `Sub` as its superclass `Base` with no
