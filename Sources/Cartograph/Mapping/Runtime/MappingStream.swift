@@ -8,7 +8,11 @@
 // rule writes `"id":7` (the scalar writes itself, ``ScalarValue/writeJSON(into:depth:)``),
 // the `tags` rule `,"tags":["a"]`; the `boss` rule finds nil, so its member
 // (begun at `,"boss":`) is cut off again unless `nilEncoding` asks for
-// `null`. A nested model is its entry's stream in turn.
+// `null`. A nested model is its entry's stream in turn; a struct's nested
+// model, array of models or array of scalars is written by the in-place
+// slot the decoder fills (``InPlaceSlot/write(_:_:_:_:)``), which runs the
+// nested mapping's stream at once. The members come from ``StreamStep``s:
+// a stored scalar is written from the model's memory without its rule.
 //
 // The tree (``CompiledMapping/encode(_:_:)``) stays the definition of what
 // an encode writes and throws: anything the stream does not write itself
