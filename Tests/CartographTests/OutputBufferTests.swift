@@ -62,6 +62,31 @@ import Testing
         }
     }
 
+    /// A member's start copied from framed key bytes (`,"key":`, padded):
+    /// every key length to 40 (past the two words' 32 bytes too), each key
+    /// of a frame of several, first in its object or not, after any number
+    /// of bytes already written; the bytes the word stores write past the
+    /// colon are overwritten by what follows.
+    @Test func framedMemberStartsWriteCommaKeyAndColon() {
+        for length in 0...40 {
+            let keys = [String(repeating: "x", count: length), "id", String(repeating: "y", count: max(0, 38 - length))]
+            let (framed, ranges) = CompiledMapping<Int>.quotedKeys(keys)
+            for (index, key) in keys.enumerated() {
+                for lead in 0..<3 {
+                    for first in [true, false] {
+                        let buffer = OutputBuffer(capacity: 1)
+                        for byte in 0..<lead { buffer.append(UInt8(ascii: "0") + UInt8(byte)) }
+                        buffer.appendMemberStart(framed: framed.span, key: ranges[index], first: first)
+                        buffer.append(UInt8(ascii: "1"))
+                        let expected =
+                            (0..<lead).map { UInt8(ascii: "0") + UInt8($0) } + (first ? [] : [UInt8(ascii: ",")]) + Array("\"\(key)\":1".utf8)
+                        #expect(buffer.bytes == expected, "length \(length), key \(index), lead \(lead), first \(first)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func literalsHoldTheirBytes() {
         let buffer = OutputBuffer(capacity: 4)
         buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as StaticBytes)

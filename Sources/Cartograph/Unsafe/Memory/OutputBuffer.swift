@@ -216,9 +216,21 @@ struct StaticBytes: ExpressibleByArrayLiteral {
     let word: UInt64
     let count: Int
 
-    static let null: StaticBytes = [0x6E, 0x75, 0x6C, 0x6C]
-    static let `true`: StaticBytes = [0x74, 0x72, 0x75, 0x65]
-    static let `false`: StaticBytes = [0x66, 0x61, 0x6C, 0x73, 0x65]
+    // Spelled as words, not literals: a `static let` made from an array
+    // literal is a lazily initialised global, and each use of it went
+    // through `swift_once` (a call per `true`, `false` or `null` written).
+    /// `null`.
+    static var null: StaticBytes { StaticBytes(word: 0x6C6C_756E, count: 4) }
+    /// `true`.
+    static var `true`: StaticBytes { StaticBytes(word: 0x6575_7274, count: 4) }
+    /// `false`.
+    static var `false`: StaticBytes { StaticBytes(word: 0x65_736C_6166, count: 5) }
+
+    @inline(__always)
+    private init(word: UInt64, count: Int) {
+        self.word = word
+        self.count = count
+    }
 
     init(arrayLiteral elements: UInt8...) {
         precondition(elements.count <= 8, "at most eight bytes")
