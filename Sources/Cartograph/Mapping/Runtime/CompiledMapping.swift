@@ -19,12 +19,12 @@ final class CompiledMapping<Model>: @unchecked Sendable {
         /// Where to read when `decodeSpec` is absent: the property's own name,
         /// for a key derived by a renaming strategy (`created_at`, else `createdAt`).
         let fallbackSpec: KeySpec?
-        /// The rule's ``MappingRule/stream``, ``MappingRule/writesLeaf`` and
-        /// ``MappingRule/nilEncoding``, kept apart: reading them through
-        /// ``rule`` copied the whole rule (a retain per closure) per member.
+        /// The rule's ``MappingRule/stream`` and ``MappingRule/writesLeaf``,
+        /// kept apart: reading them through ``rule`` copied the whole rule
+        /// (a retain per closure) per member. (Its nil encoding is read per
+        /// member from its ``StreamStep``.)
         let stream: ((Model, EncodingContext, inout NativeJSONWriter, Int) throws -> Bool)?
         let writesLeaf: Bool
-        let nilEncoding: NilEncoding?
         /// A struct's scalar property read through its type's own codec
         /// (``StoredScalar``): the stream writes it straight from the
         /// model's memory, with none of the rule's closures.
@@ -44,7 +44,6 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             self.fallbackSpec = fallbackSpec
             stream = rule.stream
             writesLeaf = rule.writesLeaf
-            nilEncoding = rule.nilEncoding
             storedScalar = rule.writesLeaf && rule.encodes ? rule.stored?.scalar : nil
             classScalar = rule.decodes && rule.role == .property ? rule.makeClassScalar?() : nil
             classScalarWrite = rule.writesLeaf && rule.encodes && rule.role == .property ? rule.makeClassScalarWrite?() : nil
@@ -139,7 +138,7 @@ final class CompiledMapping<Model>: @unchecked Sendable {
             let rule = compiledRules[position]
             return StreamStep(
                 position: position, quoted: ranges[position], scalar: rule.storedScalar,
-                writesNull: (rule.nilEncoding ?? nilEncoding) == .null)
+                writesNull: (rule.rule.nilEncoding ?? nilEncoding) == .null)
         }
         streamSteps = streamOrder.map(step)
         sortedStreamSteps = sortedStreamOrder.map(step)

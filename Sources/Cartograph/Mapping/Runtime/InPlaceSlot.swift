@@ -21,6 +21,17 @@ class InPlaceSlot: @unchecked Sendable {
         false
     }
 
+    /// Where the stream reads the property (declared `Value`) as a `Held`:
+    /// the property itself when it is one; the payload of an optional one
+    /// (at the optional's own offset, ``FieldOffset/payload(as:)``) when
+    /// `isNothing` tells its nil apart; nil otherwise (the general path).
+    static func streamedField<Value, Held>(
+        _ field: FieldOffset, of _: Value.Type, holding _: Held.Type, isNothing: ((Value) -> Bool)?
+    ) -> FieldOffset? {
+        if isSameType(Value.self, Held.self) { return field }
+        return isNothing == nil ? nil : field.payload(as: Held.self)
+    }
+
     /// Writes the property's value from `view` (the model's memory) into
     /// the member the mapping stream began for it, in `context`, the
     /// property's own (its step linked); nil, having written nothing, when

@@ -29,13 +29,9 @@ final class NestedModelArraySlot<Value, Collected: ArrayMarker>: NestedModelRead
     init(field: FieldOffset, wrap: @escaping (consuming Collected) -> Value, isNothing: ((Value) -> Bool)? = nil) {
         self.wrap = wrap
         self.isNothing = isNothing
-        if Collected.Element.self is AnyClass || MetadataKind.isExistential(Collected.Element.self) {
-            array = nil
-        } else if isSameType(Value.self, Collected.self) {
-            array = field
-        } else {
-            array = isNothing == nil ? nil : field.payload(as: Collected.self)
-        }
+        array =
+            Collected.Element.self is AnyClass || MetadataKind.isExistential(Collected.Element.self)
+            ? nil : Self.streamedField(field, of: Value.self, holding: Collected.self, isNothing: isNothing)
         super.init(field: field)
     }
 

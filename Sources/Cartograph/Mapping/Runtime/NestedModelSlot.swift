@@ -49,13 +49,9 @@ final class NestedModelSlot<Value, Nested>: NestedModelReader, @unchecked Sendab
         self.wrap = wrap
         self.nothing = nothing
         self.isNothing = isNothing
-        if Nested.self is AnyClass || MetadataKind.isExistential(Nested.self) {
-            model = nil
-        } else if isSameType(Value.self, Nested.self) {
-            model = field
-        } else {
-            model = isNothing == nil ? nil : field.payload(as: Nested.self)
-        }
+        model =
+            Nested.self is AnyClass || MetadataKind.isExistential(Nested.self)
+            ? nil : Self.streamedField(field, of: Value.self, holding: Nested.self, isNothing: isNothing)
         super.init(field: field)
     }
 

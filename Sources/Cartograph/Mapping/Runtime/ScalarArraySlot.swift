@@ -38,11 +38,7 @@ final class ScalarArraySlot<Value, Collected: ArrayMarker>: InPlaceSlot, @unchec
         self.writes = writes
         self.levels = levels
         self.isNothing = isNothing
-        if isSameType(Value.self, Collected.self) {
-            array = field
-        } else {
-            array = isNothing == nil ? nil : field.payload(as: Collected.self)
-        }
+        array = Self.streamedField(field, of: Value.self, holding: Collected.self, isNothing: isNothing)
         super.init(field: field)
     }
 
