@@ -61,4 +61,46 @@ import Testing
             #expect(try mapper.encodeValue(readings) == (try mapper.encodeValue(plains)))
         }
     }
+
+    /// A subclass registered as the seeds register one: its own mapping,
+    /// inheriting the superclass's rules (and so its optional scalars).
+    final class LateReading: Reading, @unchecked Sendable {
+        var note: String?
+        static let mapping = Mapping<LateReading>(inheriting: Mapping<Reading>.automatic(), { LateReading() }) { Map(\.note, "note") }
+    }
+
+    /// The struct twin, read by Foundation's `JSONDecoder`: the reference.
+    struct Reference: Decodable, Equatable {
+        var label: String?
+        var count: Int?
+        var ratio: Double?
+        var on: Bool?
+        var small: Int8?
+        var big: UInt64?
+    }
+
+    /// A class's optional scalars are set through assigners compiled for
+    /// each scalar (the model taken as an object): values, `null` and
+    /// absence read as Foundation reads them into a struct, on the class
+    /// and on a subclass that inherits its rules.
+    @Test func optionalScalarsThroughSettersReadWhatFoundationReads() throws {
+        let inputs = [
+            #"{"label":"a\"b","count":-3,"ratio":0.5,"on":true,"small":-128,"big":18446744073709551615,"note":"n"}"#,
+            #"{"label":null,"count":null,"ratio":null,"on":null,"small":null,"big":null}"#, "{}",
+            #"{"count":7,"on":false}"#
+        ]
+        var registry = ModelRegistry()
+        registry.register(Reading.self)
+        registry.register(LateReading.mapping)
+        let mapper = JSONMapper(registry: registry)
+        for input in inputs {
+            let expected = try JSONDecoder().decode(Reference.self, from: Data(input.utf8))
+            for reading in [try mapper.decode(Reading.self, from: input), try mapper.decode(LateReading.self, from: input) as Reading] {
+                let read = Reference(
+                    label: reading.label, count: reading.count, ratio: reading.ratio, on: reading.on, small: reading.small, big: reading.big)
+                #expect(read == expected, "\(input) as \(type(of: reading))")
+            }
+        }
+        #expect(try mapper.decode(LateReading.self, from: inputs[0]).note == "n")
+    }
 }

@@ -169,6 +169,71 @@ import Testing
         #expect(written == #"{"rings":[],"ids":[]}"#)
     }
 
+    /// A non-final class model and a subclass of it, registered as the
+    /// seeds register them (the subclass's mapping inherits the base's).
+    class Device {
+        var name = ""
+        weak var peer: Device?
+        required init() {}
+        static let mapping = Mapping<Device>({ Device() }) {
+            Map(\.name, "name")
+            Map(\.peer, "peer")
+        }
+    }
+    final class Phone: Device {
+        var number = ""
+        static let phoneMapping = Mapping<Phone>(inheriting: Device.mapping, { Phone() }) { Map(\.number, "number") }
+    }
+
+    struct Desk: Mappable {
+        var main: Device = Phone()
+        var spare: Device?
+        var all: [Device] = []
+        static let mapping = Mapping<Desk>({ Desk() }) {
+            Map(\.main, "main")
+            Map(\.spare, "spare")
+            Map(\.all, "all")
+        }
+    }
+
+    /// A struct's property typed as a class model is left to the general
+    /// path (the slots would write the declared class, not the instance's
+    /// own, and would not enter the instance for cycle checks): a subclass
+    /// instance is written with its subclass's keys, and an instance that
+    /// is its own peer is skipped as a cycle where it is met again.
+    @Test func classModelsInAStructAreWrittenAsTheirOwnClass() throws {
+        var registry = ModelRegistry()
+        registry.register(Desk.self)
+        registry.register(Device.mapping)
+        registry.register(Phone.phoneMapping)
+        let phone = Phone()
+        phone.name = "p"
+        phone.number = "1"
+        let device = Device()
+        device.name = "d"
+        let desk = Desk(main: phone, spare: device, all: [device, phone])
+        let mapper = JSONMapper(registry: registry)
+        let written = String(decoding: try mapper.encode(desk), as: UTF8.self)
+        #expect(
+            written
+                == #"{"main":{"name":"p","number":"1"},"spare":{"name":"d"},"all":[{"name":"d"},{"name":"p","number":"1"}]}"#)
+        try MappingStreamTests.expectStreamed(desk, mapper)
+        // Alone in its registry (no subclass: not polymorphic), a device
+        // that is its own peer.
+        var plain = ModelRegistry(options: MappingOptions { $0.cycles = .skip })
+        plain.register(Desk.self)
+        plain.register(Device.mapping)
+        let loop = Device()
+        loop.name = "l"
+        loop.peer = loop
+        let looped = JSONMapper(registry: plain)
+        let desks = [Desk(main: loop, spare: loop, all: [loop])]
+        #expect(
+            String(decoding: try looped.encode(desks), as: UTF8.self)
+                == #"[{"main":{"name":"l"},"spare":{"name":"l"},"all":[{"name":"l"}]}]"#)
+        try MappingStreamTests.expectStreamed(desks, looped)
+    }
+
     /// A factory for the nested type writes it, in the slots' stead, with
     /// its path; so does the same compiled mapping in a registry where the
     /// nested type is registered by its mapping, and then again one where a
