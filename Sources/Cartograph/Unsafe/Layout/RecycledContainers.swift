@@ -156,20 +156,20 @@ class KeptContainer {
 /// without the runtime lookup that naming `KeyedDecodingContainer<Key>` in
 /// the decoder's generic code costs.
 final class KeptContainerOf<Container>: KeptContainer {
+    /// The container's one reference to its box, held as an object: its
+    /// uniqueness is then asked without going through `Container`, which
+    /// in the table's unspecialised code took a generic pointer and a
+    /// rebinding per container handed out.
     // One decode, one thread: no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var container: Container
+    @exclusivity(unchecked) private var box: AnyObject
 
     init(_ container: Container) {
-        unsafe self.container = container
+        // `Container` is one reference to its box (``ContainerLayout``).
+        unsafe box = unsafeBitCast(container, to: AnyObject.self)
     }
 
     /// A copy of the container (one more reference to its box).
-    func take() -> Container { unsafe container }
+    func take() -> Container { unsafe unsafeBitCast(box, to: Container.self) }
 
-    override func isUnique() -> Bool {
-        // `Container` is one reference to its box (``RecycledContainers/isAvailable``).
-        unsafe withUnsafeMutablePointer(to: &container) { pointer in
-            unsafe pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { unsafe isKnownUniquelyReferenced(&$0.pointee) }
-        }
-    }
+    override func isUnique() -> Bool { unsafe isKnownUniquelyReferenced(&box) }
 }
