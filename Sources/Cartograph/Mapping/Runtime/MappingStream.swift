@@ -34,18 +34,29 @@ extension CompiledMapping {
         // Nothing below this model can read a path: none is linked
         // (PathBlindness.swift). A model of scalars links nothing anyway.
         if makesChildContexts, !context.blind, isPathBlind(in: context.session) {
-            return try streamRules(model, context.blinded(), &writer, depth, flatKeys)
+            let blind = context.blinded()
+            return try streamRules(model, blind, blind.blindChild(), &writer, depth, flatKeys)
+        }
+        // A blind context's rules share one child, made once per model: one
+        // per rule was a retain and a release of each of its references.
+        // A model without children never asks for it (``makesChildContexts``).
+        if context.blind {
+            if makesChildContexts { return try streamRules(model, context, context.blindChild(), &writer, depth, flatKeys) }
+            return try streamRules(model, context, context, &writer, depth, flatKeys)
         }
         // The model's own path step is linked once here if its rules make
         // children, rather than by each child, and cut back when the model
         // is written; without children, whatever a rule's own code linked
         // (a transform encoding through its context) is cut back all the same.
-        try context.withOwnStepLinked(makesChildContexts) { try streamRules(model, $0, &writer, depth, flatKeys) }
+        try context.withOwnStepLinked(makesChildContexts) { try streamRules(model, $0, $0, &writer, depth, flatKeys) }
     }
 
-    /// The members of ``stream(_:_:_:_:)``, one per rule, in `context` (linked if it must be).
+    /// The members of ``stream(_:_:_:_:)``, one per rule, in `context`
+    /// (linked if it must be); `blindChild` is a blind context's child,
+    /// which its nested values are written in (`context` itself otherwise).
     private func streamRules(
-        _ model: Model, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int, _ flatKeys: [String?]
+        _ model: Model, _ context: EncodingContext, _ blindChild: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int,
+        _ flatKeys: [String?]
     ) throws {
         // Sorted keys: the rules run in their keys' order (fixed when the
         // mapping was compiled), so the members come out as the tree's
@@ -82,7 +93,8 @@ extension CompiledMapping {
                 // fifth of a mapping encode's time on twitter.json.
                 try Unretained(ruleSpan[step.position]).with(as: Rule.self) { compiled in
                     do {
-                        Self.finishMember(try Self.streamRule(compiled, model, view, context, &writer, depth + 1), step, from: start, &count, &writer)
+                        Self.finishMember(
+                            try Self.streamRule(compiled, model, view, context, blindChild, &writer, depth + 1), step, from: start, &count, &writer)
                     } catch is CycleDetected where options.cycles == .skip {
                         writer.sink.truncate(to: start)
                     } catch is OmitProperty {
@@ -112,7 +124,8 @@ extension CompiledMapping {
     /// rule has nothing to write (a nil optional).
     @inline(__always)
     private static func streamRule(
-        _ compiled: Rule, _ model: Model, _ view: ModelView, _ context: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
+        _ compiled: Rule, _ model: Model, _ view: ModelView, _ context: EncodingContext, _ blindChild: EncodingContext,
+        _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
         // (A struct's stored scalar never gets here: its step writes it.)
         // A class's scalar, through its getter (called through `?`: no retain of the closure).
@@ -124,7 +137,10 @@ extension CompiledMapping {
         // Below a blind model nothing links a step (PathBlindness.swift):
         // the child is one level down, with no key spec read (a retain and
         // a release of its storage) and no link to cut back.
-        if context.blind { return try runChild(compiled, model, view, context.blindChild(), &writer, depth) }
+        if context.blind {
+            assert(blindChild.depth == context.depth + 1, "a blind model's child context not made (makesChildContexts)")
+            return try runChild(compiled, model, view, blindChild, &writer, depth)
+        }
         // Every rule the stream runs has a key spec (``streamOrder``).
         guard let spec = compiled.encodeSpec else { return try run(compiled, model, context, &writer, depth) }
         let mark = context.linkMark
@@ -139,7 +155,8 @@ extension CompiledMapping {
     private static func runChild(
         _ compiled: Rule, _ model: Model, _ view: ModelView, _ child: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int
     ) throws -> Bool {
-        if let slot = compiled.streamSlot, let wrote = try slot.write(view, child, &writer, depth) { return wrote }
+        // Called through `?`: binding the slot with `if let` retained it for the call.
+        if let wrote = try compiled.streamSlot?.write(view, child, &writer, depth) { return wrote }
         return try run(compiled, model, child, &writer, depth)
     }
 
