@@ -60,13 +60,26 @@ extension CompiledMapping {
     ) throws {
         // Sorted keys: the rules run in their keys' order (fixed when the
         // mapping was compiled), so the members come out as the tree's
-        // writer sorts them.
-        let steps = writer.options.sortedKeys ? sortedStreamSteps : streamSteps
+        // writer sorts them. The tables go in as arguments, borrowed from
+        // this mapping: a local copy of each was a retain and a release
+        // per model written, and a span of a class's property cannot
+        // outlive the property's access.
+        if writer.options.sortedKeys {
+            try writeMembers(model, context, blindChild, &writer, depth, flatKeys, sortedStreamSteps, ruleObjects, quotedKeyBytes)
+        } else {
+            try writeMembers(model, context, blindChild, &writer, depth, flatKeys, streamSteps, ruleObjects, quotedKeyBytes)
+        }
+    }
+
+    /// ``streamRules(_:_:_:_:_:_:)`` with its tables: the steps in the
+    /// order they run, the rule objects and the framed keys.
+    private func writeMembers(
+        _ model: Model, _ context: EncodingContext, _ blindChild: EncodingContext, _ writer: inout NativeJSONWriter, _ depth: Int,
+        _ flatKeys: [String?], _ steps: [StreamStep], _ ruleObjects: [AnyObject], _ quotedKeyBytes: [UInt8]
+    ) throws {
         try writer.open(UInt8(ascii: "{"), depth: depth, path: "")
         var count = 0
-        let ruleObjects = ruleObjects
         let ruleSpan = ruleObjects.span
-        let quotedKeyBytes = quotedKeyBytes
         let quotedKeySpan = quotedKeyBytes.span
         // The model's memory taken once for all its stored scalars
         // (withUnsafePointer per property was a call each).
