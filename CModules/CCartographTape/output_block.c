@@ -44,6 +44,9 @@ typedef struct {
     size_t size;
     /// Buffers in a row that used no more than an eighth of the kept block.
     int small_uses;
+    /// The bytes the thread's last output came to: what an array made for
+    /// the next one is sized by (OutputLease.swift).
+    size_t last_used;
 } output_state;
 
 /* initial-exec, as the DOM arena's: the general-dynamic model calls
@@ -80,6 +83,7 @@ void cartograph_output_block_give(void *block, size_t capacity, size_t used) {
     if (block == NULL) {
         return;
     }
+    thread_output.last_used = used;
     if (capacity > OUTPUT_KEEP_LIMIT) {
         free(block);
         return;
@@ -111,6 +115,14 @@ void cartograph_output_block_give(void *block, size_t capacity, size_t used) {
     }
     output->data = block;
     output->size = capacity;
+}
+
+size_t cartograph_output_block_last_used(void) {
+    return thread_output.last_used;
+}
+
+void cartograph_output_block_note_used(size_t used) {
+    thread_output.last_used = used;
 }
 
 size_t cartograph_output_block_kept_bytes(void) {

@@ -535,6 +535,14 @@ void cartograph_output_block_give(void *block, size_t capacity, size_t used);
 /// The bytes of the block this thread keeps (for tests).
 size_t cartograph_output_block_kept_bytes(void);
 
+/// The bytes this thread's last output came to (given back, or noted by
+/// cartograph_output_block_note_used); 0 before its first.
+size_t cartograph_output_block_last_used(void);
+
+/// Notes the size of an output written outside the thread's block (into
+/// an array's storage, OutputLease.swift).
+void cartograph_output_block_note_used(size_t used);
+
 /// Within the C layer (thread_exit.c): has what this thread keeps (the
 /// parser's spare, arena blocks, the output block) freed when it ends.
 /// 1 once registered (cheap after the first call); 0 if it cannot be

@@ -117,7 +117,8 @@ extension JSONMapper {
     /// through their factory or mapping.
     /// - Throws: `EncodingError` naming the path, with the ``CartographError`` attached.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        unsafe try withEncodedBytes(value) { unsafe Array($0) }
+        // Written into the array's own storage where it fits (OutputLease.swift).
+        try OutputLease.array { lease, finish in try encodedBytes(value, lease: lease, finish) }
     }
 
     /// Encodes `value` as JSON and hands the bytes to `body` in place, valid
@@ -126,16 +127,25 @@ extension JSONMapper {
     /// - Throws: `EncodingError` naming the path, with the ``CartographError``
     ///   attached; or what `body` throws.
     public func withEncodedBytes<T: Encodable, Result>(_ value: T, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        try encodedBytes(value, lease: nil) { unsafe try $0.withBytes(body) }
+    }
+
+    /// Encodes `value` (into `lease`'s memory if one is given) and hands
+    /// the buffer holding the bytes to `body`.
+    private func encodedBytes<T: Encodable, Result>(
+        _ value: T, lease: OutputLease?, _ body: (OutputBuffer) throws -> Result
+    ) throws -> Result {
         do {
             // Streamed where the options allow and the value writes in
             // order (nearly always); otherwise, or if the stream is
             // abandoned, through the tree (StreamEncoder.swift says when).
             if StreamRun.streams(codableOptions, writeOptions),
-                let result = unsafe try StreamEncoder.encode(value, options: codableOptions, writeOptions: writeOptions, registry: registry, body)
+                let result = try StreamEncoder.encode(
+                    value, options: codableOptions, writeOptions: writeOptions, registry: registry, lease: lease, finishing: body)
             {
                 return result
             }
-            return unsafe try encodeThroughTree(value).withUnsafeBytes(body)
+            return try body(try writeThroughTree(value, lease: lease).sink)
         } catch let error as CartographError {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
@@ -146,15 +156,22 @@ extension JSONMapper {
     /// value the stream cannot write goes through, and what the stream's
     /// output is tested against.
     func encodeThroughTree<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let encoder = TreeEncoder(options: codableOptions, registry: registry)
-        let slot = try encoder.encodeRootNode(value, requiringValue: true)
-        var writer = NativeJSONWriter(options: writeOptions)
-        try writer.write(slot)
-        return writer.output
+        try writeThroughTree(value, lease: nil).output
     }
 
-    /// Encodes an `Encodable` value as `Data`.
-    public func encodeData<T: Encodable>(_ value: T) throws -> Data { Data(try encode(value)) }
+    /// ``encodeThroughTree(_:)``'s writer, holding the bytes (in `lease`'s
+    /// memory if one is given and no other writer holds it).
+    private func writeThroughTree<T: Encodable>(_ value: T, lease: OutputLease?) throws -> NativeJSONWriter {
+        let encoder = TreeEncoder(options: codableOptions, registry: registry)
+        let slot = try encoder.encodeRootNode(value, requiringValue: true)
+        var writer = NativeJSONWriter(options: writeOptions, lease: lease)
+        try writer.write(slot)
+        return writer
+    }
+
+    /// Encodes an `Encodable` value as `Data`, copied once from the writer
+    /// (not through an array: a second copy).
+    public func encodeData<T: Encodable>(_ value: T) throws -> Data { try encodedBytes(value, lease: nil) { $0.data } }
 
     /// ``encode(_:)`` as `Data` where `Data` is asked for, as
     /// `JSONEncoder.encode` returns it: `let data: Data = try mapper.encode(value)`.

@@ -19,7 +19,9 @@ struct NativeJSONWriter {
     /// What strings escape beyond what JSON requires (from `options`).
     let escaping: StringEscaping
 
-    init(options: WriteOptions, capacity: Int = 4096) {
+    /// A writer into the thread's output block, or into `lease`'s memory
+    /// (an array's storage) when one is given.
+    init(options: WriteOptions, capacity: Int = 4096, lease: OutputLease? = nil) {
         self.options = options
         escaping = StringEscaping(escapeSlashes: options.escapeSlashes, asciiOnly: options.asciiOnly)
         switch options.formatting {
@@ -28,7 +30,7 @@ struct NativeJSONWriter {
         case .prettyLikeFoundation: indent = 2
         }
         if case .prettyLikeFoundation = options.formatting { foundationLayout = true } else { foundationLayout = false }
-        sink = OutputBuffer(capacity: capacity, reusingBlock: true)
+        sink = OutputBuffer(capacity: capacity, reusingBlock: true, lease: lease)
     }
 
     /// Writes a whole value (with a final newline when pretty, as the jansson writer does).

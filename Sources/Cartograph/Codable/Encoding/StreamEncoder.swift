@@ -430,14 +430,15 @@ final class StreamEncoder: Encoder, EncoderChecks {
 }
 
 extension StreamEncoder {
-    /// Encodes `value` as JSON bytes, streaming, and hands them to `body` in
-    /// place; nil if the value cannot be streamed (the caller then encodes
-    /// it with the tree encoder).
+    /// Encodes `value` as JSON bytes, streaming (into `lease`'s memory if
+    /// one is given), and hands the buffer holding them to `body`; nil if
+    /// the value cannot be streamed (the caller then encodes it with the
+    /// tree encoder).
     static func encode<T: Encodable, Result>(
         _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true,
-        _ body: (UnsafeRawBufferPointer) throws -> Result
+        lease: OutputLease? = nil, finishing body: (OutputBuffer) throws -> Result
     ) throws -> Result? {
-        let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry)
+        let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry, lease: lease)
         let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.state.newTicket())
         run.state.setPending(0, ticket: root.ticket)
         // Containers kept past the encode write nothing from here on, also
@@ -451,15 +452,14 @@ extension StreamEncoder {
         }
         if run.state.abandoned { return nil }
         // The caller's closure runs after the state's modification ends.
-        return unsafe try run.state.finish().withBytes(body)
+        let output = run.state.finish()
+        return try body(output)
     }
 
     /// ``encode(_:options:writeOptions:registry:requiringValue:_:)`` as an array.
     static func encode<T: Encodable>(
         _ value: T, options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, requiringValue: Bool = true
     ) throws -> [UInt8]? {
-        unsafe try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) {
-            unsafe Array($0)
-        }
+        try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) { $0.bytes }
     }
 }

@@ -56,12 +56,12 @@ final class StreamRun: ExclusiveState<StreamStack> {
         }
     }
 
-    init(options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, capacity: Int = 4096) {
+    init(options: CodableOptions, writeOptions: WriteOptions, registry: ModelRegistry, capacity: Int = 4096, lease: OutputLease? = nil) {
         self.options = options
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         keysAsGiven = !options.keys.convertsKeys
-        super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity))
+        super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity, lease: lease))
     }
 }
 
@@ -95,8 +95,8 @@ struct StreamStack {
     var ended = false
     var recycled: RecycledContainers<StreamKeyedState>
 
-    init(writeOptions: WriteOptions, capacity: Int) {
-        writer = NativeJSONWriter(options: writeOptions, capacity: capacity)
+    init(writeOptions: WriteOptions, capacity: Int, lease: OutputLease?) {
+        writer = NativeJSONWriter(options: writeOptions, capacity: capacity, lease: lease)
         recycled = RecycledContainers(keeps: ContainerLayout.keyedEncoding, after: 16)
     }
 

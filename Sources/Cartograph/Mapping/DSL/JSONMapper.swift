@@ -246,19 +246,29 @@ public struct JSONMapper: Sendable {
     /// The model (or array, optional … of models) as JSON bytes.
     @_disfavoredOverload
     public func encode<Model>(_ model: Model) throws -> [UInt8] {
-        // Streamed as the rules run (MappingStream.swift). On an error the
-        // stream's bytes are dropped and the tree path below reports it.
-        var stream = NativeJSONWriter(options: writeOptions)
+        // Written into the array's own storage where it fits (OutputLease.swift).
+        try OutputLease.array { lease, finish in
+            if let stream = streamed(model, lease: lease) { return finish(stream.sink) }
+            // The tree is written as it is: no JSONValue, no jansson DOM in between.
+            let tree = try encodeTree(model, profile: .json)
+            var writer = NativeJSONWriter(options: writeOptions, lease: lease)
+            try writer.write(tree)
+            finish(writer.sink)
+        }
+    }
+
+    /// The writer holding the model streamed as the rules run
+    /// (MappingStream.swift); nil if the stream threw, whose bytes are
+    /// dropped (the tree path reports the error).
+    private func streamed<Model>(_ model: Model, lease: OutputLease?) -> NativeJSONWriter? {
+        var stream = NativeJSONWriter(options: writeOptions, lease: lease)
         do {
             try ValueCodec<Model>.resolve().stream(model, EncodingContext(registry: registry, profile: .json), &stream, 0)
-            stream.endDocument()
-            return stream.output
-        } catch {}
-        // The tree is written as it is: no JSONValue, no jansson DOM in between.
-        let tree = try encodeTree(model, profile: .json)
-        var writer = NativeJSONWriter(options: writeOptions)
-        try writer.write(tree)
-        return writer.output
+        } catch {
+            return nil
+        }
+        stream.endDocument()
+        return stream
     }
 
     /// The model as a ``JSONValue``.

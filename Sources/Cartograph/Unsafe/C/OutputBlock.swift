@@ -20,4 +20,10 @@ enum OutputBlock {
     static func give(_ base: UnsafeMutablePointer<UInt8>, capacity: Int, used: Int) {
         unsafe cartograph_output_block_give(base, capacity, used)
     }
+
+    /// The bytes this thread's last output came to (0 before its first).
+    static var lastUsed: Int { Int(cartograph_output_block_last_used()) }
+
+    /// Notes the size of an output written outside the thread's block.
+    static func noteUsed(_ used: Int) { cartograph_output_block_note_used(used) }
 }

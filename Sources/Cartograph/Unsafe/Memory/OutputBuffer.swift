@@ -11,24 +11,38 @@ import Foundation
 /// A writer's buffer starts in the block its thread's last output ended
 /// with (``OutputBlock``), and gives its block back when it is released:
 /// encodes of similar size one after another then neither allocate nor
-/// copy their bytes from block to block as they grow.
+/// copy their bytes from block to block as they grow. An encode that
+/// returns an array starts in the array's own storage instead, lent to it
+/// (``OutputLease``), and moves to a block of its own only if it outgrows it.
 @safe final class OutputBuffer {
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// The number of bytes written.
     @exclusivity(unchecked) private var used = 0
     /// Whether the block goes back to the thread's kept block when this buffer is released.
-    private let keepsBlock: Bool
+    @exclusivity(unchecked) private var keepsBlock: Bool
+    /// The lease whose memory the bytes are written into, while they are.
+    @exclusivity(unchecked) private var lease: OutputLease?
     /// Bytes written.
     var count: Int { unsafe used }
+    /// Whether the bytes are written in a lease's memory (``OutputLease``).
+    var writesInLease: Bool { unsafe lease != nil }
 
     /// A buffer of at least `capacity` bytes; with `reusingBlock`, in the
     /// thread's kept block (a writer's output), else in a block of its own
     /// (a buffer kept for long, such as a key template's).
-    init(capacity: Int, reusingBlock: Bool = false) {
+    init(capacity: Int, reusingBlock: Bool = false, lease: OutputLease? = nil) {
         let minimum = max(capacity, 16)
-        keepsBlock = reusingBlock
-        if reusingBlock {
+        unsafe keepsBlock = reusingBlock
+        // A lease serves one buffer at a time: a second (the tree's writer
+        // while the abandoned stream's still holds it) takes a block.
+        if let lease, unsafe lease.holder == nil, lease.capacity >= minimum {
+            unsafe base = unsafe lease.base
+            unsafe self.capacity = lease.capacity
+            unsafe keepsBlock = false
+            unsafe self.lease = lease
+            unsafe lease.holder = self
+        } else if reusingBlock {
             (unsafe base, unsafe self.capacity) = unsafe OutputBlock.take(minimum: minimum)
         } else {
             guard let block = unsafe malloc(minimum) else { Self.outOfMemory(minimum) }
@@ -38,7 +52,10 @@ import Foundation
     }
 
     deinit {
-        if keepsBlock {
+        if let lease = unsafe lease {
+            // The memory is the lease's: nothing to free or keep.
+            unsafe lease.holder = nil
+        } else if unsafe keepsBlock {
             unsafe OutputBlock.give(base, capacity: capacity, used: used)
         } else {
             unsafe free(base)
@@ -51,6 +68,9 @@ import Foundation
 
     /// The bytes written, as an array (one copy).
     var bytes: [UInt8] { unsafe Array(UnsafeBufferPointer(start: base, count: used)) }
+
+    /// The bytes written, as `Data` (one copy).
+    var data: Data { unsafe Data(UnsafeRawBufferPointer(start: base, count: used)) }
 
     /// The bytes written, in place (valid only inside `body`).
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
@@ -65,10 +85,37 @@ import Foundation
     private func grow(to needed: Int) {
         var grown = unsafe capacity * 2
         while grown < needed { grown *= 2 }
+        if unsafe lease != nil { return moveOutOfLease(capacity: grown) }
         // The block is malloc's (or the thread's kept one, which is too).
         guard let moved = unsafe realloc(base, grown) else { Self.outOfMemory(grown) }
         unsafe base = unsafe moved.assumingMemoryBound(to: UInt8.self)
         unsafe capacity = grown
+    }
+
+    /// Moves the bytes out of the lease's memory into a block of at least
+    /// `capacity` bytes, which the thread keeps afterwards as any writer's.
+    private func moveOutOfLease(capacity grown: Int) {
+        let (moved, size) = unsafe OutputBlock.take(minimum: grown)
+        unsafe ByteCopy.copy(to: moved, from: base, count: used)
+        unsafe base = moved
+        unsafe capacity = size
+        unsafe keepsBlock = true
+        unsafe lease?.holder = nil
+        unsafe lease = nil
+    }
+
+    /// Leaves the lease's memory with nothing written (the lease is
+    /// revoked while this buffer is still alive): whatever writes here
+    /// later writes into a block of this buffer's own.
+    func leaveLease() {
+        guard unsafe lease != nil else { return }
+        guard let block = unsafe malloc(16) else { Self.outOfMemory(16) }
+        unsafe base = unsafe block.assumingMemoryBound(to: UInt8.self)
+        unsafe capacity = 16
+        unsafe used = 0
+        unsafe keepsBlock = false
+        unsafe lease?.holder = nil
+        unsafe lease = nil
     }
 
     /// Drops the bytes written after the first `count` (a streamed member
