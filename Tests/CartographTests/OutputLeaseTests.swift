@@ -111,7 +111,7 @@ import Testing
                 // The tree from the start (sorted keys): Foundation's bytes.
                 if try! sorted.encode(records) != Array(try! foundation.encode(records)) { failures.append("tree \(count)") }
                 // The stream abandoned for the tree (a key written twice).
-                let repeated = Array(repeating: RepeatedKey(), count: count)
+                let repeated = Array(repeating: StreamingEncoderTests.RepeatedKey(), count: count)
                 let text = "[" + Array(repeating: #"{"a":"again","b":[1,2]}"#, count: count).joined(separator: ",") + "]"
                 if String(decoding: try! mapper.encode(repeated), as: UTF8.self) != text { failures.append("abandoned \(count)") }
                 // The mapping stream of a registered model.
@@ -123,16 +123,6 @@ import Testing
             return failures
         }
         #expect(failures == [])
-    }
-
-    struct RepeatedKey: Encodable {
-        enum CodingKeys: String, CodingKey { case a, b }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(1, forKey: .a)
-            try container.encode([1, 2], forKey: .b)
-            try container.encode("again", forKey: .a)
-        }
     }
 }
 
