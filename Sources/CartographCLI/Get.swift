@@ -9,7 +9,7 @@ struct Get: ParsableCommand {
         discussion: """
             PATH is $ then steps: .key, ["quoted key"], [index], [*] or .* for every element or member \
             ($.data[*].id, $.batches[0].items, $["a.b"]). jq's spellings work too: . for the whole \
-            input, .[0], .["a b"], ."a b" and [] for every element (not .., [-1] or slices). Each selected value is printed as it is read \
+            input, .[0], .["a b"], ."a b" and [] for every element (not .., [-1], slices, or jq's ?, | and ,). Each selected value is printed as it is read \
             (pretty by default; --compact for one per line), so memory is bounded by the largest value. \
             Exit status: 0 when the path selected something, 1 for invalid input or a path that selects \
             nothing, 2 for a usage error or an unreadable file.

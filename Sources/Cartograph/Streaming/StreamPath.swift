@@ -53,8 +53,12 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
     /// A path from text: `$` (optional) then steps `.key`, `["quoted key"]`
     /// (or single quotes; `\"` and `\\` escape), `[index]`, `[*]` or `.*`.
     /// jq's spellings of the same steps are read too: `.` alone for the
-    /// root, a leading `.` before `[` (`.[0]`, `.["a b"]`), `[]` for `[*]`
-    /// and a quoted key after a dot (`."a b"`).
+    /// root, a leading `.` before `[` (`.[0]`, `.["a b"]`), `[]` for `[*]`,
+    /// a quoted key after a dot (`."a b"`) and spaces between steps
+    /// (`.a .b`). An unquoted key holds no spaces and none of the
+    /// punctuation jq and JSONPath give a meaning (`?`, `|`, `,`, `(`,
+    /// `]`, `*`…): such a path is refused, by name where it is one of
+    /// jq's operators, rather than read as a key no input has.
     /// Without a wildcard the path names one array and the stream delivers its
     /// elements (``topLevelArray``, ``array(at:)``, ``arrayElements(at:)``);
     /// with one it delivers each value the path selects (``matches(_:)``).
@@ -84,15 +88,20 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
 
     /// The steps of path text (see ``init(parsing:)``).
     public static func steps(parsing text: String) throws -> [PathStep] {
-        let bytes = Array(text.utf8)
+        // Spaces around the path are not part of it (a shell's quoting
+        // leaves them); offsets in errors still count from the text's start.
+        let all = Array(text.utf8)
+        let first = all.firstIndex { !isSpace($0) } ?? all.count
+        let last = all.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? first
+        let bytes = Array(all[first..<last])
         var index = 0
         var steps: [PathStep] = []
         func fail(_ message: String) -> CartographError {
-            CartographError(.syntax, "invalid path \"\(text)\": \(message)", offset: index)
+            CartographError(.syntax, "invalid path \"\(text)\": \(message)", offset: first + index)
         }
         func readKey() -> String {
             let start = index
-            while index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") { index += 1 }
+            while index < bytes.count, !endsKey(bytes[index]) { index += 1 }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
         /// A key in the quotes at `index` (`\` escapes the next byte), the quotes consumed.
@@ -136,8 +145,14 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                         throw fail("recursive descent ('..') is not supported; name each step, or use [*] for every element or member")
                     }
+                    if index < bytes.count, isSpace(bytes[index]) {
+                        throw fail("a space after '.'; quote a key that starts with one (`[\" key\"]`)")
+                    }
                     let key = readKey()
-                    guard !key.isEmpty else { throw fail("an empty key after '.'") }
+                    guard !key.isEmpty else {
+                        if index < bytes.count, let refusal = refusal(bytes[index]) { throw fail(refusal) }
+                        throw fail("an empty key after '.'")
+                    }
                     steps.append(.key(key))
                 }
             case UInt8(ascii: "["):
@@ -170,11 +185,43 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                 }
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { throw fail("expected ']'") }
                 index += 1
-            default:
-                throw fail("expected '.' or '['")
+            case let byte where isSpace(byte):
+                // jq's spaces between steps (`.a .b`).
+                index += 1
+            case let byte:
+                throw fail(refusal(byte) ?? "expected '.' or '['")
             }
         }
         return steps
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+
+    /// Whether `byte` ends an unquoted key: the next step, a space, a
+    /// control byte or punctuation that jq or JSONPath give a meaning.
+    private static func endsKey(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || isSpace(byte) || refusal(byte) != nil
+    }
+
+    /// Why `byte` cannot follow a step or stand in an unquoted key (nil:
+    /// it can stand in a key).
+    private static func refusal(_ byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "?"):
+            return "jq's optional operator ('?') is not supported; quote a key that holds '?' (`[\"a?\"]`)"
+        case UInt8(ascii: "|"):
+            return "jq's pipe ('|') is not supported: a path is one chain of steps"
+        case UInt8(ascii: ","):
+            return "jq's comma (',') is not supported: a path is one chain of steps; quote a key that holds ',' (`[\"a,b\"]`)"
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"),
+            UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "+"), UInt8(ascii: ";"),
+            UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "'"):
+            return "'\(Character(Unicode.Scalar(byte)))' is not part of a path step; quote a key that holds it (`[\"…\"]`)"
+        default:
+            return byte < 0x20 || byte == 0x7F ? "a control character in the path" : nil
+        }
     }
 
     /// The path as text (`$.data[*].id`).

@@ -55,7 +55,11 @@ import Testing
     @Test func unsupportedJqFormsAreRefusedByName() throws {
         for (text, named, offset) in [
             ("..", "recursive descent", 1), ("$..a", "recursive descent", 2), (".a..b", "recursive descent", 3),
-            (".arr[-1]", "negative indices", 5), ("$[0:2]", "slices", 3), (".a[10:]", "slices", 5)
+            (".arr[-1]", "negative indices", 5), ("$[0:2]", "slices", 3), (".a[10:]", "slices", 5),
+            // jq's operators after a step, not read as part of a key no input has.
+            (".a?", "optional operator", 2), (".a | .b", "pipe", 3), (".a,b", "comma", 2), (".a[0]?", "optional operator", 5),
+            ("  .a ?", "optional operator", 5), (". a", "a space after '.'", 1), (".a]", "']'", 2), (".a*b", "'*'", 2),
+            (".x(y)", "'('", 2), (".\u{1B}a", "control character", 1)
         ] {
             do {
                 _ = try StreamPath.steps(parsing: text)
@@ -66,6 +70,23 @@ import Testing
                     "\(text): \(error.message) at \(String(describing: error.offset))")
             }
         }
+    }
+
+    /// Keys stop at what jq or JSONPath give a meaning; spaces between
+    /// steps and around the path are jq's and a shell's, not the key's.
+    /// Each path is read as jq 1.6 reads it, and the key that holds such
+    /// bytes is still reached quoted.
+    @Test func spacesBetweenStepsAreNotPartOfAKey() throws {
+        let expected: [StreamPath.PathStep] = [.key("a"), .key("b")]
+        for text in [".a .b", ".a.b ", " .a.b", "$ .a .b", ".a\t.b", "a .b"] {
+            #expect(try StreamPath.steps(parsing: text) == expected, "\(text)")
+        }
+        #expect(try StreamPath.steps(parsing: ".a [0] .b") == [.key("a"), .index(0), .key("b")])
+        #expect(try StreamPath.steps(parsing: #".["a?"]["a b"]."x|y""#) == [.key("a?"), .key("a b"), .key("x|y")])
+        // Keys with dashes, `@`, `$` and letters of any script stay plain.
+        #expect(try StreamPath.steps(parsing: "$.content-type.@id.a$b.ключ") == [.key("content-type"), .key("@id"), .key("a$b"), .key("ключ")])
+        // The lenient spelling still reads any text as dot-separated keys.
+        #expect(StreamPath("a?.b c") == .array(at: ["a?", "b c"]))
     }
 
     @Test func topLevelArrayInAnyChunking() throws {
