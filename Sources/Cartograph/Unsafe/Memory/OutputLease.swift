@@ -43,17 +43,25 @@
     static func array(_ encode: (OutputLease?, (OutputBuffer) -> Void) throws -> Void) rethrows -> [UInt8] {
         let last = OutputBlock.lastUsed
         guard last >= smallest, last <= Int(Int32.max) else {
-            var result: [UInt8] = []
+            var result: [UInt8]?
             try encode(nil) { result = $0.bytes }
+            guard let result else { preconditionFailure("an encode returned without handing its output over") }
             return result
         }
         let size = last + last / 8 + 256
         var copied: [UInt8]?
+        var finished = false
         let array = try unsafe [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            guard let start = buffer.baseAddress else { return }
+            guard let start = buffer.baseAddress else {
+                return try encode(nil) { output in
+                    finished = true
+                    copied = output.bytes
+                }
+            }
             let lease = unsafe OutputLease(base: start, capacity: buffer.count)
             defer { lease.revoke() }
             try encode(lease) { output in
+                finished = true
                 OutputBlock.noteUsed(output.count)
                 unsafe output.withBytes { bytes in
                     if unsafe bytes.baseAddress == UnsafeRawPointer(start), bytes.count <= buffer.count, bytes.count >= buffer.count / 2 {
@@ -64,6 +72,9 @@
                 }
             }
         }
+        // An encode that returns hands its bytes over: an empty array here
+        // would be an output lost without an error.
+        precondition(finished, "an encode returned without handing its output over")
         return copied ?? array
     }
 
