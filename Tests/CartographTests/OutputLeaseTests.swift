@@ -49,6 +49,27 @@ import Testing
         #expect(capacity >= 7 && capacity < 1_024)
     }
 
+    /// After an output over 4 MB no array is made on its size: the next
+    /// output is written in a block and copied, as without a lease.
+    @Test func noArrayIsMadeOnTheSizeOfAHugeOutput() {
+        let leased = onNewThread { () -> [Bool] in
+            _ = try! JSONMapper().encode(Self.strings(50_000))
+            var huge = true
+            _ = OutputLease.array { lease, finish in
+                huge = lease != nil
+                finish(OutputBuffer(capacity: 16))
+            }
+            _ = try! JSONMapper().encode(Self.strings(1_000))
+            var sized = false
+            _ = OutputLease.array { lease, finish in
+                sized = lease != nil
+                finish(OutputBuffer(capacity: 16))
+            }
+            return [huge, sized]
+        }
+        #expect(leased == [false, true])
+    }
+
     @Test func aBufferHeldPastItsLeaseWritesIntoMemoryOfItsOwn() {
         let outcome = onNewThread { () -> [Int] in
             _ = try! JSONMapper().encode(Self.strings(1_000))

@@ -35,6 +35,10 @@
     /// Below this many bytes of last output no lease is made: copying so
     /// small an output costs less than the lease.
     static let smallest = 16 * 1024
+    /// Above this many, none either: an array that large is not made on a
+    /// guess (a small output after a huge one would reserve the huge
+    /// one's size again), as a thread keeps no output block above it.
+    static let largest = 4 * 1024 * 1024
 
     /// The bytes `encode` writes, as an array. `encode` writes with a
     /// writer made over the lease it is given (nil: none is made) and
@@ -42,7 +46,7 @@
     /// given, once; it may throw instead.
     static func array(_ encode: (OutputLease?, (OutputBuffer) -> Void) throws -> Void) rethrows -> [UInt8] {
         let last = OutputBlock.lastUsed
-        guard last >= smallest, last <= Int(Int32.max) else {
+        guard last >= smallest, last <= largest else {
             var result: [UInt8]?
             try encode(nil) { result = $0.bytes }
             guard let result else { preconditionFailure("an encode returned without handing its output over") }
