@@ -180,7 +180,7 @@ extension JSONMapper {
     public func encode<T: Encodable>(_ value: T) throws -> Data { try encodeData(value) }
 
     /// Encodes an `Encodable` value as a JSON string.
-    public func encodeString<T: Encodable>(_ value: T) throws -> String { String(decoding: try encode(value), as: UTF8.self) }
+    public func encodeString<T: Encodable>(_ value: T) throws -> String { try encodedBytes(value, lease: nil) { $0.text } }
 
     /// Encodes an `Encodable` value as a ``JSONValue``.
     public func encodeJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {

@@ -72,6 +72,9 @@ import Foundation
     /// The bytes written, as `Data` (one copy).
     var data: Data { unsafe Data(UnsafeRawBufferPointer(start: base, count: used)) }
 
+    /// The bytes written, as a `String` (one copy; they are UTF-8).
+    var text: String { unsafe String(decoding: UnsafeBufferPointer(start: base, count: used), as: UTF8.self) }
+
     /// The bytes written, in place (valid only inside `body`).
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         unsafe try body(UnsafeRawBufferPointer(start: base, count: used))
