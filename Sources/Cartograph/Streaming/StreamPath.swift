@@ -202,7 +202,7 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
     /// Whether `byte` ends an unquoted key: the next step, a space, a
     /// control byte or punctuation that jq or JSONPath give a meaning.
     private static func endsKey(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || isSpace(byte) || refusal(byte) != nil
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || isSpace(byte) || refusal(byte) != nil
     }
 
     /// Why `byte` cannot follow a step or stand in an unquoted key (nil:

@@ -52,9 +52,9 @@ import Foundation
     }
 
     deinit {
-        if let lease = unsafe lease {
+        if unsafe lease != nil {
             // The memory is the lease's: nothing to free or keep.
-            unsafe lease.holder = nil
+            endLease()
         } else if unsafe keepsBlock {
             unsafe OutputBlock.give(base, capacity: capacity, used: used)
         } else {
@@ -103,8 +103,7 @@ import Foundation
         unsafe base = moved
         unsafe capacity = size
         unsafe keepsBlock = true
-        unsafe lease?.holder = nil
-        unsafe lease = nil
+        endLease()
     }
 
     /// Leaves the lease's memory with nothing written (the lease is
@@ -117,6 +116,11 @@ import Foundation
         unsafe capacity = 16
         unsafe used = 0
         unsafe keepsBlock = false
+        endLease()
+    }
+
+    /// Stops writing into the lease's memory: the lease can serve another buffer.
+    private func endLease() {
         unsafe lease?.holder = nil
         unsafe lease = nil
     }

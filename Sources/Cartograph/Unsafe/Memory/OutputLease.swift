@@ -56,12 +56,8 @@
         var copied: [UInt8]?
         var finished = false
         let array = try unsafe [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            guard let start = buffer.baseAddress else {
-                return try encode(nil) { output in
-                    finished = true
-                    copied = output.bytes
-                }
-            }
+            // A buffer of a nonzero capacity has storage.
+            let start = buffer.baseAddress!
             let lease = unsafe OutputLease(base: start, capacity: buffer.count)
             defer { lease.revoke() }
             try encode(lease) { output in
