@@ -228,7 +228,9 @@ final class KeyTemplate {
         precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")
         self.keys = keys
         var ascii: UInt64 = 0
-        for (index, key) in keys.enumerated() where key.utf8.allSatisfy({ $0 < 0x80 }) { ascii |= 1 << UInt64(index) }
+        // Through a span: `utf8.allSatisfy` walked string indices, ~25
+        // instructions a byte, 15% of encoding a 3 KB document.
+        for (index, key) in keys.enumerated() where UTF8Validation.isASCII(key.utf8.span) { ascii |= 1 << UInt64(index) }
         self.ascii = ascii
         let buffer = OutputBuffer(capacity: keys.reduce(0) { $0 + $1.utf8.count + 2 })
         var entries: [Entry] = []
