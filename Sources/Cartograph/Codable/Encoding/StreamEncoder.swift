@@ -112,7 +112,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        guard let generation = openContainer(object: true, keyType: ObjectIdentifier(Key.self)) else {
+        guard let generation = openContainer(object: true, keyType: Key.self) else {
             return newKeyedContainer(Key.self, generation: -1)
         }
         if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.state.recycled.reuse(
@@ -148,7 +148,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// has (made innermost again), or a new one in its place. Nil, having
     /// abandoned, where the stream cannot give one (a container of the
     /// other kind, a closed one, a place already written).
-    private func openContainer(object: Bool, keyType: ObjectIdentifier? = nil) -> Int? {
+    private func openContainer(object: Bool, keyType: (any CodingKey.Type)? = nil) -> Int? {
         if containerGeneration != 0 {
             guard containerIsObject == object, run.state.isOpen(frame + 1, containerGeneration) else {
                 _ = run.state.abandon()

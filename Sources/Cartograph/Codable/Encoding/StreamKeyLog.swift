@@ -179,17 +179,22 @@ struct KeyTemplateTable {
     /// Key types found by comparison before the dictionary is asked.
     private static let listed = 16
     private var types: [ObjectIdentifier] = []
-    private var listedTemplates: [KeyTemplate] = []
-    private var others: [ObjectIdentifier: KeyTemplate] = [:]
+    private var listedTemplates: [KeyTemplate?] = []
+    private var others: [ObjectIdentifier: KeyTemplate?] = [:]
 
     /// The template of `type`, if one was learned.
-    subscript(type: ObjectIdentifier) -> KeyTemplate? {
-        for index in 0..<types.count where types[index] == type { return listedTemplates[index] }
+    subscript(type: ObjectIdentifier) -> KeyTemplate? { entry(for: type) ?? nil }
+
+    /// What the table holds for `type`: nil if the type was never set,
+    /// `.some(nil)` if it was met without a template.
+    func entry(for type: ObjectIdentifier) -> KeyTemplate?? {
+        for index in 0..<types.count where types[index] == type { return .some(listedTemplates[index]) }
         return others.isEmpty ? nil : others[type]
     }
 
-    /// Keeps `template` for `type` (replacing its template, if it has one).
-    mutating func set(_ template: KeyTemplate, for type: ObjectIdentifier) {
+    /// Keeps `template` for `type` (replacing its template, if it has
+    /// one); nil records that the type was met without one.
+    mutating func set(_ template: KeyTemplate?, for type: ObjectIdentifier) {
         for index in 0..<types.count where types[index] == type {
             listedTemplates[index] = template
             return
@@ -206,7 +211,7 @@ struct KeyTemplateTable {
 /// The keys one object wrote, in order and all different, with their
 /// quoted JSON forms: what the next objects of the same `CodingKey` type
 /// in the same encode follow (``StreamKeyLog``).
-final class KeyTemplate {
+final class KeyTemplate: Sendable {
     /// At most as many keys as a bit mask holds.
     static let maximumCount = 64
 
@@ -223,6 +228,9 @@ final class KeyTemplate {
         let length: Int
         let quoted: Range<Int>
     }
+
+    /// The bytes of the quoted keys.
+    var quotedByteCount: Int { quoted.count }
 
     init(keys: [String], escaping: StringEscaping) {
         precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")

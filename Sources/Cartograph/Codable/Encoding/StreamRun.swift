@@ -61,7 +61,7 @@ final class StreamRun: ExclusiveState<StreamStack> {
         self.registry = registry
         registryIsEmpty = !registry.hasEntries
         keysAsGiven = !options.keys.convertsKeys
-        super.init(state: StreamStack(writeOptions: writeOptions, capacity: capacity, lease: lease))
+        super.init(state: StreamStack(writeOptions: writeOptions, keys: options.keys, capacity: capacity, lease: lease))
     }
 }
 
@@ -78,8 +78,11 @@ struct StreamStack {
     /// The registry's entries for the value types met (asked per nested value).
     var registeredEntries = TypeAnswers<ModelEntry?>()
     /// The keys the first objects of each `CodingKey` type wrote, for the
-    /// next ones to follow (``StreamKeyLog``).
+    /// next ones to follow (``StreamKeyLog``), and the templates found in
+    /// ``SharedKeyTemplates`` (asked once per type an encode).
     private var templates = KeyTemplateTable()
+    /// How this encode writes keys: which shared templates hold for it.
+    private let keyStyle: SharedKeyTemplates.Style
     private(set) var frames: [StreamFrame] = [StreamFrame()]
     /// The keys written in each frame's object (a repeated key abandons
     /// the stream), beside `frames` and as long.
@@ -95,8 +98,9 @@ struct StreamStack {
     var ended = false
     var recycled: RecycledContainers<StreamKeyedState>
 
-    init(writeOptions: WriteOptions, capacity: Int, lease: OutputLease?) {
+    init(writeOptions: WriteOptions, keys: CodableOptions.KeyStrategy, capacity: Int, lease: OutputLease?) {
         writer = NativeJSONWriter(options: writeOptions, capacity: capacity, lease: lease)
+        keyStyle = SharedKeyTemplates.Style(escaping: writer.escaping, keys: keys)
         recycled = RecycledContainers(keeps: ContainerLayout.keyedEncoding, after: 16)
     }
 
@@ -142,7 +146,26 @@ struct StreamStack {
     /// does not replace one that wrote them).
     private mutating func learn(_ keys: [String], for type: ObjectIdentifier) {
         if let known = templates[type], known.keys.count >= keys.count { return }
-        templates.set(KeyTemplate(keys: keys, escaping: writer.escaping), for: type)
+        let template = KeyTemplate(keys: keys, escaping: writer.escaping)
+        templates.set(template, for: type)
+        SharedKeyTemplates.shared.offer(template, for: type, style: keyStyle)
+    }
+
+    /// The template an object of `keyType` follows: this encode's, or at
+    /// the type's first object here, the one kept from earlier encodes.
+    @inline(__always)
+    private mutating func template(for keyType: (any CodingKey.Type)?) -> KeyTemplate? {
+        guard let keyType else { return nil }
+        if let known = templates.entry(for: ObjectIdentifier(keyType)) { return known }
+        return sharedTemplate(for: keyType)
+    }
+
+    /// Asks the shared templates (a lock), once per type an encode.
+    @inline(never)
+    private mutating func sharedTemplate(for keyType: any CodingKey.Type) -> KeyTemplate? {
+        let template = SharedKeyTemplates.shared.template(for: keyType, style: keyStyle)
+        templates.set(template, for: ObjectIdentifier(keyType))
+        return template
     }
 
     /// Writes `{}` for a member whose encoder wrote nothing (as the tree
@@ -262,7 +285,7 @@ struct StreamStack {
     /// limit or the stack's room the stream is abandoned: the tree encoder
     /// reports it as it always has. An object opened by a keyed container
     /// names its `CodingKey` type, whose template its keys then follow.
-    mutating func push(object: Bool, at frame: Int, keyType: ObjectIdentifier? = nil) throws -> Int {
+    mutating func push(object: Bool, at frame: Int, keyType: (any CodingKey.Type)? = nil) throws -> Int {
         guard frame == open, frame - 1 < writer.options.maxDepth, StackGuard.hasRoom else { throw abandon() }
         writer.sink.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let generation = newTicket()
@@ -274,8 +297,8 @@ struct StreamStack {
         frames[open].isObject = object
         frames[open].count = 0
         frames[open].pendingTicket = 0
-        frames[open].keyType = keyType
-        if object { keyLogs[open].reset(following: keyType.flatMap { templates[$0] }) }
+        frames[open].keyType = keyType.map { ObjectIdentifier($0) }
+        if object { keyLogs[open].reset(following: template(for: keyType)) }
         open += 1
         return generation
     }
