@@ -164,4 +164,69 @@ import Testing
         }
         return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
     }
+
+    /// The hint block grows as deeper containers set hints: hints set
+    /// before a growth are kept, new depths start empty, and depths at or
+    /// past the limit have none.
+    @Test func keyHintsGrowWithDepthAndKeepEarlierHints() {
+        let hints = KeyHints(initial: 4, limit: 100)
+        #expect(hints.capacity == 4)
+        for depth in 0..<4 { hints.set(depth, object: depth * 10, next: depth * 10 + 1) }
+        hints.set(37, object: 370, next: 371)
+        #expect(hints.capacity == 64)
+        for depth in 0..<4 { #expect(hints.next(at: depth, in: depth * 10) == depth * 10 + 1) }
+        #expect(hints.next(at: 37, in: 370) == 371)
+        #expect((4..<64).filter { $0 != 37 }.allSatisfy { hints.next(at: $0, in: 0) == nil && hints.next(at: $0, in: 370) == nil })
+        hints.set(99, object: 990, next: 991)
+        #expect(hints.capacity == 100)
+        #expect(hints.next(at: 99, in: 990) == 991)
+        #expect(hints.next(at: 37, in: 370) == 371)
+        hints.set(100, object: 1000, next: 1001)
+        hints.set(-1, object: 1000, next: 1001)
+        #expect(hints.capacity == 100)
+        #expect(hints.next(at: 100, in: 1000) == nil)
+    }
+
+    /// A chain of objects nested 150 deep, each reading its keys in the
+    /// reverse of the document's order (every lookup after the first
+    /// starts from a hint at its depth), as Foundation reads it.
+    @Test func deeplyNestedObjectsReadOutOfOrderAsFoundationReadsThem() throws {
+        final class Link: Decodable, Equatable {
+            let label: Int
+            let tag: String
+            let next: Link?
+            private enum CodingKeys: String, CodingKey { case next, tag, label }
+            required init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                next = try container.decodeIfPresent(Link.self, forKey: .next)
+                tag = try container.decode(String.self, forKey: .tag)
+                label = try container.decode(Int.self, forKey: .label)
+            }
+            static func == (left: Link, right: Link) -> Bool {
+                var a: Link? = left
+                var b: Link? = right
+                while let x = a, let y = b {
+                    guard x.label == y.label, x.tag == y.tag else { return false }
+                    a = x.next
+                    b = y.next
+                }
+                return a == nil && b == nil
+            }
+        }
+        var json = "null"
+        for depth in (0..<150).reversed() { json = #"{"label":\#(depth),"tag":"t\#(depth)","next":\#(json)}"# }
+        let mapper = JSONMapper()
+        let foundation = JSONDecoder()
+        let ours = try mapper.decode(Link.self, from: Array(json.utf8))
+        let theirs = try foundation.decode(Link.self, from: Data(json.utf8))
+        #expect(ours == theirs)
+        var depth = 0
+        var link: Link? = ours
+        while let current = link {
+            #expect(current.label == depth && current.tag == "t\(depth)")
+            depth += 1
+            link = current.next
+        }
+        #expect(depth == 150)
+    }
 }

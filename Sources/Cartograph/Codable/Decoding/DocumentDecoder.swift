@@ -83,7 +83,7 @@ final class DocumentDecoder: Decoder {
         if case .snakeCase = options.keys { snakeCaseKeys = SnakeCaseKeyTable() } else { snakeCaseKeys = nil }
         self.issues = issues
         self.index = index
-        hints = KeyHints(capacity: 1024)
+        hints = KeyHints(limit: 1024)
         recycled = RecycledContainers(keeps: recyclesContainers && ContainerLayout.keyedDecoding)
     }
 
