@@ -76,14 +76,14 @@ final class SharedKeyTemplates: Sendable {
     /// probed (``keysAreCode(_:)``) and the answer kept.
     func template(for keyType: any CodingKey.Type, style: Style) -> KeyTemplate? {
         let slot = Slot(type: ObjectIdentifier(keyType), style: style)
-        switch entries.withLock({ $0[slot] }) {
+        switch entries.withSanitizedLock({ $0[slot] }) {
         case .code(let template): return template
         case .data: return nil
         case nil: break
         }
         // User code (the key type's initializer): called outside the lock.
         let entry: Entry = Self.keysAreCode(keyType) ? .code(nil) : .data
-        entries.withLock { entries in
+        entries.withSanitizedLock { entries in
             if entries[slot] == nil, entries.count < Self.maximumTypes { entries[slot] = entry }
         }
         return nil
@@ -94,7 +94,7 @@ final class SharedKeyTemplates: Sendable {
     func offer(_ template: KeyTemplate, for type: ObjectIdentifier, style: Style) {
         guard template.quotedByteCount <= Self.maximumQuotedBytes else { return }
         let slot = Slot(type: type, style: style)
-        entries.withLock { entries in
+        entries.withSanitizedLock { entries in
             guard case .code(let known) = entries[slot] else { return }
             if let known, known.keys.count >= template.keys.count { return }
             entries[slot] = .code(template)
@@ -112,7 +112,7 @@ final class SharedKeyTemplates: Sendable {
 
     /// Every key of every template kept (for tests).
     func keptKeys() -> [String] {
-        entries.withLock { entries in
+        entries.withSanitizedLock { entries in
             entries.values.flatMap { entry -> [String] in
                 if case .code(let template?) = entry { return template.keys }
                 return []
@@ -123,7 +123,7 @@ final class SharedKeyTemplates: Sendable {
     /// Whether a template is kept for `keyType` in `style` (for tests).
     func keepsTemplate(for keyType: any CodingKey.Type, style: Style) -> Bool {
         let slot = Slot(type: ObjectIdentifier(keyType), style: style)
-        return entries.withLock { entries in
+        return entries.withSanitizedLock { entries in
             if case .code(let template) = entries[slot] { return template != nil }
             return false
         }
