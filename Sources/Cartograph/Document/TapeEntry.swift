@@ -77,7 +77,7 @@ enum TokenKind: UInt8 {
 enum TapeFlags {
     /// On a key: a duplicate that ``DuplicateKeyPolicy`` hides; its value is skipped.
     static let shadowed: UInt8 = 4
-    /// On a string: a property-list date, stored as ISO 8601 text with microseconds.
+    /// On a string: a property-list date, stored as ISO 8601 text with at least six digits of fraction, more where its `Double` needs them (``PlistDate``).
     static let date: UInt8 = 8
     /// On a string: property-list data, stored as base64 text.
     static let data: UInt8 = 16

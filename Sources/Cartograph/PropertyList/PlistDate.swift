@@ -1,19 +1,29 @@
 import Foundation
 
-/// Property-list dates on the tape: ISO 8601 text with microseconds (what
-/// JSON sees), read back to the same `Date` the reader found, to the
-/// microsecond (whole seconds since 2001 plus microseconds, computed the
-/// same way both times).
+/// Property-list dates on the tape: ISO 8601 text (what JSON sees), read
+/// back to the same `Date` the reader found, every bit of it.
+///
+/// The text holds the whole seconds and at least six digits of fraction
+/// (`2026-11-02T09:14:03.250000Z`), more where the date's `Double` needs
+/// them to read back exactly (`Date()` on Apple platforms keeps about a
+/// tenth of a microsecond: `…03.2500001Z`). The digits are those of the
+/// shortest decimal that reads back as the date's seconds since 2001, and
+/// they are read as one decimal (``DecimalSeconds``): a date decoded from a
+/// binary plist equals the one Foundation's decoder gives. (Kept to the
+/// microsecond before, such a date came back up to half a microsecond off.)
 enum PlistDate {
     static let referenceOffset = 978_307_200
 
-    /// `2026-11-02T09:14:03.250000Z` from seconds since 2001 and microseconds
-    /// (years 0 to 9999), formatted by hand: `String(format:)` cost more than
-    /// the rest of reading a date.
-    static func text(seconds: Int, microseconds: Int) -> String {
-        var bytes: [UInt8] = Array("0000-00-00T00:00:00.000000Z".utf8)
-        writeCivil(unixSeconds: seconds + referenceOffset, into: &bytes)
-        put(microseconds, at: 25, digits: 6, into: &bytes)
+    /// The tape's text of a date's seconds since 2001 (finite, in the years
+    /// 0 to 9999: ``parts(_:)`` says), formatted by hand: `String(format:)`
+    /// cost more than the rest of reading a date.
+    static func text(secondsSince2001 value: Double) -> String {
+        let (whole, fraction) = DecimalSeconds.split(value)
+        var bytes: [UInt8] = Array("0000-00-00T00:00:00.".utf8)
+        writeCivil(unixSeconds: whole + referenceOffset, into: &bytes)
+        bytes += fraction
+        if fraction.count < 6 { bytes += repeatElement(UInt8(ascii: "0"), count: 6 - fraction.count) }
+        bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -40,10 +50,10 @@ enum PlistDate {
         }
     }
 
-    /// The date of text written by ``text(seconds:microseconds:)``.
+    /// The date of text written by ``text(secondsSince2001:)``.
     static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 27, bytes[19] == UInt8(ascii: "."), bytes[26] == UInt8(ascii: "Z") else { return nil }
+        guard bytes.count >= 27, bytes[19] == UInt8(ascii: "."), bytes.last == UInt8(ascii: "Z") else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for index in from..<(from + count) {
@@ -54,12 +64,14 @@ enum PlistDate {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-            let minute = number(14, 2), let second = number(17, 2), let micro = number(20, 6)
+            let minute = number(14, 2), let second = number(17, 2)
         else { return nil }
+        let fraction = bytes[20..<(bytes.count - 1)]
+        guard fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         let seconds =
             DateFormats.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
             - referenceOffset
-        return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(micro) / 1_000_000)
+        return Date(timeIntervalSinceReferenceDate: DecimalSeconds.value(whole: seconds, fraction: fraction))
     }
 
     /// Seconds since 1970 of the dates a plist keeps: the years 0 to 9999

@@ -3,7 +3,7 @@ import Foundation
 /// How every plist reader (binary, XML, libplist's) puts a plist scalar on
 /// the tape, so the three give identical Documents: integers as decimal
 /// text, reals as their shortest text, dates as ISO 8601 text with
-/// microseconds (``PlistDate``), data as base64 text, the last two flagged.
+/// every bit of the date (``PlistDate``), data as base64 text, the last two flagged.
 enum PlistScalars {
     /// Throws the builder's failure when it refused an event.
     @inline(__always)
@@ -35,12 +35,12 @@ enum PlistScalars {
     /// A date, in seconds since 2001-01-01T00:00:00Z. Only the years 0 to
     /// 9999 have the fixed-width text the tape keeps.
     static func date(secondsSince2001 seconds: Double, at source: Int, into builder: DocumentBuilder) throws {
-        guard let (whole, micro) = PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds)) else {
+        guard PlistDate.parts(Date(timeIntervalSinceReferenceDate: seconds)) != nil else {
             throw CartographError(
                 .numberOutOfRange, "the plist holds a date outside the years 0 to 9999", offset: source,
                 expected: "a date in the years 0 to 9999", found: "date")
         }
-        try text(PlistDate.text(seconds: whole, microseconds: micro), flags: TapeFlags.date, at: source, into: builder)
+        try text(PlistDate.text(secondsSince2001: seconds), flags: TapeFlags.date, at: source, into: builder)
     }
 
     /// Data, kept as base64 text.

@@ -24,17 +24,13 @@ enum DateFormats {
             second <= 60
         else { return nil }
         var index = 19
-        var fraction = 0.0
+        var fraction = 0..<0
         if index < bytes.count, bytes[index] == 46 {
             index += 1
-            var scale = 0.1
             let start = index
-            while index < bytes.count, (48...57).contains(bytes[index]) {
-                fraction += Double(bytes[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
+            while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
             guard index > start else { return nil }
+            fraction = start..<index
         }
         guard index < bytes.count else { return nil }
         var offset = 0
@@ -61,8 +57,10 @@ enum DateFormats {
         }
         guard index == bytes.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
-        return Date(timeIntervalSince1970: seconds + fraction)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        // The nearest Date to the text: whole seconds since 2001 and the
+        // fraction's digits read as one decimal (DecimalSeconds).
+        return Date(timeIntervalSinceReferenceDate: DecimalSeconds.value(whole: seconds - PlistDate.referenceOffset, fraction: bytes[fraction]))
     }
 
     /// `2026-11-02T09:14:03Z`, or with `.250` milliseconds when `fractional` and the date has them.

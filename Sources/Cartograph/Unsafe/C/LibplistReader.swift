@@ -111,7 +111,14 @@ enum LibplistReader {
                     "the plist holds a date outside 1932-12-13…2069-01-19, which libplist 2.2 cannot read (it gives dates as 32-bit seconds since 2001)",
                     expected: "a date libplist 2.2 can read", found: "date")
             }
-            try PlistScalars.date(secondsSince2001: Double(seconds) + Double(micro) / 1_000_000, at: 0, into: builder)
+            // libplist keeps microseconds (its own limit), truncated toward
+            // zero, so the fraction is negative before 2001: the date is
+            // read as the decimal of whole seconds and six digits.
+            let total = Int(seconds) * 1_000_000 + Int(micro)
+            let whole = total >= 0 ? total / 1_000_000 : -((-total + 999_999) / 1_000_000)
+            let fraction = total - whole * 1_000_000
+            let digits = Array(String(1_000_000 + fraction).utf8.dropFirst())
+            try PlistScalars.date(secondsSince2001: DecimalSeconds.value(whole: whole, fraction: digits), at: 0, into: builder)
         case PLIST_DATA:
             var length: UInt64 = 0
             let pointer = unsafe plist_get_data_ptr(node, &length)
