@@ -100,4 +100,40 @@ import Testing
         #expect(object["k501"] == .number(JSONNumber(501)))
         #expect(object.keys[500] == "k501")
     }
+
+    /// Numbers of 16 or 17 digits whose nearest Double is whole keep their
+    /// exact value: a whole number as that integer (read back exactly, and
+    /// decoded from the value as from the text), one that is not as text;
+    /// those whose Double is not whole stay that Double.
+    @Test func sixteenAndSeventeenDigitNumbersKeepTheirValue() throws {
+        let value = try JSONValue(
+            parsing:
+                "[9007199254740993.0, 1.0000000000000001, 9223372036854775807.0, 18446744073709551615.0, -9.007199254740993e15, -65.613616999999977, 0.1, 1.7976931348623157e308]"
+        )
+        guard case .array(let items) = value else {
+            Issue.record("not an array")
+            return
+        }
+        let numbers = items.compactMap { item -> JSONNumber? in
+            if case .number(let number) = item { return number }
+            return nil
+        }
+        #expect(numbers.count == 8)
+        #expect(numbers[0].int64Value == 9_007_199_254_740_993)
+        #expect(numbers[1].int64Value == nil)
+        #expect(numbers[1].text == "1.0000000000000001")
+        #expect(numbers[1].doubleValue == 1)
+        #expect(numbers[2].int64Value == .max)
+        #expect(numbers[3].uint64Value == .max)
+        #expect(numbers[4].int64Value == -9_007_199_254_740_993)
+        #expect(numbers[5].doubleValue == -65.613616999999977)
+        #expect(numbers[6].text == "0.1")
+        #expect(numbers[7].doubleValue == .greatestFiniteMagnitude)
+        let mapper = JSONMapper()
+        #expect(
+            try mapper.decode([Int64].self, from: JSONValue.array(Array(items[0...0] + items[2...2] + items[4...4])))
+                == [9_007_199_254_740_993, .max, -9_007_199_254_740_993])
+        #expect(throws: (any Error).self) { try mapper.decode(Int64.self, from: items[1]) }
+        #expect(try mapper.decode(Int64.self, from: Array("9007199254740993.0".utf8)) == 9_007_199_254_740_993)
+    }
 }

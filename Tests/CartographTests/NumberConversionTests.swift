@@ -165,4 +165,68 @@ import Testing
         #expect(entry(-1) == (0xCCCC_CCCC_CCCC_CCCC, 0xCCCC_CCCC_CCCC_CCCD))
         for q in PowersOfFive.smallestExponent...PowersOfFive.largestExponent { #expect(entry(q).0 >> 63 == 1, "5^\(q)") }
     }
+
+    static func whole<T: FixedWidthInteger>(_ type: T.Type, _ text: String) -> T? {
+        var text = text
+        return text.withUTF8Span { NumberText.whole(T.self, $0) }
+    }
+
+    /// Whole numbers with a fraction or an exponent are read from their
+    /// digits: beyond 2^53 too, at both ends of each type's range; a
+    /// nonzero digit past the point, or a value out of range, is nil.
+    @Test func wholeNumberTextIsReadExactly() {
+        #expect(Self.whole(Int64.self, "9007199254740993.0") == 9_007_199_254_740_993)
+        #expect(Self.whole(Int64.self, "9223372036854775807.000") == .max)
+        #expect(Self.whole(Int64.self, "-9223372036854775808.0") == .min)
+        #expect(Self.whole(Int64.self, "-922337203685477580.8e1") == .min)
+        #expect(Self.whole(Int64.self, "9223372036854775808.0") == nil)
+        #expect(Self.whole(Int64.self, "-9223372036854775809e0") == nil)
+        #expect(Self.whole(UInt64.self, "18446744073709551615.0") == .max)
+        #expect(Self.whole(UInt64.self, "1.8446744073709551615e19") == .max)
+        #expect(Self.whole(UInt64.self, "1.8446744073709551616e19") == nil)
+        #expect(Self.whole(UInt64.self, "-1.0") == nil)
+        #expect(Self.whole(UInt64.self, "-0.0") == 0)
+        #expect(Self.whole(Int64.self, "1.5e1") == 15)
+        #expect(Self.whole(Int64.self, "150e-1") == 15)
+        #expect(Self.whole(Int64.self, "1.55e1") == nil)
+        #expect(Self.whole(Int64.self, "1e19") == nil)
+        #expect(Self.whole(UInt64.self, "1e19") == 10_000_000_000_000_000_000)
+        #expect(Self.whole(Int64.self, "0.000e999999999") == 0)
+        #expect(Self.whole(Int64.self, "1e-999999999") == nil)
+        #expect(Self.whole(Int64.self, "1e999999999") == nil)
+        #expect(Self.whole(Int64.self, "1e-400") == nil)
+        #expect(Self.whole(Int64.self, "1.0000000000000000000000000000000000000001") == nil)
+        #expect(Self.whole(Int64.self, "+5.0") == 5)
+        #expect(Self.whole(Int64.self, "5.") == 5)
+        #expect(Self.whole(Int64.self, ".5e1") == 5)
+        #expect(Self.whole(Int64.self, "00012.000") == 12)
+        #expect(Self.whole(Int8.self, "-1.28e2") == -128)
+        #expect(Self.whole(Int8.self, "1.28e2") == nil)
+        #expect(Self.whole(Int128.self, "1e30") == Int128(1_000_000_000_000_000) * 1_000_000_000_000_000)
+        #expect(Self.whole(UInt128.self, "340282366920938463463374607431768211455.0") == .max)
+        #expect(Self.whole(Int64.self, "e5") == nil)
+        #expect(Self.whole(Int64.self, "1e") == nil)
+        #expect(Self.whole(Int64.self, "0x10") == nil)
+        #expect(Self.whole(Int64.self, "") == nil)
+    }
+
+    /// Random integers written with the point moved and an exponent to
+    /// match, with zeros added, read back as the integer; with a nonzero
+    /// digit after them, not.
+    @Test func wholeNumbersInEverySpellingReadBack() {
+        var generator = SeededGenerator(seed: 0x3_40_1E)
+        for _ in 0..<5000 {
+            let value = Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...62, using: &generator)
+            let digits = String(value.magnitude)
+            let sign = value < 0 ? "-" : ""
+            let shift = Int.random(in: 0...digits.count, using: &generator)
+            let zeros = String(repeating: "0", count: Int.random(in: 0...3, using: &generator))
+            // digits = head.tail, so value = head.tail × 10^shift.
+            let head = digits.prefix(digits.count - shift)
+            let tail = digits.suffix(shift)
+            let text = "\(sign)\(head.isEmpty ? "0" : head).\(tail)\(zeros)e\(shift)"
+            #expect(Self.whole(Int64.self, text) == value, "\(text)")
+            #expect(Self.whole(Int64.self, "\(sign)\(head.isEmpty ? "0" : head).\(tail)\(zeros)1e\(shift)") == nil || value == 0)
+        }
+    }
 }

@@ -121,12 +121,7 @@ public struct Node: Sendable {
         let entry = try numberEntry()
         let tape = document.reader
         if let value = integerText(tape, entry) { return value }
-        if !tape.isIntegerText(entry) {
-            let double = tape.double(entry)
-            if let exact = T(exactly: double), let decimal = tape.decimal(entry), decimal == Decimal(string: String(exact)) {
-                return exact
-            }
-        }
+        if !tape.isIntegerText(entry), let value = tape.whole(T.self, entry) { return value }
         throw outOfRange("\(T.self)")
     }
 

@@ -2,11 +2,18 @@ import Foundation
 
 /// A JSON number that keeps its value exactly.
 ///
-/// Integers are stored as `Int64` or `UInt64`; decimals as `Double` when the
-/// text has at most 17 significant digits (every such text's nearest double
-/// prints back in shortest form: `0.1` stays `0.1`); anything else (integers
-/// beyond 64 bits, longer decimals, values beyond Double's range) keeps its
-/// exact text. Read it as the type you need with ``int64Value``,
+/// Integers are stored as `Int64` or `UInt64` (so is a whole number of 16
+/// or 17 digits written with a fraction or exponent, `9007199254740993.0`,
+/// which a `Double` cannot hold); decimals as `Double` when the text has at most 17
+/// significant digits. Up to 15 digits that Double is the text's value: it
+/// prints back in shortest form (`0.1` stays `0.1`). With 16 or 17 digits
+/// (what a program writes for a `Double`: `-65.613616999999977`) it is the
+/// nearest Double, printed back as the shortest text that reads as the same
+/// Double (`-65.61361699999998`); a whole number's exact value is kept
+/// (above), and text whose nearest Double is whole but which is not
+/// (`1.0000000000000001`) is kept as text. Anything else (integers beyond
+/// 64 bits, longer decimals, values beyond Double's range) keeps its exact
+/// text. Read it as the type you need with ``int64Value``,
 /// ``doubleValue``, ``decimalValue`` or ``text``.
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     enum Storage: Sendable {
@@ -66,11 +73,33 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
                 storage = .uint(value)
                 return
             }
-        } else if NumberGrammar.significantDigits(digits) <= 17 {
-            let value = terminated ? NumberText.double(terminated: text) : NumberText.double(digits)
-            if value.isFinite, value != 0 || !NumberGrammar.hasNonZeroDigit(digits) {
-                storage = .double(value)
-                return
+        } else {
+            let significant = NumberGrammar.significantDigits(digits)
+            if significant <= 17 {
+                let value = terminated ? NumberText.double(terminated: text) : NumberText.double(digits)
+                if value.isFinite, value != 0 || !NumberGrammar.hasNonZeroDigit(digits) {
+                    // Up to 15 digits the Double is the text's value, read
+                    // back in shortest form. With 16 or 17 it may not be, and
+                    // a whole Double is where that shows: `9007199254740993.0`
+                    // reads as ...992 and `1.0000000000000001` as 1, which
+                    // `int64Value` would have given as exact. Such text is kept
+                    // as its exact integer, or as text when it is not whole.
+                    if significant > 15, value.rounded(.towardZero) == value {
+                        if let whole = NumberText.whole(Int64.self, digits) {
+                            storage = .int(whole)
+                        } else if let whole = NumberText.whole(UInt64.self, digits) {
+                            storage = .uint(whole)
+                        } else if !NumberText.isWhole(digits) {
+                            storage = .text(digits.decodedString)
+                        } else {
+                            // Whole beyond 64 bits: no integer accessor can be wrong.
+                            storage = .double(value)
+                        }
+                        return
+                    }
+                    storage = .double(value)
+                    return
+                }
             }
         }
         storage = .text(digits.decodedString)
@@ -82,7 +111,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return value
         case .uint: return nil
         case .double(let value): return Int64(exactly: value)
-        case .text: return nil
+        // Exact text: whole when its digits say so (`9223372036854775807.0`).
+        case .text(var text): return text.withUTF8Span { NumberText.whole(Int64.self, $0) }
         }
     }
 
@@ -92,7 +122,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         case .int(let value): return UInt64(exactly: value)
         case .uint(let value): return value
         case .double(let value): return UInt64(exactly: value)
-        case .text: return nil
+        case .text(var text): return text.withUTF8Span { NumberText.whole(UInt64.self, $0) }
         }
     }
 

@@ -21,6 +21,8 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     case plistDatesOutOfRange
     case nulInXMLPlists
     case json5CapitalizedNull
+    case integersFromFractions
+    case zeroWithExponent
 
     /// The article's columns: what, Foundation, Cartograph, why.
     var row: (what: String, foundation: String, cartograph: String, why: String) {
@@ -34,8 +36,8 @@ enum FoundationDifference: String, CaseIterable, Sendable {
             )
         case .int128WithZeroFraction:
             (
-                "`Int128` / `UInt128` written with a zero fraction beyond 64 bits (`18446744073709551616.0`)",
-                "throws (its own test calls this \"should work but doesn't yet\")",
+                "a whole number with a zero fraction that `Double` cannot hold exactly (`9223372036854775807.0` as `Int64`, `18446744073709551616.0` as `Int128`)",
+                "throws (its own test calls the 128-bit case \"should work but doesn't yet\")",
                 "read exactly",
                 "the value is exact"
             )
@@ -96,6 +98,20 @@ enum FoundationDifference: String, CaseIterable, Sendable {
                 "refused while parsing (`dataCorrupted`)",
                 "JSON5 has `null` only"
             )
+        case .integersFromFractions:
+            (
+                "a number that is not whole read as an integer type (`1e-400`, `1.0000000000000000000000000000000000000001`)",
+                "read through its nearest `Double`: `0`, `1`",
+                "`dataCorrupted`: not a whole number",
+                "the value is not an integer; whole numbers with a fraction or exponent (`9007199254740993.0`) are read exactly by both"
+            )
+        case .zeroWithExponent:
+            (
+                "a zero with an unsigned exponent (`0e5`, `0E7`) as a number type",
+                "refused: \"not valid JSON\"",
+                "read as zero",
+                "RFC 8259's grammar has it (`int exp`); every other JSON reader here takes it"
+            )
         case .utf32LittleEndianMark:
             (
                 "UTF-32 little endian after its byte order mark (`FF FE 00 00`), JSON or XML plist",
@@ -126,9 +142,10 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     static let begin = "<!-- differences: written from Tests/CartographTests/Codable/FoundationDifferences.swift -->"
     static let end = "<!-- end of differences -->"
 
-    /// Every differential row of the four Foundation suites.
+    /// Every differential row of the four Foundation suites and of the scalar spellings.
     static var allCases: [FoundationSuiteTests.Case] {
         FoundationSuiteTests.cases + FoundationCoderSuiteTests.cases + PlistFoundationSuiteTests.cases + CorelibsSuiteTests.cases
+            + ScalarDifferentialTests.cases
     }
 
     /// The article holds the table between its markers. With

@@ -56,22 +56,10 @@ extension DocumentDecoder {
         } else if let value = tape.uint64(entry), let exact = T(exactly: value) {
             return exact
         }
-        if T.bitWidth > 64 {
-            // Int128 / UInt128: the exact digits, or out of range. A fraction
-            // of zeros (`18446744073709551616.0`) is read exactly too, where
-            // Foundation's slow path gives up beyond 64 bits.
-            var digits = tape.string(entry)
-            if let dot = digits.firstIndex(of: "."), digits[digits.index(after: dot)...].allSatisfy({ $0 == "0" }) {
-                digits = String(digits[..<dot])
-            }
-            if let value = T(digits, radix: 10) { return value }
-        }
-        if !tape.isIntegerText(entry) {
-            // A whole number written with a fraction or exponent (`3.0`, `1e2`) is accepted when exact.
-            let node = Node(document: document, index: index)
-            if T.isSigned, let value = try? node.int64(), let exact = T(exactly: value) { return exact }
-            if !T.isSigned, let value = try? node.uint64(), let exact = T(exactly: value) { return exact }
-        }
+        // Beyond 64 bits (Int128, UInt128), or a whole number written with
+        // a fraction or exponent (`3.0`, `1e2`, `18446744073709551616.0`,
+        // which Foundation's slow path refuses beyond 64 bits): its digits, exactly.
+        if T.bitWidth > 64 || !tape.isIntegerText(entry), let value = tape.whole(T.self, entry) { return value }
         throw outOfRange(T.self, at: index, key: key(), trail: trail())
     }
 

@@ -134,6 +134,10 @@ struct TapeReader {
         unsafe NumberText.double(terminated: textBuffer(of: entry, terminated: true).span)
     }
 
+    /// A number's value as `T` if its text is a whole number that fits
+    /// (``NumberText/whole(_:_:)``: `3.0`, `1e2`, `9007199254740993.0`).
+    func whole<T: FixedWidthInteger>(_ type: T.Type, _ entry: TapeEntry) -> T? { unsafe NumberText.whole(T.self, textBuffer(of: entry).span) }
+
     /// A number's exact `Decimal`, or nil beyond its range.
     func decimal(_ entry: TapeEntry) -> Decimal? { unsafe NumberText.decimal(textBuffer(of: entry).span) }
 
