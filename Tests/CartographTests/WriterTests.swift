@@ -23,10 +23,12 @@ import Testing
         let text = #"[1,-0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,1E5,-0.0]"#
         let document = try Document(parsing: text)
         #expect(String(decoding: try document.encoded(), as: UTF8.self) == text)
+        // `-0` keeps its sign in a JSONValue (the Double negative zero, as a
+        // `Double` decoded from that text has it).
         let value = try JSONValue(parsing: text)
         #expect(
             try written(value)
-                == #"[1,0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000,-0]"#)
+                == #"[1,-0,9223372036854775807,18446744073709551615,123456789012345678901234567890,0.10000000000000000000001,100000,-0]"#)
     }
 
     /// Every `Int64` digit count and sign, as the standard library prints

@@ -44,11 +44,22 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
             storage = .text(String(value))
         }
     }
-    /// A `Decimal`, kept as its exact text.
+    /// A `Decimal`, kept as its exact text, written as Foundation's
+    /// `JSONEncoder` writes it (`-0.0000000123456`, not `-1.23456e-08`).
     public init(_ value: Decimal) {
-        let text = value.description
-        self = JSONNumber(text: text) ?? JSONNumber(NSDecimalNumber(decimal: value).doubleValue)
+        self = JSONNumber(verbatim: value.description) ?? JSONNumber(NSDecimalNumber(decimal: value).doubleValue)
     }
+
+    /// Number text that is written back exactly as it is: stored as usual
+    /// when that storage writes the same text (`1`, `0.1`), else as the
+    /// text (`1e+10`, as a `Float` spells it; `-0.0000000123456`, as a
+    /// `Decimal` does); nil when it is not a JSON number.
+    init?(verbatim text: String) {
+        guard let number = JSONNumber(text: text) else { return nil }
+        self = number.text == text ? number : JSONNumber(storage: .text(text))
+    }
+
+    private init(storage: Storage) { self.storage = storage }
 
     /// A number from JSON number text; nil when the text is not a JSON number.
     public init?(text: String) {
@@ -65,7 +76,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         // which gives up at the first byte that is not a digit (a fraction
         // or an exponent), before asking what kind of text the rest is.
         if let value = NumberText.int64(digits) {
-            storage = .int(value)
+            // `-0` is the Double negative zero (`0` as an integer would lose the sign).
+            storage = value == 0 && digits[0] == UInt8(ascii: "-") ? .double(-0.0) : .int(value)
             return
         }
         if NumberText.isIntegerText(digits) {

@@ -80,7 +80,54 @@ import Testing
         return differences
     }
 
+    /// One value of each scalar type written both ways: what disagreed (bytes).
+    static func encodeBoth<T: Encodable>(_ values: [T]) -> [String] {
+        var differences: [String] = []
+        for value in values {
+            let mine = Result { try CartographJSONEncoder().encode([value]) }
+            let theirs = Result { try JSONEncoder().encode([value]) }
+            switch (mine, theirs) {
+            case (.success(let a), .success(let b)):
+                if a != b {
+                    differences.append(
+                        "\(T.self) \(value): ours \(String(decoding: a, as: UTF8.self)), Foundation \(String(decoding: b, as: UTF8.self))")
+                }
+            case (.failure, .failure): break
+            case (.success(let a), .failure): differences.append("\(T.self) \(value): ours \(String(decoding: a, as: UTF8.self)), Foundation throws")
+            case (.failure(let error), .success(let b)):
+                differences.append("\(T.self) \(value): ours throws \(error), Foundation \(String(decoding: b, as: UTF8.self))")
+            }
+        }
+        return differences
+    }
+
+    static let doubles: [Double] = [
+        0, -0.0, 1, -1, 0.1, 0.2, 0.30000000000000004, 1e-7, 1e-6, 1e21, 1e22, 1e23, 123456789012345680, 1.5e300, .leastNonzeroMagnitude,
+        .greatestFiniteMagnitude, .leastNormalMagnitude, 9_007_199_254_740_992, 100, 1e16, 1e15, 123.456, -0.000001, 2.5e-5, 1e-5,
+        .pi, .ulpOfOne, 4.35, 0.1 + 0.2, 299_792_458, 6.02214076e23
+    ]
+    static let floats: [Float] = [
+        0, -0.0, 0.1, 1e-7, 1e-6, 1e21, 3.4028235e38, .leastNonzeroMagnitude, .leastNormalMagnitude, 16_777_216, 0.3, 123.456, .pi, 1e10, 1e16
+    ]
+
     static let cases: [FoundationSuiteTests.Case] = [
+        .init(name: "scalars written") {
+            var problems: [String] = encodeBoth(doubles) + encodeBoth(doubles.map { -$0 }) + encodeBoth(floats) + encodeBoth(floats.map { -$0 })
+            problems += encodeBoth([Int.min, -1, 0, 1, Int.max]) + encodeBoth([UInt64.max, 0]) + encodeBoth([Int8.min, Int8.max])
+            problems += encodeBoth([
+                Decimal(string: "0.1")!, Decimal(string: "-123.456e-10")!, Decimal(string: "3.14159265358979323846264338327950288")!, Decimal(0),
+                Decimal(string: "1e30")!
+            ])
+            problems += encodeBoth([URL(string: "https://example.com/a?b=c#d")!, URL(string: "relative/path")!, URL(fileURLWithPath: "/tmp/a b")])
+            problems += encodeBoth([UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!])
+            problems += encodeBoth([Data(), Data([0, 1, 2, 255]), Data("Hello".utf8)])
+            problems += encodeBoth([
+                Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 123.456), Date(timeIntervalSince1970: 0)
+            ])
+            problems += encodeBoth(["", "a\u{0}b", "\u{7F}", "\u{2028}", "/", "\"", "é", "😀", "\u{1F}"])
+            problems += encodeBoth([true, false])
+            return problems
+        },
         .init(name: "scalar spellings") {
             allTypes((numbers + strings + others).filter { !notWhole.contains($0) && !zerosWithExponent.contains($0) && $0 != wholeBeyondDouble })
                 + compare(UInt64.self, [wholeBeyondDouble], same: ==) + compare(Double.self, [wholeBeyondDouble]) { $0.bitPattern == $1.bitPattern }

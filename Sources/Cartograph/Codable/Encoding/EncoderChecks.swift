@@ -67,8 +67,9 @@ extension EncoderChecks {
         // In a property list a Float is the Double of the same value (exact,
         // as Foundation's XML writer writes it: 0.1 as 0.10000000149011612).
         guard value.isFinite, !propertyList else { return try double(Double(value), key: key) }
-        // Float's own shortest digits (0.1 stays 0.1), whole values without `.0`.
-        return .number(JSONNumber(text: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
+        // Float's own shortest digits (0.1 stays 0.1), whole values without
+        // `.0`, written as Foundation writes them (`1e+10`, `-0`).
+        return .number(JSONNumber(verbatim: DoubleFormatting.json(value)) ?? JSONNumber(Double(value)))
     }
 
     /// Refuses one level more than ``CodableOptions/maxDepth`` or than the stack holds.
