@@ -110,7 +110,67 @@ import Testing
         0, -0.0, 0.1, 1e-7, 1e-6, 1e21, 3.4028235e38, .leastNonzeroMagnitude, .leastNormalMagnitude, 16_777_216, 0.3, 123.456, .pi, 1e10, 1e16
     ]
 
+    /// One value of each scalar type written as a property list both ways
+    /// (XML: the bytes; binary: what Foundation reads back from each).
+    static func plistBoth<T: Codable>(_ values: [T], same: @escaping (T, T) -> Bool) -> [String] {
+        var differences: [String] = []
+        for value in values {
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .xml
+            let ours = CartographPropertyListEncoder()
+            ours.outputFormat = .xml
+            let mine = Result { try ours.encode([value]) }
+            let theirs = Result { try encoder.encode([value]) }
+            switch (mine, theirs) {
+            case (.success(let a), .success(let b)):
+                if a != b {
+                    differences.append(
+                        "XML \(T.self) \(value): ours \(String(decoding: a, as: UTF8.self)), Foundation \(String(decoding: b, as: UTF8.self))")
+                }
+            case (.failure, .failure): break
+            case (.success, .failure): differences.append("XML \(T.self) \(value): Foundation throws")
+            case (.failure(let error), .success): differences.append("XML \(T.self) \(value): ours throws \(error)")
+            }
+            // Binary: each side reads the other's file back as the value.
+            let binaryEncoder = PropertyListEncoder()
+            binaryEncoder.outputFormat = .binary
+            if let binary = try? CartographPropertyListEncoder().encode([value]) {
+                let read = try? PropertyListDecoder().decode([T].self, from: binary)
+                if read.map({ same($0[0], value) }) != true {
+                    differences.append("binary \(T.self) \(value): Foundation reads \(String(describing: read))")
+                }
+            }
+            if let binary = try? binaryEncoder.encode([value]) {
+                let read = try? CartographPropertyListDecoder().decode([T].self, from: binary)
+                if read.map({ same($0[0], value) }) != true {
+                    differences.append("binary \(T.self) \(value): ours reads Foundation's as \(String(describing: read))")
+                }
+            }
+            if case .success(let xml) = theirs {
+                let read = try? CartographPropertyListDecoder().decode([T].self, from: xml)
+                if read.map({ same($0[0], value) }) != true {
+                    differences.append("XML \(T.self) \(value): ours reads Foundation's as \(String(describing: read))")
+                }
+            }
+        }
+        return differences
+    }
+
     static let cases: [FoundationSuiteTests.Case] = [
+        .init(name: "scalars written as property lists") {
+            var problems = plistBoth(doubles + doubles.map { -$0 }) { $0.bitPattern == $1.bitPattern }
+            problems += plistBoth(floats + floats.map { -$0 }) { $0.bitPattern == $1.bitPattern }
+            problems += plistBoth([Int.min, -1, 0, 1, Int.max], same: ==) + plistBoth([UInt64.max, 0], same: ==)
+            problems += plistBoth([Decimal(string: "0.1")!, Decimal(string: "-123.456e-10")!, Decimal(0)], same: ==)
+            problems += plistBoth([URL(string: "https://example.com/a?b=c#d")!], same: ==)
+            problems += plistBoth([UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!], same: ==)
+            problems += plistBoth([Data(), Data([0, 1, 2, 255])], same: ==)
+            problems += plistBoth(
+                [Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 123), Date(timeIntervalSince1970: 0)], same: ==)
+            problems += plistBoth(["", "a<b&c>", "é", "😀", "\u{1F}", "]]>"], same: ==)
+            problems += plistBoth([true, false], same: ==)
+            return problems
+        },
         .init(name: "scalars written") {
             var problems: [String] = encodeBoth(doubles) + encodeBoth(doubles.map { -$0 }) + encodeBoth(floats) + encodeBoth(floats.map { -$0 })
             problems += encodeBoth([Int.min, -1, 0, 1, Int.max]) + encodeBoth([UInt64.max, 0]) + encodeBoth([Int8.min, Int8.max])

@@ -324,6 +324,11 @@ extension DocumentDecoder {
 
     private func decodeDecimal(at index: Int, key: (any CodingKey)?, trail: PathTrail?) throws -> Decimal {
         let entry = tape[index]
+        // A property list holds a Decimal in its own Codable form, as
+        // Foundation's PropertyListEncoder writes it (a number is read too).
+        if readsNullMarker, entry.kind == .object {
+            return try nested(at: index, key: key, trail: trail) { try PlistDecimal.read(from: self) }
+        }
         guard entry.kind == .number else {
             if entry.kind == .null { throw valueNotFound(Decimal.self, at: index, key: key, trail: trail) }
             throw mismatch(expected: "number", type: Decimal.self, at: index, key: key, trail: trail)

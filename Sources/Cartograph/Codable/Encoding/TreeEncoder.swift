@@ -260,7 +260,9 @@ final class TreeEncoder: Encoder, EncoderChecks {
         case .booleans: return .value(.array(sameType(value, as: [Bool].self).map { .bool($0) }))
         case .date: return try encodeDate(sameType(value, as: Date.self), key: key)
         case .data: return try encodeData(sameType(value, as: Data.self), key: key)
-        case .decimal: return .value(.number(JSONNumber(sameType(value, as: Decimal.self))))
+        // A property list takes Decimal's own Codable form, as
+        // PropertyListEncoder writes it (``PlistDecimal``); JSON a number.
+        case .decimal: return propertyList ? nil : .value(.number(JSONNumber(sameType(value, as: Decimal.self))))
         case .url:
             // JSON writes a URL as its absolute string (as JSONEncoder does); a
             // property list takes URL's own Codable form, `{relative, base}`, as
