@@ -210,7 +210,9 @@ struct KeyTemplateTable {
 
 /// The keys one object wrote, in order and all different, with their
 /// quoted JSON forms: what the next objects of the same `CodingKey` type
-/// in the same encode follow (``StreamKeyLog``).
+/// follow (``StreamKeyLog``), in the same encode and, kept in
+/// ``SharedKeyTemplates``, in later ones. Immutable, so encodes on several
+/// threads read one at once.
 final class KeyTemplate: Sendable {
     /// At most as many keys as a bit mask holds.
     static let maximumCount = 64
