@@ -309,15 +309,15 @@ struct JSON5Reader: ~Escapable {
             scratch.append(contentsOf: String(value).utf8)
         default:
             let integerStart = at
-            if bytes[at] == UInt8(ascii: "0"), at + 1 < end, Self.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
-            while at < end, Self.isDigit(bytes[at]) { at += 1 }
+            if bytes[at] == UInt8(ascii: "0"), at + 1 < end, NumberText.isDigit(bytes[at + 1]) { throw invalid("a leading zero") }
+            while at < end, NumberText.isDigit(bytes[at]) { at += 1 }
             let integerDigits = at - integerStart
             var fractionStart = at
             var fractionDigits = 0
             if at < end, bytes[at] == UInt8(ascii: ".") {
                 at += 1
                 fractionStart = at
-                while at < end, Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, NumberText.isDigit(bytes[at]) { at += 1 }
                 fractionDigits = at - fractionStart
             }
             guard integerDigits + fractionDigits > 0 else { throw invalid("no digits") }
@@ -338,7 +338,7 @@ struct JSON5Reader: ~Escapable {
                     at += 1
                 }
                 let exponentStart = at
-                while at < end, Self.isDigit(bytes[at]) { at += 1 }
+                while at < end, NumberText.isDigit(bytes[at]) { at += 1 }
                 guard at > exponentStart else { throw invalid("no digits in the exponent") }
                 bytes.extracting(exponentStart..<at).append(to: &scratch)
             }
@@ -346,8 +346,6 @@ struct JSON5Reader: ~Escapable {
         if at < end, isIdentifierPart(at) || bytes[at] == UInt8(ascii: ".") { throw invalid("unexpected character after it") }
         return 0
     }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     // MARK: Strings and keys
 

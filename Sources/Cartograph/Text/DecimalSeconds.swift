@@ -48,9 +48,9 @@ enum DecimalSeconds {
     /// leading zeros) and where the point falls in them (0: before the
     /// first; negative: that many zeros between the point and the first).
     private static func decimal(of value: Double) -> (negative: Bool, digits: [UInt8], point: Int) {
-        // `description` is the shortest decimal that reads back: `123.25`,
-        // `-0.5`, `1e-05`, `2.5e-07`, `1e+16`.
-        let text = Array(value.description.utf8)
+        // The shortest decimal that reads back: `123.25`, `-0.5`, `1e-05`,
+        // `2.5e-07`, `1e+16`.
+        let text = Array(DoubleFormatting.shortest(value).utf8)
         var index = 0
         let negative = text.first == UInt8(ascii: "-")
         if negative { index += 1 }

@@ -47,8 +47,9 @@ extension NumberText {
         let count: Int
         /// The point's place in the run (after `point` digits), the exponent applied.
         let point: Int
-        let firstNonzero: Int?
-        let lastNonzero: Int?
+        /// The first and last digit other than zero (nil: all zeros).
+        private(set) var firstNonzero: Int?
+        private(set) var lastNonzero: Int?
 
         init?(_ bytes: Span<UInt8>) {
             let length = bytes.count
@@ -94,20 +95,13 @@ extension NumberText {
             self.fractionStart = fractionStart
             count = integerCount + fractionCount
             point = integerCount + exponent
-            func digit(_ position: Int) -> UInt8 {
-                bytes[position < integerCount ? integerStart + position : fractionStart + position - integerCount] - UInt8(ascii: "0")
-            }
             var first = 0
-            while first < count, digit(first) == 0 { first += 1 }
-            if first < count {
-                var last = count - 1
-                while digit(last) == 0 { last -= 1 }
-                firstNonzero = first
-                lastNonzero = last
-            } else {
-                firstNonzero = nil
-                lastNonzero = nil
-            }
+            while first < count, digit(first, bytes) == 0 { first += 1 }
+            guard first < count else { return }
+            var last = count - 1
+            while digit(last, bytes) == 0 { last -= 1 }
+            firstNonzero = first
+            lastNonzero = last
         }
 
         /// No nonzero digit lies past the point.
@@ -119,6 +113,7 @@ extension NumberText {
         }
     }
 
+    /// Whether a byte is an ASCII digit.
     @inline(__always)
-    fileprivate static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 }
