@@ -136,7 +136,10 @@ final class StreamEncoder: Encoder, EncoderChecks {
         return container
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { streamingUnkeyedContainer() }
+
+    /// ``unkeyedContainer()`` as its own type (for ``StreamedArray``).
+    func streamingUnkeyedContainer() -> StreamUnkeyedContainer {
         StreamUnkeyedContainer(encoder: self, frame: frame + 1, generation: openContainer(object: false) ?? -1)
     }
 
@@ -214,7 +217,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
         run.state.setPending(frame, ticket: ticket)
         let child = StreamEncoder(run: run, parent: self, key: key.take(), frame: frame, ticket: ticket)
         child.keepDictionaryKeys(T.self)
-        try value.encode(to: child)
+        try child.encodeContents(value)
         run.state.finishPlace(frame, ticket: ticket)
     }
 
@@ -231,7 +234,7 @@ final class StreamEncoder: Encoder, EncoderChecks {
             run.state.setPending(frame, ticket: ticket)
             let child = StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
             child.keepDictionaryKeys(T.self)
-            try value.encode(to: child)
+            try child.encodeContents(value)
             run.state.finishPlace(frame, ticket: ticket)
         } catch {
             if run.state.undoPlace(frame, ticket: ticket, from: start) { wroteValue = false }
@@ -248,11 +251,29 @@ final class StreamEncoder: Encoder, EncoderChecks {
         if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false, below: false) { return }
         run.state.setPending(frame, ticket: ticket)
         keepDictionaryKeys(T.self)
-        try value.encode(to: self)
+        try encodeContents(value)
         if requiringValue, !run.state.abandoned, run.state.frames[frame].pendingTicket == ticket {
             throw invalid(value, "Top-level \(T.self) did not encode any values.", key: nil)
         }
         run.state.finishPlace(frame, ticket: ticket)
+    }
+
+    /// `value.encode(to: self)`, or for an array of `Encodable` elements
+    /// the same calls made here (``StreamedArray``).
+    @inline(__always)
+    private func encodeContents<T: Encodable>(_ value: T) throws {
+        if let array = run.state.arrayTypes.streamedArray(T.self) {
+            try encodeElements(of: value, as: array)
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    /// The elements of `value`, an `A` (the array type opened from its
+    /// metatype, whose metadata is then at hand: named in a static method
+    /// of `Array`, the array type was looked up per array).
+    private func encodeElements<T, A: StreamedArray>(of value: T, as _: A.Type) throws {
+        try sameType(value, as: A.self).encodeElements(to: self)
     }
 
     /// Writes the values with a JSON form of their own (dates, data, URLs,

@@ -18,9 +18,15 @@
 /// of the bytes while every key is ASCII (``ASCIIKeyIndex``), a `Set` of
 /// the keys once one is not. Arrays are kept from object to object at the
 /// same level.
+///
+/// Keys with an identity (``KeyIdentity``) are kept with it, so that a
+/// template learned from them is followed by comparing identities
+/// (``writeNextMemberStart(identity:first:into:)``); -1 is a key without one.
 struct StreamKeyLog {
     private var signatures: UInt64 = 0
     private var keys: [String] = []
+    /// Beside `keys`, each one's identity or -1.
+    private var identities: [Int] = []
     private var asciiIndex = ASCIIKeyIndex()
     private var index: Set<String>?
     /// The template followed (nil once the log records keys itself).
@@ -47,7 +53,10 @@ struct StreamKeyLog {
     /// Starts a new object, following `template` if there is one.
     mutating func reset(following template: KeyTemplate? = nil) {
         signatures = 0
-        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !keys.isEmpty {
+            keys.removeAll(keepingCapacity: true)
+            identities.removeAll(keepingCapacity: true)
+        }
         if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
         index = nil
         self.template = template
@@ -58,9 +67,9 @@ struct StreamKeyLog {
     /// The keys of an object that can become a template for the next
     /// objects of its type (nil if it followed one to the end, or is too
     /// large to follow).
-    var keysToLearn: [String]? {
+    var keysToLearn: (keys: [String], identities: [Int])? {
         guard template == nil, index == nil, keys.count >= 2, keys.count <= KeyTemplate.maximumCount else { return nil }
-        return keys
+        return (keys, identities)
     }
 
     /// Forgets `key`, the last one recorded (its member's value threw).
@@ -80,6 +89,7 @@ struct StreamKeyLog {
             index!.remove(key)
         } else if keys.last == key {
             keys.removeLast()
+            identities.removeLast()
             // The hash index has no removal: built again from the keys if needed.
             if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
         }
@@ -109,9 +119,19 @@ struct StreamKeyLog {
         return true
     }
 
-    /// Records `key`, or finds it in the template.
+    /// ``writeNextMemberStart(_:first:into:)`` for a key known by its
+    /// identity (``KeyIdentity``, of the type whose template this log follows).
     @inline(__always)
-    mutating func insert(_ key: String) -> Insertion {
+    mutating func writeNextMemberStart(identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
+        guard template?.writeMemberStart(position, ifIdentity: identity, first: first, into: sink) == true else { return false }
+        matched |= 1 << UInt64(position)
+        position += 1
+        return true
+    }
+
+    /// Records `key` (with its identity, or -1), or finds it in the template.
+    @inline(__always)
+    mutating func insert(_ key: String, identity: Int = -1) -> Insertion {
         if let template {
             let end = min(position + Self.lookahead, template.keys.count)
             let length = key.utf8.count
@@ -126,7 +146,7 @@ struct StreamKeyLog {
             }
             stopFollowing(template)
         }
-        return record(key) ? .logged : .repeated
+        return record(key, identity: identity) ? .logged : .repeated
     }
 
     /// The log takes over from the template: the keys matched go in first.
@@ -136,14 +156,14 @@ struct StreamKeyLog {
         while bits != 0 {
             let entry = bits.trailingZeroBitCount
             bits &= bits - 1
-            _ = record(template.keys[entry])
+            _ = record(template.keys[entry], identity: template.identity(entry))
         }
     }
 
     /// Records `key`; false if it was already written in this object.
-    private mutating func record(_ key: String) -> Bool {
+    private mutating func record(_ key: String, identity: Int) -> Bool {
         if index != nil { return index!.insert(key).inserted }
-        if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key) }
+        if keys.count >= EncodingObject.indexThreshold { return insertIndexed(key, identity: identity) }
         let length = key.utf8.count
         let bit = EncodingObject.signatureBit(of: key, length: length)
         if signatures & bit != 0 {
@@ -151,15 +171,17 @@ struct StreamKeyLog {
         }
         signatures |= bit
         keys.append(key)
+        identities.append(identity)
         return true
     }
 
-    private mutating func insertIndexed(_ key: String) -> Bool {
+    private mutating func insertIndexed(_ key: String, identity: Int) -> Bool {
         let keys = self.keys
         if let hash = ASCIIKeyIndex.hash(of: key), !asciiIndex.isEmpty || asciiIndex.fill(keys.count, { keys[$0] }) {
             if asciiIndex.position(of: key, hash: hash, { keys[$0] }) != nil { return false }
             asciiIndex.insert(hash, position: keys.count)
             self.keys.append(key)
+            identities.append(identity)
             return true
         }
         var all = Set(keys)
@@ -218,6 +240,8 @@ final class KeyTemplate: Sendable {
     static let maximumCount = 64
 
     let keys: [String]
+    /// Whether any key has an identity (``KeyIdentity``).
+    let hasIdentities: Bool
     /// Which keys are ASCII (one bit each).
     private let ascii: UInt64
     /// The keys quoted and escaped, one after another.
@@ -229,14 +253,19 @@ final class KeyTemplate: Sendable {
     private struct Entry {
         let length: Int
         let quoted: Range<Int>
+        /// The key's identity, or -1.
+        let identity: Int
     }
 
     /// The bytes of the quoted keys.
     var quotedByteCount: Int { quoted.count }
 
-    init(keys: [String], escaping: StringEscaping) {
+    /// A template of `keys`, each with its identity in `identities` (-1: none; nil: no key has one).
+    init(keys: [String], identities: [Int]? = nil, escaping: StringEscaping) {
         precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")
+        precondition(identities == nil || identities!.count == keys.count, "an identity for each key")
         self.keys = keys
+        hasIdentities = identities?.contains { $0 >= 0 } ?? false
         var ascii: UInt64 = 0
         // Through a span: `utf8.allSatisfy` walked string indices, ~25
         // instructions a byte, 15% of encoding a 3 KB document.
@@ -245,10 +274,10 @@ final class KeyTemplate: Sendable {
         let buffer = OutputBuffer(capacity: keys.reduce(0) { $0 + $1.utf8.count + 2 })
         var entries: [Entry] = []
         entries.reserveCapacity(keys.count)
-        for key in keys {
+        for (index, key) in keys.enumerated() {
             let start = buffer.count
             buffer.appendJSONString(key, escaping)
-            entries.append(Entry(length: key.utf8.count, quoted: start..<buffer.count))
+            entries.append(Entry(length: key.utf8.count, quoted: start..<buffer.count, identity: identities?[index] ?? -1))
         }
         quoted = buffer.bytes
         self.entries = entries
@@ -275,6 +304,19 @@ final class KeyTemplate: Sendable {
     @inline(__always)
     func writeMemberStart(_ index: Int, ifMatching key: String, first: Bool, into sink: OutputBuffer) -> Bool {
         guard index < entries.count, matches(index, key, length: key.utf8.count) else { return false }
+        let quoted = quoted // a local: a span borrows it for no longer than the call
+        sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
+        return true
+    }
+
+    /// Entry `index`'s key identity, or -1.
+    func identity(_ index: Int) -> Int { entries[index].identity }
+
+    /// ``writeMemberStart(_:ifMatching:first:into:)`` for a key of identity
+    /// `identity` (0 or more): entry `index` is that key if it has that identity.
+    @inline(__always)
+    func writeMemberStart(_ index: Int, ifIdentity identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
+        guard index < entries.count, entries[index].identity == identity else { return false }
         let quoted = quoted // a local: a span borrows it for no longer than the call
         sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
         return true

@@ -35,18 +35,34 @@ struct StreamKeyedTargets {
 }
 
 final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodingContainerProtocol {
+    /// The bytes of a key that identify it (``KeyIdentity``), or -1 where
+    /// keys are known by their names only.
+    private let identityWidth = KeyIdentity.width(of: Key.self) ?? -1
+
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     /// Begins the member `key`: separator, indentation, key. Returns
-    /// where its bytes start, or -1 once the encode has ended (nothing is written).
+    /// where its bytes start, or -1 once the encode has ended (nothing is
+    /// written). A key with an identity is first looked for in the
+    /// object's template by it, without asking for its name.
     @inline(__always)
-    private func begin(_ name: String, _ run: StreamRun) throws -> Int {
+    private func begin(_ key: Key, _ encoder: StreamEncoder, _ run: StreamRun) throws -> Int {
+        guard identityWidth >= 0 else { return try beginNamed(encoder.jsonKey(key), run) }
+        let identity = KeyIdentity.of(key, width: identityWidth)
+        let type = ObjectIdentifier(Key.self)
+        if let start = run.state.beginTemplateMember(identity: identity, keyType: type, frame, generation) { return start }
+        return try run.state.beginKeyedMember(encoder.jsonKey(key), frame, generation, identity: identity, keyType: type)
+    }
+
+    /// Begins a member by its JSON name (as ``begin(_:_:_:)``).
+    @inline(__always)
+    private func beginNamed(_ name: String, _ run: StreamRun) throws -> Int {
         try run.state.beginKeyedMember(name, frame, generation)
     }
 
     private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {
         try withTargets { encoder, run in
-            guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
+            guard try begin(key, encoder, run) >= 0 else { return }
             write(&run.state.writer)
         }
     }
@@ -73,13 +89,12 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     func encode(_ value: UInt128, forKey key: Key) throws { try encodeWhole(.number(JSONNumber(wide: value)), forKey: key) }
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try withTargets { encoder, run in
-            let name = encoder.jsonKey(key)
-            let start = try begin(name, run)
+            let start = try begin(key, encoder, run)
             guard start >= 0 else { return }
             do {
                 try encoder.encodeValue(value, key: key, frame: frame)
             } catch {
-                run.state.undoMember(frame, from: start, key: name)
+                run.state.undoMember(frame, from: start, key: encoder.jsonKey(key))
                 throw error
             }
         }
@@ -95,7 +110,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
     /// A scalar the writer writes whole (finite: it cannot throw).
     private func encodeWhole(_ value: JSONValue, forKey key: Key) throws {
         try withTargets { encoder, run in
-            guard try begin(encoder.jsonKey(key), run) >= 0 else { return }
+            guard try begin(key, encoder, run) >= 0 else { return }
             try run.state.writer.write(value, depth: frame, path: "")
         }
     }
@@ -119,7 +134,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         let run = encoder.run
         let trail = PathTrail(parent: encoder.trail, key: key)
         var nestedGeneration = -1
-        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = try? run.state.push(object: object, at: frame + 1) {
+        if (try? beginNamed(encoder.jsonKey(key), run)) ?? -1 >= 0, let opened = try? run.state.push(object: object, at: frame + 1) {
             nestedGeneration = opened
         }
         let nested = StreamEncoder(
@@ -139,7 +154,7 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         let run = encoder.run
         let trail = PathTrail(parent: encoder.trail, key: key)
         var ticket = -1
-        if (try? begin(encoder.jsonKey(key), run)) ?? -1 >= 0 {
+        if (try? beginNamed(encoder.jsonKey(key), run)) ?? -1 >= 0 {
             ticket = run.state.newTicket()
             run.state.setPending(frame, ticket: ticket)
         }

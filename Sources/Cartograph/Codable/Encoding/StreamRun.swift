@@ -77,6 +77,8 @@ struct StreamStack {
     var dictionaryTypes = TypeAnswers<Bool>()
     /// The registry's entries for the value types met (asked per nested value).
     var registeredEntries = TypeAnswers<ModelEntry?>()
+    /// Which value types are arrays the encoder encodes itself (``StreamedArray``).
+    var arrayTypes = TypeAnswers<(any StreamedArray.Type)?>()
     /// The keys the first objects of each `CodingKey` type wrote, for the
     /// next ones to follow (``StreamKeyLog``), and the templates found in
     /// ``SharedKeyTemplates`` (asked once per type an encode).
@@ -138,15 +140,15 @@ struct StreamStack {
         let frame = frames[top]
         writer.close(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), count: frame.count, depth: top - 1)
         open -= 1
-        if let type = frame.keyType, let keys = keyLogs[top].keysToLearn { learn(keys, for: type) }
+        if let type = frame.keyType, let learned = keyLogs[top].keysToLearn { learn(learned.keys, identities: learned.identities, for: type) }
     }
 
     /// Keeps an object's keys as its type's template, unless the template
     /// there already has as many (an object that left optional keys out
     /// does not replace one that wrote them).
-    private mutating func learn(_ keys: [String], for type: ObjectIdentifier) {
+    private mutating func learn(_ keys: [String], identities: [Int], for type: ObjectIdentifier) {
         if let known = templates[type], known.keys.count >= keys.count { return }
-        let template = KeyTemplate(keys: keys, escaping: writer.escaping)
+        let template = KeyTemplate(keys: keys, identities: identities, escaping: writer.escaping)
         templates.set(template, for: type)
         SharedKeyTemplates.shared.offer(template, for: type, style: keyStyle)
     }
@@ -207,8 +209,14 @@ struct StreamStack {
     /// is the innermost, nothing is pending in it and `key` is the next one
     /// its template holds (nearly every member of a model after the first
     /// object of its type), the comma, key and colon are written at once.
+    ///
+    /// A key with an identity (``KeyIdentity``) is kept with it when its
+    /// type is the one whose template the object follows (`keyType`), so
+    /// that a template learned from this object holds it.
     @inline(__always)
-    mutating func beginKeyedMember(_ key: String, _ frame: Int, _ generation: Int) throws -> Int {
+    mutating func beginKeyedMember(
+        _ key: String, _ frame: Int, _ generation: Int, identity: Int = -1, keyType: ObjectIdentifier? = nil
+    ) throws -> Int {
         if writer.indent == 0, frame + 1 == open, isOpen(frame, generation), frames[frame].pendingTicket == 0 {
             let start = writer.sink.count
             if keyLogs[frame].writeNextMemberStart(key, first: frames[frame].count == 0, into: writer.sink) {
@@ -217,7 +225,26 @@ struct StreamStack {
             }
         }
         let start = try beginMember(frame, generation)
-        if start >= 0 { try writeKey(key, frame: frame) }
+        if start >= 0 {
+            let kept = identity >= 0 && frame < open && frames[frame].keyType == keyType ? identity : -1
+            try writeKey(key, frame: frame, identity: kept)
+        }
+        return start
+    }
+
+    /// ``beginKeyedMember(_:_:_:identity:keyType:)``'s quick case for a
+    /// key known by its identity: where the object follows the template of
+    /// the key's type (`keyType`) and its next entry has that identity, the
+    /// comma, key and colon are written from the template and the member's
+    /// start returned; nil, with nothing written, in any other case.
+    @inline(__always)
+    mutating func beginTemplateMember(identity: Int, keyType: ObjectIdentifier, _ frame: Int, _ generation: Int) -> Int? {
+        guard writer.indent == 0, frame + 1 == open, isOpen(frame, generation), frames[frame].pendingTicket == 0,
+            frames[frame].keyType == keyType
+        else { return nil }
+        let start = writer.sink.count
+        guard keyLogs[frame].writeNextMemberStart(identity: identity, first: frames[frame].count == 0, into: writer.sink) else { return nil }
+        frames[frame].count += 1
         return start
     }
 
@@ -236,8 +263,8 @@ struct StreamStack {
 
     /// Writes a member's key; a key already written in this object abandons.
     @inline(__always)
-    mutating func writeKey(_ key: String, frame: Int) throws {
-        switch keyLogs[frame].insert(key) {
+    mutating func writeKey(_ key: String, frame: Int, identity: Int = -1) throws {
+        switch keyLogs[frame].insert(key, identity: identity) {
         case .repeated: throw abandon()
         case .logged: writer.writeString(key)
         case .template(let entry): keyLogs[frame].writeTemplateKey(entry, into: writer.sink)

@@ -8,7 +8,11 @@ import Foundation
 ///   `KeyedEncodingContainer` are one reference to their box, so
 ///   ``RecycledContainers`` can keep a container and hand it out again;
 /// - ``MetadataKind``: a type's metadata starts with its kind word, which
-///   tells a protocol existential from a concrete type;
+///   tells a protocol existential from a concrete type, and an enum from
+///   a struct; a struct's metadata names its type's descriptor next, the
+///   same for every `Array`;
+/// - ``KeyIdentity``: a one-byte enum that holds no references is its
+///   tag, so its bits name its `CodingKey` case;
 /// - ``KeyCache``: a `String` is two words whose bits identify small
 ///   strings and large strings' storage;
 /// - ``LentValue/withWrapped(_:_:)``: an `Optional` keeps its wrapped

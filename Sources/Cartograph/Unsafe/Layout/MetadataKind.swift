@@ -15,6 +15,33 @@ enum MetadataKind {
         return unsafe unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == existential
     }
 
+    /// Whether `type` is an `Array` of some element type: a struct's
+    /// metadata (kind 0x200) names its type's descriptor in its second
+    /// word, the same for every `Array<Element>`. Asked of every nested
+    /// value the streaming encoder meets (``StreamedArray``), where a
+    /// conformance lookup per type cost a thousand instructions; false
+    /// under the portable layout (such arrays then encode themselves).
+    static func isArray(_ type: Any.Type) -> Bool {
+        guard LayoutAssumptions.enabled else { return false }
+        let metadata = unsafe unsafeBitCast(type, to: UnsafeRawPointer.self)
+        guard unsafe metadata.load(as: Int.self) == structKind else { return false }
+        return unsafe metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self) == arrayDescriptor
+    }
+
+    /// Whether `type` is an enum (kind 0x201; `Optional` has its own
+    /// kind). False under the portable layout.
+    static func isEnum(_ type: Any.Type) -> Bool {
+        guard LayoutAssumptions.enabled else { return false }
+        return unsafe unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: Int.self) == enumKind
+    }
+
+    private static let structKind = 0x200
+    private static let enumKind = 0x201
+
+    /// The address of `Array`'s type descriptor (read from `[Int]`'s metadata).
+    private static let arrayDescriptor = unsafe unsafeBitCast([Int].self, to: UnsafeRawPointer.self)
+        .load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
+
     /// The portable answer: the metatype of an existential is a
     /// `.Protocol` (`P.Protocol`, `Any.Protocol`), of anything else a
     /// `.Type`; an existential metatype (`any P.Type`, `P.Type.Protocol`)
