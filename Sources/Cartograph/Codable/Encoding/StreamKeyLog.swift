@@ -120,12 +120,16 @@ struct StreamKeyLog {
     }
 
     /// ``writeNextMemberStart(_:first:into:)`` for a key known by its
-    /// identity (``KeyIdentity``, of the type whose template this log follows).
+    /// identity (``KeyIdentity``, of the type whose template this log
+    /// follows), looked for as ``insert(_:identity:)`` looks for a key: at
+    /// the next entry, then a few further on (optional keys left out).
     @inline(__always)
     mutating func writeNextMemberStart(identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
-        guard template?.writeMemberStart(position, ifIdentity: identity, first: first, into: sink) == true else { return false }
-        matched |= 1 << UInt64(position)
-        position += 1
+        guard let found = template?.writeMemberStart(from: position, within: Self.lookahead, identity: identity, first: first, into: sink) else {
+            return false
+        }
+        matched |= 1 << UInt64(found)
+        position = found + 1
         return true
     }
 
@@ -313,13 +317,18 @@ final class KeyTemplate: Sendable {
     func identity(_ index: Int) -> Int { entries[index].identity }
 
     /// ``writeMemberStart(_:ifMatching:first:into:)`` for a key of identity
-    /// `identity` (0 or more): entry `index` is that key if it has that identity.
+    /// `identity` (0 or more): the first of the `count` entries from
+    /// `start` with that identity is that key. Returns its index, or nil,
+    /// writing nothing, if there is none.
     @inline(__always)
-    func writeMemberStart(_ index: Int, ifIdentity identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
-        guard index < entries.count, entries[index].identity == identity else { return false }
+    func writeMemberStart(from start: Int, within count: Int, identity: Int, first: Bool, into sink: OutputBuffer) -> Int? {
+        let end = min(start + count, entries.count)
+        var index = start
+        while index < end, entries[index].identity != identity { index += 1 }
+        guard index < end else { return nil }
         let quoted = quoted // a local: a span borrows it for no longer than the call
         sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
-        return true
+        return index
     }
 
     /// Writes entry `index`'s key, quoted, as ``NativeJSONWriter/writeString(_:)`` would.
