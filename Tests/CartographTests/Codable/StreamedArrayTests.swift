@@ -82,6 +82,27 @@ import Testing
         withExtendedLifetime(owner) {}
     }
 
+    /// Only `Array`s are taken for the encoder's own loop, and every
+    /// `Array` is (under the portable layout none is: they encode themselves).
+    @Test func onlyArraysAreStreamedArrays() {
+        let enabled = LayoutAssumptions.enabled
+        #expect(MetadataKind.isArray([Int].self) == enabled)
+        #expect(MetadataKind.isArray([Item].self) == enabled)
+        #expect(MetadataKind.isArray([[Item?]].self) == enabled)
+        #expect(!MetadataKind.isArray(Int.self))
+        #expect(!MetadataKind.isArray(ContiguousArray<Int>.self))
+        #expect(!MetadataKind.isArray([Int]?.self))
+        #expect(!MetadataKind.isArray([String: Int].self))
+        #expect(!MetadataKind.isArray(Item.self))
+        #expect(!MetadataKind.isArray(Shape.self))
+        var answers = TypeAnswers<(any StreamedArray.Type)?>()
+        #expect((answers.streamedArray([Item].self) != nil) == enabled)
+        #expect(answers.streamedArray(Set<Int>.self) == nil)
+        #expect(MetadataKind.isEnum(KeyIdentityTests.Letter.self) == enabled)
+        #expect(!MetadataKind.isEnum(Item.self))
+        #expect(!MetadataKind.isEnum(Int?.self))
+    }
+
     @Test func elementsLentFromTheBufferKeepTheirReferenceCounts() throws {
         var circles = (0..<16).map { Circle(id: $0, radius: Double($0)) }
         for _ in 0..<3 { _ = try JSONMapper().encode(circles) }
