@@ -244,8 +244,6 @@ final class KeyTemplate: Sendable {
     static let maximumCount = 64
 
     let keys: [String]
-    /// Whether any key has an identity (``KeyIdentity``).
-    let hasIdentities: Bool
     /// Which keys are ASCII (one bit each).
     private let ascii: UInt64
     /// The keys quoted and escaped, one after another.
@@ -269,7 +267,6 @@ final class KeyTemplate: Sendable {
         precondition(keys.count <= Self.maximumCount, "a template holds at most 64 keys")
         precondition(identities == nil || identities!.count == keys.count, "an identity for each key")
         self.keys = keys
-        hasIdentities = identities?.contains { $0 >= 0 } ?? false
         var ascii: UInt64 = 0
         // Through a span: `utf8.allSatisfy` walked string indices, ~25
         // instructions a byte, 15% of encoding a 3 KB document.
@@ -308,8 +305,7 @@ final class KeyTemplate: Sendable {
     @inline(__always)
     func writeMemberStart(_ index: Int, ifMatching key: String, first: Bool, into sink: OutputBuffer) -> Bool {
         guard index < entries.count, matches(index, key, length: key.utf8.count) else { return false }
-        let quoted = quoted // a local: a span borrows it for no longer than the call
-        sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
+        writeMemberStart(index, first: first, into: sink)
         return true
     }
 
@@ -326,9 +322,15 @@ final class KeyTemplate: Sendable {
         var index = start
         while index < end, entries[index].identity != identity { index += 1 }
         guard index < end else { return nil }
+        writeMemberStart(index, first: first, into: sink)
+        return index
+    }
+
+    /// Writes a compact member's start with entry `index`'s key.
+    @inline(__always)
+    private func writeMemberStart(_ index: Int, first: Bool, into sink: OutputBuffer) {
         let quoted = quoted // a local: a span borrows it for no longer than the call
         sink.appendMemberStart(quoted: quoted.span.extracting(entries[index].quoted), first: first)
-        return index
     }
 
     /// Writes entry `index`'s key, quoted, as ``NativeJSONWriter/writeString(_:)`` would.

@@ -226,7 +226,8 @@ struct StreamStack {
         }
         let start = try beginMember(frame, generation)
         if start >= 0 {
-            let kept = identity >= 0 && frame < open && frames[frame].keyType == keyType ? identity : -1
+            // Begun, so the frame is open.
+            let kept = identity >= 0 && frames[frame].keyType == keyType ? identity : -1
             try writeKey(key, frame: frame, identity: kept)
         }
         return start

@@ -22,7 +22,8 @@ enum MetadataKind {
     /// conformance lookup per type cost a thousand instructions; false
     /// under the portable layout (such arrays then encode themselves).
     static func isArray(_ type: Any.Type) -> Bool {
-        guard LayoutAssumptions.enabled else { return false }
+        // One static read per call (the layout switch folded in): it is asked per nested value.
+        guard let arrayDescriptor else { return false }
         let metadata = unsafe unsafeBitCast(type, to: UnsafeRawPointer.self)
         guard unsafe metadata.load(as: Int.self) == structKind else { return false }
         return unsafe metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self) == arrayDescriptor
@@ -38,9 +39,11 @@ enum MetadataKind {
     private static let structKind = 0x200
     private static let enumKind = 0x201
 
-    /// The address of `Array`'s type descriptor (read from `[Int]`'s metadata).
-    private static let arrayDescriptor = unsafe unsafeBitCast([Int].self, to: UnsafeRawPointer.self)
-        .load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
+    /// The address of `Array`'s type descriptor (read from `[Int]`'s
+    /// metadata); nil under the portable layout.
+    private static let arrayDescriptor: Int? =
+        LayoutAssumptions.enabled
+        ? unsafe unsafeBitCast([Int].self, to: UnsafeRawPointer.self).load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self) : nil
 
     /// The portable answer: the metatype of an existential is a
     /// `.Protocol` (`P.Protocol`, `Any.Protocol`), of anything else a
