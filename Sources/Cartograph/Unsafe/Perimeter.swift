@@ -19,7 +19,8 @@
 //                      (``Tape``), the writers' output (``OutputBuffer``,
 //                      ``ByteCopy`` for its short runs, and
 //                      ``OutputLease`` for an array written in place),
-//                      the builder's stack and duplicate-key table, byte
+//                      the builder's stack and duplicate-key table, the
+//                      streaming encoder's stack (``InPlaceArray``), byte
 //                      comparisons, bounds-checked word loads from spans
 //                      (`Span.word(at:)`), the text operations on spans
 //                      the standard library lacks (`SpanText.swift`:

@@ -7,9 +7,8 @@ struct StreamAbandoned: Error {}
 /// One container the streaming encoder has opened and not yet closed.
 ///
 /// Plain values only (its object's keys are in ``StreamStack``'s
-/// `keyLogs`, beside it): reading a field of `frames[i]` copies the
-/// element, and a frame holding arrays would be retained and released
-/// for every such read.
+/// `keyLogs`, beside it), so that copying one, as `closeTop` does,
+/// retains nothing.
 struct StreamFrame {
     /// Which container this is: a container keeps the generation of the
     /// frame it writes into, and a frame reused at the same level gets a new one.
@@ -85,10 +84,12 @@ struct StreamStack {
     private var templates = KeyTemplateTable()
     /// How this encode writes keys: which shared templates hold for it.
     private let keyStyle: SharedKeyTemplates.Style
-    private(set) var frames: [StreamFrame] = [StreamFrame()]
+    /// Changed in place (``InPlaceArray``): an `Array` here checked its
+    /// buffer's uniqueness on every change of a frame.
+    let frames = InPlaceArray(StreamFrame())
     /// The keys written in each frame's object (a repeated key abandons
     /// the stream), beside `frames` and as long.
-    private var keyLogs: [StreamKeyLog] = [StreamKeyLog()]
+    private let keyLogs = InPlaceArray(StreamKeyLog())
     /// Frames open, the root's included.
     private(set) var open = 1
     private var lastTicket = 0
