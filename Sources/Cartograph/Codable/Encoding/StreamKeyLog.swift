@@ -121,11 +121,17 @@ struct StreamKeyLog {
 
     /// ``writeNextMemberStart(_:first:into:)`` for a key known by its
     /// identity (``KeyIdentity``, of the type whose template this log
-    /// follows), looked for as ``insert(_:identity:)`` looks for a key: at
-    /// the next entry, then a few further on (optional keys left out).
+    /// follows): at the next entry, else anywhere further on. Unlike a name
+    /// (``insert(_:identity:)``, a few entries on), an identity is one
+    /// byte compared, so the rest of the template is searched: a model
+    /// whose optional members are nil in long runs (twitter.json's users
+    /// and statuses leave out more than ``lookahead`` in a row) kept
+    /// following it, where the lookahead's miss sent every later member
+    /// of the object down the name path.
     @inline(__always)
     mutating func writeNextMemberStart(identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
-        guard let found = template?.writeMemberStart(from: position, within: Self.lookahead, identity: identity, first: first, into: sink) else {
+        guard let found = template?.writeMemberStart(from: position, within: KeyTemplate.maximumCount, identity: identity, first: first, into: sink)
+        else {
             return false
         }
         matched |= 1 << UInt64(found)
@@ -311,6 +317,56 @@ final class KeyTemplate: Sendable {
 
     /// Entry `index`'s key identity, or -1.
     func identity(_ index: Int) -> Int { entries[index].identity }
+
+    /// This template's keys and those of an object that did not follow
+    /// it (`keys`, in the order written, with their `identities`), in one
+    /// order that keeps both orders: what an object of either shape then
+    /// follows. A synthesized `encode(to:)` writes its keys in one fixed
+    /// order and leaves out nil optionals, so two objects of a model can
+    /// each write keys the other left out (a status with a reply and one
+    /// with a retweet); a template of only one of them sent every object
+    /// of the other shape down the name path.
+    ///
+    /// Nil where the keys cannot be merged: a key without an identity in
+    /// either (a dictionary's keys are data, and are not merged), two keys
+    /// in opposite orders, two names the same, or more keys than a template holds.
+    func merging(_ keys: [String], identities: [Int]) -> (keys: [String], identities: [Int])? {
+        guard entries.allSatisfy({ $0.identity >= 0 }), identities.allSatisfy({ $0 >= 0 }) else { return nil }
+        var mergedKeys: [String] = []
+        var mergedIdentities: [Int] = []
+        var next = 0
+        func keepEntries(through last: Int) {
+            while next <= last {
+                mergedKeys.append(self.keys[next])
+                mergedIdentities.append(entries[next].identity)
+                next += 1
+            }
+        }
+        // Where a new key goes among the template's keys the object left
+        // out is not known from the two orders alone: a synthesized key
+        // type's cases are declared, tagged and written in one order, so
+        // those of lower tags go first (none the object writes later).
+        var later = Set(identities)
+        for (key, identity) in zip(keys, identities) {
+            later.remove(identity)
+            if let found = entries[next...].firstIndex(where: { $0.identity == identity }) {
+                keepEntries(through: found)
+            } else if entries[..<next].contains(where: { $0.identity == identity }) {
+                return nil
+            } else {
+                while next < entries.count, entries[next].identity < identity, !later.contains(entries[next].identity) {
+                    keepEntries(through: next)
+                }
+                mergedKeys.append(key)
+                mergedIdentities.append(identity)
+            }
+        }
+        keepEntries(through: entries.count - 1)
+        // Identities differ by case; a hand-written key type could still
+        // give two cases one name, and a template's names must differ.
+        guard mergedKeys.count <= Self.maximumCount, Set(mergedKeys).count == mergedKeys.count else { return nil }
+        return (mergedKeys, mergedIdentities)
+    }
 
     /// ``writeMemberStart(_:ifMatching:first:into:)`` for a key of identity
     /// `identity` (0 or more): the first of the `count` entries from

@@ -144,12 +144,17 @@ struct StreamStack {
         if let type = frame.keyType, let learned = keyLogs[top].keysToLearn { learn(learned.keys, identities: learned.identities, for: type) }
     }
 
-    /// Keeps an object's keys as its type's template, unless the template
-    /// there already has as many (an object that left optional keys out
-    /// does not replace one that wrote them).
+    /// Keeps an object's keys as its type's template: merged with the
+    /// template there if they can be (``KeyTemplate/merging(_:identities:)``),
+    /// else in its place if they are more (an object that left optional
+    /// keys out does not replace one that wrote them).
     private mutating func learn(_ keys: [String], identities: [Int], for type: ObjectIdentifier) {
-        if let known = templates[type], known.keys.count >= keys.count { return }
-        let template = KeyTemplate(keys: keys, identities: identities, escaping: writer.escaping)
+        var learned = (keys: keys, identities: identities)
+        if let known = templates[type] {
+            if let merged = known.merging(keys, identities: identities) { learned = merged }
+            if known.keys.count >= learned.keys.count { return }
+        }
+        let template = KeyTemplate(keys: learned.keys, identities: learned.identities, escaping: writer.escaping)
         templates.set(template, for: type)
         SharedKeyTemplates.shared.offer(template, for: type, style: keyStyle)
     }

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// Two objects of one model that leave out different optional keys are
+/// followed through one template holding both shapes' keys
+/// (``KeyTemplate/merging(_:identities:)``); what cannot be merged keeps
+/// the rule before it (the template with more keys). Either way the
+/// bytes are the tree encoder's.
+@Suite struct KeyTemplateMergeTests {
+    static func template(_ keys: [String], _ identities: [Int]? = nil) -> KeyTemplate {
+        KeyTemplate(keys: keys, identities: identities ?? Array(keys.indices), escaping: StringEscaping(escapeSlashes: false, asciiOnly: false))
+    }
+
+    @Test func keysOfBothShapesAreKeptInOneOrder() throws {
+        // Identities stand for the cases of one key type: a=0 … f=5.
+        let known = Self.template(["a", "b", "d", "f"], [0, 1, 3, 5])
+        let merged = try #require(known.merging(["a", "c", "d", "e"], identities: [0, 2, 3, 4]))
+        #expect(merged.keys == ["a", "b", "c", "d", "e", "f"])
+        #expect(merged.identities == [0, 1, 2, 3, 4, 5])
+        // A new key goes after the left-out keys of lower tags, unless the object writes them later.
+        #expect(Self.template(["a", "b"], [0, 1]).merging(["c", "b"], identities: [2, 1])?.keys == ["a", "c", "b"])
+        #expect(Self.template(["b", "d"], [1, 3]).merging(["a", "c"], identities: [0, 2])?.keys == ["a", "b", "c", "d"])
+        // An object of keys the template already holds adds nothing.
+        #expect(known.merging(["b", "f"], identities: [1, 5])?.keys == ["a", "b", "d", "f"])
+    }
+
+    @Test func keysInOppositeOrdersAreNotMerged() {
+        let known = Self.template(["a", "b", "c"])
+        #expect(known.merging(["c", "a"], identities: [2, 0]) == nil)
+        #expect(known.merging(["b", "x", "a"], identities: [1, 9, 0]) == nil)
+    }
+
+    @Test func keysWithoutIdentitiesAreNotMerged() {
+        #expect(Self.template(["a", "b"]).merging(["c"], identities: [-1]) == nil)
+        #expect(Self.template(["a", "b"], [0, -1]).merging(["c"], identities: [2]) == nil)
+    }
+
+    @Test func twoCasesOfOneNameAreNotMerged() {
+        // A hand-written key type may name two cases alike: a template's names must differ.
+        #expect(Self.template(["a", "b"], [0, 1]).merging(["a", "b"], identities: [0, 2]) == nil)
+    }
+
+    @Test func noMoreKeysThanATemplateHolds() {
+        let many = (0..<KeyTemplate.maximumCount).map { "k\($0)" }
+        let known = Self.template(many)
+        #expect(known.merging(["extra"], identities: [KeyTemplate.maximumCount]) == nil)
+    }
+
+    /// A status-like model: nil optionals are left out, in runs longer
+    /// than the template's lookahead, and each shape writes keys the other leaves out.
+    struct Post: Codable, Equatable {
+        var id: Int
+        var replyTo: Int?
+        var replyUser: String?
+        var o1: Int?, o2: Int?, o3: Int?, o4: Int?, o5: Int?, o6: Int?, o7: Int?, o8: Int?, o9: Int?, o10: Int?
+        var text: String
+        var quoted: String?
+        var retweet: String?
+        var lang: String
+    }
+
+    static func posts() -> [Post] {
+        (0..<24).map { index in
+            var post = Post(id: index, text: "t\(index)", lang: "en")
+            switch index % 4 {
+            case 0: post.replyTo = index * 10
+            case 1: post.retweet = "r\(index)"
+            case 2:
+                post.quoted = "q\(index)"
+                post.o9 = index
+            default: break
+            }
+            if index % 5 == 0 { post.replyUser = "u\(index)" }
+            return post
+        }
+    }
+
+    @Test func postsOfSeveralShapesStreamAsTheTreeWritesThem() throws {
+        for options in KeyIdentityTests.options {
+            let mapper = JSONMapper(writeOptions: options)
+            // The second and third encodes start from the templates the first one kept.
+            for _ in 0..<3 { try StreamingEncoderTests.expectStreamed(Self.posts(), mapper) }
+        }
+        let bytes = try JSONMapper().encode(Self.posts())
+        #expect(try JSONDecoder().decode([Post].self, from: Data(bytes)) == Self.posts())
+    }
+
+    /// Keys written in one order by some objects and in the opposite order
+    /// by others (a hand-written `encode(to:)`): no merge, same bytes.
+    struct Flipping: Encodable {
+        enum Keys: String, CodingKey { case a, b, c, d }
+        var flip: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            let order: [Keys] = flip % 3 == 0 ? [.a, .b, .c] : flip % 3 == 1 ? [.c, .d, .a] : [.b, .d]
+            for key in order { try container.encode(flip, forKey: key) }
+        }
+    }
+
+    @Test func keysInChangingOrdersStreamAsTheTreeWritesThem() throws {
+        let values = (0..<30).map { Flipping(flip: $0) }
+        for _ in 0..<2 { try StreamingEncoderTests.expectStreamed(values, JSONMapper()) }
+    }
+
+    /// Two cases of one name: objects writing one of them each would merge
+    /// into a template holding the name twice, and an object writing both
+    /// would then follow it and write the name twice. Not merged, that
+    /// object's repeat is seen, and the bytes are the tree's.
+    struct Twins: Encodable {
+        enum Keys: CodingKey {
+            case first, second, other
+            var stringValue: String { self == .other ? "other" : "same" }
+            init?(stringValue: String) { nil }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        var shape: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            let keys: [Keys] = [[.first, .other], [.other, .second], [.first, .other, .second]][shape % 3]
+            for (position, key) in keys.enumerated() { try container.encode(shape * 10 + position, forKey: key) }
+        }
+    }
+
+    @Test func twoCasesOfOneNameAreWrittenOnceAsTheTreeWritesThem() throws {
+        let values = (0..<12).map { Twins(shape: $0) }
+        for _ in 0..<2 { try StreamKeyTemplateTests.expectAsTheTree(values, JSONMapper(), "two cases named alike") }
+        let text = String(decoding: try JSONMapper().encode(values), as: UTF8.self)
+        #expect(text.hasPrefix(#"[{"same":0,"other":1},{"other":10,"same":11},{"same":22,"other":21},"#))
+    }
+}
