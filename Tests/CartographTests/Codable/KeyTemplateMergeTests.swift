@@ -131,3 +131,52 @@ import Testing
         #expect(text.hasPrefix(#"[{"same":0,"other":1},{"other":10,"same":11},{"same":22,"other":21},"#))
     }
 }
+
+extension KeyTemplateMergeTests {
+    /// Many objects of one key type, each writing a random subset of its
+    /// keys (sometimes swapped, sometimes repeated), so that templates are
+    /// merged, refused and followed in every mix: the bytes are the tree's.
+    @Test(arguments: 0..<2)
+    func randomShapesOfOneKeyTypeAreWrittenAsTheTreeWritesThem(_ option: Int) throws {
+        let mapper = JSONMapper(writeOptions: KeyIdentityTests.options[option])
+        let names = KeyIdentityTests.Letter.allCases.map(\.rawValue)
+        var generator = SeededGenerator(seed: 0x3E_26 + UInt64(option))
+        for round in 0..<40 {
+            let swap = round % 4 == 0 ? 10 : 0
+            let repeatKey = round % 5 == 0 ? 3 : 0
+            let elements = (0..<30).map { _ in
+                let script = StreamKeyTemplateTests.script(names, omit: 50, swap: swap, repeatKey: repeatKey, newKey: 0, using: &generator)
+                return KeyIdentityTests.Scripted(letters: script.map { KeyIdentityTests.Letter(stringValue: $0)! })
+            }
+            if elements.allSatisfy({ Set($0.letters).count == $0.letters.count }) {
+                try StreamingEncoderTests.expectStreamed(elements, mapper, "round \(round)")
+            } else {
+                try StreamKeyTemplateTests.expectAsTheTree(elements, mapper, "round \(round)")
+            }
+        }
+    }
+}
+
+extension KeyTemplateMergeTests {
+    /// A model of one member: its key becomes a template too, kept for
+    /// later encodes, and the bytes stay the tree's.
+    struct Wrapper: Codable, Equatable {
+        var urls: [String]
+        enum CodingKeys: String, CodingKey { case urls = "urls-of-a-one-key-wrapper" }
+    }
+
+    struct Holder: Codable, Equatable {
+        var first: Wrapper
+        var second: Wrapper?
+    }
+
+    @Test func oneKeyObjectsFollowATemplate() throws {
+        let holders = (0..<10).map { Holder(first: Wrapper(urls: ["a\($0)"]), second: $0 % 2 == 0 ? Wrapper(urls: []) : nil) }
+        for options in KeyIdentityTests.options {
+            try StreamingEncoderTests.expectStreamed(holders, JSONMapper(writeOptions: options))
+        }
+        #expect(SharedKeyTemplates.shared.keptKeys().contains("urls-of-a-one-key-wrapper"))
+        let bytes = try JSONMapper().encode(holders)
+        #expect(try JSONDecoder().decode([Holder].self, from: Data(bytes)) == holders)
+    }
+}

@@ -66,9 +66,11 @@ struct StreamKeyLog {
 
     /// The keys of an object that can become a template for the next
     /// objects of its type (nil if it followed one to the end, or is too
-    /// large to follow).
+    /// large to follow). One key is enough: a wrapper of one member (a
+    /// list of URLs under `"urls"`, twice in each of twitter.json's users)
+    /// otherwise wrote its key through the name path in every object.
     var keysToLearn: (keys: [String], identities: [Int])? {
-        guard template == nil, index == nil, keys.count >= 2, keys.count <= KeyTemplate.maximumCount else { return nil }
+        guard template == nil, index == nil, !keys.isEmpty, keys.count <= KeyTemplate.maximumCount else { return nil }
         return (keys, identities)
     }
 
