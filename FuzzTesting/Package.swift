@@ -28,6 +28,7 @@ let package = Package(
         fuzzTarget("FuzzChunked"),
         fuzzTarget("FuzzPropertyList"),
         // CodableProbe.swift is a symbolic link to the test suite's copy.
-        fuzzTarget("FuzzCodableDifferential")
+        fuzzTarget("FuzzCodableDifferential"),
+        fuzzTarget("FuzzKeyTemplates")
     ]
 )
