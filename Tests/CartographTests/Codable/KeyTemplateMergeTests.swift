@@ -180,3 +180,64 @@ extension KeyTemplateMergeTests {
         #expect(try JSONDecoder().decode([Holder].self, from: Data(bytes)) == holders)
     }
 }
+
+extension KeyTemplateMergeTests {
+    /// Class models as the seeds have them: a non-final class whose
+    /// optionals are nil in different places, and a subclass that writes
+    /// its own keys into the same object through `super.encode(to:)`, so
+    /// that objects of two key types and several shapes share one array.
+    class Article: Codable {
+        var id: Int
+        var title: String?
+        var summary: String?
+        var author: String?
+        init(id: Int, title: String?, summary: String?, author: String?) {
+            self.id = id
+            self.title = title
+            self.summary = summary
+            self.author = author
+        }
+    }
+
+    final class Review: Article {
+        var rating: Int
+        var verdict: String?
+        enum CodingKeys: String, CodingKey { case rating, verdict }
+        init(id: Int, rating: Int, verdict: String?) {
+            self.rating = rating
+            self.verdict = verdict
+            super.init(id: id, title: id % 2 == 0 ? "t\(id)" : nil, summary: nil, author: id % 3 == 0 ? "a\(id)" : nil)
+        }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            rating = try container.decode(Int.self, forKey: .rating)
+            verdict = try container.decodeIfPresent(String.self, forKey: .verdict)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(rating, forKey: .rating)
+            try container.encodeIfPresent(verdict, forKey: .verdict)
+            try super.encode(to: encoder)
+        }
+    }
+
+    @Test func classModelsOfSeveralShapesStreamAsTheTreeWritesThem() throws {
+        let articles: [Article] = (0..<18).map { index in
+            index % 3 == 0
+                ? Review(id: index, rating: index % 5, verdict: index % 2 == 0 ? nil : "v\(index)")
+                : Article(id: index, title: index % 2 == 0 ? nil : "t\(index)", summary: index % 4 == 0 ? "s\(index)" : nil, author: nil)
+        }
+        for _ in 0..<3 { try StreamingEncoderTests.expectStreamed(articles, JSONMapper()) }
+        let bytes = try JSONMapper().encode(articles)
+        let decoded = try JSONDecoder().decode([Article].self, from: Data(bytes))
+        #expect(decoded.map(\.id) == articles.map(\.id))
+        #expect(decoded.map(\.title) == articles.map(\.title))
+        #expect(decoded.map(\.summary) == articles.map(\.summary))
+        let written = articles.compactMap { $0 as? Review }
+        let reviews = try JSONDecoder().decode([Review].self, from: Data(try JSONMapper().encode(written)))
+        #expect(reviews.map(\.verdict) == written.map(\.verdict))
+        #expect(reviews.map(\.author) == written.map(\.author))
+        #expect(reviews.map(\.rating) == written.map(\.rating))
+    }
+}

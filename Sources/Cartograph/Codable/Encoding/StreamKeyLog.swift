@@ -132,7 +132,7 @@ struct StreamKeyLog {
     /// of the object down the name path.
     @inline(__always)
     mutating func writeNextMemberStart(identity: Int, first: Bool, into sink: OutputBuffer) -> Bool {
-        guard let found = template?.writeMemberStart(from: position, within: KeyTemplate.maximumCount, identity: identity, first: first, into: sink)
+        guard let found = template?.writeMemberStart(from: position, identity: identity, first: first, into: sink)
         else {
             return false
         }
@@ -371,15 +371,14 @@ final class KeyTemplate: Sendable {
     }
 
     /// ``writeMemberStart(_:ifMatching:first:into:)`` for a key of identity
-    /// `identity` (0 or more): the first of the `count` entries from
-    /// `start` with that identity is that key. Returns its index, or nil,
-    /// writing nothing, if there is none.
+    /// `identity` (0 or more): the first entry from `start` on with that
+    /// identity is that key. Returns its index, or nil, writing nothing,
+    /// if there is none.
     @inline(__always)
-    func writeMemberStart(from start: Int, within count: Int, identity: Int, first: Bool, into sink: OutputBuffer) -> Int? {
-        let end = min(start + count, entries.count)
+    func writeMemberStart(from start: Int, identity: Int, first: Bool, into sink: OutputBuffer) -> Int? {
         var index = start
-        while index < end, entries[index].identity != identity { index += 1 }
-        guard index < end else { return nil }
+        while index < entries.count, entries[index].identity != identity { index += 1 }
+        guard index < entries.count else { return nil }
         writeMemberStart(index, first: first, into: sink)
         return index
     }
