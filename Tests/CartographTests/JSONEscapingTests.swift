@@ -123,14 +123,16 @@ import Testing
         }
     }
 
-    /// Short strings and the last bytes of long ones take a padded word:
-    /// an escape at every offset of every length up to 17 is found there,
-    /// and nothing of the padding is written.
+    /// Short strings and the last bytes of long ones take their own paths
+    /// (a padded word, two overlapping words, the 16 bytes ending the
+    /// text with those already written shifted out): an escape at every
+    /// offset of every length up to 49, and of lengths around the 32- and
+    /// 16-byte steps, is found there, and nothing of the padding is written.
     @Test func anEscapeInAShortStringOrTheLastBytesIsFound() {
         for vector in [true, false] {
             let escaping = StringEscaping(escapeSlashes: true, asciiOnly: true, vectorLoop: vector)
             for special in ["\"", "\u{1}", "/", "é", "😀", "\u{7F}"] {
-                for length in 1...17 {
+                for length in Array(1...49) + [63, 64, 65, 79, 80, 81] {
                     for offset in 0..<length {
                         let text = String(repeating: "x", count: offset) + special + String(repeating: "A", count: length - offset - 1)
                         let expected = Self.reference(text, escapeSlashes: true, asciiOnly: true)
