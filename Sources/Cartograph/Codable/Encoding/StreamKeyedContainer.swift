@@ -60,6 +60,9 @@ final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodin
         try run.state.beginKeyedMember(name, frame, generation)
     }
 
+    /// Inlined into each scalar `encode`, so that its write is made in
+    /// place rather than through a closure's context and an indirect call.
+    @inline(__always)
     private func put(_ key: Key, _ write: (inout NativeJSONWriter) -> Void) throws {
         try withTargets { encoder, run in
             guard try begin(key, encoder, run) >= 0 else { return }
