@@ -35,15 +35,17 @@ import Foundation
 
 /// The `Encoder` behind ``JSONMapper/encode(_:)-(T)`` for JSON output: it
 /// writes the bytes as the value encodes itself.
-final class StreamEncoder: Encoder, EncoderChecks {
+final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChecks {
     let run: StreamRun
+    // The fields below are set again when the encoder is reused for
+    // another member (``reuse(parent:key:frame:ticket:)``).
     /// Nesting depth of this encoder's value (for ``CodableOptions/maxDepth``).
-    let depth: Int
+    private(set) var depth: Int
     /// The frame whose member this encoder's value is: its container is frame `frame + 1`.
-    let frame: Int
+    private(set) var frame: Int
     /// The ticket that lets this encoder write into its place (0: a
     /// nested container's encoder, whose place is already its container).
-    let ticket: Int
+    private(set) var ticket: Int
     /// The generation of this encoder's container, 0 before it has one.
     private var containerGeneration = 0
     private var containerIsObject = false
@@ -51,10 +53,22 @@ final class StreamEncoder: Encoder, EncoderChecks {
     /// Keys are written without the key strategy (a string-keyed dictionary's).
     private(set) var writesKeysAsGiven = false
 
-    private let parent: StreamEncoder?
-    private let key: (any CodingKey)?
-    private let baseTrail: PathTrail?
+    private var parent: StreamEncoder?
+    private var baseTrail: PathTrail?
     private var madeTrail: PathTrail??
+
+    /// Whether this is a member's encoder that ``recycle(_:)`` will be
+    /// called for, however its value's encode ends: only such an encoder
+    /// records its kept container below, which holds it in turn (the
+    /// cycle is broken there).
+    private var recyclable = false
+    /// The keyed container kept for this encoder's value in the run's
+    /// table (``RecycledContainers``), and its state: let go of when the
+    /// value is done (``recycle(_:)``).
+    private var keptHolder: KeptContainer?
+    private var keptState: StreamKeyedState?
+    /// The next spare encoder, while this one is spare (``StreamStack/spare``).
+    private var nextSpare: StreamEncoder?
 
     var options: CodableOptions { run.options }
     var maxDepth: Int { run.options.maxDepth }
@@ -67,10 +81,10 @@ final class StreamEncoder: Encoder, EncoderChecks {
         self.run = run
         baseTrail = trail
         parent = nil
-        key = nil
         self.depth = depth
         self.frame = frame
         self.ticket = ticket
+        super.init(state: ReusedMemberKey())
     }
 
     /// The encoder of a member of `parent`'s value, under `key` (taken
@@ -78,11 +92,11 @@ final class StreamEncoder: Encoder, EncoderChecks {
     init(run: StreamRun, parent: StreamEncoder, key: consuming (any CodingKey)?, frame: Int, ticket: Int) {
         self.run = run
         self.parent = parent
-        self.key = key
         baseTrail = nil
         depth = parent.depth + 1
         self.frame = frame
         self.ticket = ticket
+        super.init(state: ReusedMemberKey(key: key))
     }
 
     /// The encoder of a nested container already opened as frame `frame + 1`.
@@ -90,18 +104,18 @@ final class StreamEncoder: Encoder, EncoderChecks {
         self.run = run
         baseTrail = trail
         parent = nil
-        key = nil
         self.depth = depth
         self.frame = frame
         ticket = 0
         containerGeneration = generation
         containerIsObject = isObject
+        super.init(state: ReusedMemberKey())
     }
 
     /// The coding path as a chain, made on first use.
     var trail: PathTrail? {
         if let madeTrail = madeTrail { return madeTrail }
-        let made = key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        let made = state.key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
         madeTrail = .some(made)
         return made
     }
@@ -117,8 +131,12 @@ final class StreamEncoder: Encoder, EncoderChecks {
         }
         if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.state.recycled.reuse(
             ObjectIdentifier(Key.self), depth: frame,
-            reset: { $0.reset(encoder: self, frame: frame + 1, generation: generation) })
+            reset: {
+                $0.reset(encoder: self, frame: frame + 1, generation: generation)
+                if recyclable { keptState = $0 }
+            })
         {
+            if recyclable { keptHolder = kept }
             return kept.take()
         }
         return newKeyedContainer(Key.self, generation: generation)
@@ -131,7 +149,12 @@ final class StreamEncoder: Encoder, EncoderChecks {
         let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation)
         let container = KeyedEncodingContainer(state)
         if generation > 0, run.state.recycled.admits() {
-            run.state.recycled.keep(KeptContainerOf(container), state: state, type: ObjectIdentifier(Key.self), depth: frame)
+            let holder = KeptContainerOf(container)
+            run.state.recycled.keep(holder, state: state, type: ObjectIdentifier(Key.self), depth: frame)
+            if recyclable {
+                keptHolder = holder
+                keptState = state
+            }
         }
         return container
     }
@@ -215,10 +238,65 @@ final class StreamEncoder: Encoder, EncoderChecks {
         try checkDepth(value, key: key)
         let ticket = run.state.newTicket()
         run.state.setPending(frame, ticket: ticket)
-        let child = StreamEncoder(run: run, parent: self, key: key.take(), frame: frame, ticket: ticket)
+        var child: StreamEncoder
+        // Moved out of the list, not copied: a copy was a retain and a release each.
+        if let spare = run.state.spare.take() {
+            run.state.spare = spare.nextSpare.take()
+            spare.reuse(parent: self, key: key.take(), frame: frame, ticket: ticket)
+            child = spare
+        } else {
+            child = StreamEncoder(run: run, parent: self, key: key.take(), frame: frame, ticket: ticket)
+        }
+        child.recyclable = true
+        defer { recycle(&child) }
         child.keepDictionaryKeys(T.self)
         try child.encodeContents(value)
         run.state.finishPlace(frame, ticket: ticket)
+    }
+
+    // MARK: Reuse
+
+    /// After `child`'s value is written (or has thrown): the keyed container kept for it
+    /// stops pointing at it (only where the run's table alone holds that
+    /// container: one the caller still holds keeps its encoder and its
+    /// coding path), and if then nothing else holds `child` (a kept
+    /// container, an encoder below it, the caller), it becomes the run's
+    /// next spare. An encoder anything still holds is never reused.
+    ///
+    /// Made and freed per nested value, an encoder cost ~520 instructions
+    /// (the allocation, the deinit's walk of the parent chain, the free);
+    /// reused, what is left is letting go of what it held. twitter.json's
+    /// encode: 20.39M → 19.92M instructions a round, and no allocation
+    /// per nested value.
+    @inline(__always)
+    private func recycle(_ child: inout StreamEncoder) {
+        child.recyclable = false
+        if let holder = child.keptHolder.take(), let state = child.keptState.take(), holder.isUnique(), state.writes(through: child),
+            let idle = run.state.idle
+        {
+            state.reset(encoder: idle, frame: state.frame, generation: state.generation)
+        }
+        guard isKnownUniquelyReferenced(&child) else { return }
+        // The key stays until the encoder's next use replaces it: one
+        // assignment through the existential's value witnesses, not two.
+        child.parent = nil
+        child.madeTrail = nil
+        child.nextSpare = run.state.spare.take()
+        run.state.spare = child
+    }
+
+    /// Makes a spare encoder the encoder of a member of `parent`'s value,
+    /// as ``init(run:parent:key:frame:ticket:)`` makes a new one.
+    private func reuse(parent: StreamEncoder, key: consuming (any CodingKey)?, frame: Int, ticket: Int) {
+        self.parent = parent
+        state.key = key
+        depth = parent.depth + 1
+        self.frame = frame
+        self.ticket = ticket
+        containerGeneration = 0
+        containerIsObject = false
+        wroteValue = false
+        writesKeysAsGiven = false
     }
 
     /// Writes a value a single-value container holds into this encoder's
@@ -462,9 +540,15 @@ extension StreamEncoder {
         let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry, lease: lease)
         let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.state.newTicket())
         run.state.setPending(0, ticket: root.ticket)
+        run.state.idle = root
         // Containers kept past the encode write nothing from here on, also
-        // while the tree encodes the value again.
-        defer { run.state.ended = true }
+        // while the tree encodes the value again. The run lets go of the
+        // encoders it holds (they hold it).
+        defer {
+            run.state.ended = true
+            run.state.idle = nil
+            run.state.spare = nil
+        }
         do {
             try root.encodeRoot(value, requiringValue: requiringValue)
         } catch {
@@ -483,4 +567,14 @@ extension StreamEncoder {
     ) throws -> [UInt8]? {
         try encode(value, options: options, writeOptions: writeOptions, registry: registry, requiringValue: requiringValue) { $0.bytes }
     }
+}
+
+/// The key of the member a ``StreamEncoder``'s value is (nil for the root
+/// and for a nested container's encoder), in an ``ExclusiveState``: it
+/// is set again when the encoder is reused, and an assignment to an
+/// existential field of the class itself began a run-time exclusivity
+/// check (the old key's destruction may run any code), two per nested
+/// value, more than reusing the encoder saved.
+struct ReusedMemberKey {
+    var key: (any CodingKey)?
 }

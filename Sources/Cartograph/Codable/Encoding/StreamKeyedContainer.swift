@@ -14,6 +14,9 @@ class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
     }
 
     final var encoder: StreamEncoder { state.encoder }
+
+    /// Whether this container writes through `encoder` (compared in place).
+    final func writes(through encoder: StreamEncoder) -> Bool { state.encoder === encoder }
     final var frame: Int { state.frame }
     final var generation: Int { state.generation }
 

@@ -100,6 +100,15 @@ struct StreamStack {
     /// nothing (as Foundation's `JSONEncoder` drops such writes) and throws nothing.
     var ended = false
     var recycled: RecycledContainers<StreamKeyedState>
+    /// Encoders done with, to be used again for the next nested values
+    /// (``StreamEncoder``'s `recycle`), linked through each other. Kept
+    /// here, not in ``StreamRun``, so that their accesses are not checked
+    /// at run time (a check each way cost more than reusing saved).
+    var spare: StreamEncoder?
+    /// The root's encoder, which a kept container done with points at in
+    /// place of the encoder it was made for (so that encoder can be
+    /// reused). Both are let go of when the encode ends: they hold the run.
+    var idle: StreamEncoder?
 
     init(writeOptions: WriteOptions, keys: CodableOptions.KeyStrategy, capacity: Int, lease: OutputLease?) {
         writer = NativeJSONWriter(options: writeOptions, capacity: capacity, lease: lease)
