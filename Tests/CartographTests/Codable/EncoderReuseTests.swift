@@ -15,6 +15,13 @@ import Testing
         var containers: [KeyedEncodingContainer<Leaf.CodingKeys>] = []
         /// The coding path each value saw, as it encoded.
         var paths: [[String]] = []
+
+        /// Lets go of what was kept: the encoders hold this keeper in
+        /// their `userInfo`, a cycle the test breaks when it is done.
+        func release() {
+            encoders = []
+            containers = []
+        }
         static let key = CodingUserInfoKey(rawValue: "cartograph.tests.encoder-reuse")!
     }
 
@@ -61,6 +68,10 @@ import Testing
         let bytes = try mapper.encode(value)
 
         let theirs = Keeper()
+        defer {
+            ours.release()
+            theirs.release()
+        }
         let foundation = JSONEncoder()
         foundation.userInfo[Keeper.key] = theirs
         let expected = try foundation.encode(value)
