@@ -10,10 +10,11 @@
  * string of 16 or more are looked at in the 16 bytes that end the string
  * (those already written are shifted out of the mask), and a string of 8
  * to 15 bytes in two overlapping words: most strings are short, and the
- * word loop's steps cost five instructions a byte. A quote, a backslash or a control byte always
- * needs an escape; a slash when CARTOGRAPH_ESCAPE_SLASH is set (Foundation's
- * default `\/`); a non-ASCII scalar, as `\uXXXX` (a surrogate pair beyond
- * U+FFFF), when CARTOGRAPH_ESCAPE_NON_ASCII is set.
+ * word loop's steps cost five instructions a byte. A quote, a backslash
+ * or a control byte always needs an escape; a slash when
+ * CARTOGRAPH_ESCAPE_SLASH is set (Foundation's default `\/`); a non-ASCII
+ * scalar, as `\uXXXX` (a surrogate pair beyond U+FFFF), when
+ * CARTOGRAPH_ESCAPE_NON_ASCII is set.
  *
  * Worked example, with CARTOGRAPH_ESCAPE_SLASH: `a/b"c` is written
  * `a\/b\"c`: the step stores all five bytes, finds the slash at 1, keeps
@@ -185,7 +186,9 @@ static void escape_sse2(const uint8_t *in, intptr_t count, intptr_t *at, uint8_t
         target = escape_one(in, count, &index, target + plain);
     }
     intptr_t rest = count - index;
-    /* Below 8 bytes in all (most keys), or with too little room: the word loops. */
+    /* Below 8 bytes in all (most keys), or with too little room: the word
+       loops. (These returns, folded into one condition around a single
+       block, cost 0.3% more instructions in a twitter.json encode.) */
     if (rest < 1 || rest >= 16 || count < 8 || end - target < STEP_ROOM) {
         *at = index;
         *out = target;

@@ -256,12 +256,13 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
 
     // MARK: Reuse
 
-    /// After `child`'s value is written (or has thrown): the keyed container kept for it
-    /// stops pointing at it (only where the run's table alone holds that
-    /// container: one the caller still holds keeps its encoder and its
-    /// coding path), and if then nothing else holds `child` (a kept
-    /// container, an encoder below it, the caller), it becomes the run's
-    /// next spare. An encoder anything still holds is never reused.
+    /// After `child`'s value is written (or has thrown): the keyed
+    /// container kept for it stops pointing at it (only where the run's
+    /// table alone holds that container: one the caller still holds keeps
+    /// its encoder and its coding path), and if then nothing else holds
+    /// `child` (a kept container, an encoder below it, the caller), it
+    /// becomes the run's next spare. An encoder anything still holds is
+    /// never reused.
     ///
     /// Made and freed per nested value, an encoder cost ~520 instructions
     /// (the allocation, the deinit's walk of the parent chain, the free);
