@@ -143,6 +143,24 @@ fn main() {
     let canada_model = serde_json::from_slice::<FeatureCollection>(&canada).unwrap();
     let twitter_encode = |_: &[u8]| serde_json::to_vec(&twitter_model).unwrap().len();
     let canada_encode = |_: &[u8]| serde_json::to_vec(&canada_model).unwrap().len();
+    // `--repeat FILE CONTENDER N` runs one row N times untimed, for
+    // instruction counts under callgrind (the difference of two N's is one
+    // round's cost, steadier than time on a shared machine).
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 5 && args[1] == "--repeat" {
+        let n: usize = args[4].parse().expect("a count");
+        let run: &dyn Fn(&[u8]) -> usize = match (args[2].as_str(), args[3].as_str()) {
+            ("twitter.json", "serde_json-typed") => &twitter_decode,
+            ("twitter.json", "serde_json-typed-encode") => &twitter_encode,
+            ("canada.json", "serde_json-typed") => &canada_decode,
+            ("canada.json", "serde_json-typed-encode") => &canada_encode,
+            _ => panic!("unknown file or contender"),
+        };
+        let bytes = if args[2] == "twitter.json" { &twitter } else { &canada };
+        let sink: usize = (0..n).map(|_| run(bytes)).sum();
+        assert!(sink > 0 || n == 0);
+        return;
+    }
     println!("| file | contender | median ms | MB/s |");
     println!("| --- | --- | ---: | ---: |");
     let rows: [(&str, &str, &Vec<u8>, &dyn Fn(&[u8]) -> usize); 4] = [
