@@ -61,6 +61,15 @@ private func elements<Element>(
     in document: Document, at index: Int, _ read: (TapeEntry, Int) throws -> Element?
 ) throws -> [Element] {
     let array = document.entry(index)
+    var position = index + 1
+    if let short = try ShortArray.make(
+        count: Int(array.length),
+        { ordinal in
+            try element(in: document, at: &position, ordinal: ordinal, read)
+        })
+    {
+        return short
+    }
     // Reserved and appended rather than `Array(unsafeUninitializedCapacity:)`:
     // that initialiser was not specialised here (typed throws) and looked
     // the array's and its storage class's metadata up per array, ~330
@@ -68,23 +77,34 @@ private func elements<Element>(
     // room made, whatever count the tape gives.
     var result: [Element] = []
     result.reserveCapacity(Int(array.length))
-    var position = index + 1
-    var element = 0
+    position = index + 1
+    var ordinal = 0
     while position < array.payload {
-        let entry = document.entry(position)
-        do {
-            // Consumed into the array: a copy here cost a retain and a
-            // release per inner array (canada.json's 111,000 points).
-            if let value = try read(entry, position) { result.append(consume value) }
-        } catch let error as CartographError {
-            throw ScalarElementFailure(indexes: [element], error: error)
-        } catch let failure as ScalarElementFailure {
-            throw ScalarElementFailure(indexes: [element] + failure.indexes, error: failure.error)
-        }
-        position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
-        element += 1
+        // Consumed into the array: a copy here cost a retain and a
+        // release per inner array (canada.json's 111,000 points).
+        if let value = try element(in: document, at: &position, ordinal: ordinal, read) { result.append(consume value) }
+        ordinal += 1
     }
     return result
+}
+
+/// The element at `position` (the `ordinal`th) read by `read`, `position`
+/// moved past it; a failure is rethrown as a ``ScalarElementFailure`` that
+/// starts with the element's ordinal.
+@inline(__always)
+private func element<Element>(
+    in document: Document, at position: inout Int, ordinal: Int, _ read: (TapeEntry, Int) throws -> Element?
+) throws -> Element? {
+    let entry = document.entry(position)
+    let here = position
+    position = entry.kind == .array || entry.kind == .object ? entry.payload : position + 1
+    do {
+        return try read(entry, here)
+    } catch let error as CartographError {
+        throw ScalarElementFailure(indexes: [ordinal], error: error)
+    } catch let failure as ScalarElementFailure {
+        throw ScalarElementFailure(indexes: [ordinal] + failure.indexes, error: failure.error)
+    }
 }
 
 /// A scalar type and the number of array levels around it (0: the scalar
