@@ -77,12 +77,22 @@ extension EncoderChecks {
     /// than three words copied into a heap box, each reference in it
     /// retained) on every call, though only an error uses it.
     func checkDepth<T>(_ value: T, key: (any CodingKey)?) throws {
+        guard hasRoomBelow else { try refuseDepth(value, key: key) }
+    }
+
+    /// Whether a value one level below this encoder's may be encoded
+    /// (what ``checkDepth(_:key:)`` checks, without a key to make).
+    @inline(__always)
+    var hasRoomBelow: Bool { depth < maxDepth && (depth < StackGuard.uncheckedLevels || StackGuard.hasRoom) }
+
+    /// The error ``checkDepth(_:key:)`` throws once ``hasRoomBelow`` is
+    /// false: the depth limit's, or else the stack's.
+    @inline(never)
+    func refuseDepth<T>(_ value: T, key: (any CodingKey)?) throws -> Never {
         guard depth < maxDepth else {
             throw invalid(value, "the value nests deeper than CodableOptions.maxDepth (\(maxDepth))", key: key, kind: .depthLimitExceeded)
         }
-        guard depth < StackGuard.uncheckedLevels || StackGuard.hasRoom else {
-            throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)
-        }
+        throw invalid(value, StackGuard.exhausted().message, key: key, kind: .depthLimitExceeded)
     }
 }
 

@@ -89,7 +89,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
 
     /// The encoder of a member of `parent`'s value, under `key` (taken
     /// over, not copied).
-    init(run: StreamRun, parent: StreamEncoder, key: consuming (any CodingKey)?, frame: Int, ticket: Int) {
+    init(run: StreamRun, parent: StreamEncoder, key: some CodingKey, frame: Int, ticket: Int) {
         self.run = run
         self.parent = parent
         baseTrail = nil
@@ -115,7 +115,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// The coding path as a chain, made on first use.
     var trail: PathTrail? {
         if let madeTrail = madeTrail { return madeTrail }
-        let made = state.key.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        let made = state.memberKey.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
         madeTrail = .some(made)
         return made
     }
@@ -228,24 +228,30 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// and key written, its place empty), as the member `key` of this
     /// encoder's value. On an error the caller undoes the member
     /// (``StreamRun/undoMember(_:from:key:)``).
-    func encodeValue<T: Encodable>(_ value: T, key: consuming any CodingKey, frame: Int) throws {
-        // Moved into an optional once, lent to the checks and moved into the
-        // child: each of them had its own copy of the existential (a
-        // value-witness call to make and one to destroy), about 3% of the
-        // HTTP route's encode.
-        var key: (any CodingKey)? = consume key
-        if try writeSpecial(value, key: key, frame: frame, wrapsModelErrors: true, below: true) { return }
-        try checkDepth(value, key: key)
+    func encodeValue<T: Encodable, Key: CodingKey>(_ value: T, key: Key, frame: Int) throws {
+        // The key stays its own type until the child encoder keeps it: made
+        // an existential here (an optional one, lent to the checks), it
+        // cost a value-witness call to move it into the child and one to
+        // destroy the emptied optional, ~4.6% of twitter.json's encode.
+        // Only a value that may be special, or that fails a check, makes
+        // an existential key before that.
+        let special = SpecialEncoding.of(T.self)
+        if special != nil || !run.registryIsEmpty,
+            try writeSpecial(value, special, key: key, frame: frame, wrapsModelErrors: true, below: true)
+        {
+            return
+        }
+        if !hasRoomBelow { try refuseDepth(value, key: key) }
         let ticket = run.state.newTicket()
         run.state.setPending(frame, ticket: ticket)
         var child: StreamEncoder
         // Moved out of the list, not copied: a copy was a retain and a release each.
         if let spare = run.state.spare.take() {
             run.state.spare = spare.nextSpare.take()
-            spare.reuse(parent: self, key: key.take(), frame: frame, ticket: ticket)
+            spare.reuse(parent: self, key: key, frame: frame, ticket: ticket)
             child = spare
         } else {
-            child = StreamEncoder(run: run, parent: self, key: key.take(), frame: frame, ticket: ticket)
+            child = StreamEncoder(run: run, parent: self, key: key, frame: frame, ticket: ticket)
         }
         child.recyclable = true
         defer { recycle(&child) }
@@ -288,7 +294,10 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
 
     /// Makes a spare encoder the encoder of a member of `parent`'s value,
     /// as ``init(run:parent:key:frame:ticket:)`` makes a new one.
-    private func reuse(parent: StreamEncoder, key: consuming (any CodingKey)?, frame: Int, ticket: Int) {
+    private func reuse(parent: StreamEncoder, key: some CodingKey, frame: Int, ticket: Int) {
+        // Only member encoders are reused (``recycle(_:)``), so the flag
+        // already says there is a key.
+        assert(state.hasKey)
         self.parent = parent
         state.key = key
         depth = parent.depth + 1
@@ -307,7 +316,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         let start = run.state.writer.sink.count
         guard try beginSingleValue() else { return }
         do {
-            if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false, below: true) { return }
+            if try writeSpecial(value, SpecialEncoding.of(T.self), key: nil, frame: frame, wrapsModelErrors: false, below: true) { return }
             try checkDepth(value, key: nil)
             let ticket = run.state.newTicket()
             run.state.setPending(frame, ticket: ticket)
@@ -327,7 +336,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     func encodeRoot<T: Encodable>(_ value: T, requiringValue: Bool) throws {
         defer { run.state.recycled.empty() }
         guard run.state.takePlace(frame, ticket: ticket) else { throw run.state.abandon() }
-        if try writeSpecial(value, key: nil, frame: frame, wrapsModelErrors: false, below: false) { return }
+        if try writeSpecial(value, SpecialEncoding.of(T.self), key: nil, frame: frame, wrapsModelErrors: false, below: false) { return }
         run.state.setPending(frame, ticket: ticket)
         keepDictionaryKeys(T.self)
         try encodeContents(value)
@@ -363,9 +372,12 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// where the tree throws it so (the root, a single value). `below`: the
     /// value is a level below this encoder's (a member, or what a single
     /// value holds), with the depth check `encode(to:)` would meet first;
-    /// false for the root.
-    private func writeSpecial<T: Encodable>(_ value: T, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool, below: Bool) throws -> Bool {
-        if let kind = SpecialEncoding.of(T.self) {
+    /// false for the root. `special` is ``SpecialEncoding/of(_:)`` for `T`,
+    /// asked by the caller.
+    private func writeSpecial<T: Encodable>(
+        _ value: T, _ special: SpecialEncoding?, key: (any CodingKey)?, frame: Int, wrapsModelErrors: Bool, below: Bool
+    ) throws -> Bool {
+        if let kind = special {
             // The kind says what T is: `sameType` then reinterprets the value without a dynamic cast.
             switch kind {
             case .doubles:
@@ -570,12 +582,32 @@ extension StreamEncoder {
     }
 }
 
-/// The key of the member a ``StreamEncoder``'s value is (nil for the root
-/// and for a nested container's encoder), in an ``ExclusiveState``: it
-/// is set again when the encoder is reused, and an assignment to an
+/// The key of the member a ``StreamEncoder``'s value is (none for the
+/// root and for a nested container's encoder), in an ``ExclusiveState``:
+/// it is set again when the encoder is reused, and an assignment to an
 /// existential field of the class itself began a run-time exclusivity
 /// check (the old key's destruction may run any code), two per nested
 /// value, more than reusing the encoder saved.
+///
+/// Not an optional: assigning an optional existential went through the
+/// optional's value witnesses (each side's case asked) around the
+/// existential's own, ~1% of twitter.json's `Codable` encode.
 struct ReusedMemberKey {
-    var key: (any CodingKey)?
+    /// The member's key; a placeholder where ``hasKey`` is false.
+    var key: any CodingKey
+    let hasKey: Bool
+
+    /// No key: the root's encoder, or a nested container's.
+    init() {
+        key = IndexKey(0)
+        hasKey = false
+    }
+
+    init(key: some CodingKey) {
+        self.key = key
+        hasKey = true
+    }
+
+    /// The member's key, nil where there is none.
+    var memberKey: (any CodingKey)? { hasKey ? key : nil }
 }
