@@ -118,7 +118,8 @@ import Testing
                         if a != b { problems.append("\(field) \(array) (nulls ignored: \(ignoringNulls)): \(a) against \(b)") }
                     case (.failure(let a as CartographError), .failure(let b as CartographError)):
                         if a.kind != b.kind || a.path != b.path {
-                            problems.append("\(field) \(array): \(a.kind) at \(a.path) against \(b.kind) at \(b.path)")
+                            problems.append(
+                                "\(field) \(array): \(a.kind) at \(String(describing: a.path)) against \(b.kind) at \(String(describing: b.path))")
                         }
                     default:
                         problems.append("\(field) \(array) (nulls ignored: \(ignoringNulls)): \(short) against \(general)")
