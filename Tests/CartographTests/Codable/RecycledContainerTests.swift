@@ -232,6 +232,63 @@ import Testing
         }
     }
 
+    /// Watched, with children of two depths; `keeps` holds on to its
+    /// container past its `encode(to:)` (so the container kept for it in
+    /// the run's table is not the table's alone).
+    struct WatchedTree: Encodable {
+        var id: Int
+        var children: [WatchedTree] = []
+        var keeps = false
+
+        enum CodingKeys: String, CodingKey { case id, children }
+
+        /// Containers kept by `keeps` nodes, let go of by the test.
+        final class Kept: @unchecked Sendable {
+            var containers: [KeyedEncodingContainer<CodingKeys>] = []
+            static let key = CodingUserInfoKey(rawValue: "cartograph.tests.kept-containers")!
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            (encoder.userInfo[EncoderWatch.key] as? EncoderWatch)?.encoders.append(.init(encoder: encoder as AnyObject))
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            if !children.isEmpty { try container.encode(children, forKey: .children) }
+            if keeps { (encoder.userInfo[Kept.key] as? Kept)?.containers.append(container) }
+        }
+    }
+
+    /// Encoders reused from one nested value to the next keep the kept
+    /// container they last wrote through: none of them, nor one a model
+    /// kept a container of, may outlive the encode (a cycle between an
+    /// encoder and its container would).
+    @Test func nestedEncodersAreReleasedWhenTheEncodeEndsWhateverTheModelsKeep() throws {
+        for keeping in [false, true] {
+            let watch = EncoderWatch()
+            let kept = WatchedTree.Kept()
+            var options = CodableOptions()
+            options.userInfo[EncoderWatch.key] = watch
+            options.userInfo[WatchedTree.Kept.key] = kept
+            var mapper = JSONMapper()
+            mapper.codableOptions = options
+            let values = (0..<30).map { outer in
+                WatchedTree(
+                    id: outer,
+                    children: (0..<3).map { middle in
+                        WatchedTree(
+                            id: middle, children: (0..<2).map { WatchedTree(id: $0, keeps: keeping && ($0 + middle + outer) % 4 == 0) },
+                            keeps: keeping && outer % 5 == 0)
+                    })
+            }
+            let json = try JSONSerialization.jsonObject(with: mapper.encodeData(values)) as? NSArray
+            let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(values)) as? NSArray
+            #expect(json != nil && json == foundation)
+            #expect(watch.encoders.count == 30 * (1 + 3 * (1 + 2)))
+            #expect(kept.containers.isEmpty != keeping)
+            kept.containers = []
+            #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived its encode (keeping: \(keeping))")
+        }
+    }
+
     @Test func theEncoderIsReleasedWhenTheEncodeEnds() throws {
         for failing in [false, true] {
             let watch = EncoderWatch()

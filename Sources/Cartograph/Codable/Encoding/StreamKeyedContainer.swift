@@ -13,6 +13,12 @@ class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
         state = StreamKeyedTargets(encoder: encoder, frame: frame, generation: generation)
     }
 
+    /// Points the container at `encoder`, on the same object: done with,
+    /// it writes nothing more (its generation is closed).
+    final func reset(encoder: StreamEncoder) {
+        state = StreamKeyedTargets(encoder: encoder, frame: state.frame, generation: state.generation)
+    }
+
     final var encoder: StreamEncoder { state.encoder }
 
     /// Whether this container writes through `encoder` (compared in place).
