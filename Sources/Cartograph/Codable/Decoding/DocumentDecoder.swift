@@ -130,11 +130,11 @@ final class DocumentDecoder: Decoder {
         Key
     > {
         let type = ObjectIdentifier(Key.self)
-        if let kept: KeptContainerOf<KeyedDecodingContainer<Key>> = recycled.reuse(
+        if let lent: Unretained<KeptContainerOf<KeyedDecodingContainer<Key>>> = recycled.reuse(
             type, depth: depth,
             reset: { $0.reset(object: object, trail: trail, depth: depth, keepsKeys: keepsKeys) })
         {
-            return kept.take()
+            return lent.with { $0.take() }
         }
         return newKeyedContainer(Key.self, object: object, trail: trail, depth: depth, keepsKeys: keepsKeys)
     }

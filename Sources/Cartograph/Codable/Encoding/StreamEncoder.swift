@@ -129,7 +129,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         guard let generation = openContainer(object: true, keyType: Key.self) else {
             return newKeyedContainer(Key.self, generation: -1)
         }
-        if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.state.recycled.reuse(
+        if let lent: Unretained<KeptContainerOf<KeyedEncodingContainer<Key>>> = run.state.recycled.reuse(
             ObjectIdentifier(Key.self), depth: frame,
             reset: {
                 $0.reset(encoder: self, frame: frame + 1, generation: generation)
@@ -137,8 +137,10 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
                 if recyclable, keptState !== $0 { keptState = $0 }
             })
         {
-            if recyclable, keptHolder !== kept { keptHolder = kept }
-            return kept.take()
+            return lent.with { kept in
+                if recyclable, keptHolder !== kept { keptHolder = kept }
+                return kept.take()
+            }
         }
         return newKeyedContainer(Key.self, generation: generation)
     }

@@ -98,10 +98,10 @@ final class TreeEncoder: Encoder, EncoderChecks {
             object = EncodingObject()
             result = .object(object)
         }
-        if let kept: KeptContainerOf<KeyedEncodingContainer<Key>> = run.recycled.reuse(
+        if let lent: Unretained<KeptContainerOf<KeyedEncodingContainer<Key>>> = run.recycled.reuse(
             ObjectIdentifier(Key.self), depth: depth, reset: { $0.reset(encoder: self, object: object) })
         {
-            return kept.take()
+            return lent.with { $0.take() }
         }
         return newKeyedContainer(Key.self, object: object)
     }

@@ -35,6 +35,8 @@
         var type: ObjectIdentifier?
         var depth = 0
         var holder: KeptContainer?
+        /// `holder` again, unretained, to lend it (`holder` keeps it alive).
+        var lentHolder: Unmanaged<KeptContainer>?
         var state: Unmanaged<State>?
     }
 
@@ -85,6 +87,11 @@
     /// nil if there is none. The caller takes the container out
     /// (``KeptContainerOf/take()``).
     ///
+    /// The holder is lent, unretained: the table's own reference keeps it
+    /// alive until the table is emptied, after the caller is done with it.
+    /// Returned retained, it cost a retain and a release per container
+    /// handed out.
+    ///
     /// `Container`, the type the caller asks for, is the container type
     /// kept for `type` (a `KeyedDecodingContainer<Key>` for
     /// `ObjectIdentifier(Key.self)`; debug builds check it). It is inferred
@@ -93,18 +100,20 @@
     /// looks `KeyedDecodingContainer<Key>`'s metadata up at run time, the
     /// cost this table exists to avoid.
     @inline(__always)
-    func reuse<Container>(_ type: ObjectIdentifier, depth: Int, reset: (State) -> Void) -> KeptContainerOf<Container>? {
+    func reuse<Container>(_ type: ObjectIdentifier, depth: Int, reset: (State) -> Void) -> Unretained<KeptContainerOf<Container>>? {
         guard let slots = unsafe slots else { return nil }
         var index = Self.home(of: type, depth: depth)
         for _ in 0..<Self.probes {
             let slot = unsafe slots + index
             guard let kept = unsafe slot.pointee.type else { return nil }
             if kept == type, unsafe slot.pointee.depth == depth {
-                guard let holder = unsafe slot.pointee.holder, holder.isUnique() else { return nil }
+                guard let lent = unsafe slot.pointee.lentHolder, unsafe lent._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
                 // Not retained: the table keeps it.
                 unsafe slot.pointee.state!._withUnsafeGuaranteedRef(reset)
-                assert(holder is KeptContainerOf<Container>, "a container kept for another type")
-                return unsafe unsafeDowncast(holder, to: KeptContainerOf<Container>.self)
+                return unsafe lent._withUnsafeGuaranteedRef { holder in
+                    assert(holder is KeptContainerOf<Container>, "a container kept for another type")
+                    return Unretained(unsafe unsafeDowncast(holder, to: KeptContainerOf<Container>.self))
+                }
             }
             index = (index + 1) & (Self.capacity - 1)
         }
@@ -138,7 +147,8 @@
             }
             index = (index + 1) & (Self.capacity - 1)
         }
-        unsafe slots[target] = unsafe Slot(type: type, depth: depth, holder: holder, state: .passUnretained(state))
+        unsafe slots[target] = unsafe Slot(
+            type: type, depth: depth, holder: holder, lentHolder: .passUnretained(holder), state: .passUnretained(state))
     }
 }
 

@@ -93,6 +93,10 @@ class ExclusiveState<State> {
 /// Also for an element of an immutable array that the caller borrows for
 /// the whole call (a compiled mapping's rules, held by the mapping whose
 /// method runs): the element is alive as long as the array is.
+///
+/// And for a kept container's holder that ``RecycledContainers`` lends:
+/// the table's own reference keeps it alive until the table is emptied,
+/// which its owner does only when the decode or encode ends.
 @safe struct Unretained<Object: AnyObject> {
     private let reference: Unmanaged<Object>
 
