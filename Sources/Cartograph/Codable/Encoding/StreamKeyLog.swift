@@ -50,8 +50,11 @@ struct StreamKeyLog {
     /// few enough that an object of other keys (a dictionary) costs little.
     static let lookahead = 8
 
-    /// Starts a new object, following `template` if there is one.
-    mutating func reset(following template: KeyTemplate? = nil) {
+    /// Starts a new object, following `template` if there is one. The
+    /// template is taken over (the table's lookup already retained it):
+    /// borrowed, it was retained again to be stored and the lookup's copy
+    /// released, two reference-count operations per object.
+    mutating func reset(following template: consuming KeyTemplate? = nil) {
         signatures = 0
         if !keys.isEmpty {
             keys.removeAll(keepingCapacity: true)
@@ -59,7 +62,7 @@ struct StreamKeyLog {
         }
         if !asciiIndex.isEmpty { asciiIndex = ASCIIKeyIndex() }
         index = nil
-        self.template = template
+        self.template = consume template
         position = 0
         matched = 0
     }
