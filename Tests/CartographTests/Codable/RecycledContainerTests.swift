@@ -289,6 +289,64 @@ import Testing
         }
     }
 
+    /// A non-final class model, as the seeds write them: a subclass
+    /// encodes its own keys and then its superclass's through the same
+    /// encoder (two containers of different key types on one encoder),
+    /// and a property is typed as another class model.
+    class WatchedAccount: Encodable {
+        var id: Int
+        var owner: WatchedAccount?
+
+        init(id: Int, owner: WatchedAccount? = nil) {
+            self.id = id
+            self.owner = owner
+        }
+
+        enum CodingKeys: String, CodingKey { case id, owner }
+
+        func encode(to encoder: any Encoder) throws {
+            (encoder.userInfo[EncoderWatch.key] as? EncoderWatch)?.encoders.append(.init(encoder: encoder as AnyObject))
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encodeIfPresent(owner, forKey: .owner)
+        }
+    }
+
+    final class WatchedPremiumAccount: WatchedAccount {
+        var tier: String
+
+        init(id: Int, tier: String, owner: WatchedAccount? = nil) {
+            self.tier = tier
+            super.init(id: id, owner: owner)
+        }
+
+        enum PremiumKeys: String, CodingKey { case tier }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: PremiumKeys.self)
+            try container.encode(tier, forKey: .tier)
+            try super.encode(to: encoder)
+        }
+    }
+
+    @Test func classModelEncodersAreReleasedWhenTheEncodeEnds() throws {
+        let watch = EncoderWatch()
+        var options = CodableOptions()
+        options.userInfo[EncoderWatch.key] = watch
+        var mapper = JSONMapper()
+        mapper.codableOptions = options
+        let accounts: [WatchedAccount] = (0..<40).map { index in
+            let owner = WatchedAccount(id: 1000 + index)
+            return index % 2 == 0 ? WatchedPremiumAccount(id: index, tier: "gold \(index)", owner: owner) : WatchedAccount(id: index, owner: owner)
+        }
+        let json = try JSONSerialization.jsonObject(with: mapper.encodeData(accounts)) as? NSArray
+        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(accounts)) as? NSArray
+        #expect(json != nil && json == foundation)
+        // Each account's encoder is recorded once per `WatchedAccount.encode(to:)` run, its owner's too.
+        #expect(watch.encoders.count == 80)
+        #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived its encode")
+    }
+
     @Test func theEncoderIsReleasedWhenTheEncodeEnds() throws {
         for failing in [false, true] {
             let watch = EncoderWatch()

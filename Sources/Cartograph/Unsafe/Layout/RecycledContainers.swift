@@ -107,10 +107,11 @@
             let slot = unsafe slots + index
             guard let kept = unsafe slot.pointee.type else { return nil }
             if kept == type, unsafe slot.pointee.depth == depth {
-                guard let lent = unsafe slot.pointee.lentHolder, unsafe lent._withUnsafeGuaranteedRef({ $0.isUnique() }) else { return nil }
-                // Not retained: the table keeps it.
-                unsafe slot.pointee.state!._withUnsafeGuaranteedRef(reset)
+                guard let lent = unsafe slot.pointee.lentHolder else { return nil }
                 return unsafe lent._withUnsafeGuaranteedRef { holder in
+                    guard holder.isUnique() else { return nil }
+                    // Not retained: the table keeps it.
+                    unsafe slot.pointee.state!._withUnsafeGuaranteedRef(reset)
                     assert(holder is KeptContainerOf<Container>, "a container kept for another type")
                     return Unretained(unsafe unsafeDowncast(holder, to: KeptContainerOf<Container>.self))
                 }
