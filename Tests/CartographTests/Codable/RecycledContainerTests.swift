@@ -248,6 +248,21 @@ import Testing
             static let key = CodingUserInfoKey(rawValue: "cartograph.tests.kept-containers")!
         }
 
+        /// 30 trees of three levels (3 children, 2 grandchildren each);
+        /// which nodes keep their containers is asked with their indexes
+        /// (outer, middle, inner) and, for the middle level, the outer index.
+        static func forest(keepsInner: (Int, Int, Int) -> Bool, keepsMiddle: (Int) -> Bool) -> [WatchedTree] {
+            (0..<30).map { outer in
+                WatchedTree(
+                    id: outer,
+                    children: (0..<3).map { middle in
+                        WatchedTree(
+                            id: middle, children: (0..<2).map { WatchedTree(id: $0, keeps: keepsInner(outer, middle, $0)) },
+                            keeps: keepsMiddle(outer))
+                    })
+            }
+        }
+
         func encode(to encoder: any Encoder) throws {
             (encoder.userInfo[EncoderWatch.key] as? EncoderWatch)?.encoders.append(.init(encoder: encoder as AnyObject))
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -270,15 +285,7 @@ import Testing
             options.userInfo[WatchedTree.Kept.key] = kept
             var mapper = JSONMapper()
             mapper.codableOptions = options
-            let values = (0..<30).map { outer in
-                WatchedTree(
-                    id: outer,
-                    children: (0..<3).map { middle in
-                        WatchedTree(
-                            id: middle, children: (0..<2).map { WatchedTree(id: $0, keeps: keeping && ($0 + middle + outer) % 4 == 0) },
-                            keeps: keeping && outer % 5 == 0)
-                    })
-            }
+            let values = WatchedTree.forest(keepsInner: { keeping && ($0 + $1 + $2) % 4 == 0 }, keepsMiddle: { keeping && $0 % 5 == 0 })
             let json = try JSONSerialization.jsonObject(with: mapper.encodeData(values)) as? NSArray
             let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(values)) as? NSArray
             #expect(json != nil && json == foundation)
@@ -287,6 +294,67 @@ import Testing
             kept.containers = []
             #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived its encode (keeping: \(keeping))")
         }
+    }
+
+    /// Containers kept past the whole encode still answer for their own
+    /// object: the coding path of the member they were made for, and
+    /// writes that are dropped without a throw. The streaming encoder's
+    /// kept containers hold their encoders unretained while the encoder
+    /// answers for them; one a model keeps must retain its encoder before
+    /// the encoder is reused or freed (`scripts/test-sanitizers` runs this
+    /// under the address sanitizer, where a container left pointing at a
+    /// freed encoder fails). Twins keep two containers of one object.
+    @Test func containersKeptPastTheEncodeKeepTheirCodingPaths() throws {
+        let kept = WatchedTree.Kept()
+        let watch = EncoderWatch()
+        var options = CodableOptions()
+        options.userInfo[WatchedTree.Kept.key] = kept
+        options.userInfo[EncoderWatch.key] = watch
+        var mapper = JSONMapper()
+        mapper.codableOptions = options
+        let values = WatchedTree.forest(keepsInner: { ($1 + $2) % 2 == 0 }, keepsMiddle: { $0 % 3 == 0 })
+        let json = try JSONSerialization.jsonObject(with: mapper.encodeData(values)) as? NSArray
+        let foundation = try JSONSerialization.jsonObject(with: JSONEncoder().encode(values)) as? NSArray
+        #expect(json != nil && json == foundation)
+        // The paths a kept container reports, in the order the models kept them.
+        var expected: [String] = []
+        for outer in 0..<30 {
+            for middle in 0..<3 {
+                for inner in 0..<2 where (inner + middle) % 2 == 0 { expected.append("\(outer).children.\(middle).children.\(inner)") }
+                if outer % 3 == 0 { expected.append("\(outer).children.\(middle)") }
+            }
+        }
+        func path(_ container: KeyedEncodingContainer<WatchedTree.CodingKeys>) -> String {
+            container.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        #expect(kept.containers.map(path) == expected)
+        for var container in kept.containers {
+            try container.encode(-1, forKey: .id)
+            #expect(container.superEncoder().codingPath.count == container.codingPath.count + 1)
+        }
+        // The kept containers hold the encoders they write through, which
+        // hold the run and its options, which hold `kept`: let go of here.
+        kept.containers = []
+        #expect(watch.encoders.count == 30 * (1 + 3 * (1 + 2)))
+        #expect(watch.encoders.allSatisfy { $0.encoder == nil }, "an encoder outlived the containers kept for it")
+
+        final class TwinKeeper: @unchecked Sendable { var containers: [KeyedEncodingContainer<Twins.CodingKeys>] = [] }
+        struct KeptTwins: Encodable {
+            let keeper: TwinKeeper
+            func encode(to encoder: any Encoder) throws {
+                var first = encoder.container(keyedBy: Twins.CodingKeys.self)
+                var second = encoder.container(keyedBy: Twins.CodingKeys.self)
+                try first.encode(1, forKey: .a)
+                try second.encode(2, forKey: .b)
+                keeper.containers.append(first)
+            }
+        }
+        let keeper = TwinKeeper()
+        let twins =
+            try JSONSerialization.jsonObject(with: JSONMapper().encodeData((0..<40).map { _ in KeptTwins(keeper: keeper) })) as? [NSDictionary]
+        #expect(twins?.count == 40 && twins?.allSatisfy { $0 == ["a": 1, "b": 2] as NSDictionary } == true)
+        #expect(keeper.containers.map { $0.codingPath.map(\.intValue) } == (0..<40).map { [$0] })
+        for var container in keeper.containers { try container.encode(3, forKey: .c) }
     }
 
     /// A non-final class model, as the seeds write them: a subclass

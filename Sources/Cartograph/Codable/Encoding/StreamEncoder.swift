@@ -66,6 +66,12 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// table (``RecycledContainers``), and its state: let go of when the
     /// value is done (``recycle(_:)``).
     private var keptHolder: KeptContainer?
+    /// `keptHolder` again, unretained, to ask it without a retain.
+    private var lentKeptHolder: Unretained<KeptContainer>?
+    /// Whether the kept container was taken for the value being encoded
+    /// now: one kept for an earlier value was checked when that value was
+    /// done (``recycle(_:)``), and is not checked again when it is replaced.
+    private var keptForThisValue = false
     private var keptState: StreamKeyedState?
     /// The next spare encoder, while this one is spare (``StreamStack/spare``).
     private var nextSpare: StreamEncoder?
@@ -132,13 +138,22 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         if let lent: Unretained<KeptContainerOf<KeyedEncodingContainer<Key>>> = run.state.recycled.reuse(
             ObjectIdentifier(Key.self), depth: frame,
             reset: {
-                $0.reset(encoder: self, frame: frame + 1, generation: generation)
+                $0.reset(encoder: self, frame: frame + 1, generation: generation, owned: !recyclable)
                 // Most often the one this encoder kept last (``recycle(_:)``).
-                if recyclable, keptState !== $0 { keptState = $0 }
+                if recyclable {
+                    if keptState !== $0 {
+                        if keptForThisValue { pinKeptContainerIfShared() }
+                        keptState = $0
+                    }
+                    keptForThisValue = true
+                }
             })
         {
             return lent.with { kept in
-                if recyclable, keptHolder !== kept { keptHolder = kept }
+                if recyclable, keptHolder !== kept {
+                    keptHolder = kept
+                    lentKeptHolder = Unretained(kept)
+                }
                 return kept.take()
             }
         }
@@ -149,17 +164,41 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// inlined: see ``TreeEncoder``'s).
     @inline(never)
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, generation: Int) -> KeyedEncodingContainer<Key> {
-        let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation)
+        let kept = generation > 0 && run.state.recycled.admits()
+        // A container this encoder keeps does not retain it (``StreamKeyedTargets``).
+        let state = StreamKeyedContainer<Key>(encoder: self, frame: frame + 1, generation: generation, owned: !(kept && recyclable))
         let container = KeyedEncodingContainer(state)
-        if generation > 0, run.state.recycled.admits() {
+        if kept {
             let holder = KeptContainerOf(container)
             run.state.recycled.keep(holder, state: state, type: ObjectIdentifier(Key.self), depth: frame)
             if recyclable {
+                if keptForThisValue { pinKeptContainerIfShared() }
                 keptHolder = holder
+                lentKeptHolder = Unretained(holder)
                 keptState = state
+                keptForThisValue = true
             }
         }
         return container
+    }
+
+    /// Before this encoder keeps another container in place of the one it
+    /// kept: if that one still writes through this encoder and a model
+    /// holds a copy of it (two containers of one object alive together),
+    /// it retains the encoder from now on, since the encoder stops
+    /// answering for it.
+    private func pinKeptContainerIfShared() {
+        if keptState?.writes(through: self) == true, keptContainerIsShared { keptState?.pin() }
+    }
+
+    /// Whether anything besides the run's table and this encoder holds the
+    /// container it kept (a model's copy). Asked of the holder unretained:
+    /// a retain and a release around the call were two of the four
+    /// reference-count operations this check added per nested value.
+    @inline(__always)
+    private var keptContainerIsShared: Bool {
+        guard let holder = lentKeptHolder else { return true }
+        return !holder.with { $0.isUnique() }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { streamingUnkeyedContainer() }
@@ -273,13 +312,12 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
 
     // MARK: Reuse
 
-    /// After `child`'s value is written (or has thrown): the keyed
-    /// container kept for it stops pointing at it (only where the run's
-    /// table alone holds that container: one the caller still holds keeps
-    /// its encoder and its coding path), and if then nothing else holds
-    /// `child` (a kept container, an encoder below it, the caller), it
-    /// becomes the run's next spare. An encoder anything still holds is
-    /// never reused.
+    /// After `child`'s value is written (or has thrown): if a model holds
+    /// a copy of the keyed container kept for it, that container retains
+    /// `child` from now on (it keeps its encoder and its coding path), and
+    /// if then nothing else holds `child` (such a container, an encoder
+    /// below it, the caller), it becomes the run's next spare. An encoder
+    /// anything still holds is never reused.
     ///
     /// Made and freed per nested value, an encoder cost ~520 instructions
     /// (the allocation, the deinit's walk of the parent chain, the free);
@@ -287,24 +325,24 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// encode: 20.39M → 19.92M instructions a round, and no allocation
     /// per nested value.
     ///
-    /// The kept container and its holder stay in `child` once the
-    /// container points elsewhere: its next value nearly always takes the
-    /// same container again (the next element of an array, the same
-    /// member of the next object), and then nothing is assigned
-    /// (``container(keyedBy:)`` compares first). Taken out and let go of
-    /// here, then retained again there, they cost four reference-count
-    /// operations per nested value. A container that still points at
-    /// `child` is let go of, or the two would hold each other.
+    /// The kept container and its holder stay in `child`: its next value
+    /// nearly always takes the same container again (the next element of
+    /// an array, the same member of the next object), and then nothing is
+    /// assigned (``container(keyedBy:)`` compares first). The container
+    /// holds `child` unretained (``StreamKeyedTargets``), so neither keeps
+    /// the other alive: before, a done container was pointed at the root's
+    /// encoder so that `child` could be reused, and back at the next
+    /// member's, four reference-count operations per nested value. A
+    /// pinned container is let go of, or the two would hold each other.
     @inline(__always)
     private func recycle(_ child: consuming StreamEncoder) {
         child.recyclable = false
-        if child.keptState?.writes(through: child) == true {
-            if child.keptHolder?.isUnique() == true, let idle = run.state.idle {
-                child.keptState?.reset(encoder: idle)
-            } else {
-                child.keptHolder = nil
-                child.keptState = nil
-            }
+        child.keptForThisValue = false
+        if child.keptState?.writes(through: child) == true, child.keptContainerIsShared {
+            child.keptState?.pin()
+            child.keptHolder = nil
+            child.lentKeptHolder = nil
+            child.keptState = nil
         }
         guard isKnownUniquelyReferenced(&child) else { return }
         // The key stays until the encoder's next use replaces it: one
@@ -576,13 +614,11 @@ extension StreamEncoder {
         let run = StreamRun(options: options, writeOptions: writeOptions, registry: registry, lease: lease)
         let root = StreamEncoder(run: run, trail: nil, depth: 0, frame: 0, ticket: run.state.newTicket())
         run.state.setPending(0, ticket: root.ticket)
-        run.state.idle = root
         // Containers kept past the encode write nothing from here on, also
         // while the tree encodes the value again. The run lets go of the
         // encoders it holds (they hold it).
         defer {
             run.state.ended = true
-            run.state.idle = nil
             run.state.spare = nil
         }
         do {

@@ -5,42 +5,66 @@ import Foundation
 /// next object. Its targets are an ``ExclusiveState``, read in place on
 /// the hot paths (``withTargets(_:)``), as ``TreeKeyedState``'s are.
 class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
-    init(encoder: StreamEncoder, frame: Int, generation: Int) {
-        super.init(state: StreamKeyedTargets(encoder: encoder, frame: frame, generation: generation))
+    /// A container for `encoder`'s object, which retains `encoder` unless
+    /// `owned` is false: the encoder then keeps the container
+    /// (``StreamEncoder``'s `keptState`) and answers for it.
+    init(encoder: StreamEncoder, frame: Int, generation: Int, owned: Bool = true) {
+        super.init(state: StreamKeyedTargets(encoder: encoder, owned: owned, frame: frame, generation: generation))
     }
 
-    final func reset(encoder: StreamEncoder, frame: Int, generation: Int) {
-        state = StreamKeyedTargets(encoder: encoder, frame: frame, generation: generation)
+    final func reset(encoder: StreamEncoder, frame: Int, generation: Int, owned: Bool) {
+        state = StreamKeyedTargets(encoder: encoder, owned: owned, frame: frame, generation: generation)
     }
 
-    /// Points the container at `encoder`, on the same object: done with,
-    /// it writes nothing more (its generation is closed).
-    final func reset(encoder: StreamEncoder) {
-        state = StreamKeyedTargets(encoder: encoder, frame: state.frame, generation: state.generation)
+    /// Makes the container retain the encoder it writes through: a model
+    /// holds a copy of it past the time its encoder kept it.
+    final func pin() {
+        guard state.owner == nil else { return }
+        let encoder = self.encoder
+        state = StreamKeyedTargets(encoder: encoder, owned: true, frame: state.frame, generation: state.generation)
     }
 
-    final var encoder: StreamEncoder { state.encoder }
+    /// The encoder (retained: for the paths that are not per member).
+    final var encoder: StreamEncoder { state.encoder.with { $0 } }
 
-    /// Whether this container writes through `encoder` (compared in place).
-    final func writes(through encoder: StreamEncoder) -> Bool { state.encoder === encoder }
+    /// Whether this container writes through `encoder` (compared by address).
+    final func writes(through encoder: StreamEncoder) -> Bool { state.encoder.refers(to: encoder) }
     final var frame: Int { state.frame }
     final var generation: Int { state.generation }
 
     /// The encoder and its run, borrowed for `body` (no reference counting).
     @inline(__always)
     final func withTargets<Result>(_ body: (StreamEncoder, StreamRun) throws -> Result) rethrows -> Result {
-        // Lent without a retain: this container holds the encoder for the call.
-        try Unretained(state.encoder).with { encoder in try body(encoder, encoder.run) }
+        try state.encoder.with { encoder in try body(encoder, encoder.run) }
     }
 }
 
 /// The encoder a streaming keyed container writes through, the frame of
 /// the object it writes and that frame's generation (-1: a container
 /// handed out after the stream was abandoned).
+///
+/// The encoder is held unretained, and retained again in `owner` unless
+/// the encoder keeps the container as its own (a member's encoder that
+/// the run reuses, ``StreamEncoder``'s `recycle`): pointing a kept
+/// container at the next member's encoder, and pointing it away from the
+/// last one so that it could be reused, cost four reference-count
+/// operations per nested value. Such an encoder outlives every use of its
+/// container: the container is reached through the encoder, through the
+/// run's table only to be pointed at another encoder, or through a copy a
+/// model holds, which the encoder sees (the holder is not unique) and then
+/// pins (``StreamKeyedState/pin()``) before it lets go.
 struct StreamKeyedTargets {
-    let encoder: StreamEncoder
+    let encoder: Unretained<StreamEncoder>
+    let owner: StreamEncoder?
     let frame: Int
     let generation: Int
+
+    init(encoder: StreamEncoder, owned: Bool, frame: Int, generation: Int) {
+        self.encoder = Unretained(encoder)
+        owner = owned ? encoder : nil
+        self.frame = frame
+        self.generation = generation
+    }
 }
 
 final class StreamKeyedContainer<Key: CodingKey>: StreamKeyedState, KeyedEncodingContainerProtocol {

@@ -105,10 +105,6 @@ struct StreamStack {
     /// here, not in ``StreamRun``, so that their accesses are not checked
     /// at run time (a check each way cost more than reusing saved).
     var spare: StreamEncoder?
-    /// The root's encoder, which a kept container done with points at in
-    /// place of the encoder it was made for (so that encoder can be
-    /// reused). Both are let go of when the encode ends: they hold the run.
-    var idle: StreamEncoder?
 
     init(writeOptions: WriteOptions, keys: CodableOptions.KeyStrategy, capacity: Int, lease: OutputLease?) {
         writer = NativeJSONWriter(options: writeOptions, capacity: capacity, lease: lease)

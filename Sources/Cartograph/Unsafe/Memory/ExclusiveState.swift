@@ -97,6 +97,14 @@ class ExclusiveState<State> {
 /// And for a kept container's holder that ``RecycledContainers`` lends:
 /// the table's own reference keeps it alive until the table is emptied,
 /// which its owner does only when the decode or encode ends.
+///
+/// And for the encoder of a streaming keyed container that the encoder
+/// itself keeps (``StreamKeyedTargets``): the container is reached only
+/// through that encoder, or through a copy a model holds while its
+/// `encode(to:)` runs, when the encoder is alive. A copy held past that
+/// makes the container retain its encoder (`pin`) before the encoder can
+/// go; in the run's table the container is only compared with
+/// ``refers(to:)`` and pointed at another encoder, never read through.
 @safe struct Unretained<Object: AnyObject> {
     private let reference: Unmanaged<Object>
 
@@ -108,6 +116,13 @@ class ExclusiveState<State> {
     @inline(__always)
     func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try unsafe reference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether this is `object`, by address alone: nothing is read through
+    /// the reference, which may be to an object gone since.
+    @inline(__always)
+    func refers(to object: Object) -> Bool {
+        unsafe reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
     }
 
     /// The object as `Target`, which the caller knows it is (checked in
