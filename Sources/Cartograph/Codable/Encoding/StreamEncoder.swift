@@ -53,7 +53,18 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// Keys are written without the key strategy (a string-keyed dictionary's).
     private(set) var writesKeysAsGiven = false
 
-    private var parent: StreamEncoder?
+    /// The encoder of the value this one's value is a member of, for the
+    /// coding path. Unretained while this encoder is in use: its parent is
+    /// the caller then, alive until this encoder's value is done. An
+    /// encoder still held when its value is done (a model keeps it, or a
+    /// container of it) retains its parent from then on (``recycle(_:)``),
+    /// and that parent, held so, does the same when its own value is done.
+    /// Retaining the parent of every nested value's encoder cost a retain
+    /// and a release each.
+    private var parent: Unretained<StreamEncoder>?
+    /// The parent again, retained: from its creation for an encoder that is
+    /// not recycled (``nested(key:frame:_:)``), and once pinned.
+    private var heldParent: StreamEncoder?
     private var baseTrail: PathTrail?
     private var madeTrail: PathTrail??
 
@@ -95,9 +106,10 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
 
     /// The encoder of a member of `parent`'s value, under `key` (taken
     /// over, not copied).
-    init(run: StreamRun, parent: StreamEncoder, key: some CodingKey, frame: Int, ticket: Int) {
+    init(run: StreamRun, parent: StreamEncoder, retained: Bool, key: some CodingKey, frame: Int, ticket: Int) {
         self.run = run
-        self.parent = parent
+        self.parent = Unretained(parent)
+        heldParent = retained ? parent : nil
         baseTrail = nil
         depth = parent.depth + 1
         self.frame = frame
@@ -121,7 +133,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// The coding path as a chain, made on first use.
     var trail: PathTrail? {
         if let madeTrail = madeTrail { return madeTrail }
-        let made = state.memberKey.map { PathTrail(parent: parent?.trail ?? baseTrail, key: $0) } ?? baseTrail
+        let made = state.memberKey.map { PathTrail(parent: parent?.with { $0.trail } ?? baseTrail, key: $0) } ?? baseTrail
         madeTrail = .some(made)
         return made
     }
@@ -293,7 +305,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
             spare.reuse(parent: self, key: key, frame: frame, ticket: ticket)
             child = spare
         } else {
-            child = StreamEncoder(run: run, parent: self, key: key, frame: frame, ticket: ticket)
+            child = StreamEncoder(run: run, parent: self, retained: false, key: key, frame: frame, ticket: ticket)
         }
         child.recyclable = true
         child.keepDictionaryKeys(T.self)
@@ -344,7 +356,11 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
             child.lentKeptHolder = nil
             child.keptState = nil
         }
-        guard isKnownUniquelyReferenced(&child) else { return }
+        guard isKnownUniquelyReferenced(&child) else {
+            // Still held: its coding path may be asked for later.
+            if child.heldParent == nil { child.heldParent = child.parent?.with { $0 } }
+            return
+        }
         // The key stays until the encoder's next use replaces it: one
         // assignment through the existential's value witnesses, not two.
         child.parent = nil
@@ -354,12 +370,12 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     }
 
     /// Makes a spare encoder the encoder of a member of `parent`'s value,
-    /// as ``init(run:parent:key:frame:ticket:)`` makes a new one.
+    /// as ``init(run:parent:retained:key:frame:ticket:)`` makes a new one.
     private func reuse(parent: StreamEncoder, key: some CodingKey, frame: Int, ticket: Int) {
         // Only member encoders are reused (``recycle(_:)``), so the flag
         // already says there is a key.
         assert(state.hasKey)
-        self.parent = parent
+        self.parent = Unretained(parent)
         state.key = key
         depth = parent.depth + 1
         self.frame = frame
@@ -595,7 +611,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         let ticket = run.state.newTicket()
         run.state.setPending(frame, ticket: ticket)
         let child =
-            key.map { StreamEncoder(run: run, parent: self, key: $0, frame: frame, ticket: ticket) }
+            key.map { StreamEncoder(run: run, parent: self, retained: true, key: $0, frame: frame, ticket: ticket) }
             ?? StreamEncoder(run: run, trail: trail, depth: depth + 1, frame: frame, ticket: ticket)
         try body(child)
         run.state.finishPlace(frame, ticket: ticket)
