@@ -194,19 +194,21 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         return container
     }
 
-    /// Before this encoder keeps another container in place of the one it
-    /// kept: if that one still writes through this encoder and a model
-    /// holds a copy of it (two containers of one object alive together),
-    /// it retains the encoder from now on, since the encoder stops
-    /// answering for it.
-    private func pinKeptContainerIfShared() {
-        if keptState?.writes(through: self) == true, keptContainerIsShared { keptState?.pin() }
+    /// When this encoder stops answering for the container it kept (it
+    /// keeps another one, or its value is done): if that container still
+    /// writes through this encoder and a model holds a copy of it, it
+    /// retains the encoder from now on. True if it was pinned.
+    @discardableResult
+    private func pinKeptContainerIfShared() -> Bool {
+        guard keptState?.writes(through: self) == true, keptContainerIsShared else { return false }
+        keptState?.pin()
+        return true
     }
 
     /// Whether anything besides the run's table and this encoder holds the
     /// container it kept (a model's copy). Asked of the holder unretained:
-    /// a retain and a release around the call were two of the four
-    /// reference-count operations this check added per nested value.
+    /// retained around the call, it cost a retain and a release per
+    /// nested value.
     @inline(__always)
     private var keptContainerIsShared: Bool {
         guard let holder = lentKeptHolder else { return true }
@@ -344,14 +346,13 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// holds `child` unretained (``StreamKeyedTargets``), so neither keeps
     /// the other alive: before, a done container was pointed at the root's
     /// encoder so that `child` could be reused, and back at the next
-    /// member's, four reference-count operations per nested value. A
+    /// member's, four reference-count operations for most nested values. A
     /// pinned container is let go of, or the two would hold each other.
     @inline(__always)
     private func recycle(_ child: consuming StreamEncoder) {
         child.recyclable = false
         child.keptForThisValue = false
-        if child.keptState?.writes(through: child) == true, child.keptContainerIsShared {
-            child.keptState?.pin()
+        if child.pinKeptContainerIfShared() {
             child.keptHolder = nil
             child.lentKeptHolder = nil
             child.keptState = nil

@@ -48,7 +48,7 @@ class StreamKeyedState: ExclusiveState<StreamKeyedTargets> {
 /// the run reuses, ``StreamEncoder``'s `recycle`): pointing a kept
 /// container at the next member's encoder, and pointing it away from the
 /// last one so that it could be reused, cost four reference-count
-/// operations per nested value. Such an encoder outlives every use of its
+/// operations for most nested values. Such an encoder outlives every use of its
 /// container: the container is reached through the encoder, through the
 /// run's table only to be pointed at another encoder, or through a copy a
 /// model holds, which the encoder sees (the holder is not unique) and then
