@@ -7,7 +7,7 @@ import Foundation
 /// Decoder/Encoder against Foundation's, each set up for the file's keys and
 /// dates (``CorpusWire``).
 enum CodableContenders {
-    static let all: [Contender] = [decode, encode, foundationEncoder, dropInDecode, dropInEncode]
+    static let all: [Contender] = [decode, encode, foundationEncoder, dropInDecode, dropInEncode, nullEncode]
 
     /// The drop-in subclasses typed as Foundation's classes, their settings
     /// read from Foundation's properties on every call, against the same
@@ -37,6 +37,20 @@ enum CodableContenders {
         let type = try root(file)
         let mapper = type.wire.mapper()
         return try encoding(type, bytes) { value in { try mapper.encode(value).count } }
+    }
+
+    /// The floor under any `Codable` encoder (NullEncoder.swift): the
+    /// models' `encode(to:)` run through an encoder that writes nothing,
+    /// against Cartograph's encode of the same value.
+    static let nullEncode = Contender(id: "swift-codable-null-encode", peer: "cartograph-codable-encode") { file, bytes in
+        let type = try root(file)
+        let encoder = NullEncoder()
+        return try encoding(type, bytes) { value in
+            {
+                try value.encode(to: encoder)
+                return 1
+            }
+        }
     }
 
     static let foundationEncoder = Contender(id: "foundation-jsonencoder", peer: nil) { file, bytes in
