@@ -32,9 +32,9 @@ final class NullEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let identity = ObjectIdentifier(type)
         for index in keyTypes.indices where keyTypes[index] == identity {
-            // Not `as?`, which asked the runtime for the holder's metadata
-            // twice per object (a locked hash table); the key type was
-            // compared just above.
+            // Not `as?`: its cast asked the runtime for the holder's
+            // metadata (a locked hash table), 1.3M more instructions a
+            // round of twitter.json. The key type was compared just above.
             return unsafeDowncast(kept[index], to: Kept<KeyedEncodingContainer<Key>>.self).take()
         }
         let container = KeyedEncodingContainer(NullKeyedContainer<Key>(encoder: self))
