@@ -151,21 +151,11 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
             ObjectIdentifier(Key.self), depth: frame,
             reset: {
                 $0.reset(encoder: self, frame: frame + 1, generation: generation, owned: !recyclable)
-                // Most often the one this encoder kept last (``recycle(_:)``).
-                if recyclable {
-                    if keptState !== $0 {
-                        if keptForThisValue { pinKeptContainerIfShared() }
-                        keptState = $0
-                    }
-                    keptForThisValue = true
-                }
+                if recyclable { keep($0) }
             })
         {
             return lent.with { kept in
-                if recyclable, keptHolder !== kept {
-                    keptHolder = kept
-                    lentKeptHolder = Unretained(kept)
-                }
+                if recyclable { keep(holder: kept) }
                 return kept.take()
             }
         }
@@ -184,14 +174,33 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
             let holder = KeptContainerOf(container)
             run.state.recycled.keep(holder, state: state, type: ObjectIdentifier(Key.self), depth: frame)
             if recyclable {
-                if keptForThisValue { pinKeptContainerIfShared() }
-                keptHolder = holder
-                lentKeptHolder = Unretained(holder)
-                keptState = state
-                keptForThisValue = true
+                keep(state)
+                keep(holder: holder)
             }
         }
         return container
+    }
+
+    /// Keeps `state` as the container of this encoder's value, first
+    /// pinning the one it replaces if that was taken for this value too
+    /// (two containers of one object). Most often it is the one this
+    /// encoder kept last (``recycle(_:)``), and nothing is assigned.
+    /// Called before ``keep(holder:)``: the pin asks the old holder.
+    @inline(__always)
+    private func keep(_ state: StreamKeyedState) {
+        if keptState !== state {
+            if keptForThisValue { pinKeptContainerIfShared() }
+            keptState = state
+        }
+        keptForThisValue = true
+    }
+
+    /// Keeps the holder of the kept container, retained and lent.
+    @inline(__always)
+    private func keep(holder: KeptContainer) {
+        guard keptHolder !== holder else { return }
+        keptHolder = holder
+        lentKeptHolder = Unretained(holder)
     }
 
     /// When this encoder stops answering for the container it kept (it
@@ -353,6 +362,7 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         child.recyclable = false
         child.keptForThisValue = false
         if child.pinKeptContainerIfShared() {
+            // The pinned container keeps `child`; `child` lets go of it.
             child.keptHolder = nil
             child.lentKeptHolder = nil
             child.keptState = nil
