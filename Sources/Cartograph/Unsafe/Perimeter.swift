@@ -20,8 +20,10 @@
 //                      ``ByteCopy`` for its short runs, and
 //                      ``OutputLease`` for an array written in place),
 //                      the builder's stack and duplicate-key table, the
-//                      streaming encoder's stack (``InPlaceArray``), byte
-//                      comparisons, bounds-checked word loads from spans
+//                      streaming encoder's stack (``InPlaceArray``), the
+//                      lists of an object's keys for lookups out of
+//                      document order (``ObjectKeyList``,
+//                      ``LearnedKeyOrder``), byte comparisons, bounds-checked word loads from spans
 //                      (`Span.word(at:)`), the text operations on spans
 //                      the standard library lacks (`SpanText.swift`:
 //                      `memchr`, `memcmp`, decoding, lending a caller's

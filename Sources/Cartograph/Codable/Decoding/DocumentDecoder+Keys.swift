@@ -139,10 +139,13 @@ extension DocumentDecoder {
         return probe + 1
     }
 
-    /// The tape index of `key`'s value found in `list` (`object`'s keys,
-    /// ``ObjectKeyList``), or nil; the hint is left after it.
-    func findListed(_ key: Span<UInt8>, in object: Int, hint: Int, list: ObjectKeyList) -> Int? {
-        guard let position = list.position(of: key, tape: tape) else {
+    /// The tape index of `key`'s value in `object` after the hint missed
+    /// (the container's `miss`th miss there), found through `order`; the
+    /// hint is left after it. A key not there in bytes may still be there
+    /// canonically equal (``TapeReader/canonicalValue(forKey:inObject:)``).
+    @inline(__always)
+    func findOutOfOrder(_ key: Span<UInt8>, in object: Int, hint: Int, miss: Int, order: LearnedKeyOrder) -> Int? {
+        guard let position = order.keyPosition(of: key, miss: miss, in: object, tape: tape) else {
             return tape.canonicalValue(forKey: ObjectView.string(key), inObject: object)
         }
         hints.set(hint, object: object, next: tape.next(after: position + 1))

@@ -24,12 +24,14 @@ class KeyedContainerState {
     /// Whether this object's keys are listed in `snakeCased` (the decoder's
     /// ``SnakeCaseKeyTable`` was not full).
     private var listsSnakeCased = false
-    /// Lookups in this object that missed the key the hint pointed at,
-    /// and this object's keys once listed (an object of many keys read
-    /// out of order, ``ObjectKeyList``; the list is reused from object to object).
+    /// Lookups in this object that missed the key the hint pointed at, and
+    /// where the misses of the last object were found (``LearnedKeyOrder``,
+    /// made on the first miss and kept from object to object). It is lent
+    /// unretained per miss: loaded from the container and passed on, it
+    /// was retained and released around every call.
     private var misses = 0
-    private var keyList: ObjectKeyList?
-    private var listsKeys = false
+    private var order: LearnedKeyOrder?
+    private var lentOrder: Unretained<LearnedKeyOrder>?
 
     init(decoder: DocumentDecoder, object: Int, trail: PathTrail?, depth: Int, keepsKeys: Bool) {
         self.decoder = decoder
@@ -42,7 +44,6 @@ class KeyedContainerState {
         self.trail = trail
         hint = depth
         misses = 0
-        listsKeys = false
         decoder.hints.set(depth, object: object, next: object + 1)
         if decoder.usesDefaultKeys {
             // Keys as they are (the common case): no strategy to consult, and
@@ -66,20 +67,25 @@ class KeyedContainerState {
     }
 
     /// The tape index of the value for the key `name` (compared as it is):
-    /// the hint's key, else this object's list of keys once it has one, or
-    /// a walk; the object is listed as ``ObjectKeyList/lists(after:in:tape:)`` says.
+    /// the hint's key, else where the last object's lookup in the same turn
+    /// found it, else this object's keys in order (``LearnedKeyOrder``).
     @inline(__always)
     private final func find(_ name: consuming String) -> Int? {
         let key = name.utf8.span
         if let found = decoder.probeHint(key, in: object, hint: hint) { return found }
-        if listsKeys, let keyList { return decoder.findListed(key, in: object, hint: hint, list: keyList) }
-        misses += 1
-        guard ObjectKeyList.lists(after: misses, in: object, tape: decoder.tape) else { return decoder.walk(key, in: object, hint: hint) }
-        let list = keyList ?? ObjectKeyList()
-        list.list(object, tape: decoder.tape)
-        keyList = list
-        listsKeys = true
-        return decoder.findListed(key, in: object, hint: hint, list: list)
+        let miss = misses
+        misses = miss + 1
+        guard let lentOrder else { return firstOutOfOrder(key, miss: miss) }
+        return lentOrder.with { decoder.findOutOfOrder(key, in: object, hint: hint, miss: miss, order: $0) }
+    }
+
+    /// The container's first miss: its ``LearnedKeyOrder`` is made.
+    @inline(never)
+    private final func firstOutOfOrder(_ key: Span<UInt8>, miss: Int) -> Int? {
+        let made = LearnedKeyOrder()
+        order = made
+        lentOrder = Unretained(made)
+        return decoder.findOutOfOrder(key, in: object, hint: hint, miss: miss, order: made)
     }
 
     /// The object's keys as coding-key names (a container's `allKeys`).

@@ -1,10 +1,12 @@
 /// One object's keys listed for lookups out of document order: a
 /// signature of each key's bytes and where it lies on the tape.
 ///
-/// The `Codable` decoder and ``ObjectView/Cursor`` (the mapping layer's
-/// reader) find a key by trying the member after the last one found, then
-/// walking the object's keys on the tape. Read in document order, each key
-/// costs one comparison. Read in another order (Foundation's `JSONEncoder`
+/// ``ObjectView/Cursor`` (the mapping layer's reader) finds a key by
+/// trying the member after the last one found, then walking the object's
+/// keys on the tape (the `Codable` decoder, whose containers are recycled
+/// from object to object, learns where keys lie instead:
+/// ``LearnedKeyOrder``). Read in document order, each key costs one
+/// comparison. Read in another order (Foundation's `JSONEncoder`
 /// writes a struct's keys in hash order; other writers their own), every
 /// lookup walks half the object: on twitter.json with its keys shuffled,
 /// a mapping decode took half as long again as on the original. So an
@@ -15,7 +17,7 @@
 /// HTTP benchmark's nine-key records, Benchmarks/HISTORY.md).
 ///
 /// The entries are plain memory, grown as needed and reused from object
-/// to object by the list's owner (a recycled keyed container, a cursor).
+/// to object by the list's owner (a cursor).
 @safe
 final class ObjectKeyList {
     /// The fewest keys an object is listed with.
@@ -35,11 +37,10 @@ final class ObjectKeyList {
 
     /// Whether a reader lists the object at `object` after its `misses`th
     /// miss (a lookup the member after the last one found did not answer):
-    /// from the second, in an object of ``minimumKeys`` or more. The one
-    /// rule of the `Codable` decoder's keyed containers and of
-    /// ``ObjectView/Cursor``; each keeps its own count (a counter held in a
-    /// struct and mutated through a call cost a runtime exclusivity check
-    /// per miss in a container).
+    /// from the second, in an object of ``minimumKeys`` or more. The rule
+    /// of ``ObjectView/Cursor``, which keeps its own count (a counter held
+    /// in a struct and mutated through a call cost a runtime exclusivity
+    /// check per miss).
     @inline(__always)
     static func lists(after misses: Int, in object: Int, tape: borrowing TapeReader) -> Bool {
         misses >= 2 && tape[object].length >= minimumKeys
