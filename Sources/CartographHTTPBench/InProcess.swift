@@ -22,6 +22,15 @@ func chunked(_ bytes: [UInt8]) -> [[UInt8]] {
     return chunks
 }
 
+/// One request's JSON work with Foundation's coders, as the `/foundation`
+/// route does it (the body collected into one `Data` first).
+func foundationRound(_ chunks: [[UInt8]]) throws -> Int {
+    var body = Data()
+    for chunk in chunks { body.append(contentsOf: chunk) }
+    let records = try JSONDecoder().decode([Record].self, from: body)
+    return try JSONEncoder().encode(records).count
+}
+
 /// One request's JSON work: the body decoded chunk by chunk, then encoded.
 func routeRound(_ mapper: JSONMapper, _ chunks: [[UInt8]]) throws -> Int {
     let parser = JSONParser(options: mapper.parseOptions)
@@ -30,17 +39,19 @@ func routeRound(_ mapper: JSONMapper, _ chunks: [[UInt8]]) throws -> Int {
     return try mapper.withEncodedBytes(records) { $0.count }
 }
 
-/// Microseconds per round, the median of `runs` runs of `rounds` rounds, on `threads` threads at once.
-func timeRoute(threads: Int, rounds: Int, runs: Int) throws -> Double {
+/// Microseconds per round, the median of `runs` runs of `rounds` rounds,
+/// on `threads` threads at once; with Foundation's coders where `foundation`.
+func timeRoute(threads: Int, rounds: Int, runs: Int, foundation: Bool = false) throws -> Double {
     let body = try benchmarkBody()
     let chunks = chunked(body)
     let mapper = JSONMapper()
-    _ = try routeRound(mapper, chunks)
+    let round: @Sendable () throws -> Int = { foundation ? try foundationRound(chunks) : try routeRound(mapper, chunks) }
+    _ = try round()
     var results: [Double] = []
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<rounds { _ = try? routeRound(mapper, chunks) }
+            for _ in 0..<rounds { _ = try? round() }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
         results.append(elapsed / Double(rounds))

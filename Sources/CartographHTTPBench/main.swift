@@ -117,6 +117,13 @@ case "time":
     let one = try timeRoute(threads: 1, rounds: 400, runs: 5)
     let two = try timeRoute(threads: 2, rounds: 400, runs: 5)
     print(String(format: "one thread: %.1f us per request; two threads: %.1f us per request each (%.2fx)", one, two, two / one))
+    // The same with Foundation's coders: what two threads cost any coder on this machine.
+    let oneFoundation = try timeRoute(threads: 1, rounds: 100, runs: 5, foundation: true)
+    let twoFoundation = try timeRoute(threads: 2, rounds: 100, runs: 5, foundation: true)
+    print(
+        String(
+            format: "Foundation's coders, one thread: %.1f us per request; two threads: %.1f us per request each (%.2fx)",
+            oneFoundation, twoFoundation, twoFoundation / oneFoundation))
     for (part, micros) in try timeParts() { print(String(format: "%@: %.1f us", part, micros)) }
 case "profile" where arguments.count == 3:
     // One part, N times, for a profiler: `profile decode 200`, `profile encode 200`,
