@@ -67,12 +67,7 @@ extension DocumentDecoder {
     /// elements), or nil; the last few answers are kept, because the
     /// runtime's conformance lookup is dear to pay per array.
     private func arrayReader(for type: Any.Type) -> (any TapeDecodedArray.Type)? {
-        let id = ObjectIdentifier(type)
-        for slot in 0..<arrayReaders.count where arrayReaders[slot].type == id { return arrayReaders[slot].reader }
-        let reader = type as? any TapeDecodedArray.Type
-        arrayReaders[nextArrayReader] = (id, reader)
-        nextArrayReader = (nextArrayReader + 1) % arrayReaders.count
-        return reader
+        arrayReaders.state.answer(for: ObjectIdentifier(type)) { type as? any TapeDecodedArray.Type }
     }
 
     /// The elements of the array at `index` as `[E]`, as `Array.init(from:)`
