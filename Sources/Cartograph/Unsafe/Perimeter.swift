@@ -23,7 +23,8 @@
 //                      streaming encoder's stack (``InPlaceArray``), the
 //                      lists of an object's keys for lookups out of
 //                      document order (``ObjectKeyList``,
-//                      ``LearnedKeyOrder``), byte comparisons, bounds-checked word loads from spans
+//                      ``LearnedKeyOrder``), byte comparisons,
+//                      bounds-checked word loads from spans
 //                      (`Span.word(at:)`), the text operations on spans
 //                      the standard library lacks (`SpanText.swift`:
 //                      `memchr`, `memcmp`, decoding, lending a caller's

@@ -133,4 +133,124 @@ import Testing
         #expect(ours[5].values == (0..<14).map { 500 + $0 })
         #expect(ours[3].values.filter { $0 == nil }.count == 1)
     }
+
+    /// A non-final `Codable` class, its subclass (which reads its own keys,
+    /// then its superclass's from the same object) and a property typed as
+    /// another class: each is its own recycled container, learning its own
+    /// order in the same objects.
+    private class Owner: Codable, Equatable {
+        var name: String
+        var age: Int
+        var email: String?
+        static func == (left: Owner, right: Owner) -> Bool {
+            left.name == right.name && left.age == right.age && left.email == right.email
+        }
+    }
+
+    private class Account: Codable {
+        var id: Int
+        var label: String
+        var owner: Owner
+        var note: String?
+    }
+
+    private final class PremiumAccount: Account {
+        var tier: Int
+        var perks: [String]
+        private enum CodingKeys: String, CodingKey { case tier, perks }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            perks = try container.decode([String].self, forKey: .perks)
+            tier = try container.decode(Int.self, forKey: .tier)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws { fatalError("not encoded") }
+    }
+
+    private func accounts(_ values: [PremiumAccount]) -> [String] {
+        values.map { "\($0.id) \($0.label) \($0.tier) \($0.perks) \($0.note ?? "-") \($0.owner.name) \($0.owner.age) \($0.owner.email ?? "-")" }
+    }
+
+    @Test func classModelsAndSubclassesInShiftingOrdersMatchJSONDecoder() throws {
+        // Keys in an order of their own per object, optional keys left out
+        // of some: the subclass, its superclass and the owner each guess
+        // from the object before.
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        func object(_ members: [String]) -> String {
+            var members = members
+            for slot in members.indices.reversed() { members.swapAt(slot, next(slot + 1)) }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        let records = (0..<30).map { index -> String in
+            var ownerMembers = [#""name":"owner \#(index)""#, #""age":\#(20 + index)"#]
+            if index % 3 != 0 { ownerMembers.append(#""email":"o\#(index)@example.com""#) }
+            var members = [
+                #""id":\#(index)"#, #""label":"account \#(index)""#, #""tier":\#(index % 4)"#,
+                #""perks":["p\#(index)","q"]"#, #""owner":\#(object(ownerMembers))"#
+            ]
+            if index % 4 == 1 { members.append(#""note":"n\#(index)""#) }
+            return object(members)
+        }
+        let (ours, theirs) = try (
+            JSONMapper().decode([PremiumAccount].self, from: Array(("[" + records.joined(separator: ",") + "]").utf8)),
+            JSONDecoder().decode([PremiumAccount].self, from: Data(("[" + records.joined(separator: ",") + "]").utf8))
+        )
+        #expect(accounts(ours) == accounts(theirs))
+        #expect(ours[5].note == "n5" && ours[5].owner.email == "o5@example.com" && ours[5].tier == 1)
+        #expect(ours[6].note == nil && ours[6].owner.email == nil && ours[6].perks == ["p6", "q"])
+    }
+
+    /// The order itself, object after object, without the decoder: in a
+    /// debug build (the test suite's) a kept container is not yet unique
+    /// when the next object asks for it, so the decoder makes a new one,
+    /// and only release builds reach the guesses through `Codable`. Every
+    /// lookup is counted a miss; each answer must be the visible key a
+    /// plain scan of the object finds.
+    @Test func guessesAcrossObjectsAnswerAsAScanOfEachObjectDoes() throws {
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        // Look-alike keys (one length, the same first and last eight bytes):
+        // three of them, so narrow objects, and fourteen, so wide ones.
+        for width in [3, 14] {
+            let names = (0..<width).map { "aaaaaaaa\(String($0, radix: 16))bbbbbbbb" }
+            // Rotated, shuffled, a key left out, a key repeated (the first
+            // copy shadowed), an empty object.
+            var objects: [[String]] = (0..<width).map { shift in (0..<width).map { names[($0 + shift) % width] } }
+            for _ in 0..<12 {
+                var order = names
+                for slot in order.indices.reversed() { order.swapAt(slot, next(slot + 1)) }
+                if next(3) == 0 { order.remove(at: next(order.count)) }
+                if next(3) == 0 { order.insert(order[next(order.count)], at: 0) }
+                objects.append(order)
+            }
+            objects.append([])
+            objects.append(names)
+            let json = "[" + objects.map { "{" + $0.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}" }.joined(separator: ",") + "]"
+            let document = try Document(parsing: Array(json.utf8), options: ParseOptions { $0.duplicateKeys = .lastWins })
+            let tape = document.reader
+            let order = LearnedKeyOrder()
+            var object = 1
+            for _ in objects {
+                // A plain scan: each visible key's tape index.
+                var visible: [String: Int] = [:]
+                var position = object + 1
+                while position < tape[object].payload {
+                    if tape[position].flags & TapeFlags.shadowed == 0 { visible[tape.string(tape[position])] = position }
+                    position = tape.next(after: position + 1)
+                }
+                for (miss, name) in names.reversed().enumerated() {
+                    let found = order.keyPosition(of: Array(name.utf8).span, miss: miss, in: object, tape: tape)
+                    #expect(found == visible[name], "width \(width), object at \(object), \(name)")
+                }
+                object = tape.next(after: object)
+            }
+        }
+    }
 }

@@ -154,7 +154,7 @@ extension DocumentDecoder {
 
     /// ``find(_:in:hint:)`` past the hint's key.
     @inline(never)
-    func walk(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
+    private func walk(_ key: Span<UInt8>, in object: Int, hint: Int) -> Int? {
         let end = tape[object].payload
         let start = object + 1
         guard start < end else { return nil }

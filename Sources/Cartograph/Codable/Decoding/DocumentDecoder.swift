@@ -196,8 +196,8 @@ final class DocumentDecoder: Decoder {
 /// (``ExclusiveState``): a lookup runs only the kept state's `reset`,
 /// which points the state at the next object and never reaches the
 /// table (the one outside code it can run, a custom key strategy's
-/// closure, is given keys and paths, never the decoder); a container is kept (`admits`, `keep`) after it is made, with no
-/// other access open.
+/// closure, is given keys and paths, never the decoder); a container is
+/// kept (`admits`, `keep`) after it is made, with no other access open.
 final class KeptKeyedContainers: ExclusiveState<RecycledContainers<KeyedContainerState>> {}
 
 /// The array types a decoder last met and whether each is a
