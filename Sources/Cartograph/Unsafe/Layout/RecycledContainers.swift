@@ -171,8 +171,15 @@ final class KeptContainerOf<Container>: KeptContainer {
     /// uniqueness is then asked without going through `Container`, which
     /// in the table's unspecialised code took a generic pointer and a
     /// rebinding per container handed out.
+    ///
+    /// Optional, though never nil: under the Swift 6 language mode,
+    /// passing an `inout AnyObject` to `isKnownUniquelyReferenced` opens
+    /// the existential into a copy, and in an unoptimised build that copy
+    /// is a second reference, so the box was never unique and debug builds
+    /// (the test suite) never handed a kept container out. An
+    /// `AnyObject?` is passed as it is.
     // One decode, one thread: no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var box: AnyObject
+    @exclusivity(unchecked) private var box: AnyObject?
 
     init(_ container: Container) {
         // `Container` is one reference to its box (``ContainerLayout``).
@@ -180,7 +187,7 @@ final class KeptContainerOf<Container>: KeptContainer {
     }
 
     /// A copy of the container (one more reference to its box).
-    func take() -> Container { unsafe unsafeBitCast(box, to: Container.self) }
+    func take() -> Container { unsafe unsafeBitCast(box.unsafelyUnwrapped, to: Container.self) }
 
     override func isUnique() -> Bool { unsafe isKnownUniquelyReferenced(&box) }
 }
