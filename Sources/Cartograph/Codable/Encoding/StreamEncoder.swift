@@ -323,14 +323,17 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
         // Handed to `recycle` on both paths rather than from a `defer`, so
         // that it is moved onto the spare list, not copied there and then
         // released here (a retain and a release per nested value).
+        // `consume`: an unoptimised build otherwise keeps `child` alive here
+        // through the call, so `recycle` never saw it unique and debug
+        // builds (the tests) never reused an encoder.
         do {
             try child.encodeContents(value)
         } catch {
-            recycle(child)
+            recycle(consume child)
             throw error
         }
         run.state.finishPlace(frame, ticket: ticket)
-        recycle(child)
+        recycle(consume child)
     }
 
     // MARK: Reuse
@@ -368,8 +371,16 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
             child.keptState = nil
         }
         guard isKnownUniquelyReferenced(&child) else {
-            // Still held: its coding path may be asked for later.
+            // Still held: its coding path may be asked for later. It is
+            // never reused, so it lets go of the container it kept: that
+            // one may have been kept for an earlier value at another depth
+            // (a spare reused for an array keeps its last object's) and
+            // handed since to an encoder below this one, whose model kept
+            // it, pinning it to that encoder, which holds this one: a cycle.
             if child.heldParent == nil { child.heldParent = child.parent?.with { $0 } }
+            child.keptHolder = nil
+            child.lentKeptHolder = nil
+            child.keptState = nil
             return
         }
         // The key stays until the encoder's next use replaces it: one
