@@ -49,14 +49,24 @@ import Testing
         #expect(StackGuard.hasRoom)
     }
 
-    /// The guard's figure `frames` calls below the caller.
+    /// The guard's figure `frames` calls below the caller. Each frame's
+    /// pad escapes and is read after the call, so that an optimised build
+    /// can neither drop it nor turn the recursion into a loop (it did: the
+    /// deepest frame then sat where the first one had).
     @inline(never)
     private static func remainingBelow(frames: Int) -> Int {
         var pad: (Int, Int, Int, Int) = (frames, 0, 0, 0)
+        withUnsafeMutablePointer(to: &pad) { escape(UnsafeMutableRawPointer($0)) }
         let remaining = frames == 0 ? StackGuard.remaining : remainingBelow(frames: frames - 1)
-        withUnsafeMutablePointer(to: &pad) { _ = $0 }
-        return remaining
+        withUnsafeMutablePointer(to: &pad) { escape(UnsafeMutableRawPointer($0)) }
+        return remaining + pad.1
     }
+
+    /// Where the pads escape to (never read: only the optimiser must think it may be).
+    private nonisolated(unsafe) static var escaped: UnsafeMutableRawPointer?
+
+    @inline(never)
+    private static func escape(_ pointer: UnsafeMutableRawPointer) { escaped = pointer }
 
     /// Runs `body` on a 512 KiB thread; the CartographError it threw, if any.
     private func onSmallStackError(_ body: @escaping @Sendable () throws -> Void) -> CartographError? {

@@ -149,6 +149,39 @@ import Testing
         #expect(people.map(\.firstName) == ["B"])
     }
 
+    /// A model made through a factory that keeps the element's object view.
+    struct LazyItem: Sendable {
+        let view: ObjectView
+        func name() throws -> String? { try view["name"]?.string() }
+    }
+
+    /// A `Codable` model that keeps its decoder and reads it later.
+    final class DeferredItem: Decodable, @unchecked Sendable {
+        let decoder: any Decoder
+        init(from decoder: any Decoder) throws { self.decoder = decoder }
+        func name() throws -> String { try decoder.container(keyedBy: StringKey.self).decode(String.self, forKey: StringKey("name")) }
+    }
+
+    /// A stream reuses an element's storage for the next one only when no
+    /// model kept it: models holding their element (a view of it, or the
+    /// decoder over it) still read their own element after the stream has
+    /// moved on, whatever the chunking.
+    @Test func elementsAModelKeepsAreNotReusedForTheNext() throws {
+        let names = (0..<12).map { "item \($0) " + String(repeating: "x", count: $0 * 7) }
+        let bytes = Array(("[" + names.enumerated().map { #"{"id":\#($0),"name":"\#($1)"}"# }.joined(separator: ",") + "]").utf8)
+        var registry = ModelRegistry()
+        registry.register(LazyItem.self, keys: ["id", "name"]) { view, _ in LazyItem(view: view) }
+        let mapper = JSONMapper(registry: registry)
+        for (label, sizes) in Self.chunkings {
+            let lazy = try Self.collect(LazyItem.self, bytes, sizes: sizes, mapper: mapper).models
+            #expect(try lazy.map { try $0.name() } == names, "\(label)")
+            let deferred = try Self.collect(DeferredItem.self, bytes, sizes: sizes).models
+            #expect(try deferred.map { try $0.name() } == names, "\(label)")
+            // Models that let go of their element leave its storage to the next.
+            #expect(try Self.collect(Item.self, bytes, sizes: sizes).models.map(\.name) == names, "\(label)")
+        }
+    }
+
     @Test func anErrorMidStreamNamesTheElementAndComesAfterEarlierModels() throws {
         let bytes = Array(
             "[{\"id\": 1, \"name\": \"a\"},\n {\"id\": 2, \"name\": \"b\"},\n {\"id\": \"three\", \"name\": \"c\"}, {\"id\": 4, \"name\": \"d\"}]"
