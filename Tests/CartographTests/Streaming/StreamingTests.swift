@@ -155,6 +155,18 @@ import Testing
         func name() throws -> String? { try view["name"]?.string() }
     }
 
+    /// A non-final class model that keeps its object view, and a subclass
+    /// made for every other element (registered per model, as the seeds do).
+    class LazyRecord: @unchecked Sendable {
+        let view: ObjectView
+        init(view: ObjectView) { self.view = view }
+        func name() throws -> String? { try view["name"]?.string() }
+    }
+
+    final class LazyTaggedRecord: LazyRecord, @unchecked Sendable {
+        override func name() throws -> String? { try super.name().map { "tagged " + $0 } }
+    }
+
     /// A `Codable` model that keeps its decoder and reads it later.
     final class DeferredItem: Decodable, @unchecked Sendable {
         let decoder: any Decoder
@@ -171,10 +183,16 @@ import Testing
         let bytes = Array(("[" + names.enumerated().map { #"{"id":\#($0),"name":"\#($1)"}"# }.joined(separator: ",") + "]").utf8)
         var registry = ModelRegistry()
         registry.register(LazyItem.self, keys: ["id", "name"]) { view, _ in LazyItem(view: view) }
+        registry.register(LazyRecord.self, keys: ["id", "name"]) { view, _ in
+            let id = try view["id"]?.int() ?? 1
+            return id % 2 == 0 ? LazyTaggedRecord(view: view) : LazyRecord(view: view)
+        }
         let mapper = JSONMapper(registry: registry)
         for (label, sizes) in Self.chunkings {
             let lazy = try Self.collect(LazyItem.self, bytes, sizes: sizes, mapper: mapper).models
             #expect(try lazy.map { try $0.name() } == names, "\(label)")
+            let records = try Self.collect(LazyRecord.self, bytes, sizes: sizes, mapper: mapper).models
+            #expect(try records.map { try $0.name() } == names.enumerated().map { $0 % 2 == 0 ? "tagged " + $1 : $1 }, "\(label)")
             let deferred = try Self.collect(DeferredItem.self, bytes, sizes: sizes).models
             #expect(try deferred.map { try $0.name() } == names, "\(label)")
             // Models that let go of their element leave its storage to the next.

@@ -206,12 +206,10 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     /// When this encoder stops answering for the container it kept (it
     /// keeps another one, or its value is done): if that container still
     /// writes through this encoder and a model holds a copy of it, it
-    /// retains the encoder from now on. True if it was pinned.
-    @discardableResult
-    private func pinKeptContainerIfShared() -> Bool {
-        guard keptState?.writes(through: self) == true, keptContainerIsShared else { return false }
+    /// retains the encoder from now on.
+    private func pinKeptContainerIfShared() {
+        guard keptState?.writes(through: self) == true, keptContainerIsShared else { return }
         keptState?.pin()
-        return true
     }
 
     /// Whether anything besides the run's table and this encoder holds the
@@ -364,19 +362,16 @@ final class StreamEncoder: ExclusiveState<ReusedMemberKey>, Encoder, EncoderChec
     private func recycle(_ child: consuming StreamEncoder) {
         child.recyclable = false
         child.keptForThisValue = false
-        if child.pinKeptContainerIfShared() {
-            // The pinned container keeps `child`; `child` lets go of it.
-            child.keptHolder = nil
-            child.lentKeptHolder = nil
-            child.keptState = nil
-        }
+        // A pinned container holds `child`, which is then let go of below.
+        child.pinKeptContainerIfShared()
         guard isKnownUniquelyReferenced(&child) else {
             // Still held: its coding path may be asked for later. It is
-            // never reused, so it lets go of the container it kept: that
-            // one may have been kept for an earlier value at another depth
-            // (a spare reused for an array keeps its last object's) and
-            // handed since to an encoder below this one, whose model kept
-            // it, pinning it to that encoder, which holds this one: a cycle.
+            // never reused, so it lets go of the container it kept: one
+            // pinned just now would otherwise hold it in turn, and one
+            // kept for an earlier value at another depth (a spare reused
+            // for an array keeps its last object's) may have been handed
+            // since to an encoder below this one, whose model kept it,
+            // pinning it to that encoder, which holds this one: a cycle.
             if child.heldParent == nil { child.heldParent = child.parent?.with { $0 } }
             child.keptHolder = nil
             child.lentKeptHolder = nil
