@@ -42,11 +42,10 @@ public struct MappableMacro: MemberMacro, ExtensionMacro {
             context.diagnose(Diagnostic(node: node, message: MappableMessage.notAType))
             return []
         }
-        let properties = StoredProperty.all(in: declaration, kind: kind, context: context)
+        let items = StoredProperty.all(in: declaration, kind: kind, context: context)
         let access = kind.tableAccess(declaration.modifiers)
         let root = kind.isClass ? "Root" : "Self"
-        let entries = properties.map { $0.entry(root: root, isClass: kind.isClass) }
-        let list = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + ",\n    ]"
+        let list = TableItem.body(items, root: root, isClass: kind.isClass)
         // The superclass has a table already when the conformance is not missing.
         let inherits = kind.isClass && protocols.isEmpty
         var members: [DeclSyntax] = []
@@ -160,7 +159,7 @@ enum EmptyInitializer {
         _ declaration: some DeclGroupSyntax, kind: ModelKind, inherits: Bool, access: String, node: AttributeSyntax,
         context: some MacroExpansionContext
     ) -> DeclSyntax? {
-        let initializers = declaration.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+        let initializers = TableItem.declarations(in: declaration.memberBlock.members).compactMap { $0.as(InitializerDeclSyntax.self) }
         let empty = initializers.first { $0.signature.parameterClause.parameters.isEmpty && $0.optionalMark == nil }
         let designated = initializers.filter { !$0.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) } }
         // `public init()` for a public type's public conformance.
@@ -240,35 +239,79 @@ struct StoredProperty {
         direction.isEmpty || direction == ".both" || direction.hasSuffix("MappingDirection.both")
     }
 
-    /// The listed properties of `declaration`, in declaration order; what a
-    /// mapping could not fill is diagnosed.
-    static func all(in declaration: some DeclGroupSyntax, kind: ModelKind, context: some MacroExpansionContext) -> [StoredProperty] {
-        let declaresEmptyInit = declaration.memberBlock.members.contains { member in
-            guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
+    /// The listed properties of `declaration`, in declaration order, with
+    /// the `#if` clauses they are declared in; what a mapping could not
+    /// fill is diagnosed.
+    static func all(in declaration: some DeclGroupSyntax, kind: ModelKind, context: some MacroExpansionContext) -> [TableItem] {
+        let declaresEmptyInit = TableItem.declarations(in: declaration.memberBlock.members).contains { member in
+            guard let initializer = member.as(InitializerDeclSyntax.self) else { return false }
             return initializer.signature.parameterClause.parameters.isEmpty
         }
-        var properties: [StoredProperty] = []
-        for member in declaration.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            let modifiers = variable.modifiers.map(\.name.tokenKind)
-            if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) || modifiers.contains(.keyword(.lazy)) { continue }
-            let isWeak = modifiers.contains(.keyword(.weak)) || modifiers.contains(.keyword(.unowned))
-            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-            let mapped = attribute(named: "Mapped", in: variable.attributes)
-            let ignore = attribute(named: "MapIgnore", in: variable.attributes)
-            let parent = attribute(named: "MapParent", in: variable.attributes) != nil
-            // An override (an observer added in a subclass) is the superclass's
-            // property, already in the table `super` gives; its rules are the superclass's to give.
-            if modifiers.contains(.keyword(.override)) {
-                if let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes) {
-                    let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
-                    context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnOverride(name)))
+        return items(in: declaration.memberBlock.members, kind: kind, declaresEmptyInit: declaresEmptyInit, context: context)
+    }
+
+    /// The table items of one list of members: a property for each stored
+    /// variable, and a conditional item for each `#if` (the macro cannot
+    /// tell which clause is active, so the table keeps the clauses and the
+    /// compiler picks one, as it does for the declarations).
+    private static func items(
+        in members: MemberBlockItemListSyntax, kind: ModelKind, declaresEmptyInit: Bool, context: some MacroExpansionContext
+    ) -> [TableItem] {
+        var items: [TableItem] = []
+        for member in members {
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                let clauses = conditional.clauses.map { clause in
+                    var nested: [TableItem] = []
+                    if case .decls(let list) = clause.elements {
+                        nested = Self.items(in: list, kind: kind, declaresEmptyInit: declaresEmptyInit, context: context)
+                    }
+                    return TableItem.Clause(
+                        keyword: clause.poundKeyword.text, condition: clause.condition?.trimmedDescription, items: nested)
                 }
+                // A `#if` without a property in any clause adds nothing to the table.
+                if clauses.contains(where: { !$0.items.isEmpty }) { items.append(.conditional(clauses)) }
                 continue
             }
-            for binding in variable.bindings {
-                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                let identifier = pattern.identifier.text
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            items += properties(of: variable, kind: kind, declaresEmptyInit: declaresEmptyInit, context: context).map { .property($0) }
+        }
+        return items
+    }
+
+    /// The listed properties one variable declaration declares.
+    private static func properties(
+        of variable: VariableDeclSyntax, kind: ModelKind, declaresEmptyInit: Bool, context: some MacroExpansionContext
+    ) -> [StoredProperty] {
+        let modifiers = variable.modifiers.map(\.name.tokenKind)
+        if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) || modifiers.contains(.keyword(.lazy)) { return [] }
+        let isWeak = modifiers.contains(.keyword(.weak)) || modifiers.contains(.keyword(.unowned))
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        let mapped = attribute(named: "Mapped", in: variable.attributes)
+        let ignore = attribute(named: "MapIgnore", in: variable.attributes)
+        let parent = attribute(named: "MapParent", in: variable.attributes) != nil
+        // An override (an observer added in a subclass) is the superclass's
+        // property, already in the table `super` gives; its rules are the superclass's to give.
+        if modifiers.contains(.keyword(.override)) {
+            if let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes) {
+                let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+                context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnOverride(name)))
+            }
+            return []
+        }
+        let bindings = Array(variable.bindings)
+        var properties: [StoredProperty] = []
+        for (index, binding) in bindings.enumerated() {
+            // `var a, b: Int?` declares both optional: a binding without a
+            // type takes the next one written after it.
+            let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type
+            // `var (x, y) = (0, 0)` declares two stored properties.
+            let identifiers = Self.identifiers(in: binding.pattern)
+            if identifiers.count > 1, mapped != nil || ignore != nil || parent {
+                let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes)!
+                context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnTuple))
+                return []
+            }
+            for identifier in identifiers {
                 let name = identifier.hasPrefix("`") ? String(identifier.dropFirst().dropLast()) : identifier
                 var isWritable = !isLet
                 if let accessors = binding.accessorBlock, let computed = computedAccessors(accessors) {
@@ -280,7 +323,7 @@ struct StoredProperty {
                         context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.letInClass(name)))
                         continue
                     }
-                    let isOptional = !isLet && (binding.typeAnnotation.map { isOptionalType($0.type) } ?? false)
+                    let isOptional = !isLet && identifiers.count == 1 && (type.map(isOptionalType) ?? false)
                     if binding.initializer == nil, !isOptional, !declaresEmptyInit {
                         context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.noDefault(name, kind: kind, isLet: isLet)))
                     }
@@ -300,6 +343,14 @@ struct StoredProperty {
             }
         }
         return properties
+    }
+
+    /// The names a binding's pattern declares, in order: one for `x`,
+    /// each element's for a tuple pattern (`_` declares none).
+    static func identifiers(in pattern: PatternSyntax) -> [String] {
+        if let identifier = pattern.as(IdentifierPatternSyntax.self) { return [identifier.identifier.text] }
+        if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.flatMap { identifiers(in: $0.pattern) } }
+        return []
     }
 
     /// The attribute `name` (or `Cartograph.name`) among `attributes`.
@@ -327,7 +378,78 @@ struct StoredProperty {
     static func isOptionalType(_ type: TypeSyntax) -> Bool {
         if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
         if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Optional" }
+        if let member = type.as(MemberTypeSyntax.self) { return member.baseType.trimmedDescription == "Swift" && member.name.text == "Optional" }
         return false
+    }
+}
+
+/// One item of a property table, in declaration order: a property, or the
+/// clauses of a `#if` with the items each declares.
+indirect enum TableItem {
+    case property(StoredProperty)
+    case conditional([Clause])
+
+    /// A `#if`, `#elseif` or `#else` clause.
+    struct Clause {
+        let keyword: String
+        let condition: String?
+        let items: [TableItem]
+    }
+
+    /// The table's expression: an array literal, or where a `#if` holds
+    /// properties, statements that build the array clause by clause (an
+    /// array literal cannot hold a `#if`).
+    static func body(_ items: [TableItem], root: String, isClass: Bool) -> String {
+        let plain = items.compactMap { item -> StoredProperty? in
+            if case .property(let property) = item { return property }
+            return nil
+        }
+        if plain.count == items.count { return literal(plain, root: root, isClass: isClass, indent: "    ") }
+        var lines = ["var properties: [Cartograph.MappableProperty] = []"]
+        statements(items, root: root, isClass: isClass, into: &lines)
+        lines.append("return properties")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func literal(_ properties: [StoredProperty], root: String, isClass: Bool, indent: String) -> String {
+        let entries = properties.map { $0.entry(root: root, isClass: isClass) }
+        return entries.isEmpty ? "[]" : "[\n" + entries.map { indent + "    " + $0 }.joined(separator: ",\n") + ",\n" + indent + "]"
+    }
+
+    /// Appends `properties += [...]` for each run of properties and a `#if`
+    /// block for each conditional item.
+    private static func statements(_ items: [TableItem], root: String, isClass: Bool, into lines: inout [String]) {
+        var run: [StoredProperty] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            lines.append("properties += " + literal(run, root: root, isClass: isClass, indent: ""))
+            run = []
+        }
+        for item in items {
+            switch item {
+            case .property(let property): run.append(property)
+            case .conditional(let clauses):
+                flush()
+                for clause in clauses {
+                    lines.append(clause.keyword + (clause.condition.map { " " + $0 } ?? ""))
+                    statements(clause.items, root: root, isClass: isClass, into: &lines)
+                }
+                lines.append("#endif")
+            }
+        }
+        flush()
+    }
+
+    /// Every declaration of a member list, those in each `#if` clause
+    /// included (whether the clause is active cannot be told here).
+    static func declarations(in members: MemberBlockItemListSyntax) -> [DeclSyntax] {
+        members.flatMap { member -> [DeclSyntax] in
+            guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else { return [member.decl] }
+            return conditional.clauses.flatMap { clause -> [DeclSyntax] in
+                if case .decls(let list) = clause.elements { return declarations(in: list) }
+                return []
+            }
+        }
     }
 }
 
@@ -341,6 +463,7 @@ enum MappableMessage: DiagnosticMessage {
     case readOnlyOptions(String)
     case attributeNotOnProperty(String)
     case attributeOnOverride(String)
+    case attributeOnTuple
 
     var message: String {
         switch self {
@@ -363,6 +486,8 @@ enum MappableMessage: DiagnosticMessage {
             return "@\(attribute) applies to a property of a @Mappable type"
         case .attributeOnOverride(let name):
             return "'\(name)' overrides a property the superclass's table already lists: put the attribute on the superclass's declaration"
+        case .attributeOnTuple:
+            return "an attribute on a tuple pattern would apply to each of its properties: declare them one by one"
         }
     }
 
@@ -377,6 +502,7 @@ enum MappableMessage: DiagnosticMessage {
         case .readOnlyOptions: id = "readOnlyOptions"
         case .attributeNotOnProperty: id = "attributeNotOnProperty"
         case .attributeOnOverride: id = "attributeOnOverride"
+        case .attributeOnTuple: id = "attributeOnTuple"
         }
         return MessageID(domain: "Cartograph", id: id)
     }

@@ -536,6 +536,152 @@ final class MappableMacroTests: XCTestCase {
             macroSpecs: fresh)
     }
 
+    /// The macro cannot tell which `#if` clause is active: the table keeps
+    /// the clauses, so the compiler lists the properties it compiles.
+    func testPropertiesUnderIfConfigKeepTheirClausesInTheTable() {
+        assertMacroExpansion(
+            """
+            @Mappable struct Probe {
+                var id = 0
+                #if DEBUG
+                var trace = ""
+                #elseif os(Linux)
+                #if arch(x86_64)
+                var lane = 1
+                #endif
+                #else
+                func note() {}
+                #endif
+                var name = ""
+            }
+            """,
+            expandedSource: """
+                struct Probe {
+                    var id = 0
+                    #if DEBUG
+                    var trace = ""
+                    #elseif os(Linux)
+                    #if arch(x86_64)
+                    var lane = 1
+                    #endif
+                    #else
+                    func note() {}
+                    #endif
+                    var name = ""
+
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        var properties: [Cartograph.MappableProperty] = []
+                        properties += [
+                            Cartograph.MappableProperty("id", \\Self.id),
+                        ]
+                        #if DEBUG
+                        properties += [
+                            Cartograph.MappableProperty("trace", \\Self.trace),
+                        ]
+                        #elseif os(Linux)
+                        #if arch(x86_64)
+                        properties += [
+                            Cartograph.MappableProperty("lane", \\Self.lane),
+                        ]
+                        #endif
+                        #else
+                        #endif
+                        properties += [
+                            Cartograph.MappableProperty("name", \\Self.name),
+                        ]
+                        return properties
+                    }
+                }
+
+                extension Probe: Cartograph.MappableModel {
+                }
+                """,
+            macroSpecs: fresh)
+    }
+
+    /// A class's initializer under `#if` still counts: no second `init()` is written.
+    func testAnInitializerUnderIfConfigIsSeen() {
+        assertMacroExpansion(
+            """
+            @Mappable class Node {
+                var label = ""
+                #if DEBUG
+                required init() {}
+                #else
+                required init() { label = "x" }
+                #endif
+            }
+            """,
+            expandedSource: """
+                class Node {
+                    var label = ""
+                    #if DEBUG
+                    required init() {}
+                    #else
+                    required init() { label = "x" }
+                    #endif
+
+                    class var mappableProperties: [Cartograph.MappableProperty] {
+                        func own<Root: Node>(_: Root.Type) -> [Cartograph.MappableProperty] {
+                            [
+                            Cartograph.MappableProperty("label", \\Root.label, get: {
+                                    $0.label
+                                }, set: {
+                                    $0.label = $1
+                                }),
+                        ]
+                        }
+                        return own(Self.self)
+                    }
+                }
+
+                extension Node: Cartograph.MappableModel {
+                }
+                """,
+            macroSpecs: fresh)
+    }
+
+    /// `var a, b: Int?` declares both optional (no default needed), and a
+    /// tuple pattern declares each of its names.
+    func testEveryBindingOfADeclarationIsListed() {
+        assertMacroExpansion(
+            """
+            @Mappable struct Pair {
+                var low, high: Int?
+                var (x, y) = (0, 0)
+                var z: Swift.Optional<Int>
+                @Mapped("w") var (u, v) = (1, 2)
+            }
+            """,
+            expandedSource: """
+                struct Pair {
+                    var low, high: Int?
+                    var (x, y) = (0, 0)
+                    var z: Swift.Optional<Int>
+                    var (u, v) = (1, 2)
+
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("low", \\Self.low),
+                            Cartograph.MappableProperty("high", \\Self.high),
+                            Cartograph.MappableProperty("x", \\Self.x),
+                            Cartograph.MappableProperty("y", \\Self.y),
+                            Cartograph.MappableProperty("z", \\Self.z),
+                        ]
+                    }
+                }
+
+                extension Pair: Cartograph.MappableModel {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "an attribute on a tuple pattern would apply to each of its properties: declare them one by one", line: 5,
+                    column: 5)
+            ],
+            macroSpecs: fresh)
+    }
+
     func testAnEnumIsRefused() {
         assertMacroExpansion(
             """

@@ -90,6 +90,60 @@ import Testing
         #expect(written == ["first_name": "Ada", "address_information": ["zip_code": "02139"], "badge_number": 7])
     }
 
+    /// Properties under `#if`: the table lists those of the active clause,
+    /// as the compiler compiles them (the macro cannot tell which it is).
+    @Mappable class Probe {
+        var id = 0
+        #if compiler(>=5.9)
+            var build = ""
+            #if CARTOGRAPH_NEVER_DEFINED
+                var never = 0
+            #else
+                var lane: Int?
+            #endif
+        #else
+            var old = ""
+        #endif
+        var name = ""
+        required init() {}
+    }
+
+    @Mappable final class ProbeSub: Probe {
+        #if !CARTOGRAPH_NEVER_DEFINED
+            var extra = 0
+        #endif
+    }
+
+    /// Several bindings in one declaration, a type written once for two of them, and a tuple pattern.
+    @Mappable struct Bounds {
+        var low, high: Int?
+        var (x, y) = (0, 0)
+    }
+
+    @Test func propertiesUnderIfConfigAreListedAsCompiled() throws {
+        #expect(Probe.mappableProperties.map(\.name) == ["id", "build", "lane", "name"])
+        #expect(ProbeSub.mappableProperties.map(\.name) == ["id", "build", "lane", "name", "extra"])
+        var registry = ModelRegistry()
+        registry.register(ProbeSub.self)
+        let mapper = JSONMapper(registry: registry)
+        let json = #"{"id": 3, "build": "b", "lane": 2, "name": "n", "extra": 5, "never": 1, "old": "o"}"#
+        let probe = try mapper.decode(ProbeSub.self, from: Array(json.utf8))
+        #expect(probe.id == 3 && probe.build == "b" && probe.lane == 2 && probe.name == "n" && probe.extra == 5)
+        let written = try JSONValue(parsing: mapper.encode(probe))
+        #expect(written == ["id": 3, "build": "b", "lane": 2, "name": "n", "extra": 5])
+    }
+
+    @Test func everyBindingOfADeclarationIsMapped() throws {
+        #expect(Bounds.mappableProperties.map(\.name) == ["low", "high", "x", "y"])
+        #expect(Bounds.mappableProperties.map(\.isOptional) == [true, true, false, false])
+        var registry = ModelRegistry()
+        registry.register(Bounds.self)
+        let mapper = JSONMapper(registry: registry)
+        let span = try mapper.decode(Bounds.self, from: Array(#"{"low": 1, "high": 9, "x": 4, "y": 5}"#.utf8))
+        #expect(span.low == 1 && span.high == 9 && span.x == 4 && span.y == 5)
+        #expect(try JSONValue(parsing: mapper.encode(span)) == ["low": 1, "high": 9, "x": 4, "y": 5])
+    }
+
     /// A model whose initializer and observers count their calls (and one
     /// that would crash if a probe value were written through it).
     @Mappable class Guarded {
