@@ -118,6 +118,7 @@ func profilePart(_ part: String, times: Int) throws {
             let parser = JSONParser(options: mapper.parseOptions)
             for chunk in chunks { try parser.feed(chunk.span) }
             _ = try mapper.decode([Record].self, from: try parser.finish().root)
+        case "decode-whole": _ = try mapper.decode([Record].self, from: body)
         case "encode": _ = try mapper.withEncodedBytes(records) { $0.count }
         case "decode-mappable":
             let parser = JSONParser(options: mappable.parseOptions)
@@ -127,7 +128,7 @@ func profilePart(_ part: String, times: Int) throws {
         case "route", "route2":
             // The whole route, on one thread or on two at once over the shared mapper.
             DispatchQueue.concurrentPerform(iterations: part == "route" ? 1 : 2) { _ in _ = try? routeRound(mapper, chunks) }
-        default: fatalError("part must be decode, encode, route or route2")
+        default: fatalError("part must be decode, decode-whole, encode, decode-mappable, encode-mappable, route or route2")
         }
     }
 }
