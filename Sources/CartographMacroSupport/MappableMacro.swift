@@ -167,6 +167,13 @@ enum EmptyInitializer {
         if !kind.isClass {
             // Without initializers the compiler writes `init()`; an explicit
             // one removes it (and writing one here would remove the memberwise one).
+            if initializers.isEmpty, !access.isEmpty {
+                // That `init()` is internal, too hidden for a public
+                // conformance, and one declared in the extension would
+                // clash with it: the type has to declare its own.
+                context.diagnose(Diagnostic(node: Syntax(node), message: MappableMessage.hiddenInit(kind.name, access: access)))
+                return nil
+            }
             return empty != nil || initializers.isEmpty ? nil : "\(raw: access)init() {}"
         }
         if let empty {
@@ -464,6 +471,7 @@ enum MappableMessage: DiagnosticMessage {
     case attributeNotOnProperty(String)
     case attributeOnOverride(String)
     case attributeOnTuple
+    case hiddenInit(String, access: String)
 
     var message: String {
         switch self {
@@ -488,6 +496,9 @@ enum MappableMessage: DiagnosticMessage {
             return "'\(name)' overrides a property the superclass's table already lists: put the attribute on the superclass's declaration"
         case .attributeOnTuple:
             return "an attribute on a tuple pattern would apply to each of its properties: declare them one by one"
+        case .hiddenInit(let name, let access):
+            return "a mapping makes each '\(name)' with 'init()', which the compiler writes internal: declare '\(access)init() {}'"
+                + " (and the memberwise initializer, if it is used, since declaring one removes it)"
         }
     }
 
@@ -503,6 +514,7 @@ enum MappableMessage: DiagnosticMessage {
         case .attributeNotOnProperty: id = "attributeNotOnProperty"
         case .attributeOnOverride: id = "attributeOnOverride"
         case .attributeOnTuple: id = "attributeOnTuple"
+        case .hiddenInit: id = "hiddenInit"
         }
         return MessageID(domain: "Cartograph", id: id)
     }

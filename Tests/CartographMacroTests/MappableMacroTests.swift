@@ -682,6 +682,38 @@ final class MappableMacroTests: XCTestCase {
             macroSpecs: fresh)
     }
 
+    /// A public struct without initializers has only the compiler's
+    /// internal `init()`, which a public conformance cannot use.
+    func testAPublicStructWithoutInitializersIsToldToDeclareOne() {
+        assertMacroExpansion(
+            """
+            @Mappable public struct Mark {
+                public var x = 0
+            }
+            """,
+            expandedSource: """
+                public struct Mark {
+                    public var x = 0
+
+                    public static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("x", \\Self.x),
+                        ]
+                    }
+                }
+
+                extension Mark: Cartograph.MappableModel {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "a mapping makes each 'Mark' with 'init()', which the compiler writes internal: declare 'public init() {}' (and the memberwise initializer, if it is used, since declaring one removes it)",
+                    line: 1, column: 1)
+            ],
+            macroSpecs: fresh)
+    }
+
     func testAnEnumIsRefused() {
         assertMacroExpansion(
             """
