@@ -252,7 +252,8 @@ struct StoredProperty {
     static func all(in declaration: some DeclGroupSyntax, kind: ModelKind, context: some MacroExpansionContext) -> [TableItem] {
         let declaresEmptyInit = TableItem.declarations(in: declaration.memberBlock.members).contains { member in
             guard let initializer = member.as(InitializerDeclSyntax.self) else { return false }
-            return initializer.signature.parameterClause.parameters.isEmpty
+            // A failable `init?()` is not the `init()` a mapping makes models with.
+            return initializer.signature.parameterClause.parameters.isEmpty && initializer.optionalMark == nil
         }
         return items(in: declaration.memberBlock.members, kind: kind, declaresEmptyInit: declaresEmptyInit, context: context)
     }

@@ -714,6 +714,43 @@ final class MappableMacroTests: XCTestCase {
             macroSpecs: fresh)
     }
 
+    /// `init?()` is not the `init()` a mapping uses: the macro writes one,
+    /// and a property it could not fill is still an error at the property.
+    func testAFailableEmptyInitializerDoesNotExcuseAPropertyWithoutDefault() {
+        assertMacroExpansion(
+            """
+            @Mappable struct Reading {
+                var value: Int
+                init?() { return nil }
+            }
+            """,
+            expandedSource: """
+                struct Reading {
+                    var value: Int
+                    init?() { return nil }
+
+                    static var mappableProperties: [Cartograph.MappableProperty] {
+                        [
+                            Cartograph.MappableProperty("value", \\Self.value),
+                        ]
+                    }
+
+                    init() {
+                    }
+                }
+
+                extension Reading: Cartograph.MappableModel {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "'value' has no default value: give it one ('var value: … = …') or make it optional, so that 'init()' can make the model a mapping fills",
+                    line: 2, column: 9)
+            ],
+            macroSpecs: fresh)
+    }
+
     func testAnEnumIsRefused() {
         assertMacroExpansion(
             """
