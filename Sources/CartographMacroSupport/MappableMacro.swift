@@ -327,7 +327,9 @@ struct StoredProperty {
                     guard mapped != nil || ignore != nil || parent else { continue }
                     isWritable = computed
                 } else {
-                    if isLet, kind.isClass {
+                    // A class's `let` is never filled: listed only when an
+                    // attribute says it is written and not read, or left out.
+                    if isLet, kind.isClass, (mapped == nil && ignore == nil) || parent {
                         context.diagnose(Diagnostic(node: Syntax(binding), message: MappableMessage.letInClass(name)))
                         continue
                     }
@@ -480,6 +482,7 @@ enum MappableMessage: DiagnosticMessage {
             return "@Mappable applies to a struct or a class"
         case .letInClass(let name):
             return "'\(name)' is a 'let' of a class, which a mapping cannot fill: declare it 'var \(name)'"
+                + " (or mark it @MapIgnore, or @Mapped to write it and never read it)"
         case .noDefault(let name, let kind, let isLet):
             return "'\(name)' has no default value: give it one ('\(isLet ? "let" : "var") \(name): … = …')"
                 + (isLet ? "" : " or make it optional") + ", so that "

@@ -120,6 +120,24 @@ import Testing
         var (x, y) = (0, 0)
     }
 
+    /// A class's constants: left out, or written and never read.
+    @Mappable class Stamp {
+        var note = ""
+        @MapIgnore let serial = 41
+        @Mapped("kind") let kind = "stamp"
+        required init() {}
+    }
+
+    @Test func aClassConstantMarkedIgnoredOrMappedIsLeftOutOrOnlyWritten() throws {
+        #expect(Stamp.mappableProperties.map(\.name) == ["note", "serial", "kind"])
+        var registry = ModelRegistry()
+        registry.register(Stamp.self)
+        let mapper = JSONMapper(registry: registry)
+        let stamp = try mapper.decode(Stamp.self, from: Array(#"{"note": "n", "serial": 7, "kind": "other"}"#.utf8))
+        #expect(stamp.note == "n" && stamp.serial == 41 && stamp.kind == "stamp")
+        #expect(try JSONValue(parsing: mapper.encode(stamp)) == ["note": "n", "kind": "stamp"])
+    }
+
     @Test func propertiesUnderIfConfigAreListedAsCompiled() throws {
         #expect(Probe.mappableProperties.map(\.name) == ["id", "build", "lane", "name"])
         #expect(ProbeSub.mappableProperties.map(\.name) == ["id", "build", "lane", "name", "extra"])
