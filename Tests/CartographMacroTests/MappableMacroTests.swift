@@ -396,7 +396,10 @@ final class MappableMacroTests: XCTestCase {
                 }
                 """,
             diagnostics: [
-                DiagnosticSpec(message: "'id' is a 'let' of a class, which a mapping cannot fill: declare it 'var id' (or mark it @MapIgnore, or @Mapped to write it and never read it)", line: 2, column: 9)
+                DiagnosticSpec(
+                    message:
+                        "'id' is a 'let' of a class, which a mapping cannot fill: declare it 'var id' (or mark it @MapIgnore, or @Mapped to write it and never read it)",
+                    line: 2, column: 9)
             ],
             macroSpecs: fresh)
         assertMacroExpansion(
