@@ -133,6 +133,6 @@ case "serve" where arguments.count == 3:
     guard let port = Int(arguments.last!) else { fatalError("PORT must be a number") }
     try await serve(framework: Array(arguments)[1], port: port)
 default:
-    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | check | time | serve hummingbird|vapor PORT\n".utf8))
+    FileHandle.standardError.write(Data("usage: cartograph-http-bench body | check | time | profile PART N | serve hummingbird|vapor PORT\n".utf8))
     exit(2)
 }
