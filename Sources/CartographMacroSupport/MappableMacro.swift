@@ -155,12 +155,18 @@ struct ModelKind {
 /// The `init()` a mapping makes each model with, written by the macro when
 /// the type would not have a usable one.
 enum EmptyInitializer {
+    /// Whether `initializer` is the `init()` a mapping makes models with
+    /// (a failable `init?()` is not).
+    static func isPlain(_ initializer: InitializerDeclSyntax) -> Bool {
+        initializer.signature.parameterClause.parameters.isEmpty && initializer.optionalMark == nil
+    }
+
     static func needed(
         _ declaration: some DeclGroupSyntax, kind: ModelKind, inherits: Bool, access: String, node: AttributeSyntax,
         context: some MacroExpansionContext
     ) -> DeclSyntax? {
         let initializers = TableItem.declarations(in: declaration.memberBlock.members).compactMap { $0.as(InitializerDeclSyntax.self) }
-        let empty = initializers.first { $0.signature.parameterClause.parameters.isEmpty && $0.optionalMark == nil }
+        let empty = initializers.first(where: isPlain)
         let designated = initializers.filter { !$0.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) } }
         // `public init()` for a public type's public conformance.
         let access = access == "open " ? "public " : access
@@ -251,9 +257,7 @@ struct StoredProperty {
     /// fill is diagnosed.
     static func all(in declaration: some DeclGroupSyntax, kind: ModelKind, context: some MacroExpansionContext) -> [TableItem] {
         let declaresEmptyInit = TableItem.declarations(in: declaration.memberBlock.members).contains { member in
-            guard let initializer = member.as(InitializerDeclSyntax.self) else { return false }
-            // A failable `init?()` is not the `init()` a mapping makes models with.
-            return initializer.signature.parameterClause.parameters.isEmpty && initializer.optionalMark == nil
+            member.as(InitializerDeclSyntax.self).map(EmptyInitializer.isPlain) ?? false
         }
         return items(in: declaration.memberBlock.members, kind: kind, declaresEmptyInit: declaresEmptyInit, context: context)
     }
@@ -296,11 +300,13 @@ struct StoredProperty {
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         let mapped = attribute(named: "Mapped", in: variable.attributes)
         let ignore = attribute(named: "MapIgnore", in: variable.attributes)
-        let parent = attribute(named: "MapParent", in: variable.attributes) != nil
+        let parentAttribute = attribute(named: "MapParent", in: variable.attributes)
+        let parent = parentAttribute != nil
+        let marked = mapped ?? ignore ?? parentAttribute
         // An override (an observer added in a subclass) is the superclass's
         // property, already in the table `super` gives; its rules are the superclass's to give.
         if modifiers.contains(.keyword(.override)) {
-            if let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes) {
+            if let marked {
                 let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
                 context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnOverride(name)))
             }
@@ -314,8 +320,7 @@ struct StoredProperty {
             let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type
             // `var (x, y) = (0, 0)` declares two stored properties.
             let identifiers = Self.identifiers(in: binding.pattern)
-            if identifiers.count > 1, mapped != nil || ignore != nil || parent {
-                let marked = mapped ?? ignore ?? attribute(named: "MapParent", in: variable.attributes)!
+            if identifiers.count > 1, let marked {
                 context.diagnose(Diagnostic(node: Syntax(marked), message: MappableMessage.attributeOnTuple))
                 return []
             }
@@ -324,7 +329,7 @@ struct StoredProperty {
                 var isWritable = !isLet
                 if let accessors = binding.accessorBlock, let computed = computedAccessors(accessors) {
                     // Computed: mapped only when asked for.
-                    guard mapped != nil || ignore != nil || parent else { continue }
+                    guard marked != nil else { continue }
                     isWritable = computed
                 } else {
                     // A class's `let` is never filled: listed only when an
@@ -395,7 +400,7 @@ struct StoredProperty {
 
 /// One item of a property table, in declaration order: a property, or the
 /// clauses of a `#if` with the items each declares.
-indirect enum TableItem {
+enum TableItem {
     case property(StoredProperty)
     case conditional([Clause])
 

@@ -607,32 +607,24 @@ final class MappableMacroTests: XCTestCase {
         assertMacroExpansion(
             """
             @Mappable class Node {
-                var label = ""
                 #if DEBUG
                 required init() {}
                 #else
-                required init() { label = "x" }
+                required init() { precondition(true) }
                 #endif
             }
             """,
             expandedSource: """
                 class Node {
-                    var label = ""
                     #if DEBUG
                     required init() {}
                     #else
-                    required init() { label = "x" }
+                    required init() { precondition(true) }
                     #endif
 
                     class var mappableProperties: [Cartograph.MappableProperty] {
                         func own<Root: Node>(_: Root.Type) -> [Cartograph.MappableProperty] {
-                            [
-                            Cartograph.MappableProperty("label", \\Root.label, get: {
-                                    $0.label
-                                }, set: {
-                                    $0.label = $1
-                                }),
-                        ]
+                            []
                         }
                         return own(Self.self)
                     }
