@@ -281,7 +281,7 @@ import Testing
         var problems: [String] = []
         var generator = SeededGenerator(seed: UInt64(batch) &* 7919 &+ 31)
         var failing = 0
-        for round in 0..<150 {
+        for round in 0..<scriptRounds(default: 150) {
             // The root is a container, as a model's is.
             let script: Script = .object(Self.members(&generator, depth: 0, keyed: true))
             if script.fails { failing += 1 }
@@ -298,4 +298,11 @@ import Testing
         // The scripts reach what they are for.
         #expect(failing > 50)
     }
+}
+
+/// How many random scripts a batch of the script tests runs:
+/// `CARTOGRAPH_SCRIPT_ROUNDS` when set (for a longer search than the
+/// suite's), else `default`.
+func scriptRounds(default count: Int) -> Int {
+    ProcessInfo.processInfo.environment["CARTOGRAPH_SCRIPT_ROUNDS"].flatMap { Int($0) } ?? count
 }

@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+
+@testable import Cartograph
+
+/// The `Codable` decoder against Foundation's on what a model's
+/// `init(from:)` may do: read keys in any order, ask for the wrong type,
+/// check `contains` and `decodeNil`, read optionals, open nested containers,
+/// decode nested models, and catch a failure (`try?`) half-way through a
+/// nested model to read on. The decoder recycles keyed containers, keeps
+/// the places where keys were found for the next object of the same type,
+/// and reads arrays of scalars off the tape: a failure caught in the middle
+/// of any of those must leave nothing behind for what is read next.
+///
+/// One `Decodable` type (``Probe``) runs a seeded random program (what to
+/// read, as what, caught or not) taken from the decoder's `userInfo`; each
+/// program's document mostly fits it (values of the right type, extra keys,
+/// keys in orders of their own) and sometimes not (a wrong type, a missing
+/// key, a null). Both decoders log every value read and every error caught,
+/// with its kind and coding path: the logs must be equal, through a decoder
+/// made for each document and through one reused for all.
+@Suite struct DecodeScriptDifferentialTests {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) {
+            self.intValue = intValue
+            stringValue = "\(intValue)"
+        }
+    }
+
+    /// What a probe reads.
+    indirect enum Read {
+        case int, string, bool, double, optionalInt, isNil, contains
+        /// A nested ``Probe`` running the program.
+        case probe(Program)
+        /// `decodeIfPresent` of a nested ``Probe``.
+        case optionalProbe(Program)
+        /// A nested container (keyed or unkeyed, as the program is) read in place.
+        case nested(Program)
+        /// `[Int]` in one call (the decoder's scalar-array path).
+        case integers
+    }
+
+    struct Step {
+        var key: String
+        var read: Read
+        /// Read under `do`/`catch`, the error logged.
+        var caught: Bool
+    }
+
+    /// What one container is read for: keyed steps, or (`unkeyed`) one
+    /// step per element, keys unused.
+    final class Program: @unchecked Sendable {
+        let unkeyed: Bool
+        let steps: [Step]
+        init(unkeyed: Bool, steps: [Step]) {
+            self.unkeyed = unkeyed
+            self.steps = steps
+        }
+    }
+
+    /// The log and the program the next ``Probe`` runs, in `userInfo`.
+    final class Context: @unchecked Sendable {
+        var log: [String] = []
+        var pending: Program?
+        static let key = CodingUserInfoKey(rawValue: "cartograph.decode-script")!
+    }
+
+    static func describe(_ error: any Error) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case DecodingError.typeMismatch(_, let context): return "typeMismatch at \(path(context))"
+        case DecodingError.valueNotFound(_, let context): return "valueNotFound at \(path(context))"
+        case DecodingError.keyNotFound(let key, let context): return "keyNotFound \(key.stringValue) at \(path(context))"
+        case DecodingError.dataCorrupted(let context): return "dataCorrupted at \(path(context))"
+        default: return "other error \(type(of: error))" // Foundation's JSONError, see log(_:_:_:)
+        }
+    }
+
+    struct Probe: Decodable {
+        init(from decoder: any Decoder) throws {
+            let context = decoder.userInfo[Context.key] as! Context
+            let program = context.pending!
+            if program.unkeyed {
+                var container = try decoder.unkeyedContainer()
+                try Self.run(program, &container, context)
+            } else {
+                let container = try decoder.container(keyedBy: Key.self)
+                try Self.run(program, container, context)
+            }
+        }
+
+        static func run(_ program: Program, _ container: KeyedDecodingContainer<Key>, _ context: Context) throws {
+            for step in program.steps {
+                let key = Key(step.key)
+                let body = {
+                    let read: String
+                    switch step.read {
+                    case .int: read = "\(try container.decode(Int.self, forKey: key))"
+                    case .string: read = try container.decode(String.self, forKey: key)
+                    case .bool: read = "\(try container.decode(Bool.self, forKey: key))"
+                    case .double: read = "\(try container.decode(Double.self, forKey: key))"
+                    case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self, forKey: key)))"
+                    case .isNil: read = "nil? \(try container.decodeNil(forKey: key))"
+                    case .contains: read = "contains? \(container.contains(key))"
+                    case .integers: read = "\(try container.decode([Int].self, forKey: key))"
+                    case .probe(let inner):
+                        context.pending = inner
+                        _ = try container.decode(Probe.self, forKey: key)
+                        read = "probe done"
+                    case .optionalProbe(let inner):
+                        context.pending = inner
+                        read = try container.decodeIfPresent(Probe.self, forKey: key) == nil ? "no probe" : "probe done"
+                    case .nested(let inner):
+                        if inner.unkeyed {
+                            var nested = try container.nestedUnkeyedContainer(forKey: key)
+                            try run(inner, &nested, context)
+                        } else {
+                            try run(inner, try container.nestedContainer(keyedBy: Key.self, forKey: key), context)
+                        }
+                        read = "nested done"
+                    }
+                    context.log.append("\(step.key): \(read)")
+                }
+                if step.caught {
+                    do { try body() } catch { context.log.append("\(step.key): caught \(describe(error))") }
+                } else {
+                    try body()
+                }
+            }
+        }
+
+        static func run(_ program: Program, _ container: inout any UnkeyedDecodingContainer, _ context: Context) throws {
+            for step in program.steps {
+                let index = container.currentIndex
+                let body = { (container: inout any UnkeyedDecodingContainer) throws in
+                    let read: String
+                    switch step.read {
+                    case .int: read = "\(try container.decode(Int.self))"
+                    case .string: read = try container.decode(String.self)
+                    case .bool: read = "\(try container.decode(Bool.self))"
+                    case .double: read = "\(try container.decode(Double.self))"
+                    case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self)))"
+                    case .isNil: read = "nil? \(try container.decodeNil())"
+                    case .contains: read = "at end? \(container.isAtEnd)"
+                    case .integers: read = "\(try container.decode([Int].self))"
+                    case .probe(let inner):
+                        context.pending = inner
+                        _ = try container.decode(Probe.self)
+                        read = "probe done"
+                    case .optionalProbe(let inner):
+                        context.pending = inner
+                        read = try container.decodeIfPresent(Probe.self) == nil ? "no probe" : "probe done"
+                    case .nested(let inner):
+                        if inner.unkeyed {
+                            var nested = try container.nestedUnkeyedContainer()
+                            try run(inner, &nested, context)
+                        } else {
+                            try run(inner, try container.nestedContainer(keyedBy: Key.self), context)
+                        }
+                        read = "nested done"
+                    }
+                    context.log.append("[\(index)]: \(read), now at \(container.currentIndex)")
+                }
+                if step.caught {
+                    do { try body(&container) } catch {
+                        context.log.append("[\(index)]: caught \(describe(error)), now at \(container.currentIndex)")
+                    }
+                } else {
+                    try body(&container)
+                }
+            }
+        }
+    }
+
+    // MARK: Random programs and documents
+
+    static let keys = ["id", "name", "kids", "tags", "é", "x"]
+
+    static func program(_ generator: inout SeededGenerator, depth: Int, unkeyed: Bool) -> Program {
+        var names = keys.shuffled(using: &generator)
+        let count = Int.random(in: 1...(unkeyed ? 4 : 5), using: &generator)
+        let steps = (0..<count).map { _ in
+            // Sometimes a key twice (a model may read one twice).
+            let key = unkeyed ? "" : (Int.random(in: 0..<8, using: &generator) == 0 ? keys[0] : names.removeFirst())
+            return Step(key: key, read: read(&generator, depth: depth), caught: Int.random(in: 0..<10, using: &generator) < 7)
+        }
+        return Program(unkeyed: unkeyed, steps: steps)
+    }
+
+    static func read(_ generator: inout SeededGenerator, depth: Int) -> Read {
+        let roll = Int.random(in: 0..<100, using: &generator)
+        if depth < 3 {
+            switch roll {
+            case 0..<14: return .probe(program(&generator, depth: depth + 1, unkeyed: Bool.random(using: &generator)))
+            case 14..<20: return .optionalProbe(program(&generator, depth: depth + 1, unkeyed: false))
+            case 20..<30: return .nested(program(&generator, depth: depth + 1, unkeyed: Bool.random(using: &generator)))
+            default: break
+            }
+        }
+        switch roll % 10 {
+        case 0, 1: return .int
+        case 2: return .string
+        case 3: return .bool
+        case 4: return .double
+        case 5: return .optionalInt
+        case 6: return .isNil
+        case 7: return .contains
+        case 8: return .integers
+        default: return .string
+        }
+    }
+
+    /// A document for `program`: mostly what it reads, sometimes not.
+    static func document(for program: Program, _ generator: inout SeededGenerator) -> JSONValue {
+        if program.unkeyed {
+            var elements = program.steps.map { value(for: $0.read, &generator) }
+            if Int.random(in: 0..<5, using: &generator) == 0 { elements.removeLast() }
+            if Int.random(in: 0..<5, using: &generator) == 0 { elements.append(stray(&generator)) }
+            return .array(elements)
+        }
+        var members: [(String, JSONValue)] = []
+        for step in program.steps where !members.contains(where: { $0.0 == step.key }) {
+            if Int.random(in: 0..<8, using: &generator) == 0 { continue } // missing
+            members.append((step.key, value(for: step.read, &generator)))
+        }
+        for extra in keys where !members.contains(where: { $0.0 == extra }) && Bool.random(using: &generator) {
+            members.append((extra, stray(&generator)))
+        }
+        members.shuffle(using: &generator)
+        return .object(JSONObject(members))
+    }
+
+    static func value(for read: Read, _ generator: inout SeededGenerator) -> JSONValue {
+        if Int.random(in: 0..<7, using: &generator) == 0 { return stray(&generator) }
+        switch read {
+        case .int, .optionalInt: return .number(JSONNumber(Int64.random(in: -99...99, using: &generator)))
+        case .string: return .string("s\(Int.random(in: 0..<9, using: &generator))")
+        case .bool: return .bool(Bool.random(using: &generator))
+        case .double: return .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) + 0.25))
+        case .isNil, .contains: return Bool.random(using: &generator) ? .null : 1
+        case .integers:
+            return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in .number(JSONNumber(Int64.random(in: 0...9, using: &generator))) })
+        case .probe(let inner), .optionalProbe(let inner), .nested(let inner): return document(for: inner, &generator)
+        }
+    }
+
+    /// A value of any kind, where the program may expect another.
+    static func stray(_ generator: inout SeededGenerator) -> JSONValue {
+        switch Int.random(in: 0..<7, using: &generator) {
+        case 0: return .null
+        case 1: return "text"
+        case 2: return 7
+        case 3: return 2.5
+        case 4: return true
+        case 5: return [1, "two", nil]
+        default: return ["id": 3, "name": ["nested"]]
+        }
+    }
+
+    /// The log of decoding `bytes` into a ``Probe`` running `program`.
+    ///
+    /// A number that does not fit the type read (`2.5` as `Int`) is a
+    /// listed difference (``FoundationDifference/numberPathEndsWithKey``):
+    /// Foundation's container throws its internal `JSONError`, whose path
+    /// the decode later gives as the container's, where Cartograph's
+    /// `dataCorrupted` names the key. So `dataCorrupted` is logged without
+    /// its path, on both sides; every other error keeps its path.
+    static func log(_ decoder: JSONDecoder, _ program: Program, _ bytes: Data) -> [String] {
+        let context = Context()
+        context.pending = program
+        decoder.userInfo = [Context.key: context]
+        do {
+            _ = try decoder.decode(Probe.self, from: bytes)
+        } catch {
+            context.log.append("threw \(describe(error))")
+        }
+        return context.log.map { entry in
+            entry.replacing("other error JSONError", with: "dataCorrupted")
+                .replacing(/dataCorrupted at [^,]*/, with: "dataCorrupted")
+        }
+    }
+
+    @Test(arguments: 0..<8)
+    func caughtFailuresAndOddReadsLogAsFoundationsDecoderLogs(_ batch: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(batch) &* 104_729 &+ 5)
+        let reused = CartographJSONDecoder()
+        var problems: [String] = []
+        var caught = 0
+        for round in 0..<scriptRounds(default: 120) {
+            let program = Self.program(&generator, depth: 0, unkeyed: false)
+            // Several documents per program: objects of one type in orders of their own.
+            for variant in 0..<3 {
+                let bytes = Data(try Self.document(for: program, &generator).encoded())
+                let expected = Self.log(JSONDecoder(), program, bytes)
+                caught += expected.filter { $0.contains("caught") }.count
+                for (name, decoder) in [("fresh", CartographJSONDecoder()), ("reused", reused)] {
+                    let written = Self.log(decoder, program, bytes)
+                    if written != expected {
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        problems.append("batch \(batch) round \(round).\(variant), \(name): \(text)\nFoundation: \(expected)\nCartograph: \(written)")
+                    }
+                }
+            }
+            if problems.count > 3 { break }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n\n"))")
+        #expect(caught > 100)
+    }
+}
