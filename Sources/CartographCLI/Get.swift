@@ -12,7 +12,8 @@ struct Get: ParsableCommand {
             input, .[0], .["a b"], ."a b" and [] for every element (not .., [-1], slices, or jq's ?, | and ,). Each selected value is printed as it is read \
             (pretty by default; --compact for one per line), so memory is bounded by the largest value. \
             Exit status: 0 when the path selected something, 1 for invalid input or a path that selects \
-            nothing, 2 for a usage error or an unreadable file.
+            nothing, 2 for a usage error or an unreadable file (or an --output that is the input file \
+            itself: it would be emptied before it was read).
             """
     )
 
@@ -35,11 +36,12 @@ struct Get: ParsableCommand {
             InputFile.warn(error.message)
             throw ExitStatus.usage
         }
-        let sink = try Output.to(output)
+        let handle = try StreamCommand.open(input)
+        let sink = try StreamCommand.output(output, streaming: input)
         let options = layout.writeOptions()
         let compact = layout.isCompact(defaultCompact: false)
         let buffered = BufferedOutput(sink)
-        try StreamCommand.run(input: input, path: steps.isEmpty ? .values : .matches(steps), progress: "get") { document in
+        try StreamCommand.run(input: input, handle: handle, path: steps.isEmpty ? .values : .matches(steps), progress: "get") { document in
             try buffered.append(layout.finish(try document.encoded(options: options), compact: compact, output: output))
         } flush: {
             try buffered.flush()

@@ -1,6 +1,12 @@
 import Cartograph
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads a command's input: a file path, or `-` for standard input.
 enum InputFile {
     /// The bytes of the file or of standard input.
@@ -28,6 +34,18 @@ enum InputFile {
             throw ReadError(path: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read")
         }
         return handle
+    }
+
+    /// Whether `output` is the regular file `input` names (`-`: the file
+    /// standard input comes from), compared by device and inode so that
+    /// another spelling of the path, or a link to the file, counts too.
+    /// Devices and pipes (`/dev/null`, a terminal) are never the same file.
+    static func isSameRegularFile(_ output: String, as input: String) -> Bool {
+        var target = stat()
+        guard stat(output, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
+        var source = stat()
+        let found = input == "-" ? fstat(STDIN_FILENO, &source) : stat(input, &source)
+        return found == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino
     }
 
     /// A file that could not be read.

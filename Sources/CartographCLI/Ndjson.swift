@@ -11,7 +11,8 @@ struct Ndjson: ParsableCommand {
             top-level array by default) as one compact JSON line, as soon as it is complete: \
             memory stays bounded by the largest element. Progress goes to standard error when \
             it is a terminal. Exit status: 0 on success, 1 for \
-            invalid input (the lines before the error are written), 2 for a usage error.
+            invalid input (the lines before the error are written), 2 for a usage error \
+            (an --output that is the input file itself is one: it would be emptied before it was read).
             """
     )
 
@@ -28,10 +29,12 @@ struct Ndjson: ParsableCommand {
     var output: String?
 
     func run() throws {
+        let path = try StreamCommand.parse(self.path)
+        let handle = try StreamCommand.open(input)
         // Closed once, below; on a failure the process ends and the kernel closes it.
-        let sink = try Output.to(output)
+        let sink = try StreamCommand.output(output, streaming: input)
         let buffered = BufferedOutput(sink)
-        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "ndjson") { document in
+        try StreamCommand.run(input: input, handle: handle, path: path, progress: "ndjson") { document in
             try buffered.append(document.compactLine() + [UInt8(ascii: "\n")])
         } flush: {
             try buffered.flush()
@@ -58,7 +61,8 @@ struct Count: ParsableCommand {
 
     func run() throws {
         var count = 0
-        try StreamCommand.run(input: input, path: StreamCommand.parse(path), progress: "count") { _ in
+        let path = try StreamCommand.parse(self.path)
+        try StreamCommand.run(input: input, handle: try StreamCommand.open(input), path: path, progress: "count") { _ in
             count += 1
         } flush: {
         }
@@ -78,17 +82,38 @@ enum StreamCommand {
         }
     }
 
-    static func run(
-        input: String, path: StreamPath, progress label: String, element: (Document) throws -> Void,
-        flush: () throws -> Void
-    ) throws {
-        let handle: FileHandle
+    /// The input (`-`: standard input) opened for reading, or exit status 2
+    /// with one message. Opened before the output, so that a missing input
+    /// leaves an existing output file as it was.
+    static func open(_ input: String) throws -> FileHandle {
         do {
-            handle = try InputFile.open(input)
+            return try InputFile.open(input)
         } catch {
             InputFile.warn("\(error)")
             throw ExitStatus.usage
         }
+    }
+
+    /// The `--output` of a command that reads `input` as it writes: opening
+    /// it truncates it, so one that is the input file itself (by another
+    /// name, a link, or as standard input) would be emptied before a byte
+    /// of it was read. That is a usage error (exit 2) that leaves the file
+    /// as it was; `format` and `convert`, which read all of their input
+    /// first, may write over it.
+    static func output(_ path: String?, streaming input: String) throws -> Output {
+        if let path, path != "-", InputFile.isSameRegularFile(path, as: input) {
+            InputFile.warn(
+                "\(CartographError.printable(path)): is the input file; this command writes as it reads, so it would empty its input. Write elsewhere."
+            )
+            throw ExitStatus.usage
+        }
+        return try Output.to(path)
+    }
+
+    static func run(
+        input: String, handle: FileHandle, path: StreamPath, progress label: String, element: (Document) throws -> Void,
+        flush: () throws -> Void
+    ) throws {
         let name = input == "-" ? "<stdin>" : input
         let stream = ModelStream(Document.self, path: path)
         let progress = Progress(label, total: Progress.size(of: input))

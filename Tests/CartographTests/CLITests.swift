@@ -195,6 +195,41 @@ import Testing
         #expect(try String(contentsOfFile: output, encoding: .utf8) == #"{"b":1.50,"a":true}"# + "\n")
     }
 
+    /// `ndjson` and `get` read as they write: an output that is their input
+    /// (by its name, a link, or as standard input) would be emptied before
+    /// it was read, so it is refused and the file left whole. `format` and
+    /// `convert` read everything first and may rewrite their input.
+    @Test func aStreamingCommandRefusesToWriteOverItsInput() throws {
+        let text = #"{"a": [1, {"b": 2}, "three"]}"#
+        let input = try scratch.file(text)
+        let link = input + ".link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+        for arguments in [
+            ["ndjson", input, "--path", "$.a", "-o", input], ["ndjson", input, "--path", "$.a", "-o", link],
+            ["get", "$.a[*]", link, "-o", input]
+        ] {
+            let run = try CLITests.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.errors.contains("is the input file"), "\(arguments): \(run.errors)")
+            #expect(try String(contentsOfFile: input, encoding: .utf8) == text, "\(arguments)")
+        }
+        // The input as standard input, redirected from the file by a shell.
+        let shell = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" ndjson --path '$.a' -o "$1" < "$1""#, CLITests.executable.path, input])
+        #expect(shell.status == 2)
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == text)
+        // Another file is written as before; a missing input leaves it as it was.
+        let other = input + ".out"
+        #expect(try CLITests.run(["ndjson", input, "--path", "$.a", "-o", other]).status == 0)
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "1\n{\"b\":2}\n\"three\"\n")
+        #expect(try CLITests.run(["ndjson", "/nonexistent/cartograph-input.json", "-o", other]).status == 2)
+        #expect(try CLITests.run(["get", "$[", input, "-o", other]).status == 2)
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "1\n{\"b\":2}\n\"three\"\n")
+        // Reading all of it first, format rewrites its own input.
+        #expect(try CLITests.run(["format", input, "--compact", "-o", link]).status == 0)
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == #"{"a":[1,{"b":2},"three"]}"# + "\n")
+    }
+
     @Test func aFullDiskEndsWithAMessageAndExitOne() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let input = try scratch.file(#"{"a": [1, 2, 3]}"#)

@@ -19,6 +19,13 @@ import Testing
 /// key, a null). Both decoders log every value read and every error caught,
 /// with its kind and coding path: the logs must be equal, through a decoder
 /// made for each document and through one reused for all.
+///
+/// The differential probe (`Support/CodableProbe.swift`) reads one document
+/// per plan through `JSONMapper`. Here each program reads three documents
+/// whose keys come in orders of their own, through the drop-in
+/// `CartographJSONDecoder` (its `userInfo` carries the program), one of
+/// them reused for every document: what a container or a key order kept
+/// from one object, or one decode, would show in the next.
 @Suite struct DecodeScriptDifferentialTests {
     struct Key: CodingKey {
         var stringValue: String
