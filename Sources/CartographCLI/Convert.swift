@@ -65,7 +65,7 @@ struct Convert: ParsableCommand {
             if let excerpt = error.excerpt { InputFile.warn(excerpt) }
             throw ExitStatus.invalidInput
         }
-        let sink = try Output.to(output)
+        let sink = try Output.to(output, replacing: input)
         try sink.write(result)
         try sink.close()
     }

@@ -55,7 +55,7 @@ struct Format: ParsableCommand {
             options.asciiOnly = ascii
             options.escapeSlashes = escapeSlashes
             let output = layout.finish(try document.encoded(options: options), compact: layout.isCompact(defaultCompact: false), output: self.output)
-            let sink = try Output.to(self.output)
+            let sink = try Output.to(self.output, replacing: file)
             try sink.write(output)
             try sink.close()
         } catch let error as CartographError {

@@ -15,14 +15,18 @@ struct Output {
     private let descriptor: Int32
     private let name: String
     private let ownsDescriptor: Bool
+    /// For an output written in place of its input (``to(_:replacing:)``):
+    /// the temporary file written, and the file it replaces at ``close()``.
+    private let replacement: (temporary: String, target: String)?
 
     /// Standard output.
     static let standard = Output(descriptor: STDOUT_FILENO, name: "standard output", ownsDescriptor: false)
 
-    private init(descriptor: Int32, name: String, ownsDescriptor: Bool) {
+    private init(descriptor: Int32, name: String, ownsDescriptor: Bool, replacement: (temporary: String, target: String)? = nil) {
         self.descriptor = descriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor
+        self.replacement = replacement
     }
 
     /// Standard output, or the file at `path` (created or truncated); a file
@@ -35,6 +39,30 @@ struct Output {
             throw ExitStatus.usage
         }
         return Output(descriptor: descriptor, name: path, ownsDescriptor: true)
+    }
+
+    /// The output of a command that has read all of `input` (`-`: standard
+    /// input) before it writes: as ``to(_:)``, except when `path` is the
+    /// input file itself (by any name or link). Truncating it and writing
+    /// would leave it cut short if a write failed (a full disk, a file size
+    /// limit), so the output goes to a temporary file beside it, with its
+    /// permissions, which replaces it at ``close()``: a failure leaves the
+    /// input as it was. (As with `sed -i`, the file is a new one: other hard
+    /// links to it keep the old text.)
+    static func to(_ path: String?, replacing input: String) throws -> Output {
+        guard let path, path != "-", InputFile.isSameRegularFile(path, as: input) else { return try to(path) }
+        // The file a link leads to: renaming over the link would replace the link.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var information = stat()
+        var template = Array("\(target).cartograph-XXXXXX".utf8CString)
+        let descriptor = stat(target, &information) == 0 ? template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } : -1
+        guard descriptor >= 0 else {
+            InputFile.warn("\(CartographError.printable(path)): cannot be written: \(String(cString: strerror(errno)))")
+            throw ExitStatus.usage
+        }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        _ = fchmod(descriptor, information.st_mode & 0o7777)
+        return Output(descriptor: descriptor, name: path, ownsDescriptor: true, replacement: (temporary, target))
     }
 
     /// Writes every byte, or ends the command with a message and exit status 1.
@@ -57,18 +85,27 @@ struct Output {
     func close() throws {
         guard ownsDescriptor else { return }
         if Foundation.close(descriptor) != 0 { throw failed() }
+        if let replacement, rename(replacement.temporary, replacement.target) != 0 { throw failed() }
     }
 
-    /// Reports the failed write (errno says why); the command ends with status 1.
+    /// Reports the failed write (errno says why) and removes a temporary
+    /// file, so that the file it was to replace stays as it was; the
+    /// command ends with status 1.
     private func failed() -> ExitStatus {
-        InputFile.warn("cartograph: cannot write to \(CartographError.printable(name)): \(String(cString: strerror(errno)))")
+        let reason = String(cString: strerror(errno))
+        if let replacement { unlink(replacement.temporary) }
+        let kept = replacement == nil ? "" : " (it is left as it was)"
+        InputFile.warn("cartograph: cannot write to \(CartographError.printable(name)): \(reason)\(kept)")
         return .invalidInput
     }
 
     /// A closed pipe makes `write` fail with EPIPE (reported, exit 1)
-    /// instead of killing the process with SIGPIPE.
+    /// instead of killing the process with SIGPIPE; a write past the file
+    /// size limit (`ulimit -f`) fails with EFBIG instead of SIGXFSZ killing
+    /// it, so the command can say so and remove a temporary file.
     static func reportBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 }
 

@@ -230,6 +230,37 @@ import Testing
         #expect(try String(contentsOfFile: input, encoding: .utf8) == #"{"a":[1,{"b":2},"three"]}"# + "\n")
     }
 
+    /// `format` and `convert` may write over their input, but not by
+    /// emptying it first: the output goes to a file beside it that replaces
+    /// it once written, with its permissions, through a link to it too. A
+    /// write that fails (here past a file size limit) leaves the input whole.
+    @Test func writingOverTheInputReplacesItOnlyOnceWritten() throws {
+        let records = (0..<200).map { #"{"id": \#($0), "name": "record \#($0)"}"# }
+        let text = "[" + records.joined(separator: ",") + "]"
+        let input = try scratch.file(text)
+        let directory = (input as NSString).deletingLastPathComponent
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        for command in [["format", "--indent", "4"], ["convert", "--to", "xml"]] {
+            // dash counts `ulimit -f` in 512-byte blocks: 8 KiB, less than the output.
+            let limited = try ChildProcess.run(
+                shell, ["-c", #"ulimit -f 16; "$0" "$@""#, CLITests.executable.path] + command + [input, "-o", input])
+            #expect(limited.status == 1, "\(command)")
+            #expect(String(decoding: limited.errors, as: UTF8.self).contains("left as it was"), "\(command)")
+            #expect(try String(contentsOfFile: input, encoding: .utf8) == text, "\(command)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["sample.json"], "\(command)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: input)
+        let link = directory + "/link.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+        #expect(try CLITests.run(["format", link, "--compact", "-o", link]).status == 0)
+        #expect(
+            try String(contentsOfFile: input, encoding: .utf8) == "["
+                + (0..<200).map { #"{"id":\#($0),"name":"record \#($0)"}"# }.joined(separator: ",") + "]\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == input)
+        #expect(try FileManager.default.attributesOfItem(atPath: input)[.posixPermissions] as? Int == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["link.json", "sample.json"])
+    }
+
     @Test func aFullDiskEndsWithAMessageAndExitOne() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let input = try scratch.file(#"{"a": [1, 2, 3]}"#)
