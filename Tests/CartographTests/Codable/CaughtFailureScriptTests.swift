@@ -17,7 +17,11 @@ import Testing
 /// values or as containers, failures at every depth, some caught and some
 /// not) run through the streaming encoder, the tree encoder (sorted keys),
 /// `JSONMapper` and an encoder reused for every script, and each output is
-/// compared with what those rules say the script writes (``Script/expected``).
+/// compared with what those rules say the script writes (``Script/expected``),
+/// which is held to Foundation's own encode of the script with what the
+/// rules drop left out (``Script/cleaned``: a script that does not fail,
+/// which Foundation's encoder writes without the bug its tests pin). The
+/// property-list encoder is held to the same rules in both formats.
 /// The spare encoders and kept containers the stream reuses after a caught
 /// error are where a stale state would show.
 @Suite struct CaughtFailureScriptTests {
@@ -198,6 +202,49 @@ import Testing
             return true
         }
 
+        /// The script with what the rules drop dropped: failing values
+        /// given as values left out, containers cut where an uncaught
+        /// failure left them; nil if the script's encode throws. Encoding
+        /// it writes what encoding the script must (``expected`` as a script).
+        var cleaned: Script? {
+            switch self {
+            case .int, .text, .null: return self
+            case .object(let members):
+                var kept: [Member] = []
+                return Self.clean(members, into: &kept) ? .object(kept) : nil
+            case .array(let elements):
+                var kept: [Member] = []
+                return Self.clean(elements, into: &kept) ? .array(kept) : nil
+            case .dictionary(let dictionary):
+                // `mapValues` keeps the dictionary's order, so both write their members alike.
+                guard dictionary.values.allSatisfy({ $0.cleaned != nil }) else { return nil }
+                return .dictionary(dictionary.mapValues { $0.cleaned! })
+            case .fails:
+                return nil
+            }
+        }
+
+        /// As ``apply(_:to:)-(_,JSONObject)``, keeping members rather than values.
+        static func clean(_ members: [Member], into kept: inout [Member]) -> Bool {
+            for member in members {
+                switch (member.way, member.value) {
+                case (.container, .object(let nested)), (.container, .array(let nested)):
+                    var inner: [Member] = []
+                    let finished = clean(nested, into: &inner)
+                    let isObject = if case .object = member.value { true } else { false }
+                    kept.append(Member(key: member.key, value: isObject ? .object(inner) : .array(inner), way: .container, caught: false))
+                    if !finished, !member.caught { return false }
+                default:
+                    if let value = member.value.cleaned {
+                        kept.append(Member(key: member.key, value: value, way: member.way, caught: false))
+                    } else if !member.caught {
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+
         /// Whether anything in the script fails.
         var fails: Bool {
             switch self {
@@ -272,6 +319,47 @@ import Testing
         return "\(label): wrote \(written ?? "an error"), the rules say \(expected ?? "an error")"
     }
 
+    /// The property-list encoder under the same rules, in both formats:
+    /// the script's plist and its cleaned script's, each read by
+    /// Foundation's `PropertyListSerialization`, hold the same values, as
+    /// does Foundation's own encode of the cleaned script. (Scalars the
+    /// binary writer wrote ahead for a value that then failed stay in the
+    /// file unreferenced, so the bytes may differ; readers skip them.)
+    @Test(arguments: 0..<4)
+    func caughtFailuresLeaveTheSameInPropertyLists(_ batch: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(batch) &* 6007 &+ 17)
+        var problems: [String] = []
+        var failing = 0
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            let ours = CartographPropertyListEncoder()
+            ours.outputFormat = format
+            let foundation = PropertyListEncoder()
+            foundation.outputFormat = format
+            func read(_ data: Data) throws -> NSObject {
+                try PropertyListSerialization.propertyList(from: data, format: nil) as! NSObject
+            }
+            for round in 0..<scriptRounds(default: 100) {
+                let script: Script = .object(Self.members(&generator, depth: 0, keyed: true))
+                if script.fails { failing += 1 }
+                let label = "batch \(batch) round \(round) \(format == .xml ? "XML" : "binary")"
+                let written = try? ours.encode(script)
+                guard let cleaned = script.cleaned else {
+                    if written != nil { problems.append("\(label): wrote a plist, the rules say an error") }
+                    continue
+                }
+                guard let written else {
+                    problems.append("\(label): threw, the rules say a plist")
+                    continue
+                }
+                let expected = try read(try ours.encode(cleaned))
+                if try read(written) != expected { problems.append("\(label): \(try read(written)) against \(expected)") }
+                if try read(try foundation.encode(cleaned)) != expected { problems.append("\(label): Foundation's own encode differs") }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(4).joined(separator: "\n"))")
+        #expect(failing > 50)
+    }
+
     @Test(arguments: 0..<8)
     func caughtFailuresLeaveWhatFoundationsRulesLeave(_ batch: Int) throws {
         let reused = CartographJSONEncoder()
@@ -292,6 +380,10 @@ import Testing
                 try Self.check({ try mapper.encode(script) }, script, sorted: false, "\(label), JSONMapper"),
                 try Self.check({ Array(try sorted.encode(script)) }, script, sorted: true, "\(label), tree")
             ].compactMap { $0 }
+            // The rules' answer is Foundation's encode of the script without what they drop.
+            if let cleaned = script.cleaned, try JSONValue(parsing: try JSONEncoder().encode(cleaned)) != script.expected {
+                problems.append("\(label): Foundation writes the cleaned script otherwise than the rules say")
+            }
             if problems.count > 5 { break }
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
