@@ -278,18 +278,44 @@ import Testing
     /// the decode later gives as the container's, where Cartograph's
     /// `dataCorrupted` names the key. So `dataCorrupted` is logged without
     /// its path, on both sides; every other error keeps its path.
-    static func log(_ decoder: JSONDecoder, _ program: Program, _ bytes: Data) -> [String] {
+    static func log(_ program: Program, _ decode: ([CodingUserInfoKey: any Sendable]) throws -> Void) -> [String] {
         let context = Context()
         context.pending = program
-        decoder.userInfo = [Context.key: context]
         do {
-            _ = try decoder.decode(Probe.self, from: bytes)
+            try decode([Context.key: context])
         } catch {
             context.log.append("threw \(describe(error))")
         }
         return context.log.map { entry in
             entry.replacing("other error JSONError", with: "dataCorrupted")
                 .replacing(/dataCorrupted at [^,]*/, with: "dataCorrupted")
+        }
+    }
+
+    /// `decoder` (JSON or property list) given `userInfo`, decoding `bytes` into a ``Probe``.
+    static func decode(_ decoder: JSONDecoder, _ bytes: Data) -> ([CodingUserInfoKey: any Sendable]) throws -> Void {
+        { userInfo in
+            decoder.userInfo = userInfo
+            _ = try decoder.decode(Probe.self, from: bytes)
+        }
+    }
+
+    static func decode(_ decoder: PropertyListDecoder, _ bytes: Data) -> ([CodingUserInfoKey: any Sendable]) throws -> Void {
+        { userInfo in
+            decoder.userInfo = userInfo
+            _ = try decoder.decode(Probe.self, from: bytes)
+        }
+    }
+
+    /// A property-list object of `value` (a null is `$null`, as `PropertyListEncoder` writes nil).
+    static func plistObject(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return "$null"
+        case .bool(let flag): return flag
+        case .number(let number): return number.int64Value.map { Int($0) as Any } ?? number.doubleValue
+        case .string(let text): return text
+        case .array(let elements): return elements.map(plistObject)
+        case .object(let object): return Dictionary(uniqueKeysWithValues: object.map { ($0.key, plistObject($0.value)) })
         }
     }
 
@@ -304,10 +330,10 @@ import Testing
             // Several documents per program: objects of one type in orders of their own.
             for variant in 0..<3 {
                 let bytes = Data(try Self.document(for: program, &generator).encoded())
-                let expected = Self.log(JSONDecoder(), program, bytes)
+                let expected = Self.log(program, Self.decode(JSONDecoder(), bytes))
                 caught += expected.filter { $0.contains("caught") }.count
                 for (name, decoder) in [("fresh", CartographJSONDecoder()), ("reused", reused)] {
-                    let written = Self.log(decoder, program, bytes)
+                    let written = Self.log(program, Self.decode(decoder, bytes))
                     if written != expected {
                         let text = String(decoding: bytes, as: UTF8.self)
                         problems.append("batch \(batch) round \(round).\(variant), \(name): \(text)\nFoundation: \(expected)\nCartograph: \(written)")
@@ -318,5 +344,35 @@ import Testing
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n\n"))")
         #expect(caught > 100)
+    }
+
+    /// The same programs over the same documents as property lists, binary
+    /// and XML (a null as `$null`): `CartographPropertyListDecoder`, fresh and
+    /// reused, against `PropertyListDecoder`.
+    @Test(arguments: 0..<4)
+    func propertyListDecodersLogAsFoundationsLogs(_ batch: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(batch) &* 7727 &+ 3)
+        let reused = CartographPropertyListDecoder()
+        var problems: [String] = []
+        var caught = 0
+        for round in 0..<scriptRounds(default: 60) {
+            let program = Self.program(&generator, depth: 0, unkeyed: false)
+            for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+                let plist = Self.plistObject(Self.document(for: program, &generator))
+                let bytes = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
+                let expected = Self.log(program, Self.decode(PropertyListDecoder(), bytes))
+                caught += expected.filter { $0.contains("caught") }.count
+                for (name, decoder) in [("fresh", CartographPropertyListDecoder()), ("reused", reused)] {
+                    let written = Self.log(program, Self.decode(decoder, bytes))
+                    if written != expected {
+                        problems.append(
+                            "batch \(batch) round \(round), \(format.rawValue), \(name): \(plist)\nFoundation: \(expected)\nCartograph: \(written)")
+                    }
+                }
+            }
+            if problems.count > 3 { break }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n\n"))")
+        #expect(caught > 50)
     }
 }

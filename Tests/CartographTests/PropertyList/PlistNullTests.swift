@@ -60,6 +60,69 @@ import Testing
         #expect(try PropertyListDecoder().decode([Int?].self, from: Data(bytes)) == values)
     }
 
+    /// What a read of each type reports on `$null`, as Foundation's
+    /// `PropertyListDecoder` reports it: a missing value for every type and
+    /// container (`Bool` too, which JSON's null makes a type mismatch).
+    @Test(arguments: [PropertyListFormat.xml, .binary])
+    func nilReadAsAValueOfAnyTypeIsAMissingValue(_ format: PropertyListFormat) throws {
+        struct Reads<T: Decodable>: Decodable {
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                _ = try container.decode(T.self)
+            }
+        }
+        func kind(_ read: () throws -> Void) -> String {
+            do {
+                try read()
+                return "read"
+            } catch DecodingError.valueNotFound(_, let context) {
+                return "valueNotFound at \(context.codingPath.map(\.stringValue))"
+            } catch DecodingError.typeMismatch(_, let context) {
+                return "typeMismatch at \(context.codingPath.map(\.stringValue))"
+            } catch {
+                return "\(error)"
+            }
+        }
+        func check<T: Decodable>(_ type: T.Type) throws {
+            let bytes = Data(try PropertyListMapper().encode([nil] as [Int?], format: format))
+            let ours = kind { _ = try CartographPropertyListDecoder().decode(Reads<T>.self, from: bytes) }
+            let theirs = kind { _ = try PropertyListDecoder().decode(Reads<T>.self, from: bytes) }
+            #expect(ours == theirs, "\(T.self)")
+            #expect(ours.hasPrefix("valueNotFound"), "\(T.self): \(ours)")
+        }
+        try check(Int.self)
+        try check(Bool.self)
+        try check(Double.self)
+        try check(Float.self)
+        try check(UInt8.self)
+        try check(Date.self)
+        try check(Data.self)
+        try check(Decimal.self)
+        try check([Int].self)
+        try check([String: Int].self)
+        try check(Slots.self)
+    }
+
+    /// `decodeIfPresent` past the end of an array: `nil`, and the index stays
+    /// in a property list (`PropertyListDecoder`) but moves on in JSON
+    /// (`JSONDecoder`).
+    @Test func decodeIfPresentPastTheEndMovesTheIndexOnlyInJSON() throws {
+        struct PastTheEnd: Decodable {
+            var index = 0
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                _ = try container.decode(Int.self)
+                _ = try container.decodeIfPresent(Int.self)
+                index = container.currentIndex
+            }
+        }
+        let plist = Data(try PropertyListMapper().encode([1] as [Int], format: .binary))
+        #expect(try CartographPropertyListDecoder().decode(PastTheEnd.self, from: plist).index == 1)
+        #expect(try PropertyListDecoder().decode(PastTheEnd.self, from: plist).index == 1)
+        #expect(try CartographJSONDecoder().decode(PastTheEnd.self, from: Data("[1]".utf8)).index == 2)
+        #expect(try JSONDecoder().decode(PastTheEnd.self, from: Data("[1]".utf8)).index == 2)
+    }
+
     @Test func jsonIsUnaffected() throws {
         let mapper = JSONMapper()
         #expect(try mapper.encodeString([1, nil] as [Int?]) == "[1,null]")

@@ -37,6 +37,13 @@ extension DocumentDecoder {
     }
 
     func mismatch(expected: String, type: Any.Type, at index: Int, key: (any CodingKey)?, trail: PathTrail? = nil) -> DecodingError {
+        // In a property list nil (the `$null` marker, or a binary plist's
+        // null object) read as a value or a container of any type is a
+        // missing value: Foundation's PropertyListDecoder checks for it
+        // before the type, `Bool` included (its JSONDecoder calls a null
+        // `Bool` a type mismatch, which JSON keeps). Decided here, where
+        // every reader's mismatch is made, not at each reader.
+        if readsNullMarker, isNil(at: index) { return valueNotFound(type, at: index, key: key, trail: trail) }
         let keys = pathFor(trail: trail, key: key)
         let found = kindName(index)
         let error = located(.typeMismatch, "expected \(expected), found \(found)", at: index, path: keys, expected: expected, found: found)

@@ -303,11 +303,13 @@ struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    /// Like Foundation's container: past the end, `nil` and the index still
-    /// moves on; on null, `nil` and the element is consumed.
+    /// Like Foundation's containers: past the end, `nil`, and the index
+    /// moves on in JSON (`JSONDecoder`'s container advances whatever it
+    /// read) but not in a property list (`PropertyListDecoder`'s advances
+    /// only past a value); on nil, `nil` and the element is consumed.
     private mutating func ifPresent<T>(_ read: (inout Self) throws -> T) throws -> T? {
         guard position < end else {
-            currentIndex += 1
+            if !decoder.readsNullMarker { currentIndex += 1 }
             return nil
         }
         if decoder.isNil(at: position) {
