@@ -41,6 +41,8 @@ import Testing
     /// What a probe reads.
     indirect enum Read {
         case int, string, bool, double, optionalInt, isNil, contains
+        /// Types narrower than the numbers read: `Int8`, `UInt`, `Float`.
+        case small, unsigned, float
         /// A nested ``Probe`` running the program.
         case probe(Program)
         /// `decodeIfPresent` of a nested ``Probe``.
@@ -112,6 +114,9 @@ import Testing
                     case .string: read = try container.decode(String.self, forKey: key)
                     case .bool: read = "\(try container.decode(Bool.self, forKey: key))"
                     case .double: read = "\(try container.decode(Double.self, forKey: key))"
+                    case .small: read = "\(try container.decode(Int8.self, forKey: key))"
+                    case .unsigned: read = "\(try container.decode(UInt.self, forKey: key))"
+                    case .float: read = "\(try container.decode(Float.self, forKey: key))"
                     case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self, forKey: key)))"
                     case .isNil: read = "nil? \(try container.decodeNil(forKey: key))"
                     case .contains: read = "contains? \(container.contains(key))"
@@ -152,6 +157,9 @@ import Testing
                     case .string: read = try container.decode(String.self)
                     case .bool: read = "\(try container.decode(Bool.self))"
                     case .double: read = "\(try container.decode(Double.self))"
+                    case .small: read = "\(try container.decode(Int8.self))"
+                    case .unsigned: read = "\(try container.decode(UInt.self))"
+                    case .float: read = "\(try container.decode(Float.self))"
                     case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self)))"
                     case .isNil: read = "nil? \(try container.decodeNil())"
                     case .contains: read = "at end? \(container.isAtEnd)"
@@ -219,7 +227,7 @@ import Testing
         case 6: return .isNil
         case 7: return .contains
         case 8: return .integers
-        default: return .string
+        default: return [.small, .unsigned, .float, .string][Int.random(in: 0..<4, using: &generator)]
         }
     }
 
@@ -247,6 +255,9 @@ import Testing
         if Int.random(in: 0..<7, using: &generator) == 0 { return stray(&generator) }
         switch read {
         case .int, .optionalInt: return .number(JSONNumber(Int64.random(in: -99...99, using: &generator)))
+        // Some past the narrow types' ranges.
+        case .small, .unsigned: return .number(JSONNumber(Int64.random(in: -300...300, using: &generator)))
+        case .float: return .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) / 8))
         case .string: return .string("s\(Int.random(in: 0..<9, using: &generator))")
         case .bool: return .bool(Bool.random(using: &generator))
         case .double: return .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) + 0.25))
@@ -259,13 +270,17 @@ import Testing
 
     /// A value of any kind, where the program may expect another.
     static func stray(_ generator: inout SeededGenerator) -> JSONValue {
-        switch Int.random(in: 0..<7, using: &generator) {
+        switch Int.random(in: 0..<10, using: &generator) {
         case 0: return .null
         case 1: return "text"
         case 2: return 7
         case 3: return 2.5
         case 4: return true
         case 5: return [1, "two", nil]
+        // Whole numbers written as reals, and one no integer type holds.
+        case 6: return [3.0, -0.0][Int.random(in: 0..<2, using: &generator)]
+        case 7: return 1e300
+        case 8: return .number(JSONNumber(Int64.max))
         default: return ["id": 3, "name": ["nested"]]
         }
     }
@@ -308,11 +323,22 @@ import Testing
     }
 
     /// A property-list object of `value` (a null is `$null`, as `PropertyListEncoder` writes nil).
+    /// A real beyond `Float`'s range becomes 2^100, which a `Float` holds
+    /// exactly and no integer type holds: read as a `Float`, Foundation's
+    /// XML reader makes the first infinite where Cartograph refuses it, and
+    /// its binary reader refuses a real no `Float` holds exactly where
+    /// Cartograph reads the nearest one, two listed differences
+    /// (``FoundationDifference/plistFloatOverflow``,
+    /// ``FoundationDifference/binaryPlistInexactFloat``). The generated
+    /// reals otherwise are quarters and eighths, which a `Float` holds.
     static func plistObject(_ value: JSONValue) -> Any {
         switch value {
         case .null: return "$null"
         case .bool(let flag): return flag
-        case .number(let number): return number.int64Value.map { Int($0) as Any } ?? number.doubleValue
+        case .number(let number):
+            if let integer = number.int64Value { return Int(integer) }
+            let real = number.doubleValue
+            return abs(real) > Double(Float.greatestFiniteMagnitude) ? (real < 0 ? -0x1p100 : 0x1p100) : real
         case .string(let text): return text
         case .array(let elements): return elements.map(plistObject)
         case .object(let object): return Dictionary(uniqueKeysWithValues: object.map { ($0.key, plistObject($0.value)) })

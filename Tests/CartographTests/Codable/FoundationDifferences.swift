@@ -15,6 +15,7 @@ enum FoundationDifference: String, CaseIterable, Sendable {
     case nestedValuePaths
     case isoDatesOutOfRange
     case plistFloatOverflow
+    case binaryPlistInexactFloat
     case json5EscapedUnquotedKey
     case utf32LittleEndianMark
     case damagedPlistsAreDataCorrupted
@@ -61,6 +62,13 @@ enum FoundationDifference: String, CaseIterable, Sendable {
                 "infinity",
                 "`dataCorrupted`: does not fit in `Float`",
                 "what does not fit is an error, as both do in JSON"
+            )
+        case .binaryPlistInexactFloat:
+            (
+                "an 8-byte real in a binary property list that no `Float` holds exactly (`0.1`), read as `Float`",
+                "`dataCorrupted`: does not fit in `Float`",
+                "the nearest `Float`",
+                "the number reads alike from every format: both read `<real>0.1</real>` in XML, and `0.1` in JSON, as the nearest `Float`"
             )
         case .json5EscapedUnquotedKey:
             (

@@ -298,6 +298,27 @@ import Testing
             }
             return problems
         },
+        Case(name: "typeCoercion (an inexact Float in a binary plist)", differences: [.binaryPlistInexactFloat]) {
+            // The listed difference: Foundation's binary reader wants a Float
+            // that holds the 8-byte real exactly; its XML reader, and both
+            // JSON decoders, read the nearest one.
+            var problems: [String] = []
+            let binary = try PropertyListSerialization.data(fromPropertyList: [0.1, 0.5], format: .binary, options: 0)
+            let xml = Data("<plist><array><real>0.1</real><real>0.5</real></array></plist>".utf8)
+            if (try? PropertyListDecoder().decode([Float].self, from: binary)) != nil {
+                problems.append("Foundation now reads 0.1 from a binary plist as a Float")
+            }
+            if (try? PropertyListDecoder().decode([Float].self, from: xml)) != [0.1, 0.5] {
+                problems.append("Foundation no longer reads XML's 0.1 as a Float")
+            }
+            for (format, bytes) in [("binary", binary), ("XML", xml)]
+            where (try? CartographPropertyListDecoder().decode([Float].self, from: bytes)) != [0.1, 0.5] {
+                problems.append("Cartograph did not read the \(format) plist's 0.1 as the nearest Float")
+            }
+            // A real a Float holds exactly reads alike.
+            problems += decodeBoth([Float].self, "<array><real>0.5</real><real>-2.25</real></array>")
+            return problems
+        },
         Case(name: "interceptDate / reallyOldDates / badDates / farFutureDates", differences: [.plistDatesOutOfRange]) {
             // Foundation's dates: the 1970s, fractions, year 1 (`Date.distantPast`,
             // Julian 0001-01-01), year 0 (its "all-zero" date), the last second of 9999.
