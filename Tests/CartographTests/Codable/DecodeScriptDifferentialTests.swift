@@ -43,6 +43,8 @@ import Testing
         case int, string, bool, double, optionalInt, isNil, contains
         /// Types narrower than the numbers read: `Int8`, `UInt`, `Float`.
         case small, unsigned, float
+        /// A property list's own kinds (in JSON, a string that is neither).
+        case date, data
         /// A nested ``Probe`` running the program.
         case probe(Program)
         /// `decodeIfPresent` of a nested ``Probe``.
@@ -117,6 +119,8 @@ import Testing
                     case .small: read = "\(try container.decode(Int8.self, forKey: key))"
                     case .unsigned: read = "\(try container.decode(UInt.self, forKey: key))"
                     case .float: read = "\(try container.decode(Float.self, forKey: key))"
+                    case .date: read = "\(try container.decode(Date.self, forKey: key).timeIntervalSinceReferenceDate)"
+                    case .data: read = try container.decode(Data.self, forKey: key).base64EncodedString()
                     case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self, forKey: key)))"
                     case .isNil: read = "nil? \(try container.decodeNil(forKey: key))"
                     case .contains: read = "contains? \(container.contains(key))"
@@ -160,6 +164,8 @@ import Testing
                     case .small: read = "\(try container.decode(Int8.self))"
                     case .unsigned: read = "\(try container.decode(UInt.self))"
                     case .float: read = "\(try container.decode(Float.self))"
+                    case .date: read = "\(try container.decode(Date.self).timeIntervalSinceReferenceDate)"
+                    case .data: read = try container.decode(Data.self).base64EncodedString()
                     case .optionalInt: read = "\(String(describing: try container.decodeIfPresent(Int.self)))"
                     case .isNil: read = "nil? \(try container.decodeNil())"
                     case .contains: read = "at end? \(container.isAtEnd)"
@@ -227,7 +233,7 @@ import Testing
         case 6: return .isNil
         case 7: return .contains
         case 8: return .integers
-        default: return [.small, .unsigned, .float, .string][Int.random(in: 0..<4, using: &generator)]
+        default: return [.small, .unsigned, .float, .date, .data, .string][Int.random(in: 0..<6, using: &generator)]
         }
     }
 
@@ -258,6 +264,9 @@ import Testing
         // Some past the narrow types' ranges.
         case .small, .unsigned: return .number(JSONNumber(Int64.random(in: -300...300, using: &generator)))
         case .float: return .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) / 8))
+        // Made a <date> or <data> in a property list (``plistObject(_:)``).
+        case .date: return .string("date:\(Int.random(in: -1_000_000...1_000_000, using: &generator))")
+        case .data: return .string("data:" + Data((0..<Int.random(in: 0...5, using: &generator)).map { UInt8($0 * 51) }).base64EncodedString())
         case .string: return .string("s\(Int.random(in: 0..<9, using: &generator))")
         case .bool: return .bool(Bool.random(using: &generator))
         case .double: return .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) + 0.25))
@@ -339,7 +348,10 @@ import Testing
             if let integer = number.int64Value { return Int(integer) }
             let real = number.doubleValue
             return abs(real) > Double(Float.greatestFiniteMagnitude) ? (real < 0 ? -0x1p100 : 0x1p100) : real
-        case .string(let text): return text
+        case .string(let text):
+            if text.hasPrefix("date:"), let seconds = Double(text.dropFirst(5)) { return Date(timeIntervalSinceReferenceDate: seconds) }
+            if text.hasPrefix("data:"), let data = Data(base64Encoded: String(text.dropFirst(5))) { return data }
+            return text
         case .array(let elements): return elements.map(plistObject)
         case .object(let object): return Dictionary(uniqueKeysWithValues: object.map { ($0.key, plistObject($0.value)) })
         }
