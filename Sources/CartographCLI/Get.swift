@@ -37,7 +37,7 @@ struct Get: ParsableCommand {
             throw ExitStatus.usage
         }
         let handle = try StreamCommand.open(input)
-        let sink = try StreamCommand.output(output, streaming: input)
+        let sink = try Output.to(output, streaming: input)
         let options = layout.writeOptions()
         let compact = layout.isCompact(defaultCompact: false)
         let buffered = BufferedOutput(sink)

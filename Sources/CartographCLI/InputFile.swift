@@ -36,16 +36,17 @@ enum InputFile {
         return handle
     }
 
-    /// Whether `output` is the regular file `input` names (`-`: the file
-    /// standard input comes from), compared by device and inode so that
-    /// another spelling of the path, or a link to the file, counts too.
-    /// Devices and pipes (`/dev/null`, a terminal) are never the same file.
-    static func isSameRegularFile(_ output: String, as input: String) -> Bool {
+    /// The status of `output` when it is the regular file `input` names
+    /// (`-`: the file standard input comes from), else nil. Compared by
+    /// device and inode, so that another spelling of the path, or a link to
+    /// the file, counts too; devices and pipes (`/dev/null`, a terminal) are
+    /// never the same file.
+    static func sameRegularFile(_ output: String, as input: String) -> stat? {
         var target = stat()
-        guard stat(output, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
+        guard stat(output, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
         var source = stat()
         let found = input == "-" ? fstat(STDIN_FILENO, &source) : stat(input, &source)
-        return found == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino
+        return found == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino ? target : nil
     }
 
     /// A file that could not be read.

@@ -32,7 +32,7 @@ struct Ndjson: ParsableCommand {
         let path = try StreamCommand.parse(self.path)
         let handle = try StreamCommand.open(input)
         // Closed once, below; on a failure the process ends and the kernel closes it.
-        let sink = try StreamCommand.output(output, streaming: input)
+        let sink = try Output.to(output, streaming: input)
         let buffered = BufferedOutput(sink)
         try StreamCommand.run(input: input, handle: handle, path: path, progress: "ndjson") { document in
             try buffered.append(document.compactLine() + [UInt8(ascii: "\n")])
@@ -92,22 +92,6 @@ enum StreamCommand {
             InputFile.warn("\(error)")
             throw ExitStatus.usage
         }
-    }
-
-    /// The `--output` of a command that reads `input` as it writes: opening
-    /// it truncates it, so one that is the input file itself (by another
-    /// name, a link, or as standard input) would be emptied before a byte
-    /// of it was read. That is a usage error (exit 2) that leaves the file
-    /// as it was; `format` and `convert`, which read all of their input
-    /// first, may write over it.
-    static func output(_ path: String?, streaming input: String) throws -> Output {
-        if let path, path != "-", InputFile.isSameRegularFile(path, as: input) {
-            InputFile.warn(
-                "\(CartographError.printable(path)): is the input file; this command writes as it reads, so it would empty its input. Write elsewhere."
-            )
-            throw ExitStatus.usage
-        }
-        return try Output.to(path)
     }
 
     static func run(

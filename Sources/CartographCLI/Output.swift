@@ -50,12 +50,11 @@ struct Output {
     /// input as it was. (As with `sed -i`, the file is a new one: other hard
     /// links to it keep the old text.)
     static func to(_ path: String?, replacing input: String) throws -> Output {
-        guard let path, path != "-", InputFile.isSameRegularFile(path, as: input) else { return try to(path) }
+        guard let path, path != "-", let information = InputFile.sameRegularFile(path, as: input) else { return try to(path) }
         // The file a link leads to: renaming over the link would replace the link.
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var information = stat()
         var template = Array("\(target).cartograph-XXXXXX".utf8CString)
-        let descriptor = stat(target, &information) == 0 ? template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } : -1
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             InputFile.warn("\(CartographError.printable(path)): cannot be written: \(String(cString: strerror(errno)))")
             throw ExitStatus.usage
@@ -63,6 +62,21 @@ struct Output {
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         _ = fchmod(descriptor, information.st_mode & 0o7777)
         return Output(descriptor: descriptor, name: path, ownsDescriptor: true, replacement: (temporary, target))
+    }
+
+    /// The output of a command that reads `input` as it writes (`ndjson`,
+    /// `get`): as ``to(_:)``, except that opening the input file itself (by
+    /// another name, a link, or as standard input) would truncate it before
+    /// a byte of it was read. That is a usage error (exit 2) that leaves the
+    /// file as it was.
+    static func to(_ path: String?, streaming input: String) throws -> Output {
+        if let path, path != "-", InputFile.sameRegularFile(path, as: input) != nil {
+            InputFile.warn(
+                "\(CartographError.printable(path)): is the input file; this command writes as it reads, so it would empty its input. Write elsewhere."
+            )
+            throw ExitStatus.usage
+        }
+        return try to(path)
     }
 
     /// Writes every byte, or ends the command with a message and exit status 1.

@@ -129,83 +129,25 @@ import Testing
         // MARK: What the rules say
 
         /// What the script writes, or nil if its encode throws.
-        var expected: JSONValue? {
+        var expected: JSONValue? { cleaned?.value }
+
+        /// What a script that does not fail (a cleaned one) writes.
+        private var value: JSONValue {
             switch self {
             case .int(let value): return .number(JSONNumber(Int64(value)))
             case .text(let value): return .string(value)
             case .null: return .null
-            case .object(let members):
-                var object = JSONObject()
-                return Self.apply(members, to: &object) ? .object(object) : nil
-            case .array(let elements):
-                var array: [JSONValue] = []
-                return Self.apply(elements, to: &array) ? .array(array) : nil
-            case .dictionary(let dictionary):
-                var object = JSONObject()
-                for (key, value) in dictionary {
-                    guard let written = value.expected else { return nil }
-                    object[key] = written
-                }
-                return .object(object)
-            case .fails:
-                return nil
+            case .object(let members): return .object(JSONObject(members.map { ($0.key, $0.value.value) }))
+            case .array(let elements): return .array(elements.map(\.value.value))
+            case .dictionary(let dictionary): return .object(JSONObject(dictionary.map { ($0.key, $0.value.value) }))
+            case .fails: preconditionFailure("a cleaned script does not fail")
             }
-        }
-
-        /// Writes `members` into `object` as the encoders must; false when
-        /// an uncaught failure leaves (what was written stays in `object`).
-        static func apply(_ members: [Member], to object: inout JSONObject) -> Bool {
-            for member in members {
-                switch (member.way, member.value) {
-                case (.container, .object(let nested)):
-                    var inner = JSONObject()
-                    let finished = apply(nested, to: &inner)
-                    object[member.key] = .object(inner)
-                    if !finished, !member.caught { return false }
-                case (.container, .array(let nested)):
-                    var inner: [JSONValue] = []
-                    let finished = apply(nested, to: &inner)
-                    object[member.key] = .array(inner)
-                    if !finished, !member.caught { return false }
-                default:
-                    if let written = member.value.expected {
-                        object[member.key] = written
-                    } else if !member.caught {
-                        return false
-                    }
-                }
-            }
-            return true
-        }
-
-        static func apply(_ elements: [Member], to array: inout [JSONValue]) -> Bool {
-            for element in elements {
-                switch (element.way, element.value) {
-                case (.container, .object(let nested)):
-                    var inner = JSONObject()
-                    let finished = apply(nested, to: &inner)
-                    array.append(.object(inner))
-                    if !finished, !element.caught { return false }
-                case (.container, .array(let nested)):
-                    var inner: [JSONValue] = []
-                    let finished = apply(nested, to: &inner)
-                    array.append(.array(inner))
-                    if !finished, !element.caught { return false }
-                default:
-                    if let written = element.value.expected {
-                        array.append(written)
-                    } else if !element.caught {
-                        return false
-                    }
-                }
-            }
-            return true
         }
 
         /// The script with what the rules drop dropped: failing values
         /// given as values left out, containers cut where an uncaught
         /// failure left them; nil if the script's encode throws. Encoding
-        /// it writes what encoding the script must (``expected`` as a script).
+        /// it writes what encoding the script must.
         var cleaned: Script? {
             switch self {
             case .int, .text, .null: return self
@@ -224,7 +166,10 @@ import Testing
             }
         }
 
-        /// As ``apply(_:to:)-(_,JSONObject)``, keeping members rather than values.
+        /// Keeps of `members` what the encoders must write: a value that
+        /// throws is left out, a container is kept from when it was opened,
+        /// with what was written into it. False when an uncaught failure
+        /// leaves (what was kept before it stays in `kept`).
         static func clean(_ members: [Member], into kept: inout [Member]) -> Bool {
             for member in members {
                 switch (member.way, member.value) {

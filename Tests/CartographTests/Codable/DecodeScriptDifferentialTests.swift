@@ -302,7 +302,7 @@ import Testing
     /// the decode later gives as the container's, where Cartograph's
     /// `dataCorrupted` names the key. So `dataCorrupted` is logged without
     /// its path, on both sides; every other error keeps its path.
-    static func log(_ program: Program, _ decode: ([CodingUserInfoKey: any Sendable]) throws -> Void) -> [String] {
+    static func log(_ program: Program, _ decode: Decode) -> [String] {
         let context = Context()
         context.pending = program
         do {
@@ -316,15 +316,33 @@ import Testing
         }
     }
 
+    /// A decode of one document into a ``Probe``, given the `userInfo` that carries its program.
+    typealias Decode = ([CodingUserInfoKey: any Sendable]) throws -> Void
+
+    /// Where Cartograph's decoders, one made for the document and one
+    /// reused, log otherwise than Foundation's: a description each (the
+    /// document's given by `document`), and how many errors Foundation's
+    /// log shows caught.
+    static func disagreements(
+        _ program: Program, foundation: Decode, fresh: @escaping Decode, reused: @escaping Decode, document: () -> String
+    ) -> (problems: [String], caught: Int) {
+        let expected = log(program, foundation)
+        let problems = [("fresh", fresh), ("reused", reused)].compactMap { name, decode -> String? in
+            let written = log(program, decode)
+            return written == expected ? nil : "\(document()), \(name):\nFoundation: \(expected)\nCartograph: \(written)"
+        }
+        return (problems, expected.filter { $0.contains("caught") }.count)
+    }
+
     /// `decoder` (JSON or property list) given `userInfo`, decoding `bytes` into a ``Probe``.
-    static func decode(_ decoder: JSONDecoder, _ bytes: Data) -> ([CodingUserInfoKey: any Sendable]) throws -> Void {
+    static func decode(_ decoder: JSONDecoder, _ bytes: Data) -> Decode {
         { userInfo in
             decoder.userInfo = userInfo
             _ = try decoder.decode(Probe.self, from: bytes)
         }
     }
 
-    static func decode(_ decoder: PropertyListDecoder, _ bytes: Data) -> ([CodingUserInfoKey: any Sendable]) throws -> Void {
+    static func decode(_ decoder: PropertyListDecoder, _ bytes: Data) -> Decode {
         { userInfo in
             decoder.userInfo = userInfo
             _ = try decoder.decode(Probe.self, from: bytes)
@@ -368,15 +386,12 @@ import Testing
             // Several documents per program: objects of one type in orders of their own.
             for variant in 0..<3 {
                 let bytes = Data(try Self.document(for: program, &generator).encoded())
-                let expected = Self.log(program, Self.decode(JSONDecoder(), bytes))
-                caught += expected.filter { $0.contains("caught") }.count
-                for (name, decoder) in [("fresh", CartographJSONDecoder()), ("reused", reused)] {
-                    let written = Self.log(program, Self.decode(decoder, bytes))
-                    if written != expected {
-                        let text = String(decoding: bytes, as: UTF8.self)
-                        problems.append("batch \(batch) round \(round).\(variant), \(name): \(text)\nFoundation: \(expected)\nCartograph: \(written)")
-                    }
-                }
+                let found = Self.disagreements(
+                    program, foundation: Self.decode(JSONDecoder(), bytes), fresh: Self.decode(CartographJSONDecoder(), bytes),
+                    reused: Self.decode(reused, bytes)
+                ) { "batch \(batch) round \(round).\(variant): \(String(decoding: bytes, as: UTF8.self))" }
+                problems += found.problems
+                caught += found.caught
             }
             if problems.count > 3 { break }
         }
@@ -398,15 +413,12 @@ import Testing
             for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
                 let plist = Self.plistObject(Self.document(for: program, &generator))
                 let bytes = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
-                let expected = Self.log(program, Self.decode(PropertyListDecoder(), bytes))
-                caught += expected.filter { $0.contains("caught") }.count
-                for (name, decoder) in [("fresh", CartographPropertyListDecoder()), ("reused", reused)] {
-                    let written = Self.log(program, Self.decode(decoder, bytes))
-                    if written != expected {
-                        problems.append(
-                            "batch \(batch) round \(round), \(format.rawValue), \(name): \(plist)\nFoundation: \(expected)\nCartograph: \(written)")
-                    }
-                }
+                let found = Self.disagreements(
+                    program, foundation: Self.decode(PropertyListDecoder(), bytes), fresh: Self.decode(CartographPropertyListDecoder(), bytes),
+                    reused: Self.decode(reused, bytes)
+                ) { "batch \(batch) round \(round), \(format == .xml ? "XML" : "binary"): \(plist)" }
+                problems += found.problems
+                caught += found.caught
             }
             if problems.count > 3 { break }
         }
