@@ -91,6 +91,67 @@ import Testing
         #expect(try Document(parsing: Array(#"{"symbols":[]}"#.utf8)).root.object()["symbols"]?.jsonValue() == .array([]))
     }
 
+    /// Arrays and objects of up to four members are built from a literal,
+    /// longer ones by appending: containers of 0 to 6 members, nested in
+    /// one another, hold the same values in the same order either way, and
+    /// an object whose key repeats (the tape hides one of the two) keeps
+    /// the member the policy names, in the policy's place.
+    @Test func shortContainersHoldWhatLongOnesDo() throws {
+        for count in 0...6 {
+            let elements = (0..<count).map { index in
+                index % 2 == 0 ? "\(index)" : #"{"k\#(index)": [\#(index), "s"], "x": null}"#
+            }
+            let array = try JSONValue(parsing: "[" + elements.joined(separator: ",") + "]")
+            guard case .array(let built) = array else {
+                Issue.record("not an array")
+                continue
+            }
+            #expect(built.count == count)
+            for (index, element) in built.enumerated() {
+                if index % 2 == 0 {
+                    #expect(element == .number(JSONNumber(index)))
+                } else {
+                    #expect(
+                        element
+                            == .object(
+                                JSONObject([("k\(index)", JSONValue.array([.number(JSONNumber(index)), .string("s")])), ("x", JSONValue.null)])))
+                    guard case .object(let object) = element else { continue }
+                    #expect(object.keys == ["k\(index)", "x"])
+                }
+            }
+            let keys = (0..<count).map { "key\($0)" }
+            let object = try JSONValue(parsing: "{" + keys.map { "\"\($0)\": [\"\($0)\"]" }.joined(separator: ",") + "}")
+            guard case .object(let members) = object else {
+                Issue.record("not an object")
+                continue
+            }
+            #expect(members.keys == keys)
+            #expect(members.values == keys.map { .array([.string($0)]) })
+        }
+        // A key repeated at every pair of places, in objects of two to six members.
+        for count in 2...6 {
+            for first in 0..<count {
+                for second in (first + 1)..<count {
+                    var keys = (0..<count).map { "m\($0)" }
+                    keys[second] = keys[first]
+                    let text = "{" + keys.enumerated().map { "\"\($0.element)\": \($0.offset)" }.joined(separator: ",") + "}"
+                    for policy in [DuplicateKeyPolicy.lastWins, .firstWins] {
+                        let value = try JSONValue(parsing: text, options: ParseOptions { $0.duplicateKeys = policy })
+                        // The member kept: the later one's place and value under lastWins, the earlier one's under firstWins.
+                        let dropped = policy == .lastWins ? first : second
+                        let expected = keys.indices.filter { $0 != dropped }.map { (keys[$0], JSONValue.number(JSONNumber($0))) }
+                        guard case .object(let members) = value else {
+                            Issue.record("not an object")
+                            continue
+                        }
+                        #expect(members.keys == expected.map(\.0), "\(text) \(policy)")
+                        #expect(members.values == expected.map(\.1), "\(text) \(policy)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func largeObjectsStayIndexed() throws {
         var object = JSONObject()
         for index in 0..<1_000 { object["k\(index)"] = .number(JSONNumber(index)) }

@@ -65,6 +65,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// An object of members whose keys differ (the parser has already
+    /// applied the duplicate-key policy), too few to need an index.
+    init(parsedMembers: [Member]) {
+        assert(parsedMembers.count <= Self.indexThreshold)
+        members = parsedMembers
+    }
+
     /// Appends a key known not to be present (the parser has already applied
     /// the duplicate-key policy).
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) {

@@ -201,9 +201,20 @@ extension Document {
         case .array:
             var levels = levels
             guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
+            var position = index + 1
+            // Short arrays (a point, a range, a pair of ids) from a literal:
+            // reserving room in an empty array asks malloc for the block's size.
+            if let short = try ShortArray.make(
+                count: Int(entry.length),
+                { _ -> JSONValue? in
+                    defer { position = next(after: position) }
+                    return try jsonValue(at: position, depth: depth + 1, levels: levels, keys: &keys)
+                })
+            {
+                return .array(short)
+            }
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(entry.length))
-            var position = index + 1
             while position < entry.payload {
                 elements.append(try jsonValue(at: position, depth: depth + 1, levels: levels, keys: &keys))
                 position = next(after: position)
@@ -212,6 +223,21 @@ extension Document {
         case .object:
             var levels = levels
             guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
+            // Up to four members from a literal too (see arrays above); a
+            // shadowed key sends the object the general way, from its start.
+            var member = index + 1
+            if let short = try ShortArray.make(
+                count: Int(entry.length),
+                { _ -> JSONObject.Member? in
+                    let key = tape[member]
+                    guard key.flags & TapeFlags.shadowed == 0 else { return nil }
+                    defer { member = next(after: member + 1) }
+                    let name = tape.withText(of: key) { keys.string(for: $0) }
+                    return (name, try jsonValue(at: member + 1, depth: depth + 1, levels: levels, keys: &keys))
+                })
+            {
+                return .object(JSONObject(parsedMembers: short))
+            }
             var object = JSONObject()
             object.reserveCapacity(Int(entry.length))
             var position = index + 1
