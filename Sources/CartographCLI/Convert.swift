@@ -8,8 +8,9 @@ struct Convert: ParsableCommand {
         abstract: "Convert between JSON and property lists (XML or binary).",
         discussion: """
             The input's format is detected: binary and XML property lists, or JSON. Plist dates \
-            become ISO 8601 strings and data becomes base64 in JSON; JSON nulls are left out of \
-            plists. Progress goes to standard error when it is a terminal. Exit status: 0 on success, 1 for invalid input, 2 for a usage error or an \
+            become ISO 8601 strings and data becomes base64 in JSON; in plists, a JSON object's null \
+            members are left out and an array's null elements become the string $null \
+            (Foundation's nil), so the elements after them keep their places. Progress goes to standard error when it is a terminal. Exit status: 0 on success, 1 for invalid input, 2 for a usage error or an \
             unreadable file.
             """
     )

@@ -38,6 +38,9 @@ public struct Node: Sendable {
     /// Whether the value is `null`.
     public var isNull: Bool { entry.kind == .null }
 
+    /// Whether this is the string `$null`, a property list's nil (``PlistNull``).
+    var isPlistNullMarker: Bool { document.reader.isPlistNullMarker(entry) }
+
     @usableFromInline
     func mismatch(_ expected: String) -> CartographError {
         CartographError(

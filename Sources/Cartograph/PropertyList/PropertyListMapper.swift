@@ -27,6 +27,7 @@ public struct PropertyListMapper: Sendable {
     ) {
         mapper = JSONMapper(registry: registry)
         mapper.codableOptions = codableOptions
+        mapper.readsPlistNullMarker = true
         self.options = options
     }
 

@@ -83,7 +83,10 @@ public struct PropertyListOptions: Sendable, Hashable {
 
     /// What writing does with a null.
     public enum NullPolicy: Sendable, Hashable {
-        /// Leave the member or element out. The default.
+        /// Leave a dict's member out, and write an array's element as the
+        /// string `$null`, Foundation's spelling of nil, so that the later
+        /// elements keep their places (Cartograph's and Foundation's
+        /// `Codable` decoders read it back as nil). The default.
         case omit
         /// Throw ``CartographError/Kind/encodingFailed``.
         case reject

@@ -123,6 +123,68 @@ import Testing
         #expect(try JSONDecoder().decode(PastTheEnd.self, from: Data("[1]".utf8)).index == 2)
     }
 
+    /// A mapped model with optionals in arrays, non-final as the seeds' are.
+    @Mappable
+    class Readings {
+        var samples: [Int?] = []
+        var labels: [String?] = []
+        var note: String?
+        required init() {}
+    }
+
+    /// The same members as Foundation's `Decodable` reads them.
+    struct ReadingsRead: Decodable {
+        var samples: [Int?]
+        var labels: [String?]
+    }
+
+    /// A null element of an array is written as `$null`, whatever the
+    /// value came from (a `JSONValue`, a Document parsed from JSON, a
+    /// mapped model), in both formats and through both writers: left out,
+    /// it moved every later element down a place. A null member of a dict
+    /// is still left out. Read by Foundation's own readers.
+    @Test(arguments: [PropertyListFormat.xml, .binary], [PropertyListOptions.Writer.native, .libplist])
+    func nullElementsKeepTheirPlaces(_ format: PropertyListFormat, _ writer: PropertyListOptions.Writer) throws {
+        let text = #"{"samples": [1, null, 3], "labels": [null, "b", null], "nested": [[null], {"gone": null, "kept": [null]}], "note": null}"#
+        let mapper = PropertyListMapper(options: PropertyListOptions { $0.writer = writer })
+        let fromValue = try mapper.encode(try JSONValue(parsing: text), format: format)
+        let fromDocument = try mapper.encode(try Document(parsing: text), format: format)
+        for bytes in [fromValue, fromDocument] {
+            let read = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+            #expect(read["samples"] as? [AnyHashable] == [1, "$null", 3])
+            #expect(read["labels"] as? [String] == ["$null", "b", "$null"])
+            let nested = try #require(read["nested"] as? [Any])
+            #expect(nested.first as? [String] == ["$null"])
+            #expect((nested.last as? [String: Any])?.keys.sorted() == ["kept"])
+            #expect(read.keys.sorted() == ["labels", "nested", "samples"])
+            #expect(try PropertyListDecoder().decode(ReadingsRead.self, from: Data(bytes)).samples == [1, nil, 3])
+        }
+
+        var registry = ModelRegistry()
+        registry.register(Readings.self)
+        let models = PropertyListMapper(registry: registry, options: PropertyListOptions { $0.writer = writer })
+        let readings = Readings()
+        readings.samples = [nil, 2, nil]
+        readings.labels = ["a", nil]
+        let bytes = try models.encode(readings, format: format)
+        let back = try models.decode(Readings.self, from: bytes)
+        #expect(back.samples == [nil, 2, nil])
+        #expect(back.labels == ["a", nil])
+        #expect(back.note == nil)
+        let foundation = try PropertyListDecoder().decode(ReadingsRead.self, from: Data(bytes))
+        #expect(foundation.samples == [nil, 2, nil])
+        #expect(foundation.labels == ["a", nil])
+
+        // Refused, where asked, with the element's path.
+        let strict = PropertyListMapper(
+            options: PropertyListOptions {
+                $0.writer = writer
+                $0.nulls = .reject
+            })
+        let error = try #require(throws: CartographError.self) { try strict.encode(try JSONValue(parsing: "[1, null]"), format: format) }
+        #expect(error.path == "$[1]")
+    }
+
     @Test func jsonIsUnaffected() throws {
         let mapper = JSONMapper()
         #expect(try mapper.encodeString([1, nil] as [Int?]) == "[1,null]")

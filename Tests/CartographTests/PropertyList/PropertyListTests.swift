@@ -141,10 +141,12 @@ import Testing
         }
     }
 
-    @Test func nullsAreOmittedOrRejected() throws {
+    /// A null member is left out, a null element written as `$null` (its
+    /// place kept), or either refused.
+    @Test func nullsAreOmittedMarkedOrRejected() throws {
         let value: JSONValue = ["a": 1, "b": nil, "c": [1, nil, 2]]
         let bytes = try plist.encode(value, format: .xml)
-        #expect(try plist.document(from: bytes).root.jsonValue() == ["a": 1, "c": [1, 2]])
+        #expect(try plist.document(from: bytes).root.jsonValue() == ["a": 1, "c": [1, "$null", 2]])
         let strict = PropertyListMapper(options: PropertyListOptions { $0.nulls = .reject })
         let error = try #require(throws: CartographError.self) { try strict.encode(value, format: .binary) }
         #expect(error.path == "$.b")
@@ -154,7 +156,7 @@ import Testing
         let value = try JSONValue(parsing: try Fixtures.bytes("twitter.json"))
         func dropNulls(_ value: JSONValue) -> JSONValue {
             switch value {
-            case .array(let elements): return .array(elements.filter { !$0.isNull }.map(dropNulls))
+            case .array(let elements): return .array(elements.map { $0.isNull ? .string("$null") : dropNulls($0) })
             case .object(let object): return .object(JSONObject(object.members.filter { !$0.value.isNull }.map { ($0.key, dropNulls($0.value)) }))
             default: return value
             }

@@ -22,6 +22,10 @@ public struct JSONMapper: Sendable {
     public var writeOptions: WriteOptions
     /// Strategies for `Codable` types (keys, dates, data, non-conforming floats, userInfo).
     public var codableOptions = CodableOptions()
+    /// Whether the documents decoded are property lists, where an optional
+    /// reads the string `$null` as nil (``PlistNull``: an array's nil
+    /// element is written so): set by ``PropertyListMapper``.
+    var readsPlistNullMarker = false
 
     /// A mapper over a registry.
     public init(registry: ModelRegistry = ModelRegistry(), parseOptions: ParseOptions = ParseOptions(), writeOptions: WriteOptions = WriteOptions()) {
@@ -49,7 +53,7 @@ public struct JSONMapper: Sendable {
     }
 
     private func context(_ issues: IssueCollector? = nil) -> MappingContext {
-        MappingContext(registry: registry, trail: nil, parent: nil, issues: issues)
+        MappingContext(registry: registry, trail: nil, parent: nil, issues: issues, readsNullMarker: readsPlistNullMarker)
     }
 
     // MARK: Decoding
@@ -138,7 +142,7 @@ public struct JSONMapper: Sendable {
             let object = try node.object()
             if let entry = try registry.candidates(for: object, key: key).first, entry.type == Model.self {
                 // A context (a session and its path stack) only for an object that is a model.
-                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
+                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil, readsNullMarker: readsPlistNullMarker)
                 found.append(try entry.decode(node, context, as: Model.self))
                 if !nested { return }
             }
@@ -174,7 +178,7 @@ public struct JSONMapper: Sendable {
         case .object:
             let object = try node.object()
             if let entry = try registry.candidates(for: object, key: key).first {
-                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil)
+                let context = MappingContext(registry: registry, trail: trail, parent: nil, issues: nil, readsNullMarker: readsPlistNullMarker)
                 return .model(try entry.decode(node, context, as: Any.self))
             }
             var members: [(key: String, value: MappedValue)] = []

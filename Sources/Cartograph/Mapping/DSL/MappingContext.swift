@@ -13,8 +13,9 @@ public struct MappingContext {
         let nullForNonOptional: NullForNonOptional
         /// The path links of the decode.
         let links = PathTrail.Stack()
-        /// The decode reads a property list through `Codable`: the
-        /// `Codable` values inside its models read `$null` as nil too.
+        /// The decode reads a property list: optionals read the string
+        /// `$null` as nil (``PlistNull``), and so do the `Codable` values
+        /// inside its models.
         let readsNullMarker: Bool
         /// The decoder of the unregistered `Codable` values met in this
         /// decode (``CodableFallback``), made for the first and moved to

@@ -139,7 +139,9 @@ struct ValueCodec<Value>: @unchecked Sendable {
         let wrapped = ValueCodec<O.Wrapped>.resolve()
         return ValueCodec<O>(
             decode: { node, context, options in
-                node.isNull ? O.nothing : O.wrapping(try wrapped.decode(node, context, options))
+                // In a property list, nil is the string `$null` (an array's nil element is written so).
+                node.isNull || context.session.readsNullMarker && node.isPlistNullMarker
+                    ? O.nothing : O.wrapping(try wrapped.decode(node, context, options))
             },
             encode: { value, context in
                 guard let inner = value.wrapped else { return .null }

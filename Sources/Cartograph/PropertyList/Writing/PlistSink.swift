@@ -3,7 +3,8 @@ import Foundation
 /// Where ``PlistTreeWalker`` sends a value, in document order: one writer
 /// per output (binary, XML, libplist's tree). Members arrive between a
 /// container's begin and end (a dict's as key, value, key, value …), with
-/// nulls already left out, so the walker needs no counting pass. A sink only
+/// nulls already left out or spelled `$null`, so the walker needs no
+/// counting pass. A sink only
 /// checks what its own format cannot hold; the walker has already refused
 /// what no plist can.
 protocol PlistSink {

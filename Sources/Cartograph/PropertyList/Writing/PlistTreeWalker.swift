@@ -3,7 +3,8 @@ import Foundation
 /// Walks a value to be written — the `Codable` encoder's tree, an
 /// ``EncodedValue`` from a mapping, a ``JSONValue``, a ``Document``'s tape —
 /// into a ``PlistSink``,
-/// with no copy of the tree in between: nulls are left out (or refused, by
+/// with no copy of the tree in between: null members of dicts are left out
+/// and null elements of arrays written as `$null` (or both refused, by
 /// ``PropertyListOptions/nulls``), numbers and other values checked for what
 /// a plist can hold, nesting limited by ``PropertyListOptions/maxDepth``.
 /// Every error names the path of the value.
@@ -59,8 +60,12 @@ struct PlistTreeWalker<Sink: PlistSink> {
             try sink.beginArray()
             let held = array.elements
             let elements = held.span
-            for position in elements.indices where !omitsNulls || !elements[position].isNull {
-                try write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
+            for position in elements.indices {
+                if omitsNulls, elements[position].isNull {
+                    try nullElement(PathTrail.appending(position, to: path()))
+                } else {
+                    try write(elements[position], depth: depth + 1, path: PathTrail.appending(position, to: path()))
+                }
             }
             try sink.endArray()
         case .object(let object):
@@ -146,7 +151,9 @@ struct PlistTreeWalker<Sink: PlistSink> {
             var position = index + 1
             var ordinal = 0
             while position < entry.payload {
-                if !omitsNulls || tape[position].kind != .null {
+                if omitsNulls, tape[position].kind == .null {
+                    try nullElement(PathTrail.appending(ordinal, to: path()))
+                } else {
                     try write(document, at: position, depth: depth + 1, path: PathTrail.appending(ordinal, to: path()))
                 }
                 position = document.next(after: position)
@@ -187,6 +194,15 @@ struct PlistTreeWalker<Sink: PlistSink> {
         }
     }
 
+    /// A null element of an array, under ``PropertyListOptions/NullPolicy/omit``:
+    /// Foundation's nil marker (``PlistNull``), where a dict's null member is
+    /// left out. Left out too, it moved every later element down a place
+    /// (`[null, 2]` was read back as `[2]`); `$null` keeps the places, and
+    /// Cartograph's and Foundation's decoders read it as nil.
+    private mutating func nullElement(_ path: @autoclosure () -> String) throws {
+        try scalar(path()) { try $0.string(PlistNull.marker) }
+    }
+
     /// A scalar; what the sink refuses gets the path.
     @inline(__always)
     private mutating func scalar(_ path: @autoclosure () -> String, _ write: (inout Sink) throws -> Void) throws {
@@ -211,8 +227,12 @@ struct PlistTreeWalker<Sink: PlistSink> {
         try checkDepth(depth, path())
         try sink.beginArray()
         let span = elements.span
-        for position in span.indices where !omitsNulls || !isNull(span[position]) {
-            try element(&self, span[position], position)
+        for position in span.indices {
+            if omitsNulls, isNull(span[position]) {
+                try nullElement(PathTrail.appending(position, to: path()))
+            } else {
+                try element(&self, span[position], position)
+            }
         }
         try sink.endArray()
     }
