@@ -128,6 +128,7 @@ import Testing
     class Readings {
         var samples: [Int?] = []
         var labels: [String?] = []
+        var byName: [String: Int?] = [:]
         var note: String?
         required init() {}
     }
@@ -136,6 +137,7 @@ import Testing
     struct ReadingsRead: Decodable {
         var samples: [Int?]
         var labels: [String?]
+        var byName: [String: Int?]?
     }
 
     /// A null element of an array is written as `$null`, whatever the
@@ -166,14 +168,18 @@ import Testing
         let readings = Readings()
         readings.samples = [nil, 2, nil]
         readings.labels = ["a", nil]
+        readings.byName = ["gone": nil, "kept": 2]
         let bytes = try models.encode(readings, format: format)
         let back = try models.decode(Readings.self, from: bytes)
         #expect(back.samples == [nil, 2, nil])
         #expect(back.labels == ["a", nil])
+        // A dictionary's nil value keeps its entry, as Foundation's encoder writes it.
+        #expect(back.byName == ["gone": nil, "kept": 2])
         #expect(back.note == nil)
         let foundation = try PropertyListDecoder().decode(ReadingsRead.self, from: Data(bytes))
         #expect(foundation.samples == [nil, 2, nil])
         #expect(foundation.labels == ["a", nil])
+        #expect(foundation.byName == ["gone": nil, "kept": 2])
 
         // Refused, where asked, with the element's path.
         let strict = PropertyListMapper(

@@ -92,7 +92,8 @@ public enum CyclePolicy: Sendable, Hashable {
 public enum OutputProfile: Sendable, Hashable {
     /// JSON-legal values only: dates, data, URLs and enums become strings or numbers through their transforms.
     case json
-    /// Property-list-legal values: dates and data stay `Date` and `Data`; no nulls.
+    /// Property-list-legal values: dates and data stay `Date` and `Data`; no
+    /// nulls (a nil property is left out, a nil in an array or dictionary is `$null`).
     case propertyList
     /// In-memory values left as they are (`Date`, `Data`, `URL`, `UUID` …), for `[String: Any]`.
     case full

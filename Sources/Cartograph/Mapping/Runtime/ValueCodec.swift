@@ -346,6 +346,10 @@ struct ValueCodec<Value>: @unchecked Sendable {
                     try dictionary.pairs.map { pair in
                         // Each member's key link is removed once it is encoded.
                         defer { context.unlink(to: mark) }
+                        // A nil value in a property list is `$null`, as Foundation
+                        // writes it: left out (as a plist's null member is), the
+                        // entry itself was lost.
+                        if context.profile == .propertyList, value.isNone(pair.1) { return (pair.0, .string(PlistNull.marker)) }
                         return (pair.0, try value.encode(pair.1, context.child(.key(pair.0))))
                     })
             },
