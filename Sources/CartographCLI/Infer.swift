@@ -11,7 +11,10 @@ struct Infer: ParsableCommand {
             nested objects become nested types (arrays name theirs in the singular); \
             strings that are all ISO 8601 dates become Date; integers beyond 64 bits become \
             Decimal; values of mixed kinds become JSONValue; snake_case and kebab-case keys \
-            become camelCase properties. --codable (the default) writes Codable types with \
+            become camelCase properties. Objects whose keys are data (ids, more than 40 \
+            keys, keys that differ from sample to sample) become dictionaries, the top level \
+            too when its values are records (typealias Model = [String: ModelItem]). \
+            --codable (the default) writes Codable types with \
             CodingKeys where names differ; --mapping writes Mappable types with a Mapping. \
             Exit status: 0 on success, 1 when a sample is invalid or not an object, 2 for a \
             usage error or an unreadable file.
@@ -44,7 +47,7 @@ struct Infer: ParsableCommand {
     func run() throws {
         let (shape, samples, arrays, _) = try Samples.read(files, format: format)
         let reserved = SwiftNames.reservedTypes.contains(name) || SwiftNames.keywords.contains(name)
-        let plan = ModelPlan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
+        let plan = RootPlan.plan(name: reserved ? name + "Model" : name, shape: shape, makesEnums: enums)
         try Output.standard.write(
             Array(ModelSourceWriter(style: style.writerStyle, access: access).source(for: plan, samples: samples, arrays: arrays).utf8))
     }

@@ -11,7 +11,9 @@ struct Schema: ParsableCommand {
             it appears), objects whose keys are data as maps (additionalProperties), strings \
             that are all ISO 8601 dates as date-time, integers beyond 64 bits as integers, \
             values of mixed kinds as anything, and with --enums small closed sets of \
-            strings as enums. A key present and non-null in every sample is required; one \
+            strings as enums. A top level whose keys are data and whose values are records \
+            is a map of its item's definition (additionalProperties), as infer writes a \
+            dictionary for it. A key present and non-null in every sample is required; one \
             missing or null in some is optional and may be null. When every file holds a \
             top-level array, the schema is an array of the model. Exit status: 0 on \
             success, 1 when a sample is invalid or not an object, 2 for a usage error or an \
@@ -42,9 +44,8 @@ struct Schema: ParsableCommand {
 
     func run() throws {
         let (shape, _, _, allArrays) = try Samples.read(files, format: format)
-        let plan = ModelPlan(name: name, shape: shape, makesEnums: enums)
         var writer = PlanSchemaWriter()
-        let model = writer.reference(plan)
+        let model = writer.reference(RootPlan.plan(name: name, shape: shape, makesEnums: enums))
         var schema: JSONObject = ["$schema": "https://json-schema.org/draft/2020-12/schema"]
         if allArrays {
             schema["type"] = "array"
@@ -62,6 +63,19 @@ struct Schema: ParsableCommand {
 struct PlanSchemaWriter {
     private(set) var definitions: [(String, JSONValue)] = []
     private var written: Set<ObjectIdentifier> = []
+
+    /// A reference to the top level's definition: its model's, or for a
+    /// top level keyed by data a map of its items.
+    mutating func reference(_ root: RootPlan) -> JSONValue {
+        switch root {
+        case .model(let plan): return reference(plan)
+        case .map(let name, let value, _):
+            let position = definitions.count
+            definitions.append((name, [:]))
+            definitions[position].1 = ["type": "object", "additionalProperties": schema(value)]
+            return ["$ref": .string("#/$defs/" + name)]
+        }
+    }
 
     /// A reference to the plan's definition (by its qualified name), written on first use.
     mutating func reference(_ plan: ModelPlan) -> JSONValue {

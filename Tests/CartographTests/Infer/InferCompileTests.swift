@@ -69,7 +69,11 @@ import Testing
             + (0..<10).map { row in
                 "{" + values.enumerated().map { "\"kind\($0.offset)\": \"\($0.element[row % 5])\"" }.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]"
-        return [deepObjects, deepArrays, deepMixed, wide, colliding, enums]
+        // A top level keyed by ids, its records named with keywords and the names infer writes (a dictionary of `…Item`).
+        let keyedByID =
+            #"{"1": {"class": 1, "self": "x", "Item": {"a": 1}, "items": [{"b": "c"}]}, "007": {"class": 2, "Type": {"a": 2}, "self": null},"#
+            + #" "42": {"class": 3, "self": "y", "kind": "red"}, "43": {"class": 4, "kind": "red"}, "44": {"class": 5, "kind": "blue"}}"#
+        return [deepObjects, deepArrays, deepMixed, wide, colliding, enums, keyedByID]
     }
 
     @Test func everyInferredFileCompiles() throws {

@@ -153,6 +153,43 @@ import Testing
         #expect(made.metrics["m"] == 1 && made.statuses.first?.statusID == 3)
     }
 
+    /// A top level keyed by ids whose values are records is a dictionary
+    /// of its item type, not a type with a property per id (which failed to
+    /// decode the next response, whose ids differ): `InferredIDMap.swift`,
+    /// compiled here, decodes the sample and other ids through Cartograph
+    /// and Foundation alike; `--mapping` writes the same dictionary of
+    /// `Mappable` items, and the schema is a map of the item's definition.
+    @Test func aTopLevelKeyedByIDsIsADictionaryOfItsItems() throws {
+        let path = Fixtures.root.appendingPathComponent("Infer/ids.json").path
+        let run = try CLITests.run(["infer", path, "--name", "InferredIDMap"])
+        #expect(run.output == (try Self.committedSource("InferredIDMap.swift")))
+        let bytes = try Fixtures.bytes("Infer/ids.json")
+        let ours = try JSONMapper().decode(InferredIDMap.self, from: bytes)
+        #expect(try JSONDecoder().decode(InferredIDMap.self, from: Data(bytes)) == ours)
+        #expect(ours.keys.sorted() == ["1001", "1002", "1003"])
+        #expect(ours["1002"]?.email == nil && ours["1003"]?.roles == ["dev", "ops"] && ours["1001"]?.address.zipCode == "N1")
+        let other = Array(#"{"77": {"name": "Tim", "roles": [], "address": {"city": "Oslo", "zip_code": "0150"}}}"#.utf8)
+        #expect(try JSONMapper().decode(InferredIDMap.self, from: other)["77"]?.address.city == "Oslo")
+
+        let mapping = try CLITests.run(["infer", path, "--name", "IDs", "--mapping"])
+        #expect(mapping.output.contains("typealias IDs = [String: IDsItem]\n"), "\(mapping.output)")
+        #expect(mapping.output.contains("struct IDsItem: Mappable, Equatable, Sendable {"))
+
+        let schemaRun = try CLITests.run(["schema", path, "--name", "Users"])
+        let schema = try SchemaCommandTests.json(schemaRun.output)
+        #expect(schema["$ref"] == "#/$defs/Users")
+        #expect(schema["$defs"]?["Users"] == ["type": "object", "additionalProperties": ["$ref": "#/$defs/UsersItem"]])
+        #expect(schema["$defs"]?["UsersItem"]?["required"] == ["name", "roles", "address"])
+        let sample = try SchemaCommandTests.json(String(decoding: bytes, as: UTF8.self))
+        let otherSample = try SchemaCommandTests.json(String(decoding: other, as: UTF8.self))
+        #expect(try OutsideValidator.errors(in: [sample, otherSample, ["9": ["name": 1]]], against: schema).map(\.isEmpty) == [true, true, false])
+
+        // A wide object of scalars (keys that are words) is still a model.
+        let wide = "{" + (0..<50).map { "\"setting_\($0)\": \($0)" }.joined(separator: ",") + "}"
+        let config = try CLITests.run(["infer", "-", "--name", "Config"], input: wide)
+        #expect(config.output.contains("struct Config: Codable") && !config.output.contains("typealias"))
+    }
+
     /// One shape under four keys is one type (named where it was first
     /// seen, qualified where it is used elsewhere): `InferredRepeated.swift`,
     /// compiled here, decodes its sample through its mappings.
