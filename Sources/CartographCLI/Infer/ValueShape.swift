@@ -100,9 +100,11 @@ final class ValueShape {
     /// varying digits: `user-00017`), or too many to be names (more than
     /// 40), or differ from object to object (three or more objects, each key
     /// in at most half of them on average). Such an object becomes
-    /// `[String: Value]` instead of a type with a property per key.
+    /// `[String: Value]` instead of a type with a property per key. One
+    /// key is enough when it is an id (`{"337100890": "Seul"}`): no record
+    /// names a property so, and as a type it would read only that id.
     var isMap: Bool {
-        guard objects > 0, members.count >= 2 else { return false }
+        guard objects > 0, members.count >= 2 || (members.count == 1 && Self.isIdentifier(members[0].key)) else { return false }
         guard let kind = members[0].shape.soleKind, members.allSatisfy({ $0.shape.soleKind == kind }) else { return false }
         let keys = members.map(\.key)
         if keys.allSatisfy(Self.isIdentifier) { return true }

@@ -115,7 +115,8 @@ import Testing
             "sessions": ["user-0001": 1.5, "user-0002": 2.5, "user-0003": 3.5, "user-0004": 4.5],
             "wide": wide,
             "record": ["first": 1, "second": 2],
-            "statuses": [["id": 1]]
+            "statuses": [["id": 1]],
+            "one_id": ["337100890": "Seul"]
         ]
         sample["varying"] = [["a": ["x": 1]], ["b": ["x": 2]], ["c": ["x": 3]]]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: sample), as: UTF8.self)
@@ -123,7 +124,8 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         for line in [
             "var byID: [String: ByIDItem]", "var avatarURL: String", "var byUUID: [String: Bool]", "var sessions: [String: Double]",
-            "var wide: [String: Int]", "var record: Record", "var statuses: [Status]", "var varying: [[String: VaryingItem]]"
+            "var wide: [String: Int]", "var record: Record", "var statuses: [Status]", "var varying: [[String: VaryingItem]]",
+            "var oneID: [String: String]"
         ] {
             #expect(run.output.contains(line), "\(line) in \(run.output)")
         }
