@@ -192,6 +192,41 @@ import Testing
         #expect(config.output.contains("struct Config: Codable") && !config.output.contains("typealias"))
     }
 
+    /// The models `infer` writes for a public file the project was not
+    /// built on (github_events.json: nested payloads, URLs, dates, nulls,
+    /// values of mixed kinds), compiled here as `InferredGitHubEvent.swift`,
+    /// read the file through `JSONMapper` and the drop-in decoder to the
+    /// values `JSONDecoder` reads, and the drop-in encoder writes them as
+    /// `JSONEncoder` does, byte for byte.
+    @Test func inferredModelsOfAPublicFileCodeAsFoundationDoes() throws {
+        let path = GeneratedCorpusDecodingTests.dataDirectory.appendingPathComponent("github_events.json").path
+        let run = try CLITests.run(["infer", path, "--name", "InferredGitHubEvent"])
+        #expect(run.output == (try Self.committedSource("InferredGitHubEvent.swift")))
+        let bytes = try GeneratedCorpusDecodingTests.bytes("github_events.json")
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        let theirs = try foundation.decode([InferredGitHubEvent].self, from: Data(bytes))
+        let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(
+            [InferredGitHubEvent].self, from: bytes)
+        #expect(ours == theirs)
+        let dropIn = CartographJSONDecoder()
+        dropIn.dateDecodingStrategy = .iso8601
+        #expect(try dropIn.decode([InferredGitHubEvent].self, from: Data(bytes)) == theirs)
+        #expect(theirs.count == 30)
+
+        let encoder = JSONEncoder()
+        let ourEncoder = CartographJSONEncoder()
+        for formatting in [JSONEncoder.OutputFormatting.sortedKeys, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]] {
+            encoder.outputFormatting = formatting
+            ourEncoder.outputFormatting = formatting
+            encoder.dateEncodingStrategy = .iso8601
+            ourEncoder.dateEncodingStrategy = .iso8601
+            let expected = try encoder.encode(theirs)
+            let written = try ourEncoder.encode(ours)
+            #expect(written == expected, "\(formatting.rawValue): \(String(decoding: written.prefix(400), as: UTF8.self))")
+        }
+    }
+
     /// One shape under four keys is one type (named where it was first
     /// seen, qualified where it is used elsewhere): `InferredRepeated.swift`,
     /// compiled here, decodes its sample through its mappings.
