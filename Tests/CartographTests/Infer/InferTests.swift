@@ -192,27 +192,32 @@ import Testing
         #expect(config.output.contains("struct Config: Codable") && !config.output.contains("typealias"))
     }
 
-    /// The models `infer` writes for a public file the project was not
+    /// The models `infer` writes for public files the project was not
     /// built on (github_events.json: nested payloads, URLs, dates, nulls,
-    /// values of mixed kinds), compiled here as `InferredGitHubEvent.swift`,
-    /// read the file through `JSONMapper` and the drop-in decoder to the
-    /// values `JSONDecoder` reads, and the drop-in encoder writes them as
-    /// `JSONEncoder` does, byte for byte.
-    @Test func inferredModelsOfAPublicFileCodeAsFoundationDoes() throws {
-        let path = GeneratedCorpusDecodingTests.dataDirectory.appendingPathComponent("github_events.json").path
-        let run = try CLITests.run(["infer", path, "--name", "InferredGitHubEvent"])
-        #expect(run.output == (try Self.committedSource("InferredGitHubEvent.swift")))
-        let bytes = try GeneratedCorpusDecodingTests.bytes("github_events.json")
+    /// values of mixed kinds; citm_catalog.json: maps keyed by numeric ids,
+    /// empty objects), compiled here (`InferredGitHubEvent.swift`,
+    /// `InferredCatalog.swift`), read each file through `JSONMapper` and
+    /// the drop-in decoder to the values `JSONDecoder` reads, and the
+    /// drop-in encoder writes them as `JSONEncoder` does, byte for byte.
+    @Test func inferredModelsOfPublicFilesCodeAsFoundationDoes() throws {
+        try codesAsFoundationDoes([InferredGitHubEvent].self, file: "github_events.json", name: "InferredGitHubEvent", count: 30)
+        try codesAsFoundationDoes(InferredCatalog.self, file: "citm_catalog.json", name: "InferredCatalog", count: 1)
+    }
+
+    private func codesAsFoundationDoes<T: Codable & Equatable>(_ type: T.Type, file: String, name: String, count: Int) throws {
+        let path = GeneratedCorpusDecodingTests.dataDirectory.appendingPathComponent(file).path
+        let run = try CLITests.run(["infer", path, "--name", name])
+        #expect(run.output == (try Self.committedSource(name + ".swift")))
+        let bytes = try GeneratedCorpusDecodingTests.bytes(file)
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
-        let theirs = try foundation.decode([InferredGitHubEvent].self, from: Data(bytes))
-        let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(
-            [InferredGitHubEvent].self, from: bytes)
-        #expect(ours == theirs)
+        let theirs = try foundation.decode(T.self, from: Data(bytes))
+        let ours = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(T.self, from: bytes)
+        #expect(ours == theirs, "\(file)")
         let dropIn = CartographJSONDecoder()
         dropIn.dateDecodingStrategy = .iso8601
-        #expect(try dropIn.decode([InferredGitHubEvent].self, from: Data(bytes)) == theirs)
-        #expect(theirs.count == 30)
+        #expect(try dropIn.decode(T.self, from: Data(bytes)) == theirs, "\(file)")
+        #expect(((theirs as? [Any])?.count ?? 1) == count)
 
         let encoder = JSONEncoder()
         let ourEncoder = CartographJSONEncoder()
@@ -223,7 +228,7 @@ import Testing
             ourEncoder.dateEncodingStrategy = .iso8601
             let expected = try encoder.encode(theirs)
             let written = try ourEncoder.encode(ours)
-            #expect(written == expected, "\(formatting.rawValue): \(String(decoding: written.prefix(400), as: UTF8.self))")
+            #expect(written == expected, "\(file) \(formatting.rawValue): \(String(decoding: written.prefix(400), as: UTF8.self))")
         }
     }
 
