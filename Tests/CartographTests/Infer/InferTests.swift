@@ -204,6 +204,28 @@ import Testing
         try codesAsFoundationDoes(InferredCatalog.self, file: "citm_catalog.json", name: "InferredCatalog", count: 1)
     }
 
+    /// github_events.json through the `Mappable` models `infer --mapping`
+    /// writes (`InferredGitHubEventMapped.swift`): decoded, written and
+    /// read back to the same values, and what the mappings write is what
+    /// the `Codable` models read from the file itself (`JSONDecoder`'s values).
+    @Test func inferredMappingsOfAPublicFileReadWhatCodableReads() throws {
+        let path = GeneratedCorpusDecodingTests.dataDirectory.appendingPathComponent("github_events.json").path
+        let run = try CLITests.run(["infer", path, "--name", "InferredGitHubEventMapped", "--mapping"])
+        #expect(run.output == (try Self.committedSource("InferredGitHubEventMapped.swift")))
+        let bytes = try GeneratedCorpusDecodingTests.bytes("github_events.json")
+        let mapper = JSONMapper()
+        let mapped = try mapper.decode([InferredGitHubEventMapped].self, from: bytes)
+        #expect(mapped.count == 30)
+        let written = try mapper.encode(mapped)
+        #expect(try mapper.decode([InferredGitHubEventMapped].self, from: written) == mapped)
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        let expected = try foundation.decode([InferredGitHubEvent].self, from: Data(bytes))
+        let reread = try JSONMapper(options: CodableOptions { $0.dates = .iso8601(fractionalSeconds: true) }).decode(
+            [InferredGitHubEvent].self, from: written)
+        #expect(reread == expected)
+    }
+
     private func codesAsFoundationDoes<T: Codable & Equatable>(_ type: T.Type, file: String, name: String, count: Int) throws {
         let path = GeneratedCorpusDecodingTests.dataDirectory.appendingPathComponent(file).path
         let run = try CLITests.run(["infer", path, "--name", name])
