@@ -191,13 +191,8 @@ extension Document {
         let tape = reader
         let entry = tape[index]
         switch entry.kind {
-        case .null: return .null
-        case .true: return .bool(true)
-        case .false: return .bool(false)
-        case .number:
-            return .number(jsonNumber(entry))
-        case .string, .key:
-            return .string(tape.string(entry))
+        case .null, .true, .false, .number, .string, .key:
+            return scalar(entry)
         case .array:
             var levels = levels
             guard TreeStackBudget.allows(depth: depth, levels: &levels) else { throw StackGuard.exhausted(offset: entry.source) }
@@ -213,7 +208,7 @@ extension Document {
                 return .array(short)
             }
             var elements: [JSONValue] = []
-            elements.reserveCapacity(Int(entry.length))
+            elements.reserveCapacity(count)
             while position < entry.payload {
                 elements.append(try jsonValue(at: position, depth: depth + 1, levels: levels, keys: &keys))
                 position = next(after: position)
@@ -228,7 +223,7 @@ extension Document {
                 return .object(short)
             }
             var object = JSONObject()
-            object.reserveCapacity(Int(entry.length))
+            object.reserveCapacity(count)
             var position = index + 1
             while position < entry.payload {
                 let key = tape[position]
@@ -242,19 +237,27 @@ extension Document {
         }
     }
 
-    /// A value that holds no other: a scalar, `[]` or `{}`. Built without
-    /// recursion.
-    private func leaf(at index: Int) -> JSONValue? {
-        let tape = reader
-        let entry = tape[index]
+    /// The value of a scalar entry (null, bool, number, string).
+    @inline(__always)
+    private func scalar(_ entry: TapeEntry) -> JSONValue {
         switch entry.kind {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .number: return .number(jsonNumber(entry))
-        case .string, .key: return .string(tape.string(entry))
+        case .string, .key: return .string(reader.string(entry))
+        case .array, .object: preconditionFailure("Cartograph: a container read as a scalar")
+        }
+    }
+
+    /// A value that holds no other: a scalar, `[]` or `{}`. Built without
+    /// recursion; nil for a container that holds something.
+    private func leaf(at index: Int) -> JSONValue? {
+        let entry = reader[index]
+        switch entry.kind {
         case .array: return entry.length == 0 ? .array([]) : nil
         case .object: return entry.length == 0 ? .object(JSONObject()) : nil
+        default: return scalar(entry)
         }
     }
 

@@ -35,11 +35,11 @@ enum RootPlan {
         }
     }
 
-    /// The model types written at the top of the file.
-    var models: [ModelPlan] {
+    /// The model type written at the top of the file: the top level's, or its items'.
+    var model: ModelPlan {
         switch self {
-        case .model(let plan): return [plan]
-        case .map(_, _, let item): return [item]
+        case .model(let plan): return plan
+        case .map(_, _, let item): return item
         }
     }
 }
