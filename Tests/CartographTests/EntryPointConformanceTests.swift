@@ -21,7 +21,7 @@ import Testing
     /// Refused as one document, read as zero or several by a stream of values.
     static let severalValues = [
         "n_single_space.json": 0, "n_structure_UTF8_BOM_no_data.json": 0, "n_structure_no_data.json": 0,
-        "n_structure_double_array.json": 2, "n_structure_object_with_trailing_garbage.json": 2,
+        "n_structure_double_array.json": 2, "n_structure_object_with_trailing_garbage.json": 2
     ]
 
     /// The two outcomes agree: equal values, or both refused.

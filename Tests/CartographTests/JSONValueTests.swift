@@ -91,6 +91,40 @@ import Testing
         #expect(try Document(parsing: Array(#"{"symbols":[]}"#.utf8)).root.object()["symbols"]?.jsonValue() == .array([]))
     }
 
+    /// Every key goes through the tree builder's key cache once a tree has
+    /// made a few: short keys are known there by their length and two
+    /// words. Keys of every length to 40, ASCII and not, each beside
+    /// copies with one byte changed at each place (a word that left a byte
+    /// out would hand back the neighbour's text), repeated over records so
+    /// that every one is also a hit, come back as their own text, in order.
+    @Test func everyKeyComesBackAsItsOwnTextThroughTheKeyCache() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var keys: [String] = []
+        for length in 1...40 {
+            let base = (0..<length).map { alphabet[($0 * 7 + length) % alphabet.count] }
+            keys.append(String(base))
+            for place in 0..<length {
+                var changed = base
+                changed[place] = changed[place] == "x" ? "y" : "x"
+                keys.append(String(changed))
+            }
+        }
+        // Non-ASCII keys whose byte counts straddle the word boundaries.
+        keys += ["é", "éa", "日本", "日本語", "aé日", "日本語の", "日本語のキー", "日本語のキーです", "ü\u{308}ü\u{308}ü\u{308}"]
+        keys = Array(Set(keys)).sorted()
+        for chunk in stride(from: 0, to: keys.count, by: 300) {
+            let names = Array(keys[chunk..<min(keys.count, chunk + 300)])
+            let members = names.enumerated().map { offset, name in #""\#(name)":\#(offset)"# }.joined(separator: ",")
+            let text = "[" + Array(repeating: "{" + members + "}", count: 3).joined(separator: ",") + "]"
+            guard case .array(let records) = try JSONValue(parsing: text) else { Issue.record("not an array"); return }
+            for record in records {
+                guard case .object(let object) = record else { Issue.record("not an object"); return }
+                #expect(object.keys == names)
+                #expect(object.values == names.indices.map { .number(JSONNumber(Int64($0))) })
+            }
+        }
+    }
+
     /// Arrays and objects of up to four members are built from a literal,
     /// longer ones by appending: containers of 0 to 6 members, nested in
     /// one another, hold the same values in the same order either way, and

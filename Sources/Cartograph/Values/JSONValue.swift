@@ -158,28 +158,79 @@ enum TreeStackBudget {
     }
 }
 
-/// Reuses one `String` for each repeated long key while a tree is built
-/// (arrays of records repeat the same keys; strings over 15 bytes are heap
-/// allocated, shorter ones are stored inline and not worth caching).
+/// Reuses one `String` for each repeated key while a tree is built: arrays
+/// of records repeat the same keys, and making a `String` from a tape's
+/// bytes costs about 300 instructions even for a short key stored inline
+/// (ASCII check, `UTF8Span`, the standard library's byte-by-byte small
+/// string copy): a quarter of citm_catalog.json's tree build.
 ///
-/// The slots are made when the first long key is met: most trees built from
-/// a node are small (a property's `[]`, `{"type":"Point",…}`), and making and
-/// destroying 256 empty slots for each cost the twitter.json factories 9% of
-/// their decode (an empty `symbols` array per status).
+/// A key of up to 16 bytes is known by its length and two words that hold
+/// all of its bytes, so a hit is a few comparisons; a longer one by its
+/// seeded hash, then its bytes. A key whose slot holds another is made
+/// afresh and takes the slot: keys built to share slots cost what they did
+/// without the cache, never more than a slot's comparison.
+///
+/// The slots are made once a tree has made ``uncachedKeys`` keys: most
+/// trees built from a node are small (a property's `[]`,
+/// `{"type":"Point",…}`), and making and destroying 256 empty slots for
+/// each cost the twitter.json factories 9% of their decode (an empty
+/// `symbols` array per status).
 struct KeyStringCache {
-    private var slots: [String?] = []
+    private struct Slot {
+        var count = 0
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var string = ""
+    }
+
+    /// Keys a tree makes before it keeps them.
+    static let uncachedKeys = 16
+
+    private var slots: [Slot] = []
+    private var made = 0
     private let seed = KeyHash.seed
 
     mutating func string(for bytes: Span<UInt8>) -> String {
-        guard bytes.count > 15 else { return TapeString.make(bytes) }
-        if slots.isEmpty { slots = [String?](repeating: nil, count: 256) }
-        let slot = Int(truncatingIfNeeded: KeyHash.hash(bytes, seed: seed)) & 255
-        if var cached = slots[slot], cached.utf8.count == bytes.count, cached.withUTF8Span({ $0.elementsEqual(bytes) }) {
-            return cached
+        let count = bytes.count
+        guard count > 0 else { return "" }
+        if slots.isEmpty {
+            made += 1
+            if made <= Self.uncachedKeys { return TapeString.make(bytes) }
+            slots = [Slot](repeating: Slot(), count: 256)
         }
-        let made = TapeString.make(bytes)
-        slots[slot] = made
-        return made
+        if count > 16 { return longString(for: bytes) }
+        let (head, tail) = Self.words(bytes)
+        let mixed = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+        let slot = Int(truncatingIfNeeded: mixed >> 56)
+        if slots[slot].count == count, slots[slot].head == head, slots[slot].tail == tail {
+            return slots[slot].string
+        }
+        let fresh = TapeString.make(bytes)
+        slots[slot] = Slot(count: count, head: head, tail: tail, string: fresh)
+        return fresh
+    }
+
+    /// A key over 16 bytes, found by its hash and compared byte for byte.
+    private mutating func longString(for bytes: Span<UInt8>) -> String {
+        let slot = Int(truncatingIfNeeded: KeyHash.hash(bytes, seed: seed)) & 255
+        if slots[slot].count == bytes.count, slots[slot].string.withUTF8Span({ $0.elementsEqual(bytes) }) {
+            return slots[slot].string
+        }
+        let fresh = TapeString.make(bytes)
+        // Long keys leave the words zero: a short key never matches them by length.
+        slots[slot] = Slot(count: bytes.count, string: fresh)
+        return fresh
+    }
+
+    /// Two words that together hold every byte of 1 to 16 bytes (with
+    /// their count, they tell any two such keys apart): the first and last
+    /// eight; the first and last four; the first, middle and last byte.
+    @inline(__always)
+    static func words(_ bytes: Span<UInt8>) -> (head: UInt64, tail: UInt64) {
+        let count = bytes.count
+        if count >= 8 { return (bytes.word(at: 0), bytes.word(at: count &- 8)) }
+        if count >= 4 { return (UInt64(bytes.word32(at: 0)), UInt64(bytes.word32(at: count &- 4))) }
+        return (UInt64(bytes[0]) | UInt64(bytes[count / 2]) << 8 | UInt64(bytes[count &- 1]) << 16, 0)
     }
 }
 

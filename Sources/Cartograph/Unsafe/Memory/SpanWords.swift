@@ -14,6 +14,13 @@ extension Span where Element == UInt8 {
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
 
+    /// The four bytes from `offset` as one integer in the machine's byte
+    /// order; traps when they do not all lie inside the span.
+    @inline(__always)
+    func word32(at offset: Int) -> UInt32 {
+        unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt32.self)
+    }
+
     /// The big-endian unsigned integer of `width` bytes (1 to 8) from
     /// `offset`, as binary plists store their offsets and references, in
     /// one load for 1, 2, 4 and 8 bytes; traps when the bytes do not all
