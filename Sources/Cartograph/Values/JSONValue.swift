@@ -164,11 +164,15 @@ enum TreeStackBudget {
 /// (ASCII check, `UTF8Span`, the standard library's byte-by-byte small
 /// string copy): a quarter of citm_catalog.json's tree build.
 ///
-/// A key of up to 16 bytes is known by its length and two words that hold
-/// all of its bytes, so a hit is a few comparisons; a longer one by its
-/// seeded hash, then its bytes. A key whose slot holds another is made
-/// afresh and takes the slot: keys built to share slots cost what they did
-/// without the cache, never more than a slot's comparison.
+/// A key is known by its length and two words: its first and last eight
+/// bytes, which hold all of a key of up to 16 bytes, so a hit there is a
+/// few comparisons; a longer key's bytes are compared as well. The words
+/// pick one of 128 sets of two slots (twitter.json's 94 keys thrashed a
+/// table of 256 single slots: one lookup in nine missed). A new key takes
+/// the set's second slot once the first is held, so the first key of a
+/// set stays found while others pass through. Keys built to share a set
+/// cost what they did without the cache, and one comparison of their bytes
+/// more: never a wrong key, and linear in the input.
 ///
 /// The slots are made once a tree has made ``uncachedKeys`` keys: most
 /// trees built from a node are small (a property's `[]`,
@@ -188,7 +192,6 @@ struct KeyStringCache {
 
     private var slots: [Slot] = []
     private var made = 0
-    private let seed = KeyHash.seed
 
     mutating func string(for bytes: Span<UInt8>) -> String {
         let count = bytes.count
@@ -198,33 +201,29 @@ struct KeyStringCache {
             if made <= Self.uncachedKeys { return TapeString.make(bytes) }
             slots = [Slot](repeating: Slot(), count: 256)
         }
-        if count > 16 { return longString(for: bytes) }
         let (head, tail) = Self.words(bytes)
         let mixed = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
-        let slot = Int(truncatingIfNeeded: mixed >> 56)
-        if slots[slot].count == count, slots[slot].head == head, slots[slot].tail == tail {
-            return slots[slot].string
-        }
+        let first = Int(truncatingIfNeeded: mixed >> 57) &<< 1
+        if let found = cached(at: first, bytes, head, tail) ?? cached(at: first &+ 1, bytes, head, tail) { return found }
         let fresh = TapeString.make(bytes)
-        slots[slot] = Slot(count: count, head: head, tail: tail, string: fresh)
+        slots[slots[first].count == 0 ? first : first &+ 1] = Slot(count: count, head: head, tail: tail, string: fresh)
         return fresh
     }
 
-    /// A key over 16 bytes, found by its hash and compared byte for byte.
-    private mutating func longString(for bytes: Span<UInt8>) -> String {
-        let slot = Int(truncatingIfNeeded: KeyHash.hash(bytes, seed: seed)) & 255
-        if slots[slot].count == bytes.count, slots[slot].string.withUTF8Span({ $0.elementsEqual(bytes) }) {
-            return slots[slot].string
-        }
-        let fresh = TapeString.make(bytes)
-        // Long keys leave the words zero: a short key never matches them by length.
-        slots[slot] = Slot(count: bytes.count, string: fresh)
-        return fresh
+    /// The string in slot `index` when it is the key of `bytes` (whose words are `head` and `tail`).
+    @inline(__always)
+    private func cached(at index: Int, _ bytes: Span<UInt8>, _ head: UInt64, _ tail: UInt64) -> String? {
+        guard slots[index].count == bytes.count, slots[index].head == head, slots[index].tail == tail else { return nil }
+        var string = slots[index].string
+        // Up to 16 bytes the words hold the whole key.
+        if bytes.count <= 16 { return string }
+        return string.withUTF8Span { $0.elementsEqual(bytes) } ? string : nil
     }
 
     /// Two words that together hold every byte of 1 to 16 bytes (with
-    /// their count, they tell any two such keys apart): the first and last
-    /// eight; the first and last four; the first, middle and last byte.
+    /// their count, they tell any two such keys apart), and the ends of a
+    /// longer key: the first and last eight bytes; the first and last
+    /// four; the first, middle and last byte.
     @inline(__always)
     static func words(_ bytes: Span<UInt8>) -> (head: UInt64, tail: UInt64) {
         let count = bytes.count
