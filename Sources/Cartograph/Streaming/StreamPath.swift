@@ -36,10 +36,26 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
                         $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39)
                             || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 >= 0x80
                     }
-                return plain ? ".\(key)" : "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+                return plain ? ".\(key)" : "[\"\(Self.escaped(key))\"]"
             case .index(let index): return "[\(index)]"
             case .any: return "[*]"
             }
+        }
+        /// A key written between double quotes as `steps(parsing:)` reads it
+        /// back: `"` and `\` escaped, control characters as `\u00XX` (so a
+        /// key from the input never puts one in a message).
+        static func escaped(_ key: String) -> String {
+            var text = ""
+            for scalar in key.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                    text += "\\u00" + String(scalar.value >> 4, radix: 16, uppercase: true) + String(scalar.value & 0xF, radix: 16, uppercase: true)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text
         }
     }
 
@@ -51,7 +67,8 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
     }
 
     /// A path from text: `$` (optional) then steps `.key`, `["quoted key"]`
-    /// (or single quotes; `\"` and `\\` escape), `[index]`, `[*]` or `.*`.
+    /// (or single quotes; JSON's escapes, `\uXXXX` included, and `\'`),
+    /// `[index]`, `[*]` or `.*`.
     /// jq's spellings of the same steps are read too: `.` alone for the
     /// root, a leading `.` before `[` (`.[0]`, `.["a b"]`), `[]` for `[*]`,
     /// a quoted key after a dot (`."a b"`) and spaces between steps
@@ -104,19 +121,70 @@ public enum StreamPath: Sendable, Hashable, ExpressibleByStringLiteral {
             while index < bytes.count, !endsKey(bytes[index]) { index += 1 }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
-        /// A key in the quotes at `index` (`\` escapes the next byte), the quotes consumed.
+        /// A key in the quotes at `index`, the quotes consumed. Escapes are
+        /// JSON's (jq's string literals are JSON strings): `\"`, `\\`, `\/`,
+        /// `\b`, `\f`, `\n`, `\r`, `\t`, `\uXXXX` (a surrogate pair for one
+        /// code point), and `\'` for single-quoted keys. Any other escape,
+        /// or a lone surrogate, is refused: read as the bare character, it
+        /// named a key the user did not write (`\u0000` became `u0000`).
         func readQuotedKey() throws -> String {
             let quote = bytes[index]
             index += 1
             var key: [UInt8] = []
             while index < bytes.count, bytes[index] != quote {
-                if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
-                key.append(bytes[index])
+                guard bytes[index] == UInt8(ascii: "\\") else {
+                    key.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                index += 1
+                guard index < bytes.count else { break }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "'"): key.append(bytes[index])
+                case UInt8(ascii: "b"): key.append(0x08)
+                case UInt8(ascii: "f"): key.append(0x0C)
+                case UInt8(ascii: "n"): key.append(0x0A)
+                case UInt8(ascii: "r"): key.append(0x0D)
+                case UInt8(ascii: "t"): key.append(0x09)
+                case UInt8(ascii: "u"):
+                    index -= 1
+                    guard let scalar = readEscapedScalar() else {
+                        throw fail("a \\u escape that is not a code point (four hex digits; a surrogate needs its pair)")
+                    }
+                    key.append(contentsOf: String(Character(scalar)).utf8)
+                    continue
+                default:
+                    index -= 1
+                    throw fail("an unknown escape in a quoted key (JSON's escapes, and \\' in single quotes)")
+                }
                 index += 1
             }
             guard index < bytes.count else { throw fail("an unterminated quoted key") }
             index += 1
             return String(decoding: key, as: UTF8.self)
+        }
+        /// The code point of the `\uXXXX` escape at `index` (and of the low
+        /// surrogate's escape after a high one), `index` moved past them; nil
+        /// when the digits are not hex or a surrogate is alone.
+        func readEscapedScalar() -> Unicode.Scalar? {
+            /// The four hex digits of a `\u` escape at `offset`, or nil.
+            func unit(at offset: Int) -> UInt32? {
+                guard offset + 6 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { return nil }
+                var value: UInt32 = 0
+                for byte in bytes[offset + 2..<offset + 6] {
+                    guard let digit = HexDigits.value(byte) else { return nil }
+                    value = value << 4 | UInt32(digit)
+                }
+                return value
+            }
+            guard let high = unit(at: index) else { return nil }
+            if high < 0xD800 || high > 0xDFFF {
+                index += 6
+                return Unicode.Scalar(high)
+            }
+            guard high < 0xDC00, let low = unit(at: index + 6), low >= 0xDC00, low <= 0xDFFF else { return nil }
+            index += 12
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         }
         func isQuote(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
         if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }

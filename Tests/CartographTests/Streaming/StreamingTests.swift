@@ -72,6 +72,41 @@ import Testing
         }
     }
 
+    /// A quoted key reads JSON's escapes, as jq's string literals do: a
+    /// `\u` escape names the code point, not the letters after the
+    /// backslash. An escape that is not JSON's, or a lone surrogate, is
+    /// refused where it starts; a step written back (in messages too)
+    /// escapes what it must and reads back as the same key.
+    @Test func quotedKeysReadJSONEscapes() throws {
+        let read: [(String, String)] = [
+            (#"["a\u0000b"]"#, "a\u{0}b"), (#"["\u00e9"]"#, "é"), (#"["\u00E9t\u00e9"]"#, "été"), (#"["\ud83d\ude00"]"#, "😀"),
+            (#"["tab\there"]"#, "tab\there"), (#"["line\nbreak\r"]"#, "line\nbreak\r"), (#"["\b\f"]"#, "\u{8}\u{C}"),
+            (#"["a\/b"]"#, "a/b"), (#"['it\'s']"#, "it's"), (#"["q\"x\\"]"#, "q\"x\\"), (#"."\u0041""#, "A")
+        ]
+        for (text, key) in read {
+            #expect(try StreamPath.steps(parsing: text) == [.key(key)], "\(text)")
+        }
+        for (text, offset) in [
+            (#"["a\x"]"#, 3), (#"["\ud83d"]"#, 2), (#"["\ud83dx"]"#, 2), (#"["\u12"]"#, 2), (#"["\u+123"]"#, 2),
+            (#"["\udc00\ud83d"]"#, 2), (#"["ok\ud83d\u0041"]"#, 4)
+        ] {
+            do {
+                _ = try StreamPath.steps(parsing: text)
+                Issue.record("\(text) parsed")
+            } catch let error as CartographError {
+                #expect(error.kind == .syntax && error.offset == offset, "\(text): \(error.message) at \(String(describing: error.offset))")
+            }
+        }
+        for key in ["a\u{0}b", "\u{1B}[31m", "q\"\\x", "\u{7F}", "tab\t", "é 😀"] {
+            let step = StreamPath.PathStep.key(key)
+            #expect(!step.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(step)")
+            #expect(try StreamPath.steps(parsing: step.description) == [step], "\(step)")
+        }
+        // The key the escape names is the one streamed.
+        let stream = ModelStream(Int.self, path: try StreamPath(parsing: #"$["a\u0000b"][*]"#))
+        #expect(try stream.feed(Array(#"{"a\u0000b":[1,2],"au0000b":[3]}"#.utf8)) + stream.finish() == [1, 2])
+    }
+
     /// Keys stop at what jq or JSONPath give a meaning; spaces between
     /// steps and around the path are jq's and a shell's, not the key's.
     /// Each path is read as jq 1.6 reads it, and the key that holds such

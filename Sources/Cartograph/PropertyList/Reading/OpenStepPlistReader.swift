@@ -255,6 +255,9 @@ struct OpenStepPlistReader: ~Escapable {
         switch byte {
         case UInt8(ascii: "a"): text.append(0x07)
         case UInt8(ascii: "b"): text.append(0x08)
+        // `\f` and `\v` are U+0012 and U+0011 here, not form feed and
+        // vertical tab: Foundation reads them so, and its own test
+        // (`oldStylePlist_getSlashedChars_literals`) pins it.
         case UInt8(ascii: "f"): text.append(0x12)
         case UInt8(ascii: "n"): text.append(0x0A)
         case UInt8(ascii: "r"): text.append(0x0D)
